@@ -1,0 +1,67 @@
+/**
+ * Identifier grammar of the spec: `<project>::<definition>:<version>` and `<project>::<queue>`.
+ * One place for both console and service so that their checks cannot drift apart.
+ */
+const segment = '[A-Za-z0-9][A-Za-z0-9_.-]*';
+
+export const DEFINITION_REF = new RegExp(`^(${segment})::(${segment}):(${segment})$`);
+export const QUEUE_REF = new RegExp(`^(${segment})::(${segment})$`);
+export const JOB_NAME = /^[A-Za-z0-9._-]+$/;
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const PARAM_PREFIX = 'Param::';
+
+export interface DefinitionRef {
+  project: string;
+  name: string;
+  version: string;
+}
+
+export interface QueueRef {
+  project: string;
+  name: string;
+}
+
+export function parseDefinitionRef(ref: string): DefinitionRef | null {
+  const match = DEFINITION_REF.exec(ref);
+  if (!match) return null;
+  const [, project = '', name = '', version = ''] = match;
+  return { project, name, version };
+}
+
+export function parseQueueRef(ref: string): QueueRef | null {
+  const match = QUEUE_REF.exec(ref);
+  if (!match) return null;
+  const [, project = '', name = ''] = match;
+  return { project, name };
+}
+
+/** The parameter key a command word refers to, or null for a literal word. */
+export function paramKeyOf(word: string): string | null {
+  return word.startsWith(PARAM_PREFIX) ? word.slice(PARAM_PREFIX.length) : null;
+}
+
+/**
+ * Substitutes `Param::key` words. Returns the first missing reference instead of throwing,
+ * so the console can show it at the field and the service can put it in a 400.
+ */
+export function resolveCommand(
+  words: readonly string[],
+  parameters: Readonly<Record<string, string>>,
+): { ok: true; command: string[] } | { ok: false; index: number; key: string } {
+  const command: string[] = [];
+  for (const [index, word] of words.entries()) {
+    const key = paramKeyOf(word);
+    if (key === null) {
+      command.push(word);
+    } else if (Object.hasOwn(parameters, key)) {
+      command.push(parameters[key] as string);
+    } else {
+      return { ok: false, index, key };
+    }
+  }
+  return { ok: true, command };
+}
+
+export function missingParameterMessage(index: number, key: string): string {
+  return `container_cmd[${index}]: refers to parameter "${key}", which container_cmd_parameter does not define`;
+}

@@ -1,0 +1,22 @@
+/** PRODUCT.md's default limits; the service can be configured with others. */
+export interface SubmitLimits {
+  nameMaxLength: number;
+  commandWordsMax: number;
+  commandWordMaxBytes: number;
+  parametersMax: number;
+  envVarsMax: number;
+  envValueMaxBytes: number;
+  scheduleMaxAheadDays: number;
+}
+
+export const DEFAULT_LIMITS: SubmitLimits = {
+  nameMaxLength: 128,
+  commandWordsMax: 1000,
+  commandWordMaxBytes: 8 * 1024,
+  parametersMax: 256,
+  envVarsMax: 256,
+  envValueMaxBytes: 32 * 1024,
+  scheduleMaxAheadDays: 365,
+};
+
+export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { DEFINITION_REF, ENV_NAME, JOB_NAME, QUEUE_REF } from './identifiers';
+import { DEFAULT_LIMITS, type SubmitLimits } from './limits';
+
+const encoder = new TextEncoder();
+const byteLength = (text: string) => encoder.encode(text).length;
+
+function boundedString(maxBytes: number) {
+  return z
+    .string({ error: 'must be a string' })
+    .refine((text) => byteLength(text) <= maxBytes, `must be at most ${maxBytes} bytes`);
+}
+
+/** Unix seconds or an RFC 3339 string, as milliseconds since the epoch. */
+export function scheduleAtToMillis(value: string | number): number {
+  return typeof value === 'number' ? Math.round(value * 1000) : Date.parse(value);
+}
+
+export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
+  const maxAheadMs = limits.scheduleMaxAheadDays * 24 * 3600 * 1000;
+  const notTooFarAhead = (value: string | number) =>
+    scheduleAtToMillis(value) <= Date.now() + maxAheadMs;
+  const tooFarMessage = `must be at most ${limits.scheduleMaxAheadDays} days ahead`;
+
+  return z.strictObject(
+    {
+      job_definition: z
+        .string({ error: 'is required and must be a string' })
+        .regex(DEFINITION_REF, 'must look like <project>::<definition>:<version>'),
+      job_queue: z
+        .string({ error: 'is required and must be a string' })
+        .regex(QUEUE_REF, 'must look like <project>::<queue>'),
+      name: z
+        .string({ error: 'must be a string' })
+        .min(1, 'must not be empty')
+        .max(limits.nameMaxLength, `must be at most ${limits.nameMaxLength} characters`)
+        .regex(JOB_NAME, 'may contain only letters, digits, ".", "_" and "-"')
+        .optional(),
+      container_cmd: z
+        .array(boundedString(limits.commandWordMaxBytes), { error: 'must be an array of strings' })
+        .max(limits.commandWordsMax, `must have at most ${limits.commandWordsMax} words`)
+        .optional(),
+      container_cmd_parameter: z
+        .record(z.string(), boundedString(limits.commandWordMaxBytes), {
+          error: 'must be an object of string values',
+        })
+        .refine(
+          (map) => Object.keys(map).length <= limits.parametersMax,
+          `must have at most ${limits.parametersMax} parameters`,
+        )
+        .optional(),
+      container_env: z
+        .record(
+          z.string().regex(ENV_NAME, 'is not a valid variable name (use [A-Za-z_][A-Za-z0-9_]*)'),
+          z.strictObject(
+            {
+              value: boundedString(limits.envValueMaxBytes),
+              sensitive: z.boolean({ error: 'must be true or false' }).optional(),
+            },
+            { error: 'must be an object like { "value": "…", "sensitive": false }' },
+          ),
+          { error: 'must be an object mapping variable names to { value, sensitive }' },
+        )
+        .refine(
+          (map) => Object.keys(map).length <= limits.envVarsMax,
+          `must have at most ${limits.envVarsMax} variables`,
+        )
+        .optional(),
+      schedule_at: z
+        .union(
+          [
+            z.iso
+              .datetime({ offset: true, error: 'must be an RFC 3339 date-time with a time zone' })
+              .refine(notTooFarAhead, tooFarMessage),
+            z
+              .number()
+              .finite()
+              .nonnegative('must not be negative')
+              .refine(notTooFarAhead, tooFarMessage),
+          ],
+          {
+            error:
+              'must be an RFC 3339 UTC date-time string (2026-11-21T10:00:00.000Z) or Unix seconds',
+          },
+        )
+        .optional(),
+    },
+    { error: 'body must be a JSON object' },
+  );
+}
+
+export const submitJobSchema = buildSubmitJobSchema();
+export type SubmitJobRequest = z.infer<typeof submitJobSchema>;
+export type EnvEntry = NonNullable<SubmitJobRequest['container_env']>[string];

@@ -1,0 +1,50 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+export default tseslint.config(
+  {
+    ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report', 'bench/results'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    // The domain stays free of adapters: jobs/ never reaches for HTTP, Docker or SQL.
+    files: ['server/jobs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            'fastify',
+            '@fastify/*',
+            'dockerode',
+            'better-sqlite3',
+            'kysely',
+            '../http/*',
+            '../store/*',
+            '../runtime/*',
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Features never import each other (shared → features → app).
+    files: ['src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['../../features/*', '../*/**'] }],
+    },
+  },
+);

@@ -1,0 +1,143 @@
+import { resolve } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { ConfigError, loadConfig } from './config/load';
+import type { JobdeckConfig } from './config/schema';
+import { startJobdeck } from './jobdeck';
+import { KeyStore } from './store/key-store';
+import { openSqlite } from './store/sqlite';
+import { join } from 'node:path';
+
+const DEFAULT_CONFIG = process.env.JOBDECK_CONFIG ?? 'config/jobdeck.yaml';
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError('must be a port number');
+  return n;
+}
+
+interface CommonOptions {
+  config: string;
+  dataDir?: string;
+}
+
+function configFrom(
+  options: CommonOptions & { port?: number; consolePort?: number },
+): JobdeckConfig {
+  const overrides: Partial<JobdeckConfig> = {};
+  if (options.dataDir) overrides.data_dir = resolve(options.dataDir);
+  if (options.port !== undefined) overrides.port = options.port;
+  if (options.consolePort !== undefined) overrides.console_port = options.consolePort;
+  return loadConfig(resolve(options.config), overrides);
+}
+
+async function withKeys<T>(
+  options: CommonOptions,
+  work: (keys: KeyStore, config: JobdeckConfig) => Promise<T>,
+) {
+  const config = configFrom(options);
+  const db = await openSqlite(join(config.data_dir, 'jobdeck.sqlite'));
+  try {
+    return await work(new KeyStore(db), config);
+  } finally {
+    await db.destroy();
+  }
+}
+
+const program = new Command('jobdeck').description('Containerized batch jobs: service and console');
+
+program
+  .command('start')
+  .description('run the service (API, scheduler, runner) and the console in one process')
+  .option('-c, --config <file>', 'configuration file', DEFAULT_CONFIG)
+  .option('--data-dir <dir>', 'override data_dir')
+  .option('--port <port>', 'override port (API)', port)
+  .option('--console-port <port>', 'override console_port', port)
+  .option('--no-console', 'serve the API only')
+  .action(
+    async (options: CommonOptions & { port?: number; consolePort?: number; console: boolean }) => {
+      const config = configFrom(options);
+      const jobdeck = await startJobdeck(config, { withConsole: options.console });
+      const lines = [
+        `Jobdeck is running (data in ${config.data_dir})`,
+        `  API:     ${jobdeck.apiUrl}/v1  (OpenAPI: ${jobdeck.apiUrl}/v1/openapi.json)`,
+        jobdeck.consoleUrl ? `  Console: ${jobdeck.consoleUrl}` : '  Console: off (--no-console)',
+        `  API key for project "${jobdeck.consoleKey.project}": ${jobdeck.consoleKey.key}`,
+        `  Try:     curl -s -X POST ${jobdeck.apiUrl}/v1/client/job -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{"job_definition":"demo::hello:1","job_queue":"demo::default"}'`,
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+      const stop = () => {
+        void jobdeck.close().then(() => process.exit(0));
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    },
+  );
+
+const keys = program.command('keys').description('manage API keys (each belongs to one project)');
+
+keys
+  .command('create')
+  .description('create a key and print it once; only its hash is stored')
+  .requiredOption('-p, --project <project>', 'project the key acts for')
+  .option('-l, --label <label>', 'what the key is for')
+  .option('-c, --config <file>', 'configuration file', DEFAULT_CONFIG)
+  .option('--data-dir <dir>', 'override data_dir')
+  .action(async (options: CommonOptions & { project: string; label?: string }) => {
+    await withKeys(options, async (store, config) => {
+      if (!config.projects[options.project]) {
+        throw new ConfigError(
+          `--project: no project "${options.project}" in the configuration (declared: ${Object.keys(config.projects).join(', ')})`,
+        );
+      }
+      const { id, key } = await store.create(options.project, options.label ?? null);
+      process.stdout.write(`${key}\n`);
+      process.stderr.write(
+        `created ${id} for project ${options.project}; the key is shown only this once\n`,
+      );
+    });
+  });
+
+keys
+  .command('list')
+  .description('list keys (never the keys themselves)')
+  .option('-c, --config <file>', 'configuration file', DEFAULT_CONFIG)
+  .option('--data-dir <dir>', 'override data_dir')
+  .action(async (options: CommonOptions) => {
+    await withKeys(options, async (store) => {
+      for (const k of await store.list()) {
+        const status = k.revokedAt ? `revoked ${new Date(k.revokedAt).toISOString()}` : 'active';
+        process.stdout.write(
+          `${k.id}\t${k.project}\t${status}\tcreated ${new Date(k.createdAt).toISOString()}\t${k.label ?? ''}\n`,
+        );
+      }
+    });
+  });
+
+keys
+  .command('revoke <id>')
+  .description('revoke a key at once')
+  .option('-c, --config <file>', 'configuration file', DEFAULT_CONFIG)
+  .option('--data-dir <dir>', 'override data_dir')
+  .action(async (id: string, options: CommonOptions) => {
+    await withKeys(options, async (store) => {
+      if (!(await store.revoke(id)))
+        throw new ConfigError(`<id>: no key "${id}" (see: jobdeck keys list)`);
+      process.stderr.write(`revoked ${id}\n`);
+    });
+  });
+
+program
+  .command('openapi')
+  .description('print the OpenAPI 3.1 document')
+  .action(async () => {
+    const { buildOpenApiDocument } = await import('../contract/openapi');
+    process.stdout.write(`${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);
+  });
+
+program.parseAsync().catch((error: unknown) => {
+  // Configuration and usage problems are the admin's to fix: say what, not where in our code.
+  const message = error instanceof ConfigError ? error.message : (error as Error).stack;
+  process.stderr.write(`jobdeck: ${message}\n`);
+  process.exit(1);
+});

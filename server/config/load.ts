@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, dirname, resolve } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import { formatPath } from '../../contract';
+import { configSchema, type JobdeckConfig } from './schema';
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates the YAML configuration. Every problem is reported as
+ * `file:line: path.to.key: reason`, so an admin can go straight to the line.
+ */
+export function loadConfig(file: string, overrides: Partial<JobdeckConfig> = {}): JobdeckConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${file}: cannot read the configuration (${(error as Error).message})`);
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const lines = doc.errors.map((e) => {
+      const line = e.linePos?.[0]?.line;
+      return `${file}${line ? `:${line}` : ''}: ${e.message.split('\n')[0]}`;
+    });
+    throw new ConfigError(lines.join('\n'));
+  }
+  const parsed = configSchema.safeParse({ ...(doc.toJS() as object), ...overrides });
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const node = doc.getIn(issue.path as (string | number)[], true) as
+        { range?: [number, number, number] } | undefined;
+      const offset = node?.range?.[0];
+      const line = offset === undefined ? undefined : lineCounter.linePos(offset).line;
+      const keys =
+        issue.code === 'unrecognized_keys' ? ` (unknown key ${issue.keys.join(', ')})` : '';
+      return `${file}${line ? `:${line}` : ''}: ${formatPath(issue.path) || '(top level)'}: ${issue.message}${keys}`;
+    });
+    throw new ConfigError(lines.join('\n'));
+  }
+  const config = parsed.data;
+  // A relative data_dir is relative to the configuration file, not to wherever the process started.
+  if (!isAbsolute(config.data_dir)) config.data_dir = resolve(dirname(file), config.data_dir);
+  return config;
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { DEFAULT_BODY_LIMIT_BYTES } from '../../contract';
+
+const positiveInt = z.number().int('must be a whole number').positive('must be positive');
+const identifier = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be letters, digits, ".", "_" or "-"');
+
+/** Docker-style sizes: 512m, 1g, 65536 (bytes). */
+const memorySize = z
+  .union([
+    z.number().int().positive(),
+    z.string().regex(/^\d+[kmg]?$/i, 'must look like 512m or 1g'),
+  ])
+  .transform((value) => {
+    if (typeof value === 'number') return value;
+    const units: Record<string, number> = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+    const unit = value.slice(-1).toLowerCase();
+    return units[unit] ? Number.parseInt(value, 10) * units[unit] : Number.parseInt(value, 10);
+  });
+
+const definitionSchema = z.strictObject({
+  image: z.string().min(1),
+  command: z.array(z.string()).default([]),
+  parameters: z.record(z.string(), z.string()).default({}),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+  timeout_seconds: positiveInt.default(3600),
+  stop_grace_seconds: z.number().int().min(0).default(10),
+  cpus: z.number().positive().optional(),
+  memory: memorySize.optional(),
+  network: z.string().default('none'),
+});
+
+const queueSchema = z.strictObject({
+  max_running: positiveInt.default(4),
+  priority: z.number().int().default(0),
+});
+
+const projectSchema = z.strictObject({
+  queues: z.record(identifier, queueSchema),
+  definitions: z.record(identifier, z.record(identifier, definitionSchema)),
+});
+
+export const configSchema = z.strictObject({
+  host: z.string().default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535).default(8080),
+  console_port: z.number().int().min(0).max(65535).default(8081),
+  data_dir: z.string().default('./data'),
+  docker_socket: z.string().default('/var/run/docker.sock'),
+  max_running: positiveInt.default(16),
+  log_tail_bytes: positiveInt.default(64 * 1024),
+  body_limit_bytes: positiveInt.default(DEFAULT_BODY_LIMIT_BYTES),
+  /** Requests per minute per API key; 0 turns the limit off. */
+  rate_limit_per_minute: z.number().int().min(0).default(1200),
+  /** Base64 of 32 bytes; when absent a 0600 key file in data_dir is used. */
+  secret_key: z.string().optional(),
+  log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  projects: z.record(identifier, projectSchema),
+});
+
+export type JobdeckConfig = z.infer<typeof configSchema>;
+export type DefinitionConfig = z.infer<typeof definitionSchema>;
+export type QueueConfig = z.infer<typeof queueSchema>;

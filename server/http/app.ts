@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type HTTPMethods,
+} from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { buildSubmitJobSchema } from '../../contract';
+import type { JobService } from '../jobs/job-service';
+import type { KeyStore } from '../store/key-store';
+import { authenticate } from './auth';
+import { HttpError, installErrorHandling, sendError } from './errors';
+import { installJsonParser } from './json-body';
+import { jobRoutes } from './routes/jobs';
+import { metaRoutes, type HealthCheck } from './routes/meta';
+
+export interface HttpAppOptions {
+  service: JobService;
+  keys: KeyStore;
+  submitSchema: ReturnType<typeof buildSubmitJobSchema>;
+  bodyLimitBytes: number;
+  rateLimitPerMinute: number;
+  logger: FastifyBaseLogger;
+  health: HealthCheck;
+}
+
+const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    bodyLimit: options.bodyLimitBytes,
+    loggerInstance: options.logger,
+    // Per-request lines only when debugging: at info the log says what happened to jobs.
+    logController: new LogController({
+      disableRequestLogging: !['debug', 'trace'].includes(options.logger.level),
+    }),
+  });
+  installJsonParser(app);
+  installErrorHandling(app, options.bodyLimitBytes);
+
+  const methodsByUrl = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = methodsByUrl.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    methodsByUrl.set(route.url, methods);
+  });
+
+  metaRoutes(app, options.health);
+  await app.register(async (client) => {
+    client.addHook('onRequest', authenticate(options.keys));
+    if (options.rateLimitPerMinute > 0) {
+      await client.register(rateLimit, {
+        hook: 'preHandler',
+        max: options.rateLimitPerMinute,
+        timeWindow: 60_000,
+        keyGenerator: (request) =>
+          request.principal?.keyId ?? createHash('sha256').update(request.ip).digest('hex'),
+        errorResponseBuilder: (_request, context) =>
+          new HttpError(
+            429,
+            `rate limit: at most ${context.max} requests per minute per API key; retry after ${context.after}`,
+          ),
+      });
+    }
+    jobRoutes(client, { service: options.service, submitSchema: options.submitSchema });
+  });
+
+  // A known path with another method is a 405 that says which methods it takes.
+  for (const [url, methods] of methodsByUrl) {
+    const others = METHODS.filter((m) => !methods.has(m));
+    const allow = [...methods].filter((m) => m !== 'HEAD').join(', ');
+    if (others.length === 0) continue;
+    app.route({
+      method: others,
+      url,
+      handler: (request, reply) =>
+        sendError(
+          reply.header('allow', allow),
+          405,
+          `method: ${request.method} is not allowed on ${url.replace(/:(\w+)/g, '{$1}')}; it takes ${allow}`,
+        ),
+    });
+  }
+  return app;
+}

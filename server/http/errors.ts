@@ -1,0 +1,54 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { JobRequestError } from '../jobs/errors';
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const STATUS_OF_KIND = { invalid: 400, 'not-found': 404, conflict: 409 } as const;
+
+export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply.code(status).send({ ok: false, message });
+}
+
+/**
+ * Every failure leaves as `{ ok: false, message }`. Messages of 4xx name the field and the
+ * reason; a 5xx says only that it failed and which request to look for in the log.
+ */
+export function installErrorHandling(app: FastifyInstance, bodyLimitBytes: number): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof JobRequestError) {
+      return sendError(reply, STATUS_OF_KIND[error.kind], error.message);
+    }
+    if (error instanceof HttpError) return sendError(reply, error.statusCode, error.message);
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(reply, 413, `body: larger than the limit of ${bodyLimitBytes} bytes`);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(reply, 400, 'Content-Type: must be application/json');
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return sendError(reply, 400, 'Content-Length: does not match the body');
+    }
+    if (error.statusCode === 429) {
+      return sendError(reply, 429, error.message);
+    }
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendError(reply, error.statusCode, error.message);
+    }
+    request.log.error({ err: error }, 'request failed');
+    return sendError(
+      reply,
+      500,
+      `internal error; the service log has the details (request ${request.id})`,
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, `no endpoint ${request.method} ${request.url.split('?')[0]}`),
+  );
+}

@@ -1,0 +1,124 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { DEFAULT_LIMITS, buildSubmitJobSchema } from '../contract';
+import { catalogFromConfig } from './config/catalog';
+import { ConfigError } from './config/load';
+import type { JobdeckConfig } from './config/schema';
+import { buildConsoleServer } from './http/console-server';
+import { buildHttpApp } from './http/app';
+import { Dispatcher } from './jobs/dispatcher';
+import { JobService } from './jobs/job-service';
+import { recoverJobs } from './jobs/recovery';
+import { Runner } from './jobs/runner';
+import { JobStateMachine } from './jobs/state-machine';
+import { DockerRuntime } from './runtime/docker-runtime';
+import { AesGcmSecretBox, loadSecretKey } from './secrets/secret-box';
+import { SqlJobStore } from './store/job-store';
+import { KeyStore } from './store/key-store';
+import { changedDefinitions, storeId } from './store/meta-store';
+import { openSqlite } from './store/sqlite';
+
+export interface RunningJobdeck {
+  apiUrl: string;
+  consoleUrl: string | undefined;
+  consoleKey: { project: string; key: string };
+  close(): Promise<void>;
+}
+
+const DIST_DIR = resolve(import.meta.dirname, '..', 'dist');
+
+/**
+ * The key the console proxy injects: created once per data directory (0600 file), so the
+ * quick start has a working key and the browser never has to hold one.
+ */
+async function consoleKey(keys: KeyStore, config: JobdeckConfig) {
+  const file = join(config.data_dir, 'console.key');
+  const project = Object.keys(config.projects)[0] ?? 'default';
+  if (existsSync(file)) return { project, key: readFileSync(file, 'utf8').trim() };
+  const { key } = await keys.create(project, 'console (created at first start)');
+  writeFileSync(file, key, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { project, key };
+}
+
+/** API + scheduler + runner (+ console): the whole service in one process. */
+export async function startJobdeck(
+  config: JobdeckConfig,
+  options: { withConsole: boolean },
+): Promise<RunningJobdeck> {
+  const db = await openSqlite(join(config.data_dir, 'jobdeck.sqlite'));
+  const catalog = catalogFromConfig(config);
+  const changed = await changedDefinitions(
+    db,
+    new Map(catalog.definitions().map((d) => [d.ref, d.fingerprint])),
+  );
+  if (changed.length > 0) {
+    await db.destroy();
+    throw new ConfigError(
+      `job definitions are immutable once used, but these changed: ${changed.join(', ')}; restore them and declare a new version instead`,
+    );
+  }
+
+  const store = new SqlJobStore(db);
+  const keys = new KeyStore(db);
+  const secrets = new AesGcmSecretBox(loadSecretKey(config.secret_key, config.data_dir));
+  const runtime = new DockerRuntime(config.docker_socket, await storeId(db));
+  const machine = new JobStateMachine(store);
+  const logger = pino({
+    level: config.log_level,
+    // Keys never reach the log; bodies are never logged at all (they can hold sensitive values).
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+  });
+  const runner = new Runner(runtime, machine, store, secrets, logger, config.log_tail_bytes);
+  const dispatcher = new Dispatcher(store, machine, catalog, runner, logger);
+  const service = new JobService(store, machine, catalog, dispatcher, runner, secrets);
+
+  const api = await buildHttpApp({
+    service,
+    keys,
+    submitSchema: buildSubmitJobSchema(DEFAULT_LIMITS),
+    bodyLimitBytes: config.body_limit_bytes,
+    rateLimitPerMinute: config.rate_limit_per_minute,
+    logger,
+    health: async () => ({
+      engine: await runtime.ping().then(
+        () => 'reachable' as const,
+        () => 'unreachable' as const,
+      ),
+      store: 'ok',
+    }),
+  });
+
+  try {
+    await runtime.ping();
+  } catch (error) {
+    await db.destroy();
+    throw new ConfigError((error as Error).message);
+  }
+  await recoverJobs(store, runtime, machine, runner, logger);
+  dispatcher.start();
+  const apiUrl = await api.listen({ host: config.host, port: config.port });
+
+  const key = await consoleKey(keys, config);
+  let consoleServer: FastifyInstance | undefined;
+  let consoleUrl: string | undefined;
+  if (options.withConsole) {
+    consoleServer = await buildConsoleServer({ distDir: DIST_DIR, apiUrl, apiKey: key.key });
+    consoleUrl = await consoleServer.listen({ host: config.host, port: config.console_port });
+  }
+
+  return {
+    apiUrl,
+    consoleUrl,
+    consoleKey: key,
+    async close() {
+      // Containers keep running; the next start adopts them.
+      dispatcher.stop();
+      await consoleServer?.close();
+      await api.close();
+      await db.destroy();
+    },
+  };
+}

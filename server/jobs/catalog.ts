@@ -1,0 +1,55 @@
+/** What the admin declared: queues and versioned definitions, per project. */
+export interface QueueSettings {
+  ref: string;
+  project: string;
+  maxRunning: number;
+  priority: number;
+}
+
+export interface DefinitionSettings {
+  ref: string;
+  project: string;
+  name: string;
+  image: string;
+  command: string[];
+  parameters: Record<string, string>;
+  env: Record<string, string>;
+  timeoutSeconds: number;
+  stopGraceSeconds: number;
+  cpus: number | null;
+  memoryBytes: number | null;
+  network: string;
+  /** Hash of everything above: a used version must keep it (definitions are immutable). */
+  fingerprint: string;
+}
+
+export class Catalog {
+  private readonly queuesByRef: Map<string, QueueSettings>;
+  private readonly definitionsByRef: Map<string, DefinitionSettings>;
+  /** Highest priority first: the order in which the dispatcher fills slots. */
+  readonly queuesByPriority: readonly QueueSettings[];
+
+  constructor(
+    queues: QueueSettings[],
+    definitions: DefinitionSettings[],
+    readonly maxRunning: number,
+  ) {
+    this.queuesByRef = new Map(queues.map((q) => [q.ref, q]));
+    this.definitionsByRef = new Map(definitions.map((d) => [d.ref, d]));
+    this.queuesByPriority = [...queues].sort(
+      (a, b) => b.priority - a.priority || a.ref.localeCompare(b.ref),
+    );
+  }
+
+  queue(ref: string): QueueSettings | undefined {
+    return this.queuesByRef.get(ref);
+  }
+
+  definition(ref: string): DefinitionSettings | undefined {
+    return this.definitionsByRef.get(ref);
+  }
+
+  definitions(): DefinitionSettings[] {
+    return [...this.definitionsByRef.values()];
+  }
+}

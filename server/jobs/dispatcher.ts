@@ -1,0 +1,140 @@
+import { isFinalState } from '../../contract';
+import type { Catalog } from './catalog';
+import type { Job } from './model';
+import { notes } from './notes';
+import type { JobStore, Logger } from './ports';
+import type { Runner } from './runner';
+import type { JobStateMachine } from './state-machine';
+
+// setTimeout's ceiling; a later schedule_at just re-arms when this fires.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Moves jobs forward when something happens, never by polling: a submit, a job leaving a slot,
+ * or the timer armed for the earliest schedule_at. Ticks never overlap; a kick during a tick
+ * makes it run once more.
+ */
+export class Dispatcher {
+  private ticking = false;
+  private kickedDuringTick = false;
+  private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly store: JobStore,
+    private readonly machine: JobStateMachine,
+    private readonly catalog: Catalog,
+    private readonly runner: Runner,
+    private readonly logger: Logger,
+  ) {
+    machine.onTransition((job, from) => {
+      const freedSlot = isFinalState(job.state) && (from === 'running' || from === 'cancelling');
+      if (freedSlot || job.state === 'runnable' || job.state === 'error') this.kick();
+    });
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.kick();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  kick(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.kickedDuringTick = true;
+      return;
+    }
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.tick();
+    });
+  }
+
+  private async tick(): Promise<void> {
+    this.ticking = true;
+    try {
+      do {
+        this.kickedDuringTick = false;
+        await this.evaluateSubmitted();
+        await this.promoteDue();
+        await this.fillSlots();
+        await this.armTimer();
+      } while (this.kickedDuringTick && !this.stopped);
+    } catch (error) {
+      this.logger.error({ err: error }, 'dispatcher tick failed; retrying in 1 s');
+      setTimeout(() => this.kick(), 1000).unref();
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async evaluateSubmitted(): Promise<void> {
+    const now = Date.now();
+    for (const job of await this.store.jobsInStates(['submitted'])) {
+      if (job.scheduleAt !== null && job.scheduleAt > now) {
+        await this.machine.move(job, 'pending', notes.scheduled(job.scheduleAt));
+      } else {
+        await this.machine.move(job, 'runnable', null);
+      }
+    }
+  }
+
+  private async promoteDue(): Promise<void> {
+    for (const job of await this.store.dueJobs(Date.now())) {
+      await this.machine.move(job, 'runnable', null);
+    }
+  }
+
+  private async fillSlots(): Promise<void> {
+    const counts = await this.store.activeCountsByQueue();
+    let total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+    for (const queue of this.catalog.queuesByPriority) {
+      const free = Math.min(
+        queue.maxRunning - (counts.get(queue.ref) ?? 0),
+        this.catalog.maxRunning - total,
+      );
+      if (free <= 0) continue;
+      for (const job of await this.store.oldestRunnable(queue.ref, free)) {
+        const starting = await this.machine.move(
+          job,
+          'starting',
+          notes.creatingContainer(job.image),
+        );
+        if (starting) {
+          total += 1;
+          this.runner.launch(starting);
+        }
+      }
+    }
+  }
+
+  private async armTimer(): Promise<void> {
+    clearTimeout(this.timer);
+    const next = await this.store.nextScheduleAt();
+    if (next === undefined || this.stopped) return;
+    this.timer = setTimeout(
+      () => this.kick(),
+      Math.min(Math.max(0, next - Date.now()), MAX_TIMER_MS),
+    );
+  }
+
+  /** What a runnable job is waiting for, counted now. */
+  async waitingNote(job: Job, counts?: Map<string, number>): Promise<string> {
+    const active = counts ?? (await this.store.activeCountsByQueue());
+    const queue = this.catalog.queue(job.queue);
+    const inQueue = active.get(job.queue) ?? 0;
+    const total = [...active.values()].reduce((sum, n) => sum + n, 0);
+    if (queue && inQueue < queue.maxRunning && total >= this.catalog.maxRunning) {
+      return notes.waitingForServiceSlot(total, this.catalog.maxRunning);
+    }
+    return notes.waitingForQueueSlot(inQueue, queue?.maxRunning ?? 0, job.queue);
+  }
+}

@@ -1,0 +1,14 @@
+/** A refusal the client can act on; the HTTP layer maps the kind to a status code. */
+export class JobRequestError extends Error {
+  constructor(
+    readonly kind: 'invalid' | 'not-found' | 'conflict',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const invalid = (message: string) => new JobRequestError('invalid', message);
+export const notFound = (id: string) =>
+  new JobRequestError('not-found', `job_id: no job "${id}" in this project`);
+export const conflict = (message: string) => new JobRequestError('conflict', message);

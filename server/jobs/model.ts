@@ -1,0 +1,83 @@
+import type { JobState } from '../../contract';
+
+/** An env var as stored: plain for ordinary values, sealed (encrypted) for sensitive ones. */
+export type StoredEnvVar = { name: string; value: string } | { name: string; sealed: string };
+
+/** What the container will run, fixed at submit time so later config edits cannot change it. */
+export interface ContainerPlan {
+  image: string;
+  command: string[];
+  env: StoredEnvVar[];
+  timeoutSeconds: number;
+  stopGraceSeconds: number;
+  cpus: number | null;
+  memoryBytes: number | null;
+  network: string;
+}
+
+export interface Job extends ContainerPlan {
+  id: string;
+  seq: number;
+  project: string;
+  queue: string;
+  definition: string;
+  name: string;
+  state: JobState;
+  systemNote: string | null;
+  scheduleAt: number | null;
+  createdAt: number;
+  updatedAt: number | null;
+  containerId: string | null;
+  exitCode: number | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  cancelRequestedAt: number | null;
+}
+
+export type NewJob = Omit<
+  Job,
+  | 'seq'
+  | 'state'
+  | 'systemNote'
+  | 'updatedAt'
+  | 'containerId'
+  | 'exitCode'
+  | 'startedAt'
+  | 'finishedAt'
+  | 'cancelRequestedAt'
+>;
+
+/** Columns a transition may set together with the state, in the same transaction. */
+export type TransitionFields = Partial<
+  Pick<Job, 'containerId' | 'exitCode' | 'startedAt' | 'finishedAt' | 'cancelRequestedAt'>
+>;
+
+export interface StateChange {
+  id: string;
+  from: JobState;
+  to: JobState;
+  at: number;
+  note: string | null;
+  fields?: TransitionFields;
+}
+
+export interface Transition {
+  from: JobState | null;
+  to: JobState;
+  at: number;
+  note: string | null;
+}
+
+export interface ContainerLogs {
+  text: string;
+  truncated: boolean;
+}
+
+export interface JobListFilter {
+  project: string;
+  state?: JobState;
+  queue?: string;
+  limit: number;
+  /** Only jobs older than this seq: the list runs newest first. */
+  beforeSeq?: number;
+}

@@ -1,0 +1,28 @@
+/**
+ * Every system_note the service writes, in one place, in words a user can act on.
+ */
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export const notes = {
+  scheduled: (at: number) => `scheduled for ${iso(at)}`,
+  waitingForQueueSlot: (running: number, max: number, queue: string) =>
+    `waiting for a slot: ${running} of ${max} running in queue ${queue}`,
+  waitingForServiceSlot: (running: number, max: number) =>
+    `waiting for a slot: ${running} of ${max} running on this service (max_running)`,
+  creatingContainer: (image: string) => `creating the container from image ${image}`,
+  failed: (code: number) => `exited with code ${code}`,
+  timedOut: (seconds: number, code: number) =>
+    `ran past its timeout of ${seconds} s and was stopped (exit code ${code})`,
+  cancelledBeforeStart: 'cancelled on request before it started',
+  cancelling: (grace: number) =>
+    `cancellation requested: SIGTERM sent, SIGKILL after ${grace} s if still running`,
+  cancelledWhileRunning: (code: number) =>
+    `cancelled on request; the container exited with code ${code}`,
+  cancelledBeforeContainer: 'cancelled on request before the container started',
+  requeuedAfterRestart:
+    'requeued: the service restarted before the container was created, so it never ran',
+  vanished:
+    'the container vanished (removed outside Jobdeck?) so its outcome is unknown; submit it again',
+  vanishedWhileDown:
+    'the container was gone when the service restarted (removed outside Jobdeck?) so its outcome is unknown; submit it again',
+};

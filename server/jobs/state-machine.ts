@@ -1,0 +1,60 @@
+import type { JobState } from '../../contract';
+import type { Job, StateChange, TransitionFields } from './model';
+import type { JobStore } from './ports';
+
+/**
+ * The legal transitions of PRODUCT.md's table. This module is the only writer of a job's state:
+ * every change goes through `move`, which checks the table and compare-and-sets in the store,
+ * so a cancel racing a dispatch can never both win.
+ */
+const LEGAL: Record<JobState, readonly JobState[]> = {
+  submitted: ['pending', 'runnable', 'cancelled'],
+  pending: ['runnable', 'cancelled'],
+  runnable: ['starting', 'cancelled'],
+  // starting → runnable only in recovery, when the service died before any container existed.
+  starting: ['running', 'cancelling', 'runnable', 'error'],
+  running: ['completed', 'failed', 'timeout', 'cancelling', 'error'],
+  cancelling: ['cancelled', 'error'],
+  cancelled: [],
+  timeout: [],
+  completed: [],
+  failed: [],
+  error: [],
+};
+
+export function canMove(from: JobState, to: JobState): boolean {
+  return LEGAL[from].includes(to);
+}
+
+export type TransitionListener = (job: Job, from: JobState) => void;
+
+export class JobStateMachine {
+  private readonly listeners = new Set<TransitionListener>();
+
+  constructor(private readonly store: JobStore) {}
+
+  onTransition(listener: TransitionListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Moves the job from the state it is known to be in. Returns the updated job, or undefined
+   * when someone else moved it first (the caller re-reads and decides again).
+   */
+  async move(
+    job: Pick<Job, 'id' | 'state'>,
+    to: JobState,
+    note: string | null,
+    fields?: TransitionFields,
+  ): Promise<Job | undefined> {
+    if (!canMove(job.state, to)) {
+      throw new Error(`illegal transition ${job.state} → ${to} for job ${job.id}`);
+    }
+    const change: StateChange = { id: job.id, from: job.state, to, at: Date.now(), note };
+    if (fields) change.fields = fields;
+    const moved = await this.store.moveJob(change);
+    if (moved) for (const listener of this.listeners) listener(moved, job.state);
+    return moved;
+  }
+}

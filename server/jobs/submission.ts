@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import {
+  missingParameterMessage,
+  parseDefinitionRef,
+  parseQueueRef,
+  resolveCommand,
+  scheduleAtToMillis,
+  type SubmitJobRequest,
+} from '../../contract';
+import type { Catalog } from './catalog';
+import { invalid } from './errors';
+import type { NewJob, StoredEnvVar } from './model';
+import type { SecretBox } from './ports';
+
+/**
+ * Turns a well-formed payload into the job to store: checks the references against the
+ * catalog and the caller's project, resolves the command and merges the environment.
+ * Throws JobRequestError('invalid') with a message that names the field.
+ */
+export function planJob(
+  payload: SubmitJobRequest,
+  project: string,
+  catalog: Catalog,
+  secrets: SecretBox,
+  now: number,
+): NewJob {
+  const definitionRef = parseDefinitionRef(payload.job_definition);
+  const queueRef = parseQueueRef(payload.job_queue);
+  if (definitionRef?.project !== project) {
+    throw invalid(
+      `job_definition: project "${definitionRef?.project}" is not this API key's project "${project}"`,
+    );
+  }
+  if (queueRef?.project !== project) {
+    throw invalid(
+      `job_queue: project "${queueRef?.project}" is not this API key's project "${project}"`,
+    );
+  }
+  const definition = catalog.definition(payload.job_definition);
+  if (!definition) {
+    throw invalid(`job_definition: no definition "${payload.job_definition}" is declared`);
+  }
+  const queue = catalog.queue(payload.job_queue);
+  if (!queue) throw invalid(`job_queue: no queue "${payload.job_queue}" is declared`);
+
+  const parameters = { ...definition.parameters, ...payload.container_cmd_parameter };
+  const words = payload.container_cmd ?? definition.command;
+  const resolved = resolveCommand(words, parameters);
+  if (!resolved.ok) {
+    throw invalid(
+      payload.container_cmd
+        ? missingParameterMessage(resolved.index, resolved.key)
+        : `job_definition: its command word ${resolved.index} refers to parameter "${resolved.key}", which neither container_cmd_parameter nor the definition defines`,
+    );
+  }
+
+  // Definition env first, submission env on top; only the submitted sensitive values are sealed.
+  const env = new Map<string, StoredEnvVar>();
+  for (const [name, value] of Object.entries(definition.env)) env.set(name, { name, value });
+  for (const [name, entry] of Object.entries(payload.container_env ?? {})) {
+    env.set(
+      name,
+      entry.sensitive ? { name, sealed: secrets.seal(entry.value) } : { name, value: entry.value },
+    );
+  }
+
+  const id = randomUUID();
+  const scheduleAt =
+    payload.schedule_at === undefined ? null : scheduleAtToMillis(payload.schedule_at);
+  return {
+    id,
+    project,
+    queue: queue.ref,
+    definition: definition.ref,
+    name: payload.name ?? `${definition.name}-${id.slice(0, 8)}`,
+    scheduleAt,
+    createdAt: now,
+    image: definition.image,
+    command: resolved.command,
+    env: [...env.values()],
+    timeoutSeconds: definition.timeoutSeconds,
+    stopGraceSeconds: definition.stopGraceSeconds,
+    cpus: definition.cpus,
+    memoryBytes: definition.memoryBytes,
+    network: definition.network,
+  };
+}

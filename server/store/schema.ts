@@ -1,0 +1,75 @@
+import type { Generated } from 'kysely';
+
+/** Column types as Kysely sees them. Times are integer milliseconds since the epoch. */
+export interface JobsTable {
+  seq: Generated<number>;
+  id: string;
+  project: string;
+  queue: string;
+  definition: string;
+  name: string;
+  state: string;
+  system_note: string | null;
+  schedule_at: number | null;
+  created_at: number;
+  updated_at: number | null;
+  image: string;
+  command_json: string;
+  /** Sensitive values are sealed (AES-256-GCM) before they reach this column. */
+  env_json: string;
+  timeout_seconds: number;
+  stop_grace_seconds: number;
+  cpus: number | null;
+  memory_bytes: number | null;
+  network: string;
+  container_id: string | null;
+  exit_code: number | null;
+  started_at: number | null;
+  finished_at: number | null;
+  cancel_requested_at: number | null;
+}
+
+export interface JobTransitionsTable {
+  seq: Generated<number>;
+  job_id: string;
+  from_state: string | null;
+  to_state: string;
+  at: number;
+  note: string | null;
+}
+
+export interface JobLogsTable {
+  job_id: string;
+  text: string;
+  truncated: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  project: string;
+  /** SHA-256 of the key: keys are 256 random bits, so a slow hash buys nothing. */
+  key_hash: string;
+  label: string | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface DefinitionFingerprintsTable {
+  ref: string;
+  fingerprint: string;
+  first_used_at: number;
+}
+
+export interface Database {
+  jobs: JobsTable;
+  job_transitions: JobTransitionsTable;
+  job_logs: JobLogsTable;
+  api_keys: ApiKeysTable;
+  meta: MetaTable;
+  definition_fingerprints: DefinitionFingerprintsTable;
+}
