@@ -6,7 +6,8 @@ import { HttpError } from './errors';
  * which has no body. Fastify's own parser rejects an empty JSON body, so this one allows it.
  */
 export function installJsonParser(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
+  // Only JSON: Fastify's default text/plain parser would turn a text body into a string payload.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);

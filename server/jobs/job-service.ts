@@ -85,7 +85,8 @@ export class JobService {
           },
         );
         if (moved) {
-          await this.runner.requestStop(moved);
+          // Answer at once: the stop can take the whole grace period.
+          void this.runner.requestStop(moved);
           return;
         }
       } else {

@@ -41,7 +41,7 @@ export class Runner {
     this.track(this.supervise(job, containerId));
   }
 
-  /** Asks the engine to stop the job's container, if it has one yet. */
+  /** Asks the engine to stop the job's container, if it has one yet; never throws. */
   async requestStop(job: Job): Promise<void> {
     const containerId = this.supervised.get(job.id)?.containerId;
     if (!containerId) return; // execute() sees `cancelling` once the container exists
@@ -139,12 +139,10 @@ export class Runner {
     }
     clearTimeout(timer);
     const logs = await this.runtime.logs(containerId, this.logTailBytes).catch(() => undefined);
-    if (logs) await this.store.saveLogs(job.id, logs);
-    await this.runtime.remove(containerId).catch((error: unknown) => {
-      this.logger.warn({ jobId: job.id, err: error }, 'could not remove a finished container');
-    });
-    this.supervised.delete(job.id);
+    if (logs) await this.store.saveLogs(job.id, { ...logs, text: this.redact(logs.text, job) });
 
+    // Record the outcome before removing the container: a crash in between then leaves an
+    // orphan that recovery removes, never a finished job whose outcome is lost.
     const fields = { exitCode, finishedAt: Date.now() };
     await this.settle(job.id, (state) => {
       if (state === 'cancelling') {
@@ -157,6 +155,21 @@ export class Runner {
         ? { to: 'completed', note: null, fields }
         : { to: 'failed', note: notes.failed(exitCode), fields };
     });
+    this.supervised.delete(job.id);
+    await this.runtime.remove(containerId).catch((error: unknown) => {
+      this.logger.warn({ jobId: job.id, err: error }, 'could not remove a finished container');
+    });
+  }
+
+  /** A job that prints its own secret must not leak it through the logs endpoint. */
+  private redact(text: string, job: Job): string {
+    let redacted = text;
+    for (const variable of job.env) {
+      if (!('sealed' in variable)) continue;
+      const secret = this.secrets.open(variable.sealed);
+      if (secret) redacted = redacted.split(secret).join(`[${variable.name} redacted]`);
+    }
+    return redacted;
   }
 
   private async failStart(jobId: string, error: unknown): Promise<void> {

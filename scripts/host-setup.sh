@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Makes this machine ready for Jobdeck: Docker Engine running, the local job image built,
+# and (with --browser) Debian's Chromium for the end-to-end tests. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_browser=false
+[ "${1:-}" = "--browser" ] && want_browser=true
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+missing=()
+command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
+command -v busybox >/dev/null 2>&1 || missing+=(busybox-static)
+$want_browser && { command -v chromium >/dev/null 2>&1 || missing+=(chromium); }
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]} (Debian packages)"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! docker info >/dev/null 2>&1; then
+  echo "starting dockerd (no bridge network: job containers use network none)"
+  # setsid: the engine outlives this script, as a system service would.
+  as_root setsid nohup dockerd --bridge=none --iptables=false --ip6tables=false \
+    >/tmp/jobdeck-dockerd.log 2>&1 < /dev/null &
+  for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
+  docker info >/dev/null 2>&1 || { echo "dockerd did not start; see /tmp/jobdeck-dockerd.log" >&2; exit 1; }
+fi
+
+scripts/build-test-image.sh jobdeck/busybox:local
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ "${CI:-}" = true ]; then
+  npm ci --no-audit --no-fund
+fi

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The README's second command: installs what is missing, then runs every check and test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/host-setup.sh --browser
+npm run typecheck
+npm run lint
+npm run build
+npm test

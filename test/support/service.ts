@@ -1,0 +1,188 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { stringify } from 'yaml';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+// One process (no tsx wrapper), so a SIGKILL in a test kills the service itself.
+const CLI = ['--import', 'tsx', join(ROOT, 'server', 'cli.ts')];
+export const TEST_IMAGE = 'jobdeck/busybox:local';
+
+const run = promisify(execFile);
+
+/** The projects every test service declares: small limits so each path is quick to reach. */
+export function testProjects() {
+  const image = TEST_IMAGE;
+  return {
+    t: {
+      queues: {
+        default: { max_running: 4, priority: 10 },
+        single: { max_running: 1, priority: 0 },
+      },
+      definitions: {
+        echo: {
+          '1': { image, command: ['echo', 'Param::greeting'], parameters: { greeting: 'hello' } },
+        },
+        sh: {
+          '1': {
+            image,
+            command: ['sh', '-c', 'Param::script'],
+            parameters: { script: 'true' },
+            env: { FROM_DEFINITION: 'def', OVERRIDDEN: 'def' },
+          },
+        },
+        sleep: {
+          '1': {
+            image,
+            command: ['sleep', 'Param::seconds'],
+            parameters: { seconds: '30' },
+            stop_grace_seconds: 1,
+          },
+        },
+        // Ignores SIGTERM, so only the grace period's SIGKILL ends it.
+        stubborn: {
+          '1': {
+            image,
+            command: ['sh', '-c', "trap '' TERM; sleep 30 & wait; sleep 30"],
+            stop_grace_seconds: 1,
+          },
+        },
+        short: {
+          '1': { image, command: ['sleep', '30'], timeout_seconds: 1, stop_grace_seconds: 1 },
+        },
+        ghost: { '1': { image: 'jobdeck/no-such-image:missing', command: ['true'] } },
+      },
+    },
+    other: {
+      queues: { default: { max_running: 1 } },
+      definitions: { echo: { '1': { image, command: ['echo', 'other'] } } },
+    },
+  };
+}
+
+export interface TestService {
+  baseUrl: string;
+  key: string;
+  dataDir: string;
+  configFile: string;
+  /** Everything the process wrote to stdout and stderr, for leak checks. */
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts the service again on the same data directory and port. */
+  restart(): Promise<void>;
+  cli(...args: string[]): Promise<string>;
+  request(method: string, path: string, body?: unknown, key?: string | null): Promise<ApiResponse>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: { ok: boolean; message?: string; data?: unknown } & Record<string, unknown>;
+  text: string;
+}
+
+export async function startService(settings: Record<string, unknown> = {}): Promise<TestService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-test-'));
+  const configFile = join(dataDir, 'jobdeck.yaml');
+  writeFileSync(
+    configFile,
+    stringify({
+      data_dir: dataDir,
+      port: 0,
+      rate_limit_per_minute: 0,
+      projects: testProjects(),
+      ...settings,
+    }),
+  );
+  let chunks: string[] = [];
+  const allOutput: string[] = [];
+  let child: ChildProcess;
+  let baseUrl = '';
+  let key = '';
+
+  const launch = async (port: number) => {
+    chunks = [];
+    child = spawn(
+      process.execPath,
+      [...CLI, 'start', '--no-console', '--config', configFile, '--port', String(port)],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const collect = (data: Buffer) => {
+      chunks.push(data.toString());
+      allOutput.push(data.toString());
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    await new Promise<void>((resolveReady, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`service did not start:\n${chunks.join('')}`)),
+        30_000,
+      );
+      const check = () => {
+        const text = chunks.join('');
+        const api = /API:\s+(http:\/\/[\d.:]+)\/v1/.exec(text);
+        const apiKey = /API key for project "\w+": (\S+)/.exec(text);
+        if (api?.[1] && apiKey?.[1]) {
+          clearTimeout(timer);
+          baseUrl = api[1];
+          key = apiKey[1];
+          resolveReady();
+        }
+      };
+      child.stdout!.on('data', check);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`service exited with ${code}:\n${chunks.join('')}`));
+      });
+    });
+  };
+
+  await launch(0);
+
+  const service: TestService = {
+    get baseUrl() {
+      return baseUrl;
+    },
+    get key() {
+      return key;
+    },
+    dataDir,
+    configFile,
+    output: () => allOutput.join(''),
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill(signal);
+      await exited;
+    },
+    async restart() {
+      await service.stop();
+      await launch(Number(new URL(baseUrl).port));
+    },
+    async cli(...args) {
+      const { stdout } = await run(process.execPath, [...CLI, ...args, '--config', configFile], {
+        cwd: ROOT,
+      });
+      return stdout.trim();
+    },
+    async request(method, path, body, keyOverride) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      const auth = keyOverride === undefined ? key : keyOverride;
+      if (auth !== null) headers.authorization = `Bearer ${auth}`;
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers,
+        body:
+          body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: JSON.parse(text), text };
+    },
+  };
+  return service;
+}
