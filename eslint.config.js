@@ -44,7 +44,18 @@ export default tseslint.config(
     // Features never import each other (shared → features → app).
     files: ['src/features/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['../../features/*', '../*/**'] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.)|/features/',
+              message:
+                'A feature never imports another feature; move shared code to src/lib or src/components.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

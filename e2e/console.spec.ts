@@ -1,0 +1,161 @@
+import { expect, test } from '@playwright/test';
+import { addParameter, expectState, fillBasics, screenshot, submitAndOpen } from './helpers';
+
+test('submit a job, watch it complete, read its output', async ({ page }) => {
+  await fillBasics(page, 'demo::hello:1');
+  await page.getByRole('textbox', { name: 'Name' }).fill('e2e-hello');
+  await page.getByRole('button', { name: 'Add word' }).click();
+  await page.getByRole('combobox', { name: 'Command word 1' }).fill('echo');
+  await page.getByRole('button', { name: 'Add word' }).click();
+  await page.getByRole('combobox', { name: 'Command word 2' }).fill('Param::who');
+  await addParameter(page, 'who', 'from the browser');
+  await expect(page.getByTestId('command-preview')).toContainText('["echo","from the browser"]');
+  await screenshot(page, 'submit');
+  await submitAndOpen(page);
+  await expect(page.getByRole('heading', { name: 'e2e-hello' })).toBeVisible();
+  await expectState(page, 'completed');
+  await expect(page.getByTestId('observed-timeline')).toContainText('completed');
+  await page.getByRole('tab', { name: 'Logs' }).click();
+  await expect(page.getByTestId('job-logs')).toHaveText('from the browser\n');
+  await page.getByRole('tab', { name: 'Timeline' }).click();
+  await screenshot(page, 'job-completed');
+});
+
+test('a failing job shows failed and the service note', async ({ page }) => {
+  await fillBasics(page, 'demo::shell:1');
+  await addParameter(page, 'script', 'echo broken >&2; exit 3');
+  await submitAndOpen(page);
+  await expectState(page, 'failed');
+  await expect(page.getByTestId('system-note')).toHaveText(/exited with code 3/);
+  await screenshot(page, 'job-failed');
+});
+
+test('cancel a running job: pending indicator, kept across reload, then cancelled', async ({
+  page,
+}) => {
+  await fillBasics(page, 'demo::sleep:1');
+  const id = await submitAndOpen(page);
+  await expectState(page, 'running');
+  await page.getByRole('button', { name: 'Cancel job' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cancel this job?' });
+  await expect(dialog).toContainText('Current state:');
+  await expect(dialog.getByTestId('state-badge').nth(0)).toHaveAttribute('data-state', 'running');
+  await expect(dialog.getByTestId('state-badge').nth(1)).toHaveAttribute(
+    'data-state',
+    'cancelling',
+  );
+  await expect(dialog.getByRole('button', { name: 'Keep running' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel job' }).click();
+  await expect(page.getByTestId('cancel-status')).toContainText('Cancellation pending');
+  await expect(page.getByTestId('cancel-status')).toContainText(
+    'it can take up to about two minutes',
+  );
+  await screenshot(page, 'job-cancelling');
+  await page.reload();
+  await expect(page.getByTestId('cancel-status')).toBeVisible();
+  await expectState(page, 'cancelled');
+  await expect(page.getByTestId('cancel-status')).toContainText(
+    'The cancellation you requested is done.',
+  );
+  await expect(page.getByRole('button', { name: 'Cancel job' })).toHaveCount(0);
+  expect(page.url()).toContain(id);
+});
+
+test('a scheduled job shows pending, its note and a countdown', async ({ page }) => {
+  await fillBasics(page, 'demo::hello:1');
+  await page.locator('label', { hasText: 'Unix seconds' }).click();
+  await page
+    .getByRole('textbox', { name: 'Unix timestamp (seconds)' })
+    .fill(String(Math.floor(Date.now() / 1000) + 3600));
+  await expect(page.getByTestId('schedule-utc')).toContainText('Sent as');
+  await submitAndOpen(page);
+  await expectState(page, 'pending');
+  await expect(page.getByTestId('schedule-countdown')).toContainText(/Starts in (59|1:00):\d\d/);
+  await expect(page.getByTestId('system-note')).toContainText('scheduled for');
+  await screenshot(page, 'job-pending');
+  // Cancelling a waiting job is immediate.
+  await page.getByRole('button', { name: 'Cancel job' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel job' }).click();
+  await expectState(page, 'cancelled');
+});
+
+test('bad input is stopped at its field before any request', async ({ page }) => {
+  const submits: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/v1/client/job'))
+      submits.push(request.url());
+  });
+  await fillBasics(page, 'not-a-definition', 'demo');
+  await page.getByRole('button', { name: 'Add word' }).click();
+  await page.getByRole('combobox', { name: 'Command word 1' }).fill('Param::missing');
+  await page.getByRole('button', { name: 'Add variable' }).click();
+  await page.getByRole('textbox', { name: 'Variable 1 name' }).fill('1BAD');
+  await page.getByRole('button', { name: 'Submit job' }).click();
+  await expect(page.getByText('must look like <project>::<definition>:<version>')).toBeVisible();
+  await expect(page.getByText('must look like <project>::<queue>')).toBeVisible();
+  await expect(
+    page.getByText('refers to parameter "missing", which the parameters below do not define'),
+  ).toBeVisible();
+  await expect(page.getByText(/must be a POSIX name/)).toBeVisible();
+  await screenshot(page, 'submit-invalid');
+  expect(submits).toEqual([]);
+});
+
+test("the server's refusal is shown at the field it names", async ({ page }) => {
+  await fillBasics(page, 'demo::nope:1');
+  await page.getByRole('button', { name: 'Submit job' }).click();
+  await expect(page.getByText('no definition "demo::nope:1" is declared')).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Job definition' })).toHaveAttribute(
+    'aria-invalid',
+    'true',
+  );
+  expect(page.url()).toContain('/submit');
+});
+
+test('a sensitive value leaves no trace in the page or browser storage', async ({ page }) => {
+  const secret = 'e2e-secret-9d8c7b6a';
+  await fillBasics(page, 'demo::shell:1');
+  await addParameter(page, 'script', 'test -n "$TOKEN"');
+  await page.getByRole('button', { name: 'Add variable' }).click();
+  await page.getByRole('textbox', { name: 'Variable 1 name' }).fill('TOKEN');
+  await page.getByRole('switch', { name: 'Variable 1 is sensitive' }).check({ force: true });
+  await page.getByLabel('Variable 1 value').fill(secret);
+  await expect(page.getByTestId('payload-preview')).not.toContainText(secret);
+  await expect(page.getByTestId('payload-preview')).toContainText('<redacted>');
+  await submitAndOpen(page);
+  await expectState(page, 'completed');
+  const storage = await page.evaluate(
+    () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+  );
+  expect(storage).not.toContain(secret);
+  expect(storage).toContain('TOKEN');
+  expect(await page.content()).not.toContain(secret);
+  expect(page.url()).not.toContain(secret);
+  // Submit again: the form comes back without the secret, asking for it.
+  await page.getByRole('link', { name: 'Submit again' }).click();
+  await expect(
+    page.getByText('Sensitive values are never kept, so enter them again.'),
+  ).toBeVisible();
+  await expect(page.getByLabel('Variable 1 value')).toHaveValue('');
+});
+
+test("recent jobs list this browser's jobs with live state; unknown ids get a clear page", async ({
+  page,
+}) => {
+  await fillBasics(page, 'demo::hello:1');
+  await page.getByRole('textbox', { name: 'Name' }).fill('listed-job');
+  await submitAndOpen(page);
+  await expectState(page, 'completed');
+  await page.goto('/jobs');
+  const row = page.getByRole('row', { name: /listed-job/ });
+  await expect(row.getByTestId('state-badge')).toHaveAttribute('data-state', 'completed');
+  await screenshot(page, 'jobs');
+  await page.goto('/jobs/does-not-exist');
+  await expect(page.getByTestId('job-not-found')).toContainText(
+    'no job "does-not-exist" in this project',
+  );
+  await screenshot(page, 'job-not-found');
+  await page.goto('/settings');
+  await expect(page.getByLabel('API key')).toBeVisible();
+  await screenshot(page, 'settings');
+});

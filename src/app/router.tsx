@@ -1,0 +1,24 @@
+import { lazy } from 'react';
+import { createBrowserRouter, Navigate } from 'react-router';
+import { Shell } from './Shell';
+
+// Each page is its own chunk: the first load carries only the shell.
+const SubmitPage = lazy(() => import('../features/submit/SubmitPage'));
+const JobPage = lazy(() => import('../features/job/JobPage'));
+const JobsPage = lazy(() => import('../features/jobs/JobsPage'));
+const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
+
+export const router = createBrowserRouter([
+  {
+    path: '/',
+    element: <Shell />,
+    children: [
+      { index: true, element: <Navigate to="/submit" replace /> },
+      { path: 'submit', element: <SubmitPage /> },
+      { path: 'jobs', element: <JobsPage /> },
+      { path: 'jobs/:id', element: <JobPage /> },
+      { path: 'settings', element: <SettingsPage /> },
+      { path: '*', element: <Navigate to="/jobs" replace /> },
+    ],
+  },
+]);

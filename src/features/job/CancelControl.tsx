@@ -1,0 +1,95 @@
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { isFinalState, type JobRecord } from '../../../contract';
+import { cancelJob } from '../../api/jobs';
+import { jobKeys } from '../../api/queries';
+import { StateBadge } from '../../components/StateBadge';
+import { pendingCancelsStore } from '../../lib/history';
+import { formatDuration } from '../../lib/time';
+import { useNow } from '../../lib/use-now';
+import { stateAfterCancel } from './lifecycle';
+
+export function CancelButton({ job }: { job: JobRecord }) {
+  const [opened, dialog] = useDisclosure();
+  const queryClient = useQueryClient();
+  const pending = pendingCancelsStore.use()[job.id];
+  const mutation = useMutation({
+    mutationFn: () => cancelJob(job.id),
+    onSuccess: () => {
+      pendingCancelsStore.write((all) => ({
+        ...all,
+        [job.id]: all[job.id] ?? new Date().toISOString(),
+      }));
+      dialog.close();
+      void queryClient.invalidateQueries({ queryKey: jobKeys.detail(job.id) });
+    },
+  });
+  const next = stateAfterCancel(job.state);
+  if (isFinalState(job.state) || !next) return null;
+  return (
+    <>
+      <Button color="red" variant={pending ? 'outline' : 'filled'} onClick={dialog.open}>
+        {pending ? 'Cancel again' : 'Cancel job'}
+      </Button>
+      <Modal opened={opened} onClose={dialog.close} title="Cancel this job?">
+        <Stack>
+          <Group gap="xs">
+            <Text>Current state:</Text>
+            <StateBadge state={job.state} />
+            <Text>→ will become:</Text>
+            <StateBadge state={next} />
+          </Group>
+          {next === 'cancelling' && (
+            <Text size="sm" c="dimmed">
+              The container gets SIGTERM, then SIGKILL after its grace period. It can take up to
+              about two minutes to become cancelled.
+            </Text>
+          )}
+          {mutation.isError && (
+            <Alert color="red" title="The service refused to cancel" role="alert">
+              {mutation.error.message}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={dialog.close}>
+              Keep running
+            </Button>
+            <Button color="red" loading={mutation.isPending} onClick={() => mutation.mutate()}>
+              Cancel job
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
+
+/** "Cancellation pending — requested 0:37 ago", until the job ends; then how it ended. */
+export function CancellationStatus({ job }: { job: JobRecord }) {
+  const requestedAt = pendingCancelsStore.use()[job.id];
+  const final = isFinalState(job.state);
+  const now = useNow(Boolean(requestedAt) && !final);
+  if (!requestedAt) return null;
+  if (final) {
+    return job.state === 'cancelled' ? (
+      <Alert color="gray" title="Cancelled" data-testid="cancel-status">
+        The cancellation you requested is done.
+      </Alert>
+    ) : (
+      <Alert
+        color="yellow"
+        title={`Ended as ${job.state} before the cancel took effect`}
+        data-testid="cancel-status"
+      >
+        The job reached {job.state} while the cancellation was pending.
+      </Alert>
+    );
+  }
+  return (
+    <Alert color="orange" title="Cancellation pending" data-testid="cancel-status" role="status">
+      Requested <strong>{formatDuration(now - Date.parse(requestedAt))}</strong> ago; it can take up
+      to about two minutes.
+    </Alert>
+  );
+}

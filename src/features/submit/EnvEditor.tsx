@@ -1,0 +1,89 @@
+import {
+  ActionIcon,
+  Button,
+  Group,
+  PasswordInput,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import {
+  useFieldArray,
+  useWatch,
+  type Control,
+  type FieldErrors,
+  type UseFormRegister,
+} from 'react-hook-form';
+import type { SubmitFormValues } from './form-model';
+
+export function EnvEditor({
+  control,
+  register,
+  errors,
+}: {
+  control: Control<SubmitFormValues>;
+  register: UseFormRegister<SubmitFormValues>;
+  errors: FieldErrors<SubmitFormValues>;
+}) {
+  const { fields, append, remove } = useFieldArray({ control, name: 'env' });
+  const env = useWatch({ control, name: 'env' });
+
+  return (
+    <Stack gap="xs">
+      <Text size="sm" fw={500}>
+        Environment (container_env)
+      </Text>
+      <Text size="xs" c="dimmed">
+        A sensitive value is encrypted by the service and can never be read back; the console keeps
+        it only in this form, never in storage, the URL or the preview.
+      </Text>
+      {fields.map((field, index) => {
+        const sensitive = env[index]?.sensitive ?? false;
+        const valueProps = {
+          ...register(`env.${index}.value`),
+          'aria-label': `Variable ${index + 1} value`,
+          placeholder: sensitive ? 'secret value' : 'value',
+          style: { flex: 2 },
+          error: errors.env?.[index]?.value?.message,
+          autoComplete: 'off',
+        };
+        return (
+          <Group key={field.id} gap={6} align="flex-start" wrap="nowrap">
+            <TextInput
+              {...register(`env.${index}.name`)}
+              aria-label={`Variable ${index + 1} name`}
+              placeholder="NAME"
+              style={{ flex: 1 }}
+              error={errors.env?.[index]?.name?.message}
+            />
+            {sensitive ? <PasswordInput {...valueProps} /> : <TextInput {...valueProps} />}
+            <Switch
+              {...register(`env.${index}.sensitive`)}
+              label="sensitive"
+              aria-label={`Variable ${index + 1} is sensitive`}
+              mt={8}
+            />
+            <ActionIcon
+              variant="default"
+              size="lg"
+              aria-label={`Remove variable ${index + 1}`}
+              onClick={() => remove(index)}
+            >
+              ✕
+            </ActionIcon>
+          </Group>
+        );
+      })}
+      <Group>
+        <Button
+          variant="light"
+          size="xs"
+          onClick={() => append({ name: '', value: '', sensitive: false })}
+        >
+          Add variable
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

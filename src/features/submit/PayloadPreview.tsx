@@ -1,0 +1,39 @@
+import { Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
+import type { SubmitJobRequest } from '../../../contract';
+import { curlCommand, redactedPayload } from './redact';
+
+export function PayloadPreview({ payload }: { payload: SubmitJobRequest }) {
+  const json = JSON.stringify(redactedPayload(payload), null, 2);
+  const curl = curlCommand(payload, window.location.origin);
+  return (
+    <Stack gap="xs">
+      <Group justify="space-between">
+        <Text size="sm" fw={500}>
+          Request body
+        </Text>
+        <Group gap="xs">
+          <CopyButton value={json}>
+            {({ copied, copy }) => (
+              <Button size="xs" variant="default" onClick={copy}>
+                {copied ? 'Copied' : 'Copy JSON'}
+              </Button>
+            )}
+          </CopyButton>
+          <CopyButton value={curl}>
+            {({ copied, copy }) => (
+              <Button size="xs" variant="default" onClick={copy}>
+                {copied ? 'Copied' : 'Copy as curl'}
+              </Button>
+            )}
+          </CopyButton>
+        </Group>
+      </Group>
+      <Code block data-testid="payload-preview">
+        {json}
+      </Code>
+      <Text size="xs" c="dimmed">
+        Sensitive values show as &lt;redacted&gt;; curl reads the key from $JOBDECK_API_KEY.
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,65 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import SubmitPage from './SubmitPage';
+
+function renderPage() {
+  return render(
+    <MantineProvider>
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={['/submit']}>
+          <SubmitPage />
+        </MemoryRouter>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('SubmitPage', () => {
+  it('blocks bad input at the fields without calling the service', async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    renderPage();
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('combobox', { name: 'Job definition' }), 'nope');
+    await user.click(screen.getByRole('button', { name: 'Submit job' }));
+    expect(
+      await screen.findByText('must look like <project>::<definition>:<version>'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('is required')).toBeInTheDocument();
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('re-checks a parameter reference as soon as the parameter is added', async () => {
+    vi.stubGlobal('fetch', vi.fn());
+    renderPage();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Add word' }));
+    await user.type(screen.getByRole('combobox', { name: 'Command word 1' }), 'Param::who');
+    await user.click(screen.getByRole('button', { name: 'Submit job' }));
+    const message = 'refers to parameter "who", which the parameters below do not define';
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Add parameter' }));
+    await user.type(screen.getByRole('textbox', { name: 'Parameter 1 key' }), 'who');
+    await vi.waitFor(() => expect(screen.queryByText(message)).not.toBeInTheDocument());
+  });
+
+  it('masks a sensitive value and keeps it out of the preview', async () => {
+    vi.stubGlobal('fetch', vi.fn());
+    renderPage();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Add variable' }));
+    await user.type(screen.getByRole('textbox', { name: 'Variable 1 name' }), 'TOKEN');
+    await user.click(screen.getByRole('switch', { name: 'Variable 1 is sensitive' }));
+    const value = screen.getByLabelText('Variable 1 value');
+    expect(value).toHaveAttribute('type', 'password');
+    await user.type(value, 'hunter2');
+    expect(screen.getByTestId('payload-preview')).not.toHaveTextContent('hunter2');
+    expect(screen.getByTestId('payload-preview')).toHaveTextContent('<redacted>');
+  });
+});

@@ -1,0 +1,238 @@
+import {
+  Alert,
+  Autocomplete,
+  Button,
+  Divider,
+  Grid,
+  Group,
+  Paper,
+  Stack,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { Controller, useForm, useWatch, type FieldError, type Resolver } from 'react-hook-form';
+import { useNavigate, useSearchParams } from 'react-router';
+import { isApiError } from '../../api/client';
+import { submitJob } from '../../api/jobs';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { recentJobsStore, recentValuesStore, rememberSubmission } from '../../lib/history';
+import { CommandEditor } from './CommandEditor';
+import { EnvEditor } from './EnvEditor';
+import {
+  emptyForm,
+  errorsFromMessage,
+  formFromPayload,
+  payloadFromForm,
+  validateForm,
+  type FieldErrors as FlatErrors,
+  type SubmitFormValues,
+} from './form-model';
+import { ImportDialog } from './ImportDialog';
+import { ParametersEditor } from './ParametersEditor';
+import { PayloadPreview } from './PayloadPreview';
+import { ScheduleField } from './ScheduleField';
+
+/** react-hook-form wants errors nested like the values: `command.2.word` → { command: [, , { word }] }. */
+function nestErrors(flat: FlatErrors): Record<string, unknown> {
+  const nested: Record<string, unknown> = {};
+  for (const [path, message] of Object.entries(flat)) {
+    const parts = path.split('.');
+    let node: Record<string, unknown> = nested;
+    parts.slice(0, -1).forEach((part, i) => {
+      const nextIsIndex = /^\d+$/.test(parts[i + 1] ?? '');
+      node[part] ??= nextIsIndex ? [] : {};
+      node = node[part] as Record<string, unknown>;
+    });
+    node[parts.at(-1)!] = { type: 'validate', message } satisfies FieldError;
+  }
+  return nested;
+}
+
+const resolver: Resolver<SubmitFormValues> = async (values) => {
+  const errors = validateForm(values);
+  return Object.keys(errors).length === 0
+    ? { values, errors: {} }
+    : { values: {}, errors: nestErrors(errors) as never };
+};
+
+function initialValues(fromId: string | null): { values: SubmitFormValues; resubmitted: boolean } {
+  const source = fromId ? recentJobsStore.read().find((job) => job.id === fromId)?.payload : null;
+  return source
+    ? { values: formFromPayload(source), resubmitted: true }
+    : { values: emptyForm(), resubmitted: false };
+}
+
+export default function SubmitPage() {
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const fromId = searchParams.get('from');
+  const initial = useMemo(() => initialValues(fromId), [fromId]);
+  const recent = recentValuesStore.use();
+  const [importOpened, importDialog] = useDisclosure();
+  const [serverProblems, setServerProblems] = useState<string[]>([]);
+
+  const form = useForm<SubmitFormValues>({
+    resolver,
+    defaultValues: initial.values,
+    // Not on blur: an error line appearing under a field just left shifts the layout under the pointer.
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const { control, register, handleSubmit, formState, setError, reset } = form;
+  const values = useWatch({ control }) as SubmitFormValues;
+  // A command word's reference is checked against the parameters: re-check when their keys change.
+  const parameterKeys = values.parameters.map((p) => p.key).join('\u0000');
+  const { trigger } = form;
+  const commandHasErrors = Boolean(formState.errors.command);
+  useEffect(() => {
+    if (commandHasErrors) void trigger('command');
+  }, [parameterKeys, commandHasErrors, trigger]);
+  const needsSecretsAgain = initial.resubmitted && initial.values.env.some((e) => e.sensitive);
+
+  const mutation = useMutation({
+    mutationFn: submitJob,
+    onSuccess: (id, payload) => {
+      rememberSubmission(id, payload);
+      void navigate(`/jobs/${encodeURIComponent(id)}`);
+    },
+    onError: (error, payload) => {
+      if (isApiError(error) && error.status === 400) {
+        const { fields, general } = errorsFromMessage(error.message, formFromPayload(payload));
+        for (const [field, message] of Object.entries(fields)) {
+          setError(
+            field as keyof SubmitFormValues,
+            { type: 'server', message },
+            { shouldFocus: true },
+          );
+        }
+        setServerProblems(general);
+      }
+    },
+  });
+
+  const onSubmit = handleSubmit((valid) => {
+    setServerProblems([]);
+    mutation.mutate(payloadFromForm(valid));
+  });
+
+  return (
+    <Stack maw={1200}>
+      <Group justify="space-between">
+        <Title order={2}>Submit a job</Title>
+        <Group gap="xs">
+          <Button variant="default" onClick={importDialog.open}>
+            Import JSON
+          </Button>
+          <Button variant="default" onClick={() => reset(emptyForm())}>
+            Clear
+          </Button>
+        </Group>
+      </Group>
+      {needsSecretsAgain && (
+        <Alert color="yellow" title="Submitting again">
+          The form is filled from an earlier job. Sensitive values are never kept, so enter them
+          again.
+        </Alert>
+      )}
+      <form onSubmit={onSubmit} noValidate aria-label="Submit a job">
+        <Grid gap="lg">
+          <Grid.Col span={{ base: 12, md: 7 }}>
+            <Stack>
+              <Paper withBorder p="md">
+                <Stack gap="sm">
+                  <Controller
+                    control={control}
+                    name="job_definition"
+                    render={({ field }) => (
+                      <Autocomplete
+                        {...field}
+                        label="Job definition"
+                        description="<project>::<definition>:<version>"
+                        placeholder="demo::hello:1"
+                        withAsterisk
+                        data={recent.definitions}
+                        error={formState.errors.job_definition?.message}
+                      />
+                    )}
+                  />
+                  <Controller
+                    control={control}
+                    name="job_queue"
+                    render={({ field }) => (
+                      <Autocomplete
+                        {...field}
+                        label="Job queue"
+                        description="<project>::<queue>"
+                        placeholder="demo::default"
+                        withAsterisk
+                        data={recent.queues}
+                        error={formState.errors.job_queue?.message}
+                      />
+                    )}
+                  />
+                  <TextInput
+                    {...register('name')}
+                    label="Name"
+                    description="Optional; unique among the queue's unfinished jobs"
+                    error={formState.errors.name?.message}
+                  />
+                </Stack>
+              </Paper>
+              <Paper withBorder p="md">
+                <CommandEditor control={control} errors={formState.errors} />
+              </Paper>
+              <Paper withBorder p="md">
+                <ParametersEditor control={control} register={register} errors={formState.errors} />
+              </Paper>
+              <Paper withBorder p="md">
+                <EnvEditor control={control} register={register} errors={formState.errors} />
+              </Paper>
+              <Paper withBorder p="md">
+                <ScheduleField control={control} register={register} errors={formState.errors} />
+              </Paper>
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <Stack style={{ position: 'sticky', top: 72 }}>
+              <PayloadPreview payload={payloadFromForm(values)} />
+              <Divider />
+              {formState.errors.root?.message && (
+                <Alert color="red" title="Fix the payload">
+                  {formState.errors.root.message}
+                </Alert>
+              )}
+              {serverProblems.length > 0 && (
+                <Alert color="red" title="The service refused the job" role="alert">
+                  {serverProblems.join('; ')}
+                </Alert>
+              )}
+              {mutation.isError &&
+                !(isApiError(mutation.error) && mutation.error.status === 400) && (
+                  <ErrorAlert error={mutation.error} title="The job was not submitted" />
+                )}
+              {mutation.isError &&
+                isApiError(mutation.error) &&
+                mutation.error.status === 400 &&
+                serverProblems.length === 0 && (
+                  <Alert color="red" title="The service refused the job" role="alert">
+                    See the highlighted fields.
+                  </Alert>
+                )}
+              <Button type="submit" size="md" loading={mutation.isPending}>
+                Submit job
+              </Button>
+            </Stack>
+          </Grid.Col>
+        </Grid>
+      </form>
+      <ImportDialog
+        opened={importOpened}
+        onClose={importDialog.close}
+        onImport={(payload) => reset(formFromPayload(payload))}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { splitCommandLine } from './CommandEditor';
+import {
+  emptyForm,
+  errorsFromMessage,
+  formFromPayload,
+  payloadFromForm,
+  unusedParameterKeys,
+  validateForm,
+  type SubmitFormValues,
+} from './form-model';
+import { curlCommand, redactedPayload } from './redact';
+
+const valid = (): SubmitFormValues => ({
+  ...emptyForm(),
+  job_definition: 'demo::hello:1',
+  job_queue: 'demo::default',
+});
+
+describe('validateForm', () => {
+  it('accepts the minimal payload', () => {
+    expect(validateForm(valid())).toEqual({});
+  });
+
+  it('names malformed identifiers at their fields', () => {
+    expect(validateForm({ ...valid(), job_definition: 'hello', job_queue: '' })).toMatchObject({
+      job_definition: 'must look like <project>::<definition>:<version>',
+      job_queue: 'is required',
+    });
+  });
+
+  it('flags references to missing parameters at the word, and duplicate keys at the key', () => {
+    const errors = validateForm({
+      ...valid(),
+      command: [{ word: 'echo' }, { word: 'Param::a' }, { word: 'Param::b' }],
+      parameters: [
+        { key: 'a', value: '1' },
+        { key: 'a', value: '2' },
+      ],
+    });
+    expect(errors['command.2.word']).toBe(
+      'refers to parameter "b", which the parameters below do not define',
+    );
+    expect(errors['command.1.word']).toBeUndefined();
+    expect(errors['parameters.1.key']).toBe('duplicate key "a"');
+  });
+
+  it('checks env names and a schedule for the chosen mode', () => {
+    const errors = validateForm({
+      ...valid(),
+      env: [{ name: '1X', value: '', sensitive: false }],
+      scheduleMode: 'unix',
+      scheduleUnix: 'soon',
+    });
+    expect(errors['env.0.name']).toMatch(/POSIX/);
+    expect(errors.scheduleUnix).toBe('enter Unix seconds');
+  });
+
+  it('applies the contract too (the schedule limit)', () => {
+    const farAhead = String(Math.floor(Date.now() / 1000) + 400 * 86400);
+    expect(
+      validateForm({ ...valid(), scheduleMode: 'unix', scheduleUnix: farAhead }),
+    ).toMatchObject({
+      scheduleUnix: 'must be at most 365 days ahead',
+    });
+  });
+
+  it('warns about parameters no word uses', () => {
+    const values = {
+      ...valid(),
+      command: [{ word: 'Param::a' }],
+      parameters: [
+        { key: 'a', value: '' },
+        { key: 'b', value: '' },
+      ],
+    };
+    expect([...unusedParameterKeys(values)]).toEqual(['b']);
+  });
+});
+
+describe('payload round trip', () => {
+  it('leaves out what is empty and keeps what is given', () => {
+    expect(payloadFromForm(valid())).toEqual({
+      job_definition: 'demo::hello:1',
+      job_queue: 'demo::default',
+    });
+    const payload = {
+      job_definition: 'demo::hello:1',
+      job_queue: 'demo::default',
+      name: 'n',
+      container_cmd: ['echo', 'Param::x'],
+      container_cmd_parameter: { x: 'y' },
+      container_env: { A: { value: '1' }, S: { value: 's', sensitive: true } },
+      schedule_at: 1_900_000_000,
+    };
+    expect(payloadFromForm(formFromPayload(payload))).toEqual(payload);
+  });
+
+  it('sends a local date-time as a UTC instant', () => {
+    const values = {
+      ...valid(),
+      scheduleMode: 'datetime' as const,
+      scheduleLocal: '2027-01-02 03:04:05',
+    };
+    expect(payloadFromForm(values).schedule_at).toBe(new Date(2027, 0, 2, 3, 4, 5).toISOString());
+  });
+});
+
+describe('server messages onto fields', () => {
+  it('maps each `field: reason` to its control; the rest stays general', () => {
+    const values = {
+      ...valid(),
+      parameters: [{ key: 'region', value: '' }],
+      env: [{ name: 'TOKEN', value: '', sensitive: true }],
+    };
+    const { fields, general } = errorsFromMessage(
+      'container_cmd[2]: refers to parameter "zone"; container_cmd_parameter.region: must be a string; container_env.TOKEN.value: too long; job_queue: no queue "demo::x" is declared; something: else',
+      values,
+    );
+    expect(fields).toEqual({
+      'command.2.word': 'refers to parameter "zone"',
+      'parameters.0.value': 'must be a string',
+      'env.0.value': 'too long',
+      job_queue: 'no queue "demo::x" is declared',
+    });
+    expect(general).toEqual(['something: else']);
+  });
+
+  it('keeps a message with no field whole', () => {
+    expect(errorsFromMessage('internal error', valid())).toEqual({
+      fields: {},
+      general: ['internal error'],
+    });
+  });
+});
+
+describe('secrets in previews', () => {
+  it('redacts sensitive values in the JSON and the curl command, never the plain ones', () => {
+    const payload = {
+      ...payloadFromForm(valid()),
+      container_env: { S: { value: 'hunter2', sensitive: true }, P: { value: 'plain' } },
+    };
+    expect(JSON.stringify(redactedPayload(payload))).not.toContain('hunter2');
+    const curl = curlCommand(payload, 'http://127.0.0.1:8081');
+    expect(curl).not.toContain('hunter2');
+    expect(curl).toContain('plain');
+    expect(curl).toContain('$JOBDECK_API_KEY');
+  });
+});
+
+describe('splitCommandLine', () => {
+  it('splits like a shell, keeping quoted words whole', () => {
+    expect(splitCommandLine(`sh -c 'echo "a b"' "c d" e\\ f`)).toEqual([
+      'sh',
+      '-c',
+      'echo "a b"',
+      'c d',
+      'e f',
+    ]);
+  });
+});

@@ -1,0 +1,30 @@
+import { quote } from 'shell-quote';
+import type { SubmitJobRequest } from '../../../contract';
+
+export const REDACTED = '<redacted>';
+
+/** The payload as it may be shown or copied: sensitive values replaced. */
+export function redactedPayload(payload: SubmitJobRequest): SubmitJobRequest {
+  if (!payload.container_env) return payload;
+  return {
+    ...payload,
+    container_env: Object.fromEntries(
+      Object.entries(payload.container_env).map(([name, entry]) => [
+        name,
+        entry.sensitive ? { ...entry, value: REDACTED } : entry,
+      ]),
+    ),
+  };
+}
+
+/** A curl command for the payload: the key stays a variable, secrets stay redacted. */
+export function curlCommand(payload: SubmitJobRequest, origin: string): string {
+  return [
+    'curl -X POST',
+    quote([`${origin}/v1/client/job`]),
+    `-H "Authorization: Bearer $JOBDECK_API_KEY"`,
+    `-H 'Content-Type: application/json'`,
+    '-d',
+    quote([JSON.stringify(redactedPayload(payload))]),
+  ].join(' \\\n  ');
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_POLL_BACKOFF_MS, nextPollDelay } from './polling';
+
+const base = { consecutiveErrors: 0, permanentError: false, baseMs: 1500 };
+
+describe('nextPollDelay', () => {
+  it('polls at the base interval while the job is active or not yet loaded', () => {
+    expect(nextPollDelay({ ...base, state: undefined })).toBe(1500);
+    for (const state of [
+      'submitted',
+      'pending',
+      'runnable',
+      'starting',
+      'running',
+      'cancelling',
+    ] as const) {
+      expect(nextPollDelay({ ...base, state })).toBe(1500);
+    }
+  });
+
+  it('stops at every final state', () => {
+    for (const state of ['completed', 'failed', 'timeout', 'error', 'cancelled'] as const) {
+      expect(nextPollDelay({ ...base, state })).toBe(false);
+    }
+  });
+
+  it('backs off exponentially on errors, up to a ceiling, and stops on permanent ones', () => {
+    expect(nextPollDelay({ ...base, state: 'running', consecutiveErrors: 1 })).toBe(3000);
+    expect(nextPollDelay({ ...base, state: 'running', consecutiveErrors: 3 })).toBe(12000);
+    expect(nextPollDelay({ ...base, state: 'running', consecutiveErrors: 10 })).toBe(
+      MAX_POLL_BACKOFF_MS,
+    );
+    expect(nextPollDelay({ ...base, state: 'running', permanentError: true })).toBe(false);
+  });
+});

@@ -1,0 +1,26 @@
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+import relativeTime from 'dayjs/plugin/relativeTime';
+
+dayjs.extend(utc);
+dayjs.extend(relativeTime);
+
+export function formatTime(iso: string, zone: 'local' | 'utc'): string {
+  const time = dayjs(iso);
+  return zone === 'utc'
+    ? time.utc().format('YYYY-MM-DD HH:mm:ss.SSS [UTC]')
+    : time.format('YYYY-MM-DD HH:mm:ss');
+}
+
+/** 0:07, 1:02:03: a live timer's reading. */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, '0');
+  return hours > 0
+    ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}`
+    : `${minutes}:${seconds}`;
+}
+
+export { dayjs };
