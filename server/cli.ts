@@ -74,6 +74,25 @@ program
     },
   );
 
+program
+  .command('dev')
+  .description('run the service and the Vite dev server (hot reload) for working on the console')
+  .option('-c, --config <file>', 'configuration file', DEFAULT_CONFIG)
+  .option('--data-dir <dir>', 'override data_dir')
+  .action(async (options: CommonOptions) => {
+    const config = configFrom(options);
+    const jobdeck = await startJobdeck(config, { withConsole: false });
+    // vite.config.ts reads these to proxy /v1 and inject the key server-side.
+    process.env.JOBDECK_API_URL = jobdeck.apiUrl;
+    process.env.JOBDECK_API_KEY = jobdeck.consoleKey.key;
+    const { createServer } = await import('vite');
+    const vite = await createServer({ server: { port: config.console_port, host: config.host } });
+    await vite.listen();
+    process.stdout.write(
+      `Jobdeck dev: API ${jobdeck.apiUrl}/v1, console ${vite.resolvedUrls?.local[0] ?? ''}\n`,
+    );
+  });
+
 const keys = program.command('keys').description('manage API keys (each belongs to one project)');
 
 keys

@@ -13,6 +13,7 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
         project,
         maxRunning: queue.max_running,
         priority: queue.priority,
+        paused: queue.paused,
       });
     }
     for (const [name, versions] of Object.entries(settings.definitions)) {

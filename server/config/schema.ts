@@ -34,6 +34,8 @@ const definitionSchema = z.strictObject({
 const queueSchema = z.strictObject({
   max_running: positiveInt.default(4),
   priority: z.number().int().default(0),
+  /** Jobs are accepted and wait as runnable; nothing starts until the queue is unpaused. */
+  paused: z.boolean().default(false),
 });
 
 const projectSchema = z.strictObject({

@@ -4,6 +4,7 @@ export interface QueueSettings {
   project: string;
   maxRunning: number;
   priority: number;
+  paused: boolean;
 }
 
 export interface DefinitionSettings {

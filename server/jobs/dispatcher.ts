@@ -97,6 +97,7 @@ export class Dispatcher {
     const counts = await this.store.activeCountsByQueue();
     let total = [...counts.values()].reduce((sum, n) => sum + n, 0);
     for (const queue of this.catalog.queuesByPriority) {
+      if (queue.paused) continue;
       const free = Math.min(
         queue.maxRunning - (counts.get(queue.ref) ?? 0),
         this.catalog.maxRunning - total,
@@ -132,6 +133,7 @@ export class Dispatcher {
     const queue = this.catalog.queue(job.queue);
     const inQueue = active.get(job.queue) ?? 0;
     const total = [...active.values()].reduce((sum, n) => sum + n, 0);
+    if (queue?.paused) return notes.queuePaused(job.queue);
     if (queue && inQueue < queue.maxRunning && total >= this.catalog.maxRunning) {
       return notes.waitingForServiceSlot(total, this.catalog.maxRunning);
     }

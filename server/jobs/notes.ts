@@ -7,6 +7,7 @@ export const notes = {
   scheduled: (at: number) => `scheduled for ${iso(at)}`,
   waitingForQueueSlot: (running: number, max: number, queue: string) =>
     `waiting for a slot: ${running} of ${max} running in queue ${queue}`,
+  queuePaused: (queue: string) => `waiting: queue ${queue} is paused`,
   waitingForServiceSlot: (running: number, max: number) =>
     `waiting for a slot: ${running} of ${max} running on this service (max_running)`,
   creatingContainer: (image: string) => `creating the container from image ${image}`,

@@ -90,6 +90,13 @@ describe('a job runs as a real container', () => {
     await waitForState(service, waiting, 'completed');
   });
 
+  it('holds jobs of a paused queue as runnable and says so', async () => {
+    const id = await submit(service, { job_definition: 't::echo:1', job_queue: 't::paused' });
+    const job = await waitForState(service, id, 'runnable');
+    expect(job.system_note).toBe('waiting: queue t::paused is paused');
+    await service.request('POST', `/v1/client/job/${id}/cancel`);
+  });
+
   it('serves its OpenAPI document and health without a key', async () => {
     const doc = await service.request('GET', '/v1/openapi.json', undefined, null);
     expect(doc.status).toBe(200);

@@ -20,6 +20,7 @@ export function testProjects() {
       queues: {
         default: { max_running: 4, priority: 10 },
         single: { max_running: 1, priority: 0 },
+        paused: { paused: true },
       },
       definitions: {
         echo: {
@@ -63,6 +64,9 @@ export function testProjects() {
 }
 
 export interface TestService {
+  pid(): number;
+  /** Empty unless started with the console. */
+  consoleUrl(): string;
   baseUrl: string;
   key: string;
   dataDir: string;
@@ -83,8 +87,11 @@ export interface ApiResponse {
   text: string;
 }
 
-export async function startService(settings: Record<string, unknown> = {}): Promise<TestService> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-test-'));
+export async function startService(
+  settings: Record<string, unknown> = {},
+  dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-test-')),
+  options: { withConsole?: boolean } = {},
+): Promise<TestService> {
   const configFile = join(dataDir, 'jobdeck.yaml');
   writeFileSync(
     configFile,
@@ -100,13 +107,15 @@ export async function startService(settings: Record<string, unknown> = {}): Prom
   const allOutput: string[] = [];
   let child: ChildProcess;
   let baseUrl = '';
+  let consoleUrl = '';
   let key = '';
 
   const launch = async (port: number) => {
     chunks = [];
+    const consoleArgs = options.withConsole ? ['--console-port', '0'] : ['--no-console'];
     child = spawn(
       process.execPath,
-      [...CLI, 'start', '--no-console', '--config', configFile, '--port', String(port)],
+      [...CLI, 'start', ...consoleArgs, '--config', configFile, '--port', String(port)],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -131,6 +140,7 @@ export async function startService(settings: Record<string, unknown> = {}): Prom
           clearTimeout(timer);
           baseUrl = api[1];
           key = apiKey[1];
+          consoleUrl = /Console: (http:\/\/[\d.:]+)/.exec(text)?.[1] ?? '';
           resolveReady();
         }
       };
@@ -153,6 +163,8 @@ export async function startService(settings: Record<string, unknown> = {}): Prom
     },
     dataDir,
     configFile,
+    pid: () => child.pid ?? 0,
+    consoleUrl: () => consoleUrl,
     output: () => allOutput.join(''),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return;

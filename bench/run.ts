@@ -1,0 +1,157 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startService } from '../test/support/service';
+import { BENCH_SETTINGS, rssMiB } from './jobdeck-client';
+import { apiThroughput } from './scenarios/api';
+import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedule';
+import { initialBundleSize, watchedJobCost } from './scenarios/console';
+import { engineOverhead, shortJobThroughput } from './scenarios/overhead';
+import { storeScale } from './scenarios/store-scale';
+import { sleep } from './stats';
+
+/**
+ * `npm run bench`: the real service (SQLite, local Docker) measured next to the engine it drives.
+ * BENCH_QUICK=1 shrinks every count for a smoke run; figures from it are not comparable.
+ */
+const quick = process.env.BENCH_QUICK === '1';
+const plan = {
+  apiSeconds: quick ? 2 : 5,
+  overheadJobs: quick ? 10 : 50,
+  throughputJobs: quick ? 40 : 500,
+  cancelSamples: quick ? 3 : 10,
+  scheduleJobs: 100,
+  storeSizes: quick ? [10_000] : [10_000, 1_000_000],
+  consoleWindowSeconds: quick ? 10 : 30,
+};
+
+const ROOT = resolve(import.meta.dirname, '..');
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main() {
+  execFileSync(join(ROOT, 'scripts', 'build-test-image.sh'), { stdio: 'inherit' });
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version };
+  log(
+    `Jobdeck bench on ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}${quick ? ' (QUICK: not comparable)' : ''}`,
+  );
+
+  const service = await startService(BENCH_SETTINGS, undefined, { withConsole: true });
+  const results: Record<string, unknown> = { when: new Date().toISOString(), quick, machine, plan };
+  try {
+    await sleep(1000);
+    results.idleRssMiB = rssMiB(service.pid());
+    log('1/7 API throughput and latency …');
+    results.api = await apiThroughput(service, plan.apiSeconds);
+    log('2/7 engine overhead …');
+    results.overhead = await engineOverhead(service, plan.overheadJobs);
+    log('3/7 short-job throughput …');
+    results.throughput = await shortJobThroughput(service, plan.throughputJobs);
+    log('4/7 cancel latency …');
+    results.cancel = await cancelLatencies(service, plan.cancelSamples);
+    log('5/7 schedule accuracy …');
+    results.schedule = await scheduleAccuracy(service, plan.scheduleJobs);
+    log('6/7 console …');
+    results.console = {
+      initial: initialBundleSize(),
+      watchedJob: await watchedJobCost(service, plan.consoleWindowSeconds),
+    };
+  } finally {
+    await service.stop();
+  }
+  log('7/7 store scale …');
+  results.store = await storeScale(plan.storeSizes, plan.apiSeconds);
+
+  const dir = join(ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const json = `${JSON.stringify(results, null, 2)}\n`;
+  writeFileSync(join(dir, 'latest.json'), json);
+  writeFileSync(join(dir, `${String(results.when).replace(/[:.]/g, '-')}.json`), json);
+  log(report(results));
+  log(`saved bench/results/latest.json`);
+}
+
+function report(r: Record<string, unknown>): string {
+  const get = (path: string): unknown =>
+    path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], r);
+  const lines: string[] = ['', '| figure | value |', '| --- | --- |'];
+  const row = (name: string, value: unknown) => lines.push(`| ${name} | ${value} |`);
+  for (const f of (get('api.figures') as {
+    operation: string;
+    connections: number;
+    requestsPerSecond: number;
+    p50Ms: number;
+    p99Ms: number;
+    errors: number;
+  }[]) ?? []) {
+    row(
+      `API ${f.operation} c=${f.connections}`,
+      `${f.requestsPerSecond} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, errors ${f.errors}`,
+    );
+  }
+  const o = get('overhead') as Record<string, Record<string, Record<string, number>>>;
+  row(
+    'submit → running (Jobdeck)',
+    `p50 ${o.jobdeck!.toRunning!.p50} ms, p99 ${o.jobdeck!.toRunning!.p99} ms`,
+  );
+  row(
+    'submit → completed (Jobdeck)',
+    `p50 ${o.jobdeck!.toCompleted!.p50} ms, p99 ${o.jobdeck!.toCompleted!.p99} ms`,
+  );
+  row(
+    'create+start (Engine API)',
+    `p50 ${o.engineApi!.createStart!.p50} ms, p99 ${o.engineApi!.createStart!.p99} ms`,
+  );
+  row(
+    'create+start+wait (Engine API)',
+    `p50 ${o.engineApi!.createStartWait!.p50} ms, p99 ${o.engineApi!.createStartWait!.p99} ms`,
+  );
+  row(
+    'docker run --rm (CLI)',
+    `p50 ${(o.dockerRun as unknown as Record<string, number>).p50} ms, p99 ${(o.dockerRun as unknown as Record<string, number>).p99} ms`,
+  );
+  const ratios = o.ratios as unknown as Record<string, number>;
+  row('ratio completed / Engine API (p50)', `${ratios.completedVsEngineApiWait}×`);
+  row('ratio completed / docker run (p50)', `${ratios.completedVsDockerRun}×`);
+  row('ratio running / Engine API start (p50)', `${ratios.runningVsEngineApiStart}×`);
+  const t = get('throughput') as Record<string, number>;
+  row(
+    `short jobs (${t.jobs}, 8 at a time)`,
+    `Jobdeck ${t.jobdeckJobsPerMinute}/min, docker run ${t.dockerRunJobsPerMinute}/min, ratio ${t.ratio}×`,
+  );
+  const c = get('cancel') as Record<string, Record<string, number>>;
+  row('cancel pending → cancelled', `p50 ${c.pendingMs!.p50} ms, p99 ${c.pendingMs!.p99} ms`);
+  row('cancel runnable → cancelled', `p50 ${c.runnableMs!.p50} ms, p99 ${c.runnableMs!.p99} ms`);
+  row(
+    'cancel running sleep (grace 1 s) → cancelled',
+    `p50 ${c.runningSleepGrace1sMs!.p50} ms, p99 ${c.runningSleepGrace1sMs!.p99} ms`,
+  );
+  const s = get('schedule.latenessMs') as Record<string, number>;
+  row(
+    'schedule_at lateness (100 jobs, one instant)',
+    `p50 ${s.p50} ms, p99 ${s.p99} ms, max ${s.max} ms`,
+  );
+  row('RSS idle / peak under API load', `${get('idleRssMiB')} MiB / ${get('api.peakRssMiB')} MiB`);
+  for (const s of (get('store') as Record<string, number>[]) ?? []) {
+    row(
+      `store of ${s.storedJobs} jobs`,
+      `detail p99 ${s.detailP99Ms} ms (${s.detailRequestsPerSecond} req/s), submit ${s.submitPerSecond}/s, start-up ${s.startupMs} ms, idle RSS ${s.idleRssMiB} MiB`,
+    );
+  }
+  const k = get('console') as Record<string, Record<string, number>>;
+  row(
+    'console initial JS / CSS (gzip)',
+    `${k.initial!.jsGzipKiB} KiB / ${k.initial!.cssGzipKiB} KiB`,
+  );
+  row(
+    'one watched job: requests/min',
+    `${k.watchedJob!.whileActivePerMinute} while active, ${k.watchedJob!.afterEndPerMinute} after it ends`,
+  );
+  return lines.join('\n');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import type { TestService } from '../../test/support/service';
+import { submit, waitFor } from '../jobdeck-client';
+import { sleep } from '../stats';
+
+const DIST = resolve(import.meta.dirname, '..', '..', 'dist');
+
+/** Gzipped bytes of what the first page load fetches: the entry script, its preloads and CSS. */
+export function initialBundleSize() {
+  const html = readFileSync(join(DIST, 'index.html'), 'utf8');
+  const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+  const size = (ext: string) =>
+    assets
+      .filter((a) => a.endsWith(ext))
+      .reduce((sum, a) => sum + gzipSync(readFileSync(join(DIST, a))).length, 0);
+  return {
+    jsGzipKiB: Math.round(size('.js') / 102.4) / 10,
+    cssGzipKiB: Math.round(size('.css') / 102.4) / 10,
+  };
+}
+
+/** Requests to /v1 that one open job page makes per minute, while the job runs and after it ends. */
+export async function watchedJobCost(service: TestService, windowSeconds: number) {
+  const browser = await chromium.launch({
+    executablePath: process.env.JOBDECK_CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  try {
+    const page = await browser.newPage();
+    let requests = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/v1/')) requests += 1;
+    });
+    const id = await submit(service, { job_definition: 'b::sleep:1', job_queue: 'b::fast' });
+    await waitFor(service, id, ['running']);
+    await page.goto(`${service.consoleUrl()}/jobs/${id}`);
+    await page.getByTestId('state-badge').first().waitFor();
+    requests = 0;
+    await sleep(windowSeconds * 1000);
+    const active = requests;
+    await service.request('POST', `/v1/client/job/${id}/cancel`);
+    await waitFor(service, id, ['cancelled']);
+    await page
+      .getByTestId('state-badge')
+      .first()
+      .and(page.locator('[data-state="cancelled"]'))
+      .waitFor();
+    requests = 0;
+    await sleep(windowSeconds * 1000);
+    const ended = requests;
+    const perMinute = (count: number) => Math.round((count * 60) / windowSeconds);
+    return {
+      whileActivePerMinute: perMinute(active),
+      afterEndPerMinute: perMinute(ended),
+      windowSeconds,
+    };
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import autocannon from 'autocannon';
+import { openSqlite } from '../../server/store/sqlite';
+import { startService } from '../../test/support/service';
+import { BENCH_SETTINGS, rssMiB } from '../jobdeck-client';
+import { round } from '../stats';
+
+/**
+ * Fills a fresh store with `count` finished jobs (one transition each) straight through SQL:
+ * a million submits over HTTP would take longer than the figure is worth.
+ */
+async function seed(dataDir: string, count: number): Promise<string> {
+  const file = join(dataDir, 'jobdeck.sqlite');
+  await (await openSqlite(file)).destroy(); // schema through the real migrations
+  const db = new SqliteDatabase(file);
+  db.pragma('journal_mode = WAL');
+  const job =
+    db.prepare(`INSERT INTO jobs (id, project, queue, definition, name, state, system_note,
+    schedule_at, created_at, updated_at, image, command_json, env_json, timeout_seconds,
+    stop_grace_seconds, network, exit_code, started_at, finished_at)
+    VALUES (?, 'b', 'b::eight', 'b::true:1', ?, 'completed', NULL, NULL, ?, ?,
+    'jobdeck/busybox:local', '["true"]', '[]', 3600, 10, 'none', 0, ?, ?)`);
+  const transition = db.prepare(
+    `INSERT INTO job_transitions (job_id, from_state, to_state, at, note) VALUES (?, 'running', 'completed', ?, NULL)`,
+  );
+  let sampleId = '';
+  const start = Date.now() - count * 10;
+  db.transaction(() => {
+    for (let i = 0; i < count; i += 1) {
+      const id = randomUUID();
+      const at = start + i * 10;
+      job.run(id, `true-${id.slice(0, 8)}`, at, at + 5, at + 1, at + 5);
+      transition.run(id, at + 5);
+      if (i === Math.floor(count / 2)) sampleId = id;
+    }
+  })();
+  db.close();
+  return sampleId;
+}
+
+export async function storeScale(sizes: number[], seconds: number) {
+  const results = [];
+  for (const size of sizes) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-bench-store-'));
+    const seedBegin = performance.now();
+    const sampleId = await seed(dataDir, size);
+    const seedSeconds = round((performance.now() - seedBegin) / 1000);
+    const startBegin = performance.now();
+    const service = await startService(BENCH_SETTINGS, dataDir);
+    const startupMs = round(performance.now() - startBegin, 0);
+    const idleRssMiB = rssMiB(service.pid());
+    const headers = { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' };
+    const detail = await autocannon({
+      url: `${service.baseUrl}/v1/client/job/${sampleId}`,
+      connections: 16,
+      duration: seconds,
+      headers,
+    });
+    const submit = await autocannon({
+      url: `${service.baseUrl}/v1/client/job`,
+      method: 'POST',
+      body: JSON.stringify({ job_definition: 'b::true:1', job_queue: 'b::paused' }),
+      connections: 16,
+      duration: seconds,
+      headers,
+    });
+    results.push({
+      storedJobs: size,
+      seedSeconds,
+      startupMs,
+      idleRssMiB,
+      detailP99Ms: detail.latency.p99,
+      detailRequestsPerSecond: round(detail.requests.average, 0),
+      submitPerSecond: round(submit.requests.average, 0),
+      errors: detail.non2xx + submit.non2xx + detail.errors + submit.errors,
+    });
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return results;
+}
