@@ -1,7 +1,5 @@
 import { defineConfig } from '@playwright/test';
-
-// Debian's Chromium, never a downloaded browser. The flags keep it off the (closed) network.
-const CHROMIUM = process.env.JOBDECK_CHROMIUM ?? '/usr/bin/chromium';
+import { chromiumLaunchOptions } from './e2e/chromium';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -15,18 +13,7 @@ export default defineConfig({
     baseURL: 'http://127.0.0.1:18081',
     trace: 'off',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
   webServer: {
     // The real service and console on a fresh data directory, built from this checkout.

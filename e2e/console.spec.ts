@@ -158,4 +158,10 @@ test("recent jobs list this browser's jobs with live state; unknown ids get a cl
   await page.goto('/settings');
   await expect(page.getByLabel('API key')).toBeVisible();
   await screenshot(page, 'settings');
+  // Down to a phone: the navigation folds behind a burger, the page stays usable.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/submit');
+  await expect(page.getByRole('button', { name: 'Toggle navigation' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Submit job' })).toBeVisible();
+  await screenshot(page, 'phone-submit');
 });

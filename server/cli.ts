@@ -44,13 +44,17 @@ async function withKeys<T>(
   }
 }
 
+/** The options every command that reads the configuration takes. */
+function configured(command: Command): Command {
+  return command
+    .option('-c, --config <file>', 'configuration file', DEFAULT_CONFIG)
+    .option('--data-dir <dir>', 'override data_dir');
+}
+
 const program = new Command('jobdeck').description('Containerized batch jobs: service and console');
 
-program
-  .command('start')
+configured(program.command('start'))
   .description('run the service (API, scheduler, runner) and the console in one process')
-  .option('-c, --config <file>', 'configuration file', DEFAULT_CONFIG)
-  .option('--data-dir <dir>', 'override data_dir')
   .option('--port <port>', 'override port (API)', port)
   .option('--console-port <port>', 'override console_port', port)
   .option('--no-console', 'serve the API only')
@@ -74,11 +78,8 @@ program
     },
   );
 
-program
-  .command('dev')
+configured(program.command('dev'))
   .description('run the service and the Vite dev server (hot reload) for working on the console')
-  .option('-c, --config <file>', 'configuration file', DEFAULT_CONFIG)
-  .option('--data-dir <dir>', 'override data_dir')
   .action(async (options: CommonOptions) => {
     const config = configFrom(options);
     const jobdeck = await startJobdeck(config, { withConsole: false });
@@ -95,13 +96,10 @@ program
 
 const keys = program.command('keys').description('manage API keys (each belongs to one project)');
 
-keys
-  .command('create')
+configured(keys.command('create'))
   .description('create a key and print it once; only its hash is stored')
   .requiredOption('-p, --project <project>', 'project the key acts for')
   .option('-l, --label <label>', 'what the key is for')
-  .option('-c, --config <file>', 'configuration file', DEFAULT_CONFIG)
-  .option('--data-dir <dir>', 'override data_dir')
   .action(async (options: CommonOptions & { project: string; label?: string }) => {
     await withKeys(options, async (store, config) => {
       if (!config.projects[options.project]) {
@@ -117,11 +115,8 @@ keys
     });
   });
 
-keys
-  .command('list')
+configured(keys.command('list'))
   .description('list keys (never the keys themselves)')
-  .option('-c, --config <file>', 'configuration file', DEFAULT_CONFIG)
-  .option('--data-dir <dir>', 'override data_dir')
   .action(async (options: CommonOptions) => {
     await withKeys(options, async (store) => {
       for (const k of await store.list()) {
@@ -133,11 +128,8 @@ keys
     });
   });
 
-keys
-  .command('revoke <id>')
+configured(keys.command('revoke <id>'))
   .description('revoke a key at once')
-  .option('-c, --config <file>', 'configuration file', DEFAULT_CONFIG)
-  .option('--data-dir <dir>', 'override data_dir')
   .action(async (id: string, options: CommonOptions) => {
     await withKeys(options, async (store) => {
       if (!(await store.revoke(id)))

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { chromiumLaunchOptions } from '../../e2e/chromium';
 import type { TestService } from '../../test/support/service';
 import { submit, waitFor } from '../jobdeck-client';
 import { sleep } from '../stats';
@@ -24,17 +25,7 @@ export function initialBundleSize() {
 
 /** Requests to /v1 that one open job page makes per minute, while the job runs and after it ends. */
 export async function watchedJobCost(service: TestService, windowSeconds: number) {
-  const browser = await chromium.launch({
-    executablePath: process.env.JOBDECK_CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const page = await browser.newPage();
     let requests = 0;

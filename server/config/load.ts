@@ -21,7 +21,7 @@ export function loadConfig(file: string, overrides: Partial<JobdeckConfig> = {})
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
     const lines = doc.errors.map((e) => {
-      const line = e.linePos?.[0]?.line;
+      const line = lineCounter.linePos(e.pos[0]).line;
       return `${file}${line ? `:${line}` : ''}: ${e.message.split('\n')[0]}`;
     });
     throw new ConfigError(lines.join('\n'));

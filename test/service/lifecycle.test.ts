@@ -90,6 +90,15 @@ describe('a job runs as a real container', () => {
     await waitForState(service, waiting, 'completed');
   });
 
+  it('applies the definition memory and CPU limits to the container', async () => {
+    const id = await submit(service, { job_definition: 't::limited:1' });
+    await waitForState(service, id, 'completed');
+    const [memory, cpu] = (await logsOf(service, id)).trim().split('\n');
+    expect(Number(memory)).toBe(64 * 1024 * 1024);
+    // cgroup v2 prints "50000 100000"; v1 prints the quota for a 100000 µs period.
+    expect(cpu!.split(' ')[0]).toBe('50000');
+  });
+
   it('holds jobs of a paused queue as runnable and says so', async () => {
     const id = await submit(service, { job_definition: 't::echo:1', job_queue: 't::paused' });
     const job = await waitForState(service, id, 'runnable');

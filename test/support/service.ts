@@ -54,6 +54,22 @@ export function testProjects() {
           '1': { image, command: ['sleep', '30'], timeout_seconds: 1, stop_grace_seconds: 1 },
         },
         ghost: { '1': { image: 'jobdeck/no-such-image:missing', command: ['true'] } },
+        // Prints the memory limit and CPU quota the engine applied (cgroup v2, else v1).
+        limited: {
+          '1': {
+            image,
+            command: [
+              'sh',
+              '-c',
+              'cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes; cat /sys/fs/cgroup/cpu.max 2>/dev/null || cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us',
+            ],
+            memory: '64m',
+            cpus: 0.5,
+          },
+        },
+        chatty: {
+          '1': { image, command: ['sh', '-c', 'for i in $(seq 1 200); do echo "line $i"; done'] },
+        },
       },
     },
     other: {

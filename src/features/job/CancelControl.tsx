@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { isFinalState, type JobRecord } from '../../../contract';
 import { cancelJob } from '../../api/jobs';
@@ -22,6 +23,10 @@ export function CancelButton({ job }: { job: JobRecord }) {
         [job.id]: all[job.id] ?? new Date().toISOString(),
       }));
       dialog.close();
+      notifications.show({
+        title: 'Cancel requested',
+        message: `${job.name}: the service accepted the request.`,
+      });
       void queryClient.invalidateQueries({ queryKey: jobKeys.detail(job.id) });
     },
   });

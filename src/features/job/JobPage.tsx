@@ -126,24 +126,20 @@ function JobView({ job }: { job: JobRecord }) {
       </Paper>
 
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <Stack gap={2}>
-          <Text size="xs" c="dimmed">
-            Created
-          </Text>
-          <TimeText iso={job.created_at} />
-        </Stack>
-        <Stack gap={2}>
-          <Text size="xs" c="dimmed">
-            Updated
-          </Text>
-          <TimeText iso={job.updated_at} />
-        </Stack>
-        <Stack gap={2}>
-          <Text size="xs" c="dimmed">
-            Scheduled
-          </Text>
-          <TimeText iso={job.schedule_at} />
-        </Stack>
+        {(
+          [
+            ['Created', job.created_at],
+            ['Updated', job.updated_at],
+            ['Scheduled', job.schedule_at],
+          ] as const
+        ).map(([label, iso]) => (
+          <Stack gap={2} key={label}>
+            <Text size="xs" c="dimmed">
+              {label}
+            </Text>
+            <TimeText iso={iso} />
+          </Stack>
+        ))}
       </SimpleGrid>
 
       <Tabs defaultValue="timeline">

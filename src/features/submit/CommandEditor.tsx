@@ -1,24 +1,10 @@
-import {
-  ActionIcon,
-  Autocomplete,
-  Button,
-  Code,
-  Group,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Autocomplete, Button, Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import {
-  Controller,
-  useFieldArray,
-  useWatch,
-  type Control,
-  type FieldErrors,
-} from 'react-hook-form';
+import { Controller, useFieldArray, useWatch } from 'react-hook-form';
 import { parse } from 'shell-quote';
 import { PARAM_PREFIX, paramKeyOf, resolveCommand } from '../../../contract';
-import type { SubmitFormValues } from './form-model';
+import type { SectionEditorProps } from './form-model';
+import { RowButton } from './RowButton';
 
 /** Splits a pasted command line the way a POSIX shell would (quotes, escapes); operators stay words. */
 export function splitCommandLine(line: string): string[] {
@@ -29,13 +15,7 @@ export function splitCommandLine(line: string): string[] {
   });
 }
 
-export function CommandEditor({
-  control,
-  errors,
-}: {
-  control: Control<SubmitFormValues>;
-  errors: FieldErrors<SubmitFormValues>;
-}) {
+export function CommandEditor({ control, errors }: Omit<SectionEditorProps, 'register'>) {
   const { fields, append, remove, move, replace } = useFieldArray({ control, name: 'command' });
   const words = useWatch({ control, name: 'command' });
   const parameters = useWatch({ control, name: 'parameters' });
@@ -94,33 +74,23 @@ export function CommandEditor({
                   />
                 )}
               />
-              <ActionIcon
-                variant="default"
-                size="lg"
-                aria-label={`Move word ${index + 1} up`}
+              <RowButton
+                label={`Move word ${index + 1} up`}
+                glyph="↑"
                 disabled={index === 0}
                 onClick={() => moveBy(-1)}
-              >
-                ↑
-              </ActionIcon>
-              <ActionIcon
-                variant="default"
-                size="lg"
-                aria-label={`Move word ${index + 1} down`}
+              />
+              <RowButton
+                label={`Move word ${index + 1} down`}
+                glyph="↓"
                 disabled={index === fields.length - 1}
                 onClick={() => moveBy(1)}
-              >
-                ↓
-              </ActionIcon>
-              <ActionIcon
-                variant="default"
-                color="red"
-                size="lg"
-                aria-label={`Remove word ${index + 1}`}
+              />
+              <RowButton
+                label={`Remove word ${index + 1}`}
+                glyph="✕"
                 onClick={() => remove(index)}
-              >
-                ✕
-              </ActionIcon>
+              />
             </Group>
           );
         })}
@@ -132,6 +102,7 @@ export function CommandEditor({
         <TextInput
           size="xs"
           style={{ flex: 1 }}
+          miw={220}
           label="Paste a command line"
           placeholder={`sh -c 'echo "hello $NAME"'`}
           value={pasted}

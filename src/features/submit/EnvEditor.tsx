@@ -1,31 +1,9 @@
-import {
-  ActionIcon,
-  Button,
-  Group,
-  PasswordInput,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import {
-  useFieldArray,
-  useWatch,
-  type Control,
-  type FieldErrors,
-  type UseFormRegister,
-} from 'react-hook-form';
-import type { SubmitFormValues } from './form-model';
+import { Button, Group, PasswordInput, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { useFieldArray, useWatch } from 'react-hook-form';
+import type { SectionEditorProps } from './form-model';
+import { RowButton } from './RowButton';
 
-export function EnvEditor({
-  control,
-  register,
-  errors,
-}: {
-  control: Control<SubmitFormValues>;
-  register: UseFormRegister<SubmitFormValues>;
-  errors: FieldErrors<SubmitFormValues>;
-}) {
+export function EnvEditor({ control, register, errors }: SectionEditorProps) {
   const { fields, append, remove } = useFieldArray({ control, name: 'env' });
   const env = useWatch({ control, name: 'env' });
 
@@ -64,14 +42,11 @@ export function EnvEditor({
               aria-label={`Variable ${index + 1} is sensitive`}
               mt={8}
             />
-            <ActionIcon
-              variant="default"
-              size="lg"
-              aria-label={`Remove variable ${index + 1}`}
+            <RowButton
+              label={`Remove variable ${index + 1}`}
+              glyph="✕"
               onClick={() => remove(index)}
-            >
-              ✕
-            </ActionIcon>
+            />
           </Group>
         );
       })}

@@ -1,22 +1,9 @@
-import { ActionIcon, Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import {
-  useFieldArray,
-  useWatch,
-  type Control,
-  type FieldErrors,
-  type UseFormRegister,
-} from 'react-hook-form';
-import { unusedParameterKeys, type SubmitFormValues } from './form-model';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useFieldArray, useWatch } from 'react-hook-form';
+import { unusedParameterKeys, type SectionEditorProps, type SubmitFormValues } from './form-model';
+import { RowButton } from './RowButton';
 
-export function ParametersEditor({
-  control,
-  register,
-  errors,
-}: {
-  control: Control<SubmitFormValues>;
-  register: UseFormRegister<SubmitFormValues>;
-  errors: FieldErrors<SubmitFormValues>;
-}) {
+export function ParametersEditor({ control, register, errors }: SectionEditorProps) {
   const { fields, append, remove } = useFieldArray({ control, name: 'parameters' });
   const values = useWatch({ control }) as SubmitFormValues;
   const unused = unusedParameterKeys(values);
@@ -49,14 +36,11 @@ export function ParametersEditor({
               style={{ flex: 2 }}
               error={errors.parameters?.[index]?.value?.message}
             />
-            <ActionIcon
-              variant="default"
-              size="lg"
-              aria-label={`Remove parameter ${index + 1}`}
+            <RowButton
+              label={`Remove parameter ${index + 1}`}
+              glyph="✕"
               onClick={() => remove(index)}
-            >
-              ✕
-            </ActionIcon>
+            />
           </Group>
         );
       })}

@@ -1,24 +1,15 @@
 import { SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
-import {
-  Controller,
-  useWatch,
-  type Control,
-  type FieldErrors,
-  type UseFormRegister,
-} from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import { useNow } from '../../lib/use-now';
-import { scheduleInstant, type ScheduleMode, type SubmitFormValues } from './form-model';
+import {
+  scheduleInstant,
+  type ScheduleMode,
+  type SectionEditorProps,
+  type SubmitFormValues,
+} from './form-model';
 
-export function ScheduleField({
-  control,
-  register,
-  errors,
-}: {
-  control: Control<SubmitFormValues>;
-  register: UseFormRegister<SubmitFormValues>;
-  errors: FieldErrors<SubmitFormValues>;
-}) {
+export function ScheduleField({ control, register, errors }: SectionEditorProps) {
   const values = useWatch({ control }) as SubmitFormValues;
   const instant = scheduleInstant(values);
   const now = useNow(instant !== null);

@@ -11,9 +11,17 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { Controller, useForm, useWatch, type FieldError, type Resolver } from 'react-hook-form';
+import {
+  Controller,
+  useForm,
+  useWatch,
+  type Control,
+  type FieldError,
+  type Resolver,
+} from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client';
 import { submitJob } from '../../api/jobs';
@@ -49,6 +57,34 @@ function nestErrors(flat: FlatErrors): Record<string, unknown> {
     node[parts.at(-1)!] = { type: 'validate', message } satisfies FieldError;
   }
   return nested;
+}
+
+/** A required identifier with its format and the values this browser used recently. */
+function ReferenceField(props: {
+  control: Control<SubmitFormValues>;
+  name: 'job_definition' | 'job_queue';
+  label: string;
+  format: string;
+  example: string;
+  recent: string[];
+}) {
+  return (
+    <Controller
+      control={props.control}
+      name={props.name}
+      render={({ field, fieldState }) => (
+        <Autocomplete
+          {...field}
+          label={props.label}
+          description={props.format}
+          placeholder={props.example}
+          withAsterisk
+          data={props.recent}
+          error={fieldState.error?.message}
+        />
+      )}
+    />
+  );
 }
 
 const resolver: Resolver<SubmitFormValues> = async (values) => {
@@ -96,6 +132,7 @@ export default function SubmitPage() {
     mutationFn: submitJob,
     onSuccess: (id, payload) => {
       rememberSubmission(id, payload);
+      notifications.show({ title: 'Job submitted', message: payload.name ?? id, color: 'green' });
       void navigate(`/jobs/${encodeURIComponent(id)}`);
     },
     onError: (error, payload) => {
@@ -143,35 +180,21 @@ export default function SubmitPage() {
             <Stack>
               <Paper withBorder p="md">
                 <Stack gap="sm">
-                  <Controller
+                  <ReferenceField
                     control={control}
                     name="job_definition"
-                    render={({ field }) => (
-                      <Autocomplete
-                        {...field}
-                        label="Job definition"
-                        description="<project>::<definition>:<version>"
-                        placeholder="demo::hello:1"
-                        withAsterisk
-                        data={recent.definitions}
-                        error={formState.errors.job_definition?.message}
-                      />
-                    )}
+                    label="Job definition"
+                    format="<project>::<definition>:<version>"
+                    example="demo::hello:1"
+                    recent={recent.definitions}
                   />
-                  <Controller
+                  <ReferenceField
                     control={control}
                     name="job_queue"
-                    render={({ field }) => (
-                      <Autocomplete
-                        {...field}
-                        label="Job queue"
-                        description="<project>::<queue>"
-                        placeholder="demo::default"
-                        withAsterisk
-                        data={recent.queues}
-                        error={formState.errors.job_queue?.message}
-                      />
-                    )}
+                    label="Job queue"
+                    format="<project>::<queue>"
+                    example="demo::default"
+                    recent={recent.queues}
                   />
                   <TextInput
                     {...register('name')}

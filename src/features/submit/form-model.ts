@@ -1,3 +1,4 @@
+import type { Control, FieldErrors as FormErrors, UseFormRegister } from 'react-hook-form';
 import {
   DEFAULT_LIMITS,
   DEFINITION_REF,
@@ -39,6 +40,13 @@ export const emptyForm = (): SubmitFormValues => ({
   scheduleLocal: null,
   scheduleUnix: '',
 });
+
+/** What each section editor of the form gets. */
+export interface SectionEditorProps {
+  control: Control<SubmitFormValues>;
+  register: UseFormRegister<SubmitFormValues>;
+  errors: FormErrors<SubmitFormValues>;
+}
 
 /** Field path (react-hook-form style, `command.2.word`) → message. */
 export type FieldErrors = Record<string, string>;

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type TestService } from '../support/service';
+import { statesOf, waitForState } from '../support/jobs';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(() => service.stop());
+
+const JOBS = 60;
+
+describe('stress', () => {
+  it('runs every one of many jobs exactly once, across a SIGKILL of the service mid-way', async () => {
+    const submitted = await Promise.all(
+      Array.from({ length: JOBS }, (_, i) =>
+        service.request('POST', '/v1/client/job', {
+          job_definition: 't::sh:1',
+          job_queue: 't::default',
+          name: `stress-${i}`,
+          container_cmd_parameter: { script: 'sleep 0.2' },
+        }),
+      ),
+    );
+    expect(submitted.map((r) => r.status)).toEqual(Array(JOBS).fill(202));
+    const ids = submitted.map((r) => (r.body.data as { id: string }).id);
+    expect(new Set(ids).size).toBe(JOBS);
+
+    // Let some finish and some run, then kill the service without warning.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await service.stop('SIGKILL');
+    await service.restart();
+
+    for (const id of ids) await waitForState(service, id, 'completed', 120_000);
+    const starts = await Promise.all(
+      ids.map(async (id) => (await statesOf(service, id)).filter((s) => s === 'starting').length),
+    );
+    // A job requeued before it had a container may start twice; one that ran never does.
+    for (const [index, count] of starts.entries()) {
+      const history = await statesOf(service, ids[index]!);
+      expect(history.filter((s) => s === 'running')).toHaveLength(1);
+      expect(count).toBeLessThanOrEqual(2);
+    }
+    const listed = await service.request('GET', '/v1/client/jobs?state=completed&limit=200');
+    const completed = (listed.body.data as { items: { name: string }[] }).items.filter((j) =>
+      j.name.startsWith('stress-'),
+    );
+    expect(completed).toHaveLength(JOBS);
+  });
+});
