@@ -66,10 +66,13 @@ async function main() {
   const dir = join(ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const json = `${JSON.stringify(results, null, 2)}\n`;
-  writeFileSync(join(dir, 'latest.json'), json);
-  writeFileSync(join(dir, `${String(results.when).replace(/[:.]/g, '-')}.json`), json);
+  // A quick run is a smoke test: kept apart (and out of git) so it never replaces real figures.
+  const saved = quick
+    ? ['quick.json']
+    : ['latest.json', `${String(results.when).replace(/[:.]/g, '-')}.json`];
+  for (const name of saved) writeFileSync(join(dir, name), json);
   log(report(results));
-  log(`saved bench/results/latest.json`);
+  log(`saved ${saved.map((name) => `bench/results/${name}`).join(', ')}`);
 }
 
 function report(r: Record<string, unknown>): string {

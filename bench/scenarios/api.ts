@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import type { TestService } from '../../test/support/service';
-import { rssMiB, submit } from '../jobdeck-client';
+import { rssMiB } from '../jobdeck-client';
+import { submit } from '../../test/support/jobs';
 import { round } from '../stats';
 
 export interface ApiFigure {

@@ -1,12 +1,13 @@
 import type { TestService } from '../../test/support/service';
-import { submit, transitionTimes, waitFor } from '../jobdeck-client';
+import { BENCH_WAIT_MS } from '../jobdeck-client';
+import { submit, transitionTimes, waitForState } from '../../test/support/jobs';
 import { pool, sleep, summary } from '../stats';
 
 async function cancelLatency(service: TestService, id: string): Promise<number> {
   const sentAt = Date.now();
   const response = await service.request('POST', `/v1/client/job/${id}/cancel`);
   if (response.status !== 202) throw new Error(`cancel refused: ${response.text}`);
-  await waitFor(service, id, ['cancelled'], 10);
+  await waitForState(service, id, ['cancelled'], BENCH_WAIT_MS, 10);
   return (await transitionTimes(service, id)).get('cancelled')! - sentAt;
 }
 
@@ -21,15 +22,15 @@ export async function cancelLatencies(service: TestService, samples: number) {
       job_queue: 'b::fast',
       schedule_at: Date.now() / 1000 + 3600,
     });
-    await waitFor(service, later, ['pending']);
+    await waitForState(service, later, ['pending'], BENCH_WAIT_MS, 20);
     pending.push(await cancelLatency(service, later));
 
     const held = await submit(service, { job_definition: 'b::true:1', job_queue: 'b::paused' });
-    await waitFor(service, held, ['runnable']);
+    await waitForState(service, held, ['runnable'], BENCH_WAIT_MS, 20);
     runnable.push(await cancelLatency(service, held));
 
     const sleeper = await submit(service, { job_definition: 'b::sleep:1', job_queue: 'b::fast' });
-    await waitFor(service, sleeper, ['running']);
+    await waitForState(service, sleeper, ['running'], BENCH_WAIT_MS, 20);
     running.push(await cancelLatency(service, sleeper));
   }
   return {
@@ -52,7 +53,7 @@ export async function scheduleAccuracy(service: TestService, jobs: number) {
   );
   await sleep(Math.max(0, at - Date.now()) + 1500);
   const lateness = await pool(ids, 8, async (id) => {
-    await waitFor(service, id, ['runnable']);
+    await waitForState(service, id, ['runnable'], BENCH_WAIT_MS, 20);
     return (await transitionTimes(service, id)).get('runnable')! - at;
   });
   return { jobs, latenessMs: summary(lateness) };

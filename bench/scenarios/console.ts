@@ -4,7 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from '../../e2e/chromium';
 import type { TestService } from '../../test/support/service';
-import { submit, waitFor } from '../jobdeck-client';
+import { BENCH_WAIT_MS } from '../jobdeck-client';
+import { submit, waitForState } from '../../test/support/jobs';
 import { sleep } from '../stats';
 
 const DIST = resolve(import.meta.dirname, '..', '..', 'dist');
@@ -33,14 +34,14 @@ export async function watchedJobCost(service: TestService, windowSeconds: number
       if (new URL(request.url()).pathname.startsWith('/v1/')) requests += 1;
     });
     const id = await submit(service, { job_definition: 'b::sleep:1', job_queue: 'b::fast' });
-    await waitFor(service, id, ['running']);
+    await waitForState(service, id, ['running'], BENCH_WAIT_MS, 20);
     await page.goto(`${service.consoleUrl()}/jobs/${id}`);
     await page.getByTestId('state-badge').first().waitFor();
     requests = 0;
     await sleep(windowSeconds * 1000);
     const active = requests;
     await service.request('POST', `/v1/client/job/${id}/cancel`);
-    await waitFor(service, id, ['cancelled']);
+    await waitForState(service, id, ['cancelled'], BENCH_WAIT_MS, 20);
     await page
       .getByTestId('state-badge')
       .first()

@@ -1,5 +1,6 @@
 import type { TestService } from '../../test/support/service';
-import { submit, transitionTimes, waitFor } from '../jobdeck-client';
+import { BENCH_WAIT_MS } from '../jobdeck-client';
+import { submit, transitionTimes, waitForState } from '../../test/support/jobs';
 import { pool, round, summary } from '../stats';
 import { dockerRunCli, engineApiRun } from './direct-docker';
 
@@ -17,7 +18,7 @@ export async function engineOverhead(service: TestService, jobs: number) {
   for (let i = 0; i < jobs; i += 1) {
     const sentAt = Date.now();
     const id = await submit(service, { job_definition: 'b::true:1', job_queue: 'b::fast' });
-    await waitFor(service, id, ['completed', 'failed', 'error']);
+    await waitForState(service, id, ['completed', 'failed', 'error'], BENCH_WAIT_MS, 20);
     const times = await transitionTimes(service, id);
     toRunning.push(times.get('running')! - sentAt);
     toCompleted.push(times.get('completed')! - sentAt);
@@ -51,7 +52,8 @@ export async function shortJobThroughput(service: TestService, jobs: number) {
   const ids = await pool(Array.from({ length: jobs }), 16, () =>
     submit(service, { job_definition: 'b::true:1', job_queue: 'b::eight' }),
   );
-  for (const id of ids) await waitFor(service, id, ['completed', 'failed', 'error'], 100);
+  for (const id of ids)
+    await waitForState(service, id, ['completed', 'failed', 'error'], BENCH_WAIT_MS, 100);
   const jobdeckSeconds = (Date.now() - begin) / 1000;
 
   const directBegin = Date.now();

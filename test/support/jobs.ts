@@ -1,6 +1,16 @@
-import { expect } from 'vitest';
 import type { JobRecord, JobState } from '../../contract';
-import type { TestService } from './service';
+import type { ApiResponse, TestService } from './service';
+
+/**
+ * A small client of the service for tests and benchmarks. Throws with the response text when
+ * the service answers anything but what the call expects, so failures say what came back.
+ */
+function expectStatus(response: ApiResponse, status: number): ApiResponse {
+  if (response.status !== status || !response.body.ok) {
+    throw new Error(`expected ${status} with ok: true, got ${response.status}: ${response.text}`);
+  }
+  return response;
+}
 
 export async function submit(
   service: TestService,
@@ -10,15 +20,12 @@ export async function submit(
     job_queue: 't::default',
     ...payload,
   });
-  expect(response.status, response.text).toBe(202);
-  expect(response.body.ok).toBe(true);
-  return (response.body.data as { id: string }).id;
+  return (expectStatus(response, 202).body.data as { id: string }).id;
 }
 
 export async function detail(service: TestService, id: string): Promise<JobRecord> {
-  const response = await service.request('GET', `/v1/client/job/${id}`);
-  expect(response.status, response.text).toBe(200);
-  return response.body.data as JobRecord;
+  return expectStatus(await service.request('GET', `/v1/client/job/${id}`), 200).body
+    .data as JobRecord;
 }
 
 /** Polls Job Detail until the job is in one of `states`; fails with the last record seen. */
@@ -27,6 +34,7 @@ export async function waitForState(
   id: string,
   states: JobState | JobState[],
   timeoutMs = 30_000,
+  pollMs = 100,
 ): Promise<JobRecord> {
   const wanted = [states].flat();
   const deadline = Date.now() + timeoutMs;
@@ -34,7 +42,7 @@ export async function waitForState(
   while (Date.now() < deadline) {
     last = await detail(service, id);
     if (wanted.includes(last.state)) return last;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
   throw new Error(
     `job ${id} never reached ${wanted.join('/')}; last seen: ${JSON.stringify(last)}`,
@@ -42,12 +50,26 @@ export async function waitForState(
 }
 
 export async function logsOf(service: TestService, id: string): Promise<string> {
-  const response = await service.request('GET', `/v1/client/job/${id}/logs`);
-  expect(response.status).toBe(200);
+  const response = expectStatus(await service.request('GET', `/v1/client/job/${id}/logs`), 200);
   return (response.body.data as { text: string }).text;
 }
 
+async function transitions(service: TestService, id: string) {
+  const response = expectStatus(
+    await service.request('GET', `/v1/client/job/${id}/transitions`),
+    200,
+  );
+  return (response.body.data as { items: { to: JobState; at: string }[] }).items;
+}
+
 export async function statesOf(service: TestService, id: string): Promise<JobState[]> {
-  const response = await service.request('GET', `/v1/client/job/${id}/transitions`);
-  return (response.body.data as { items: { to: JobState }[] }).items.map((t) => t.to);
+  return (await transitions(service, id)).map((t) => t.to);
+}
+
+/** When the service recorded each state (the last time, if a state came twice). */
+export async function transitionTimes(
+  service: TestService,
+  id: string,
+): Promise<Map<JobState, number>> {
+  return new Map((await transitions(service, id)).map((t) => [t.to, Date.parse(t.at)]));
 }
