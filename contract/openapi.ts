@@ -34,6 +34,21 @@ export function buildOpenApiDocument() {
     429: json(error, 'Rate limit; see Retry-After'),
   };
   const security = [{ [bearer.name]: [] }];
+  /** A GET of one job (or of something of one job) with the envelope around `data`. */
+  const readJob = (path: string, summary: string, data: z.ZodType, description: string) =>
+    registry.registerPath({
+      method: 'get',
+      path,
+      summary,
+      security,
+      request: { params: jobId },
+      responses: {
+        200: json(successEnvelope(data), description),
+        401: errors[401],
+        404: errors[404],
+        429: errors[429],
+      },
+    });
 
   registry.registerPath({
     method: 'post',
@@ -49,19 +64,7 @@ export function buildOpenApiDocument() {
       429: errors[429],
     },
   });
-  registry.registerPath({
-    method: 'get',
-    path: '/v1/client/job/{job_id}',
-    summary: 'Job Detail',
-    security,
-    request: { params: jobId },
-    responses: {
-      200: json(successEnvelope(record), 'The job'),
-      401: errors[401],
-      404: errors[404],
-      429: errors[429],
-    },
-  });
+  readJob('/v1/client/job/{job_id}', 'Job Detail', record, 'The job');
   registry.registerPath({
     method: 'post',
     path: '/v1/client/job/{job_id}/cancel',
@@ -90,25 +93,18 @@ export function buildOpenApiDocument() {
       401: errors[401],
     },
   });
-  registry.registerPath({
-    method: 'get',
-    path: '/v1/client/job/{job_id}/transitions',
-    summary: 'State history (extension)',
-    security,
-    request: { params: jobId },
-    responses: {
-      200: json(successEnvelope(jobTransitionsSchema), 'Transitions, oldest first'),
-      404: errors[404],
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/v1/client/job/{job_id}/logs',
-    summary: 'Container output, the last bytes kept (extension)',
-    security,
-    request: { params: jobId },
-    responses: { 200: json(successEnvelope(jobLogsSchema), 'Logs'), 404: errors[404] },
-  });
+  readJob(
+    '/v1/client/job/{job_id}/transitions',
+    'State history (extension)',
+    jobTransitionsSchema,
+    'Transitions, oldest first',
+  );
+  readJob(
+    '/v1/client/job/{job_id}/logs',
+    'Container output, the last bytes kept (extension)',
+    jobLogsSchema,
+    'Logs',
+  );
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -11,6 +11,13 @@ function boundedString(maxBytes: number) {
     .refine((text) => byteLength(text) <= maxBytes, `must be at most ${maxBytes} bytes`);
 }
 
+/** A record with at most `max` keys, saying what they are when there are more. */
+const atMostKeys = (max: number, what: string) =>
+  [
+    (map: Record<string, unknown>) => Object.keys(map).length <= max,
+    `must have at most ${max} ${what}`,
+  ] as const;
+
 /** Unix seconds or an RFC 3339 string, as milliseconds since the epoch. */
 export function scheduleAtToMillis(value: string | number): number {
   return typeof value === 'number' ? Math.round(value * 1000) : Date.parse(value);
@@ -44,10 +51,7 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
         .record(z.string(), boundedString(limits.commandWordMaxBytes), {
           error: 'must be an object of string values',
         })
-        .refine(
-          (map) => Object.keys(map).length <= limits.parametersMax,
-          `must have at most ${limits.parametersMax} parameters`,
-        )
+        .refine(...atMostKeys(limits.parametersMax, 'parameters'))
         .optional(),
       container_env: z
         .record(
@@ -61,10 +65,7 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
           ),
           { error: 'must be an object mapping variable names to { value, sensitive }' },
         )
-        .refine(
-          (map) => Object.keys(map).length <= limits.envVarsMax,
-          `must have at most ${limits.envVarsMax} variables`,
-        )
+        .refine(...atMostKeys(limits.envVarsMax, 'variables'))
         .optional(),
       schedule_at: z
         .union(

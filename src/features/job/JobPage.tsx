@@ -3,7 +3,6 @@ import {
   Anchor,
   Button,
   Code,
-  CopyButton,
   Group,
   Loader,
   Paper,
@@ -20,6 +19,7 @@ import { Link, useParams } from 'react-router';
 import { isFinalState, type JobRecord } from '../../../contract';
 import { isApiError } from '../../api/client';
 import { jobDetailQuery } from '../../api/queries';
+import { CopyTextButton } from '../../components/CopyTextButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { StateBadge, stateColor } from '../../components/StateBadge';
 import { TimeText } from '../../components/TimeText';
@@ -74,13 +74,7 @@ function JobView({ job }: { job: JobRecord }) {
           </Group>
           <Group gap={6}>
             <Code>{job.id}</Code>
-            <CopyButton value={job.id}>
-              {({ copied, copy }) => (
-                <Button size="compact-xs" variant="subtle" onClick={copy}>
-                  {copied ? 'Copied' : 'Copy id'}
-                </Button>
-              )}
-            </CopyButton>
+            <CopyTextButton value={job.id} label="Copy id" size="compact-xs" variant="subtle" />
           </Group>
         </Stack>
         <Group>

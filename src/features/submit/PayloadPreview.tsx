@@ -1,4 +1,5 @@
-import { Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
+import { Code, Group, Stack, Text } from '@mantine/core';
+import { CopyTextButton } from '../../components/CopyTextButton';
 import type { SubmitJobRequest } from '../../../contract';
 import { curlCommand, redactedPayload } from './redact';
 
@@ -12,20 +13,8 @@ export function PayloadPreview({ payload }: { payload: SubmitJobRequest }) {
           Request body
         </Text>
         <Group gap="xs">
-          <CopyButton value={json}>
-            {({ copied, copy }) => (
-              <Button size="xs" variant="default" onClick={copy}>
-                {copied ? 'Copied' : 'Copy JSON'}
-              </Button>
-            )}
-          </CopyButton>
-          <CopyButton value={curl}>
-            {({ copied, copy }) => (
-              <Button size="xs" variant="default" onClick={copy}>
-                {copied ? 'Copied' : 'Copy as curl'}
-              </Button>
-            )}
-          </CopyButton>
+          <CopyTextButton value={json} label="Copy JSON" />
+          <CopyTextButton value={curl} label="Copy as curl" />
         </Group>
       </Group>
       <Code block data-testid="payload-preview">
