@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startService } from '../test/support/service';
+import { removeRunContainers, runId, startService } from '../test/support/service';
 import { BENCH_SETTINGS, rssMiB } from './jobdeck-client';
 import { apiThroughput } from './scenarios/api';
 import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedule';
@@ -30,6 +30,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main() {
+  process.env.JOBDECK_TEST_RUN = `bench-${Date.now()}`;
   execFileSync(join(ROOT, 'scripts', 'build-test-image.sh'), { stdio: 'inherit' });
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version };
@@ -62,6 +63,7 @@ async function main() {
   }
   log('7/7 store scale …');
   results.store = await storeScale(plan.storeSizes, plan.apiSeconds);
+  removeRunContainers(runId());
 
   const dir = join(ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });

@@ -64,7 +64,11 @@ export async function startJobdeck(
   const store = new SqlJobStore(db);
   const keys = new KeyStore(db);
   const secrets = new AesGcmSecretBox(loadSecretKey(config.secret_key, config.data_dir));
-  const runtime = new DockerRuntime(config.docker_socket, await storeId(db));
+  const runtime = new DockerRuntime(
+    config.docker_socket,
+    await storeId(db),
+    config.container_labels,
+  );
   const machine = new JobStateMachine(store);
   const logger = pino({
     level: config.log_level,

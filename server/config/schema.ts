@@ -56,6 +56,8 @@ export const configSchema = z.strictObject({
   rate_limit_per_minute: z.number().int().min(0).default(1200),
   /** Base64 of 32 bytes; when absent a 0600 key file in data_dir is used. */
   secret_key: z.string().optional(),
+  /** Extra labels on every job container (ownership, cost allocation); Jobdeck's own win. */
+  container_labels: z.record(z.string(), z.string()).default({}),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   projects: z.record(identifier, projectSchema),
 });

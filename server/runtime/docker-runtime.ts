@@ -25,6 +25,7 @@ export class DockerRuntime implements ContainerRuntime {
   constructor(
     private readonly socketPath: string,
     private readonly storeId: string,
+    private readonly extraLabels: Record<string, string> = {},
   ) {
     this.docker = new Docker({ socketPath });
   }
@@ -41,7 +42,7 @@ export class DockerRuntime implements ContainerRuntime {
         Image: spec.image,
         Cmd: spec.command.length > 0 ? spec.command : undefined,
         Env: spec.env,
-        Labels: { [JOB_LABEL]: spec.jobId, [STORE_LABEL]: this.storeId },
+        Labels: { ...this.extraLabels, [JOB_LABEL]: spec.jobId, [STORE_LABEL]: this.storeId },
         HostConfig: {
           // A tiny init as PID 1 forwards SIGTERM, so a cancel's grace period means something.
           Init: true,

@@ -1,8 +1,16 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
+import { removeRunContainers } from './service';
 
-/** The real engine must be there; the test image is built from the host's busybox if missing. */
-export default function setup(): void {
+/**
+ * The real engine must be there; the test image is built from the host's busybox if missing.
+ * Containers of this run are labelled with its id and removed at the end, whatever state the
+ * services that made them were left in.
+ */
+export default function setup(): () => void {
+  const run = randomUUID();
+  process.env.JOBDECK_TEST_RUN = run;
   try {
     execFileSync('docker', ['info'], { stdio: 'ignore' });
   } catch {
@@ -13,4 +21,5 @@ export default function setup(): void {
   execFileSync(resolve(import.meta.dirname, '..', '..', 'scripts', 'build-test-image.sh'), {
     stdio: 'inherit',
   });
+  return () => removeRunContainers(run);
 }

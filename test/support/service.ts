@@ -1,4 +1,4 @@
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,6 +9,18 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 // One process (no tsx wrapper), so a SIGKILL in a test kills the service itself.
 const CLI = ['--import', 'tsx', join(ROOT, 'server', 'cli.ts')];
 export const TEST_IMAGE = 'jobdeck/busybox:local';
+
+/** Every container a test or bench service creates carries this label, so the run can clean up. */
+export const RUN_LABEL = 'jobdeck.test-run';
+export const runId = () => process.env.JOBDECK_TEST_RUN ?? 'manual';
+
+export function removeRunContainers(id: string): void {
+  const ids = execFileSync('docker', ['ps', '-aq', '--filter', `label=${RUN_LABEL}=${id}`])
+    .toString()
+    .split('\n')
+    .filter(Boolean);
+  if (ids.length > 0) execFileSync('docker', ['rm', '-f', ...ids], { stdio: 'ignore' });
+}
 
 const run = promisify(execFile);
 
