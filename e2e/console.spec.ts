@@ -165,3 +165,51 @@ test("recent jobs list this browser's jobs with live state; unknown ids get a cl
   await expect(page.getByRole('button', { name: 'Submit job' })).toBeVisible();
   await screenshot(page, 'phone-submit');
 });
+
+test('a refused key and a lost network each get a clear state, and the data stays', async ({
+  page,
+  context,
+}) => {
+  await fillBasics(page, 'demo::sleep:1');
+  const id = await submitAndOpen(page);
+  await expectState(page, 'running');
+
+  // The browser goes offline: the page keeps what it showed and says why it is not refreshing.
+  await context.setOffline(true);
+  await expect(page.getByTestId('fetch-status')).toContainText('offline', { timeout: 15_000 });
+  await expect(page.getByRole('heading', { name: /^sleep-/ })).toBeVisible();
+  await expectState(page, 'running');
+  await screenshot(page, 'job-offline');
+  await context.setOffline(false);
+  await expect(page.getByTestId('fetch-status')).not.toContainText('offline', { timeout: 15_000 });
+
+  // The service cannot be reached: the refresh fails, the data stays, retries go on.
+  await page.route('**/v1/**', (route) => route.abort('connectionrefused'));
+  await expect(page.getByTestId('fetch-status')).toContainText(
+    'refresh failed: The service could not be reached (network error). Retrying.',
+    { timeout: 15_000 },
+  );
+  await expectState(page, 'running');
+  await page.unroute('**/v1/**');
+  await expect(page.getByTestId('fetch-status')).not.toContainText('refresh failed', {
+    timeout: 60_000,
+  });
+
+  // A wrong key typed in Settings: the service's 401, with the way out.
+  await page.goto('/settings');
+  await page.getByLabel('API key').fill('jd_wrong-key');
+  await page.getByRole('button', { name: 'Save key' }).click();
+  await page.goto(`/jobs/${id}`);
+  await expect(page.getByRole('alert')).toContainText('The service refused the API key');
+  await expect(page.getByRole('alert')).toContainText('Authorization: unknown or revoked API key');
+  await expect(page.getByRole('alert').getByRole('link', { name: 'Settings' })).toBeVisible();
+  await screenshot(page, 'job-401');
+
+  // Forgetting the key falls back to the console's own, and the job can be stopped.
+  await page.goto('/settings');
+  await page.getByRole('button', { name: 'Forget key' }).click();
+  await page.goto(`/jobs/${id}`);
+  await page.getByRole('button', { name: 'Cancel job' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel job' }).click();
+  await expectState(page, 'cancelled');
+});

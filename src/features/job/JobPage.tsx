@@ -48,13 +48,25 @@ function Countdown({ at }: { at: string }) {
   );
 }
 
-function FetchStatus({ updatedAt, error }: { updatedAt: number; error: unknown }) {
+/** How fresh the page is, and why not when a refresh failed or the browser is offline. */
+function FetchStatus({
+  updatedAt,
+  error,
+  offline,
+}: {
+  updatedAt: number;
+  error: unknown;
+  offline: boolean;
+}) {
   const now = useNow(true);
   const ago = Math.round((now - updatedAt) / 1000);
+  let problem = '';
+  // react-query pauses (does not fail) queries while the browser is offline: say so.
+  if (offline) problem = ' — offline: the page refreshes again when the network is back.';
+  else if (error) problem = ` — refresh failed: ${(error as Error).message} Retrying.`;
   return (
-    <Text size="xs" c={error ? 'orange' : 'dimmed'} data-testid="fetch-status">
-      Last updated {ago} s ago
-      {error ? ` — refresh failed: ${(error as Error).message} Retrying.` : ''}
+    <Text size="xs" c={problem ? 'orange' : 'dimmed'} data-testid="fetch-status" role="status">
+      Last updated {ago} s ago{problem}
     </Text>
   );
 }
@@ -189,7 +201,11 @@ export default function JobPage() {
   return (
     <Stack maw={1100}>
       <JobView job={query.data!} />
-      <FetchStatus updatedAt={query.dataUpdatedAt} error={query.error} />
+      <FetchStatus
+        updatedAt={query.dataUpdatedAt}
+        error={query.error}
+        offline={query.fetchStatus === 'paused'}
+      />
     </Stack>
   );
 }
