@@ -150,6 +150,14 @@ test("recent jobs list this browser's jobs with live state; unknown ids get a cl
   const row = page.getByRole('row', { name: /listed-job/ });
   await expect(row.getByTestId('state-badge')).toHaveAttribute('data-state', 'completed');
   await screenshot(page, 'jobs');
+  // The service lists the whole project (an extension); filter it by state.
+  await page.getByRole('tab', { name: 'All jobs of the project' }).click();
+  const projectJobs = page.getByRole('table', { name: 'Project jobs' });
+  await expect(projectJobs.getByRole('row', { name: /listed-job/ })).toBeVisible();
+  await page.getByRole('combobox', { name: 'State' }).click();
+  await page.getByRole('option', { name: 'timeout', exact: true }).click();
+  await expect(page.getByText('No jobs in state timeout.')).toBeVisible();
+  await screenshot(page, 'jobs-project');
   await page.goto('/jobs/does-not-exist');
   await expect(page.getByTestId('job-not-found')).toContainText(
     'no job "does-not-exist" in this project',

@@ -1,11 +1,14 @@
 import {
   acceptedBodySchema,
+  jobListSchema,
   jobLogsSchema,
   jobRecordSchema,
   jobTransitionsSchema,
   submitJobResultSchema,
   successEnvelope,
+  type JobList,
   type JobLogs,
+  type JobState,
   type JobRecord,
   type JobTransition,
   type SubmitJobRequest,
@@ -60,5 +63,21 @@ export function getJobTransitions(id: string): Promise<JobTransition[] | null> {
     async () =>
       (await apiRequest('GET', `${jobPath(id)}/transitions`, successEnvelope(jobTransitionsSchema)))
         .data.items,
+  );
+}
+
+/** Extension: the project's jobs, newest first; null when the service has no list. */
+export function listJobs(filter: {
+  state?: JobState;
+  cursor?: string;
+  limit?: number;
+}): Promise<JobList | null> {
+  const query = new URLSearchParams();
+  if (filter.state) query.set('state', filter.state);
+  if (filter.cursor) query.set('cursor', filter.cursor);
+  query.set('limit', String(filter.limit ?? 25));
+  return optional(
+    async () =>
+      (await apiRequest('GET', `/v1/client/jobs?${query}`, successEnvelope(jobListSchema))).data,
   );
 }

@@ -1,8 +1,8 @@
-import { queryOptions } from '@tanstack/react-query';
-import { isFinalState, type JobRecord } from '../../contract';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { isFinalState, type JobRecord, type JobState } from '../../contract';
 import { nextPollDelay } from '../lib/polling';
 import { isApiError } from './client';
-import { getJob, getJobLogs, getJobTransitions } from './jobs';
+import { getJob, getJobLogs, getJobTransitions, listJobs } from './jobs';
 
 /** Query keys live here and only here. */
 export const jobKeys = {
@@ -10,6 +10,7 @@ export const jobKeys = {
   detail: (id: string) => [...jobKeys.all, 'detail', id] as const,
   logs: (id: string) => [...jobKeys.all, 'logs', id] as const,
   transitions: (id: string) => [...jobKeys.all, 'transitions', id] as const,
+  list: (state: JobState | undefined) => [...jobKeys.all, 'list', state ?? 'any'] as const,
 };
 
 /** 4xx other than 429 will not get better by asking again. */
@@ -49,6 +50,18 @@ export function jobTransitionsQuery(job: JobRecord) {
   return queryOptions({
     queryKey: [...jobKeys.transitions(job.id), job.state, job.updated_at] as const,
     queryFn: () => getJobTransitions(job.id),
+    retry: false,
+  });
+}
+
+/** The project's jobs page by page (extension), refreshed while the page is open. */
+export function jobListQuery(state: JobState | undefined, pollMs: number) {
+  return infiniteQueryOptions({
+    queryKey: jobKeys.list(state),
+    queryFn: ({ pageParam }) => listJobs({ state, cursor: pageParam }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page?.next_cursor ?? undefined,
+    refetchInterval: pollMs * 4,
     retry: false,
   });
 }

@@ -6,9 +6,11 @@ import {
   Paper,
   Stack,
   Table,
+  Tabs,
   Text,
   TextInput,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -19,6 +21,7 @@ import { StateBadge } from '../../components/StateBadge';
 import { TimeText } from '../../components/TimeText';
 import { forgetJob, recentJobsStore, recordObservedState, type RecentJob } from '../../lib/history';
 import { useSettings } from '../../lib/settings';
+import { ProjectJobs } from './ProjectJobs';
 
 /** A row polls its job only while it is not known to be final. */
 function RecentJobRow({ job, pollMs }: { job: RecentJob; pollMs: number }) {
@@ -95,30 +98,40 @@ export default function JobsPage() {
           </Group>
         </form>
       </Paper>
-      <Title order={4}>Recent jobs in this browser</Title>
-      {jobs.length === 0 ? (
-        <Text c="dimmed">No jobs yet. Submitted and opened jobs appear here.</Text>
-      ) : (
-        <Table.ScrollContainer minWidth={360}>
-          <Table striped highlightOnHover aria-label="Recent jobs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Job</Table.Th>
-                <Table.Th>State</Table.Th>
-                <Table.Th visibleFrom="sm">Submitted or opened</Table.Th>
-                <Table.Th>
-                  <span className="sr-only">Remove</span>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {jobs.map((job) => (
-                <RecentJobRow key={job.id} job={job} pollMs={pollSeconds * 1000} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <Tabs defaultValue="recent">
+        <Tabs.List>
+          <Tabs.Tab value="recent">Recent in this browser</Tabs.Tab>
+          <Tabs.Tab value="project">All jobs of the project</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="project" pt="md">
+          <ProjectJobs pollMs={pollSeconds * 1000} />
+        </Tabs.Panel>
+        <Tabs.Panel value="recent" pt="md">
+          {jobs.length === 0 ? (
+            <Text c="dimmed">No jobs yet. Submitted and opened jobs appear here.</Text>
+          ) : (
+            <Table.ScrollContainer minWidth={360}>
+              <Table striped highlightOnHover aria-label="Recent jobs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Job</Table.Th>
+                    <Table.Th>State</Table.Th>
+                    <Table.Th visibleFrom="sm">Submitted or opened</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>Remove</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {jobs.map((job) => (
+                    <RecentJobRow key={job.id} job={job} pollMs={pollSeconds * 1000} />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </Tabs.Panel>
+      </Tabs>
     </Stack>
   );
 }
