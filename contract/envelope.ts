@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
 export const errorBodySchema = z.object({ ok: z.literal(false), message: z.string() });
-export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export function successEnvelope<T extends z.ZodType>(data: T) {
   return z.object({ ok: z.literal(true), data });

@@ -92,4 +92,3 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
 
 export const submitJobSchema = buildSubmitJobSchema();
 export type SubmitJobRequest = z.infer<typeof submitJobSchema>;
-export type EnvEntry = NonNullable<SubmitJobRequest['container_env']>[string];

@@ -1,5 +1,5 @@
-import type { JobListItem, JobLogs, JobRecord, JobTransition } from '../../contract';
-import type { ContainerLogs, Job, Transition } from '../jobs/model';
+import type { JobListItem, JobRecord, JobTransition } from '../../contract';
+import type { Job, Transition } from '../jobs/model';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
@@ -24,5 +24,3 @@ export function toJobListItem(job: Job): JobListItem {
 export function toTransition(t: Transition): JobTransition {
   return { from: t.from, to: t.to, at: iso(t.at), note: t.note };
 }
-
-export const toLogs = (logs: ContainerLogs): JobLogs => logs;

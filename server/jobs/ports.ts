@@ -46,14 +46,7 @@ export interface ManagedContainer {
 }
 
 /** Why the engine could not do what was asked, in words for the job's system_note. */
-export class RuntimeError extends Error {
-  constructor(
-    readonly kind: 'image-missing' | 'unreachable' | 'vanished' | 'rejected',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class RuntimeError extends Error {}
 
 /** A container engine: Docker today, a cluster engine later. */
 export interface ContainerRuntime {

@@ -20,7 +20,6 @@ interface Supervision {
  */
 export class Runner {
   private readonly supervised = new Map<string, Supervision>();
-  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly runtime: ContainerRuntime,
@@ -50,17 +49,10 @@ export class Runner {
     });
   }
 
-  /** Resolves when every container being followed has been recorded (for tests and shutdown). */
-  async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
-  }
-
   private track(work: Promise<void>): void {
-    const tracked = work.catch((error: unknown) => {
+    void work.catch((error: unknown) => {
       this.logger.error({ err: error }, 'runner failed unexpectedly');
     });
-    this.inFlight.add(tracked);
-    void tracked.finally(() => this.inFlight.delete(tracked));
   }
 
   private async execute(job: Job): Promise<void> {

@@ -122,25 +122,17 @@ export class DockerRuntime implements ContainerRuntime {
     const detail = e.json?.message ?? e.message ?? String(error);
     if (e.code === 'ECONNREFUSED' || e.code === 'ENOENT' || e.code === 'EACCES') {
       return new RuntimeError(
-        'unreachable',
         `the container engine is unreachable at ${this.socketPath} (${e.code}); is dockerd running?`,
       );
     }
     if (action === 'create' && e.statusCode === 404) {
       return new RuntimeError(
-        'image-missing',
         `image ${image} is not on the container engine; build or load it there (docker image ls lists what is present)`,
       );
     }
     if (e.statusCode === 404) {
-      return new RuntimeError(
-        'vanished',
-        `the container vanished (removed outside Jobdeck?) during ${action}`,
-      );
+      return new RuntimeError(`the container vanished (removed outside Jobdeck?) during ${action}`);
     }
-    return new RuntimeError(
-      'rejected',
-      `the container engine refused to ${action} the container: ${detail}`,
-    );
+    return new RuntimeError(`the container engine refused to ${action} the container: ${detail}`);
   }
 }

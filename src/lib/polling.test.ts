@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FINAL_STATES, JOB_STATES } from '../../contract';
 import { MAX_POLL_BACKOFF_MS, nextPollDelay } from './polling';
 
 const base = { consecutiveErrors: 0, permanentError: false, baseMs: 1500 };
@@ -6,20 +7,13 @@ const base = { consecutiveErrors: 0, permanentError: false, baseMs: 1500 };
 describe('nextPollDelay', () => {
   it('polls at the base interval while the job is active or not yet loaded', () => {
     expect(nextPollDelay({ ...base, state: undefined })).toBe(1500);
-    for (const state of [
-      'submitted',
-      'pending',
-      'runnable',
-      'starting',
-      'running',
-      'cancelling',
-    ] as const) {
+    for (const state of JOB_STATES.filter((s) => !FINAL_STATES.includes(s))) {
       expect(nextPollDelay({ ...base, state })).toBe(1500);
     }
   });
 
   it('stops at every final state', () => {
-    for (const state of ['completed', 'failed', 'timeout', 'error', 'cancelled'] as const) {
+    for (const state of FINAL_STATES) {
       expect(nextPollDelay({ ...base, state })).toBe(false);
     }
   });

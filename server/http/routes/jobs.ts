@@ -4,7 +4,7 @@ import { formatIssues, jobListQuerySchema, type buildSubmitJobSchema } from '../
 import type { JobService } from '../../jobs/job-service';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
-import { toJobListItem, toJobRecord, toLogs, toTransition } from '../presenters';
+import { toJobListItem, toJobRecord, toTransition } from '../presenters';
 
 interface JobRoutesOptions {
   service: JobService;
@@ -72,6 +72,6 @@ export function jobRoutes(app: FastifyInstance, { service, submitSchema }: JobRo
 
   app.get<{ Params: JobParams }>('/v1/client/job/:job_id/logs', async (request) => {
     const logs = await service.logs(principalOf(request).project, request.params.job_id);
-    return { ok: true, data: toLogs(logs) };
+    return { ok: true, data: logs };
   });
 }

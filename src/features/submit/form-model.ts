@@ -1,6 +1,5 @@
 import type { Control, FieldErrors as FormErrors, UseFormRegister } from 'react-hook-form';
 import {
-  DEFAULT_LIMITS,
   DEFINITION_REF,
   ENV_NAME,
   JOB_NAME,
@@ -227,5 +226,3 @@ export function unusedParameterKeys(values: SubmitFormValues): Set<string> {
   );
   return new Set([...definedParameterKeys(values)].filter((key) => !used.has(key)));
 }
-
-export const SCHEDULE_MAX_AHEAD_DAYS = DEFAULT_LIMITS.scheduleMaxAheadDays;
