@@ -26,6 +26,9 @@ export const FINAL_STATES: readonly JobState[] = [
   'error',
 ];
 
+/** States in which a job holds one of its queue's slots: its container exists or is being made. */
+export const SLOT_STATES: readonly JobState[] = ['starting', 'running', 'cancelling'];
+
 export function isFinalState(state: JobState): boolean {
   return FINAL_STATES.includes(state);
 }

@@ -1,4 +1,4 @@
-import { isFinalState } from '../../contract';
+import { SLOT_STATES, isFinalState } from '../../contract';
 import type { Catalog } from './catalog';
 import type { Job } from './model';
 import { notes } from './notes';
@@ -28,9 +28,10 @@ export class Dispatcher {
     private readonly runner: Runner,
     private readonly logger: Logger,
   ) {
+    // A slot frees when a job leaves starting/running/cancelling for good. Nothing else needs a
+    // kick: submits kick directly, and only this dispatcher makes jobs runnable.
     machine.onTransition((job, from) => {
-      const freedSlot = isFinalState(job.state) && (from === 'running' || from === 'cancelling');
-      if (freedSlot || job.state === 'runnable' || job.state === 'error') this.kick();
+      if (isFinalState(job.state) && SLOT_STATES.includes(from)) this.kick();
     });
   }
 

@@ -1,3 +1,4 @@
+import { SLOT_STATES } from '../../contract';
 import { notes } from './notes';
 import type { ContainerRuntime, JobStore, Logger } from './ports';
 import type { Runner } from './runner';
@@ -19,7 +20,7 @@ export async function recoverJobs(
   const containers = new Map((await runtime.listManaged()).map((c) => [c.jobId, c]));
   const summary = { adopted: 0, requeued: 0, lost: 0, orphansRemoved: 0 };
 
-  for (const job of await store.jobsInStates(['starting', 'running', 'cancelling'])) {
+  for (const job of await store.jobsInStates(SLOT_STATES)) {
     const container = containers.get(job.id);
     containers.delete(job.id);
     if (job.state === 'starting' && (!container || container.state === 'created')) {

@@ -1,3 +1,4 @@
+import { SLOT_STATES } from '../../contract';
 import type { Job } from './model';
 import { notes } from './notes';
 import {
@@ -182,7 +183,7 @@ export class Runner {
   ): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const job = await this.store.getJob(jobId);
-      if (!job || !['starting', 'running', 'cancelling'].includes(job.state)) return;
+      if (!job || !SLOT_STATES.includes(job.state)) return;
       const outcome = decide(job.state);
       if (await this.machine.move(job, outcome.to, outcome.note, outcome.fields)) return;
     }

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { FINAL_STATES, type JobState } from '../../contract';
+import { FINAL_STATES, SLOT_STATES, type JobState } from '../../contract';
 import type {
   ContainerLogs,
   Job,
@@ -11,8 +11,6 @@ import type {
 } from '../jobs/model';
 import type { JobStore } from '../jobs/ports';
 import type { Database, JobsTable } from './schema';
-
-const SLOT_STATES: JobState[] = ['starting', 'running', 'cancelling'];
 
 function toJob(row: Selectable<JobsTable>): Job {
   return {
