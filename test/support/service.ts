@@ -124,11 +124,12 @@ export async function startService(
   writeFileSync(
     configFile,
     stringify({
-      data_dir: dataDir,
       port: 0,
       rate_limit_per_minute: 0,
       projects: testProjects(),
+      container_labels: { [RUN_LABEL]: runId() },
       ...settings,
+      data_dir: dataDir,
     }),
   );
   let chunks: string[] = [];
