@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  JOB_STATES,
+  cancelEffect,
   fieldErrorsOf,
   formatIssues,
   parseDefinitionRef,
@@ -73,5 +75,23 @@ describe('identifiers and commands', () => {
     expect(scheduleAtToMillis('2026-11-21T12:00:00.000+02:00')).toBe(
       Date.parse('2026-11-21T10:00:00.000Z'),
     );
+  });
+});
+
+describe('cancel effects', () => {
+  it('follow PRODUCT.md for every state', () => {
+    expect(Object.fromEntries(JOB_STATES.map((state) => [state, cancelEffect(state)]))).toEqual({
+      submitted: 'cancel-now',
+      pending: 'cancel-now',
+      runnable: 'cancel-now',
+      starting: 'stop-container',
+      running: 'stop-container',
+      cancelling: 'already-cancelling',
+      cancelled: 'already-cancelling',
+      timeout: 'refused',
+      completed: 'refused',
+      failed: 'refused',
+      error: 'refused',
+    });
   });
 });

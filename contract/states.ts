@@ -29,6 +29,29 @@ export const FINAL_STATES: readonly JobState[] = [
 /** States in which a job holds one of its queue's slots: its container exists or is being made. */
 export const SLOT_STATES: readonly JobState[] = ['starting', 'running', 'cancelling'];
 
+/**
+ * What a cancel request does in each state (PRODUCT.md's table): one definition for the service
+ * that acts on it and the console that announces it.
+ */
+export type CancelEffect = 'cancel-now' | 'stop-container' | 'already-cancelling' | 'refused';
+
+export function cancelEffect(state: JobState): CancelEffect {
+  switch (state) {
+    case 'submitted':
+    case 'pending':
+    case 'runnable':
+      return 'cancel-now';
+    case 'starting':
+    case 'running':
+      return 'stop-container';
+    case 'cancelling':
+    case 'cancelled':
+      return 'already-cancelling';
+    default:
+      return 'refused';
+  }
+}
+
 export function isFinalState(state: JobState): boolean {
   return FINAL_STATES.includes(state);
 }

@@ -6,6 +6,9 @@ import type { JobStore, Logger } from './ports';
 import type { Runner } from './runner';
 import type { JobStateMachine } from './state-machine';
 
+const totalOf = (countsByQueue: Map<string, number>) =>
+  [...countsByQueue.values()].reduce((sum, n) => sum + n, 0);
+
 // setTimeout's ceiling; a later schedule_at just re-arms when this fires.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -96,7 +99,7 @@ export class Dispatcher {
 
   private async fillSlots(): Promise<void> {
     const counts = await this.store.activeCountsByQueue();
-    let total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+    let total = totalOf(counts);
     for (const queue of this.catalog.queuesByPriority) {
       if (queue.paused) continue;
       const free = Math.min(
@@ -133,7 +136,7 @@ export class Dispatcher {
     const active = counts ?? (await this.store.activeCountsByQueue());
     const queue = this.catalog.queue(job.queue);
     const inQueue = active.get(job.queue) ?? 0;
-    const total = [...active.values()].reduce((sum, n) => sum + n, 0);
+    const total = totalOf(active);
     if (queue?.paused) return notes.queuePaused(job.queue);
     if (queue && inQueue < queue.maxRunning && total >= this.catalog.maxRunning) {
       return notes.waitingForServiceSlot(total, this.catalog.maxRunning);

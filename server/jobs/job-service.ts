@@ -1,4 +1,4 @@
-import type { JobState, SubmitJobRequest } from '../../contract';
+import { cancelEffect, type SubmitJobRequest } from '../../contract';
 import type { Catalog } from './catalog';
 import type { Dispatcher } from './dispatcher';
 import { conflict, invalid, notFound } from './errors';
@@ -8,10 +8,6 @@ import type { JobStore, SecretBox } from './ports';
 import type { Runner } from './runner';
 import type { JobStateMachine } from './state-machine';
 import { planJob } from './submission';
-
-const CANCEL_AT_ONCE: readonly JobState[] = ['submitted', 'pending', 'runnable'];
-const CANCEL_BY_STOPPING: readonly JobState[] = ['starting', 'running'];
-const ALREADY_CANCELLING: readonly JobState[] = ['cancelling', 'cancelled'];
 
 /** The three operations of the spec (and the read-only extensions), for one project at a time. */
 export class JobService {
@@ -67,15 +63,16 @@ export class JobService {
     // A lost compare-and-set means the job moved meanwhile: decide again on its new state.
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const job = await this.visibleJob(project, id);
-      if (ALREADY_CANCELLING.includes(job.state)) return;
-      if (CANCEL_AT_ONCE.includes(job.state)) {
+      const effect = cancelEffect(job.state);
+      if (effect === 'already-cancelling') return;
+      if (effect === 'cancel-now') {
         const now = Date.now();
         const moved = await this.machine.move(job, 'cancelled', notes.cancelledBeforeStart, {
           cancelRequestedAt: now,
           finishedAt: now,
         });
         if (moved) return;
-      } else if (CANCEL_BY_STOPPING.includes(job.state)) {
+      } else if (effect === 'stop-container') {
         const moved = await this.machine.move(
           job,
           'cancelling',

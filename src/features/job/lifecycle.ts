@@ -1,4 +1,4 @@
-import type { JobRecord, JobState } from '../../../contract';
+import { cancelEffect, isFinalState, type JobRecord, type JobState } from '../../../contract';
 
 export interface LifecycleStep {
   label: string;
@@ -21,8 +21,7 @@ export function lifecycleSteps(job: JobRecord): LifecycleStep[] {
 
 /** Index of the step the job is in; past the last step when it is final. */
 export function activeStep(job: JobRecord, steps: LifecycleStep[]): number {
-  if (['completed', 'failed', 'timeout', 'error', 'cancelled'].includes(job.state))
-    return steps.length;
+  if (isFinalState(job.state)) return steps.length;
   const state = job.state === 'cancelling' ? 'running' : job.state;
   return Math.max(
     0,
@@ -32,8 +31,14 @@ export function activeStep(job: JobRecord, steps: LifecycleStep[]): number {
 
 /** What cancelling does from each state, for the confirm dialog. */
 export function stateAfterCancel(state: JobState): JobState | null {
-  if (state === 'submitted' || state === 'pending' || state === 'runnable') return 'cancelled';
-  if (state === 'starting' || state === 'running') return 'cancelling';
-  if (state === 'cancelling') return 'cancelled';
-  return null;
+  switch (cancelEffect(state)) {
+    case 'cancel-now':
+      return 'cancelled';
+    case 'stop-container':
+      return 'cancelling';
+    case 'already-cancelling':
+      return state === 'cancelling' ? 'cancelled' : null;
+    case 'refused':
+      return null;
+  }
 }
