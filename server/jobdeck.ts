@@ -15,10 +15,8 @@ import { Runner } from './jobs/runner';
 import { JobStateMachine } from './jobs/state-machine';
 import { DockerRuntime } from './runtime/docker-runtime';
 import { AesGcmSecretBox, loadSecretKey } from './secrets/secret-box';
-import { SqlJobStore } from './store/job-store';
-import { KeyStore } from './store/key-store';
-import { changedDefinitions, storeId } from './store/meta-store';
-import { openSqlite } from './store/sqlite';
+import { openStore } from './store/open-store';
+import type { KeyStore } from './store/ports';
 
 export interface RunningJobdeck {
   apiUrl: string;
@@ -28,6 +26,10 @@ export interface RunningJobdeck {
 }
 
 const DIST_DIR = resolve(import.meta.dirname, '..', 'dist');
+
+// The instance that claims jobs. One process per store for now; when several instances share a
+// PostgreSQL store, each will register an id of its own.
+const INSTANCE_ID = 'local';
 
 /**
  * The key the console proxy injects: created once per data directory (0600 file), so the
@@ -48,33 +50,33 @@ export async function startJobdeck(
   config: JobdeckConfig,
   options: { withConsole: boolean },
 ): Promise<RunningJobdeck> {
-  const db = await openSqlite(join(config.data_dir, 'jobdeck.sqlite'));
+  const storage = await openStore(config);
   const catalog = catalogFromConfig(config);
-  const changed = await changedDefinitions(
-    db,
+  const changed = await storage.meta.changedDefinitions(
     new Map(catalog.definitions().map((d) => [d.ref, d.fingerprint])),
   );
   if (changed.length > 0) {
-    await db.destroy();
+    await storage.close();
     throw new ConfigError(
       `job definitions are immutable once used, but these changed: ${changed.join(', ')}; restore them and declare a new version instead`,
     );
   }
 
-  const store = new SqlJobStore(db);
-  const keys = new KeyStore(db);
+  const store = storage.jobs;
+  const keys = storage.keys;
   const secrets = new AesGcmSecretBox(loadSecretKey(config.secret_key, config.data_dir));
   const runtime = new DockerRuntime(
     config.docker_socket,
-    await storeId(db),
+    await storage.meta.storeId(),
     config.container_labels,
   );
-  const machine = new JobStateMachine(store);
+  const machine = new JobStateMachine(store, INSTANCE_ID);
   const logger = pino({
     level: config.log_level,
     // Keys never reach the log; bodies are never logged at all (they can hold sensitive values).
     redact: ['req.headers.authorization', 'req.headers.cookie'],
   });
+  if (storage.migrated.length > 0) logger.info({ migrations: storage.migrated }, 'store migrated');
   const runner = new Runner(runtime, machine, store, secrets, logger, config.log_tail_bytes);
   const dispatcher = new Dispatcher(store, machine, catalog, runner, logger);
   const service = new JobService(store, machine, catalog, dispatcher, runner, secrets);
@@ -98,7 +100,7 @@ export async function startJobdeck(
   try {
     await runtime.ping();
   } catch (error) {
-    await db.destroy();
+    await storage.close();
     throw new ConfigError((error as Error).message);
   }
   await recoverJobs(store, runtime, machine, runner, logger);
@@ -122,7 +124,7 @@ export async function startJobdeck(
       dispatcher.stop();
       await consoleServer?.close();
       await api.close();
-      await db.destroy();
+      await storage.close();
     },
   };
 }
