@@ -1,5 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
+// The service suite runs on SQLite unless JOBDECK_TEST_STORE=postgres (scripts/test-all.sh runs both).
+const POSTGRES_SETUP = 'test/support/postgres-setup.ts';
+const serviceOnPostgres = process.env.JOBDECK_TEST_STORE === 'postgres';
+
 export default defineConfig({
   test: {
     projects: [
@@ -26,7 +30,22 @@ export default defineConfig({
           name: 'service',
           include: ['test/service/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/support/global-setup.ts'],
+          globalSetup: [
+            'test/support/global-setup.ts',
+            ...(serviceOnPostgres ? [POSTGRES_SETUP] : []),
+          ],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // One suite over every store driver: SQLite files and a throw-away PostgreSQL.
+          name: 'store',
+          include: ['test/store/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: [POSTGRES_SETUP],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -46,20 +46,27 @@ const projectSchema = z.strictObject({
 /** Where `store.url` comes from when the file leaves it out (so a password can stay out of it). */
 export const DATABASE_URL_VARIABLE = 'JOBDECK_DATABASE_URL';
 
-const storeSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('sqlite'),
-    /** Relative to data_dir. */
-    path: z.string().min(1).default('jobdeck.sqlite'),
-  }),
-  z.strictObject({
-    type: z.literal('postgres'),
-    url: z
-      .string({ error: `missing: set store.url or the ${DATABASE_URL_VARIABLE} variable` })
-      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL'),
-    pool_size: positiveInt.default(10),
-  }),
-]);
+const storeSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({
+      type: z.literal('sqlite'),
+      /** Relative to data_dir. */
+      path: z.string().min(1).default('jobdeck.sqlite'),
+    }),
+    z.strictObject({
+      type: z.literal('postgres'),
+      url: z
+        .string({ error: `missing: set store.url or the ${DATABASE_URL_VARIABLE} variable` })
+        .regex(
+          /^postgres(ql)?:\/\//,
+          `must be a postgres:// or postgresql:// URL (from store.url or ${DATABASE_URL_VARIABLE})`,
+        ),
+      pool_size: positiveInt.default(10),
+    }),
+  ],
+  { error: 'must be sqlite or postgres' },
+);
 
 export const configSchema = z.strictObject({
   host: z.string().default('127.0.0.1'),

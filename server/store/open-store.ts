@@ -1,11 +1,34 @@
 import { resolve } from 'node:path';
+import { ConfigError } from '../config/load';
 import type { JobdeckConfig } from '../config/schema';
 import type { Store } from './ports';
 import { openPostgresStore } from './postgres/open';
 import { openSqliteStore } from './sqlite/open';
 
-/** The one place that picks a driver: everything else sees only the Store ports. */
-export async function openStore(config: Pick<JobdeckConfig, 'store' | 'data_dir'>): Promise<Store> {
+type StoreConfig = Pick<JobdeckConfig, 'store' | 'data_dir'>;
+
+/** The store as an admin would name it, without a password that the URL may hold. */
+function describe(config: StoreConfig): string {
+  if (config.store.type === 'sqlite') return resolve(config.data_dir, config.store.path);
+  const url = new URL(config.store.url);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
+/**
+ * The one place that picks a driver: everything else sees only the Store ports. A store that
+ * cannot be opened (server down, wrong password, unwritable file) is the admin's to fix, so it
+ * is reported like a configuration mistake: what and where, no stack trace.
+ */
+export async function openStore(config: StoreConfig): Promise<Store> {
+  try {
+    return await openDriver(config);
+  } catch (error) {
+    throw new ConfigError(`store: cannot open ${describe(config)}: ${(error as Error).message}`);
+  }
+}
+
+function openDriver(config: StoreConfig): Promise<Store> {
   switch (config.store.type) {
     case 'sqlite':
       return openSqliteStore(resolve(config.data_dir, config.store.path));

@@ -226,24 +226,24 @@ export class SqlJobStore implements JobStore {
   async claimRunnable(claim: Claim, noteFor: (job: Job) => string) {
     return this.db.transaction().execute(async (trx) => {
       await this.dialect.serializeClaims(trx);
-      const held = await slotsHeldByQueue(trx);
-      const heldInService = [...held.values()].reduce((sum, n) => sum + n, 0);
-      const room = Math.min(
-        claim.limit,
-        claim.queueMax - (held.get(claim.queue) ?? 0),
-        claim.serviceMax - heldInService,
-      );
-      if (room <= 0) return [];
       const runnable = await trx
         .selectFrom('jobs')
         .selectAll()
         .where('state', '=', 'runnable')
         .where('queue', '=', claim.queue)
         .orderBy('seq')
-        .limit(room)
+        .limit(claim.limit)
         .execute();
+      // Most claims find an idle queue: no need to count its slots then.
+      if (runnable.length === 0) return [];
+      const held = await slotsHeldByQueue(trx);
+      const heldInService = [...held.values()].reduce((sum, n) => sum + n, 0);
+      const room = Math.min(
+        claim.queueMax - (held.get(claim.queue) ?? 0),
+        claim.serviceMax - heldInService,
+      );
       const claimed: Job[] = [];
-      for (const row of runnable) {
+      for (const row of runnable.slice(0, Math.max(0, room))) {
         const job = toJob(row);
         // A cancel may have taken the job since the select: the compare-and-set skips it then.
         const starting = await this.moveWithin(trx, {
