@@ -8,12 +8,8 @@ import { ConfigError } from './config/load';
 import type { JobdeckConfig } from './config/schema';
 import { buildConsoleServer } from './http/console-server';
 import { buildHttpApp } from './http/app';
-import { Dispatcher } from './jobs/dispatcher';
-import { JobService } from './jobs/job-service';
-import { recoverJobs } from './jobs/recovery';
-import { Runner } from './jobs/runner';
-import { JobStateMachine } from './jobs/state-machine';
-import { DockerRuntime } from './runtime/docker-runtime';
+import { createJobSystem } from './jobs/job-system';
+import { createRuntime } from './runtime/create-runtime';
 import { AesGcmSecretBox, loadSecretKey } from './secrets/secret-box';
 import { openStore } from './store/open-store';
 import type { KeyStore } from './store/ports';
@@ -26,10 +22,6 @@ export interface RunningJobdeck {
 }
 
 const DIST_DIR = resolve(import.meta.dirname, '..', 'dist');
-
-// The instance that claims jobs. One process per store for now; when several instances share a
-// PostgreSQL store, each will register an id of its own.
-const INSTANCE_ID = 'local';
 
 /**
  * The key the console proxy injects: created once per data directory (0600 file), so the
@@ -65,24 +57,31 @@ export async function startJobdeck(
   const store = storage.jobs;
   const keys = storage.keys;
   const secrets = new AesGcmSecretBox(loadSecretKey(config.secret_key, config.data_dir));
-  const runtime = new DockerRuntime(
-    config.docker_socket,
-    await storage.meta.storeId(),
-    config.container_labels,
-  );
-  const machine = new JobStateMachine(store, INSTANCE_ID);
+  const runtime = createRuntime(config.engine, {
+    storeId: await storage.meta.storeId(),
+    labels: config.container_labels,
+  });
   const logger = pino({
     level: config.log_level,
     // Keys never reach the log; bodies are never logged at all (they can hold sensitive values).
     redact: ['req.headers.authorization', 'req.headers.cookie'],
   });
   if (storage.migrated.length > 0) logger.info({ migrations: storage.migrated }, 'store migrated');
-  const runner = new Runner(runtime, machine, store, secrets, logger, config.log_tail_bytes);
-  const dispatcher = new Dispatcher(store, machine, catalog, runner, logger);
-  const service = new JobService(store, machine, catalog, dispatcher, runner, secrets);
+  const jobs = createJobSystem(
+    { store, runtime, secrets, catalog, logger },
+    {
+      logTailBytes: config.log_tail_bytes,
+      defaults: {
+        cpus: config.job_defaults.cpus,
+        memoryBytes: config.job_defaults.memory,
+        pidsLimit: config.job_defaults.pids_limit,
+      },
+      reconcileIntervalMs: config.reconcile_interval_seconds * 1000,
+    },
+  );
 
   const api = await buildHttpApp({
-    service,
+    service: jobs.service,
     keys,
     submitSchema: buildSubmitJobSchema(DEFAULT_LIMITS),
     bodyLimitBytes: config.body_limit_bytes,
@@ -103,8 +102,7 @@ export async function startJobdeck(
     await storage.close();
     throw new ConfigError((error as Error).message);
   }
-  await recoverJobs(store, runtime, machine, runner, logger);
-  dispatcher.start();
+  await jobs.start();
   const apiUrl = await api.listen({ host: config.host, port: config.port });
 
   const key = await consoleKey(keys, config);
@@ -121,7 +119,7 @@ export async function startJobdeck(
     consoleKey: key,
     async close() {
       // Containers keep running; the next start adopts them.
-      dispatcher.stop();
+      await jobs.stop();
       await consoleServer?.close();
       await api.close();
       await storage.close();

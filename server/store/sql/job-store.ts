@@ -181,14 +181,6 @@ export class SqlJobStore implements JobStore {
     return toJob(row);
   }
 
-  async setContainerId(id: string, containerId: string) {
-    await this.db
-      .updateTable('jobs')
-      .set({ container_id: containerId })
-      .where('id', '=', id)
-      .execute();
-  }
-
   async jobsInStates(states: readonly JobState[]) {
     const rows = await this.db
       .selectFrom('jobs')
