@@ -15,6 +15,8 @@ export interface PostgresCluster {
   /** Superuser URL of the `postgres` database, for creating the others. */
   url: string;
   dataDir: string;
+  /** The server's log: errors it logs could quote what a statement carried. */
+  logFile: string;
   stop(): void;
 }
 
@@ -60,6 +62,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
     chownSync(root, id('-u'), id('-g'));
   }
   const dataDir = join(root, 'data');
+  const logFile = join(root, 'postgres.log');
   const port = await freePort();
   try {
     runPostgresTool(join(bin, 'initdb'), [
@@ -87,7 +90,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
       '-D',
       dataDir,
       '-l',
-      join(root, 'postgres.log'),
+      logFile,
       '-w',
       '-t',
       '60',
@@ -102,6 +105,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     dataDir,
+    logFile,
     stop() {
       runPostgresTool(join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', 'stop']);
       rmSync(root, { recursive: true, force: true });
@@ -110,17 +114,20 @@ export async function startPostgres(): Promise<PostgresCluster> {
 }
 
 export function shareCluster(cluster: PostgresCluster): void {
-  process.env[CLUSTER_VARIABLE] = JSON.stringify({ url: cluster.url, dataDir: cluster.dataDir });
+  const { url, dataDir, logFile } = cluster;
+  process.env[CLUSTER_VARIABLE] = JSON.stringify({ url, dataDir, logFile });
 }
 
-function sharedCluster(): Pick<PostgresCluster, 'url' | 'dataDir'> {
+type SharedCluster = Pick<PostgresCluster, 'url' | 'dataDir' | 'logFile'>;
+
+function sharedCluster(): SharedCluster {
   const shared = process.env[CLUSTER_VARIABLE];
   if (!shared) {
     throw new Error(
       'no test PostgreSQL: add test/support/postgres-setup.ts to the project globalSetup',
     );
   }
-  return JSON.parse(shared) as Pick<PostgresCluster, 'url' | 'dataDir'>;
+  return JSON.parse(shared) as SharedCluster;
 }
 
 export const isClusterShared = () => process.env[CLUSTER_VARIABLE] !== undefined;
@@ -152,8 +159,8 @@ function filesUnder(dir: string): string[] {
 }
 
 /**
- * What the database at `url` has on disk: its own files and the write-ahead log, after a
- * checkpoint so that every committed row is in the table files too.
+ * What the database at `url` has on disk: its own files, the write-ahead log and the server's
+ * log, after a checkpoint so that every committed row is in the table files too.
  */
 export async function postgresFilesAtRest(url: string): Promise<string[]> {
   const oid = await withClient(url, async (client) => {
@@ -163,8 +170,9 @@ export async function postgresFilesAtRest(url: string): Promise<string[]> {
     );
     return rows[0]!.oid;
   });
-  const { dataDir } = sharedCluster();
+  const { dataDir, logFile } = sharedCluster();
   return [
+    logFile,
     ...filesUnder(join(dataDir, 'base', String(oid))),
     ...filesUnder(join(dataDir, 'pg_wal')),
   ];
