@@ -1,8 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-// The service suite runs on SQLite unless JOBDECK_TEST_STORE=postgres (scripts/test-all.sh runs both).
+// Services under test run on SQLite unless JOBDECK_TEST_STORE=postgres (scripts/test-all.sh runs
+// the service suite on both).
 const POSTGRES_SETUP = 'test/support/postgres-setup.ts';
-const serviceOnPostgres = process.env.JOBDECK_TEST_STORE === 'postgres';
+const servicesOnPostgres = process.env.JOBDECK_TEST_STORE === 'postgres';
+const serviceSetup = [
+  'test/support/global-setup.ts',
+  ...(servicesOnPostgres ? [POSTGRES_SETUP] : []),
+];
 
 export default defineConfig({
   test: {
@@ -30,10 +35,7 @@ export default defineConfig({
           name: 'service',
           include: ['test/service/**/*.test.ts'],
           environment: 'node',
-          globalSetup: [
-            'test/support/global-setup.ts',
-            ...(serviceOnPostgres ? [POSTGRES_SETUP] : []),
-          ],
+          globalSetup: serviceSetup,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -48,6 +50,17 @@ export default defineConfig({
           globalSetup: [POSTGRES_SETUP],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'reliability',
+          include: ['test/reliability/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: serviceSetup,
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -31,7 +31,7 @@ export const notes = {
   engineAwayWhileActive: (since: number) =>
     `the container engine is unreachable since ${iso(since)}; the job is settled once it answers`,
   engineStopped: (code: number) =>
-    `the container engine stopped while the job ran (exit code ${code}); submit it again`,
+    `exited with code ${code} while the container engine was stopped or unreachable, so the engine may have ended it; submit it again`,
   couldNotRun: (reason: string) => `the container engine could not run it: ${reason}`,
   engineFailed: (reason: string) => `the container engine failed: ${reason}`,
 };

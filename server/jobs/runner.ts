@@ -1,5 +1,4 @@
 import { SLOT_STATES, isFinalState } from '../../contract';
-import { failpoint } from '../failpoints';
 import type { EngineHealth } from './engine-health';
 import { JobSecrets } from './job-secrets';
 import type { Job } from './model';
@@ -103,7 +102,6 @@ export class Runner {
       await this.launchFailed(job.id, error, secrets);
       return;
     }
-    failpoint('after-launch');
     this.launching.delete(job.id);
     await this.settle(job.id, workload);
   }
@@ -230,7 +228,6 @@ export class Runner {
       outcome.fields,
     );
     if (!moved) return false;
-    failpoint('after-outcome');
     this.stopsIssued.delete(job.id);
     await this.runtime.remove(workload);
     return true;

@@ -1,4 +1,5 @@
 import type { JobState } from '../../contract';
+import { failpoint } from '../failpoints';
 import type { Claim, Job, StateChange, TransitionFields } from './model';
 import type { JobStore } from './ports';
 
@@ -71,6 +72,7 @@ export class JobStateMachine {
     const change: StateChange = { id: job.id, from: job.state, to, at: Date.now(), note };
     if (fields) change.fields = fields;
     const moved = await this.store.moveJob(change);
+    if (moved) failpoint(`after-move-to-${to}`);
     if (moved) this.notify(moved, job.state);
     return moved;
   }
@@ -103,6 +105,7 @@ export class JobStateMachine {
       { ...request, owner: this.owner, at: Date.now() },
       noteFor,
     );
+    if (claimed.length > 0) failpoint('after-move-to-starting');
     for (const job of claimed) this.notify(job, 'runnable');
     return claimed;
   }

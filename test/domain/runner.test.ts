@@ -103,7 +103,7 @@ describe('the runner and the reconciler, on a fake engine', () => {
     domain.engine.comeBack();
     const killed = await domain.waitFor(running, 'error');
     expect(killed.systemNote).toBe(
-      'the container engine stopped while the job ran (exit code 143); submit it again',
+      'exited with code 143 while the container engine was stopped or unreachable, so the engine may have ended it; submit it again',
     );
     await domain.waitFor(waiting, 'running');
     domain.engine.exit(waiting, 0);

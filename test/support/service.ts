@@ -105,8 +105,10 @@ export interface TestService {
   /** The files holding the service's store at rest (SQLite's, or its PostgreSQL database's). */
   storeFiles(): Promise<string[]>;
   stop(signal?: NodeJS.Signals): Promise<void>;
-  /** Starts the service again on the same data directory and port. */
-  restart(): Promise<void>;
+  /** Starts the service again on the same data directory and port (with `env` added, if given). */
+  restart(env?: Record<string, string>): Promise<void>;
+  /** Resolves when the process has exited by itself (a fail point, a crash). */
+  exited(): Promise<void>;
   cli(...args: string[]): Promise<string>;
   request(method: string, path: string, body?: unknown, key?: string | null): Promise<ApiResponse>;
 }
@@ -121,7 +123,7 @@ export interface ApiResponse {
 export async function startService(
   settings: Record<string, unknown> = {},
   dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-test-')),
-  options: { withConsole?: boolean } = {},
+  options: { withConsole?: boolean; env?: Record<string, string> } = {},
 ): Promise<TestService> {
   const configFile = join(dataDir, 'jobdeck.yaml');
   const store = await testStore();
@@ -144,7 +146,7 @@ export async function startService(
   let consoleUrl = '';
   let key = '';
 
-  const launch = async (port: number) => {
+  const launch = async (port: number, env: Record<string, string> = {}) => {
     chunks = [];
     const consoleArgs = options.withConsole ? ['--console-port', '0'] : ['--no-console'];
     child = spawn(
@@ -153,6 +155,7 @@ export async function startService(
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...env },
       },
     );
     const collect = (data: Buffer) => {
@@ -186,7 +189,7 @@ export async function startService(
     });
   };
 
-  await launch(0);
+  await launch(0, options.env);
 
   const service: TestService = {
     get baseUrl() {
@@ -207,9 +210,13 @@ export async function startService(
       child.kill(signal);
       await exited;
     },
-    async restart() {
+    async restart(env) {
       await service.stop();
-      await launch(Number(new URL(baseUrl).port));
+      await launch(Number(new URL(baseUrl).port), env);
+    },
+    exited() {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      return new Promise((resolve) => child.once('exit', () => resolve()));
     },
     async cli(...args) {
       const { stdout } = await run(process.execPath, [...CLI, ...args, '--config', configFile], {
