@@ -8,8 +8,9 @@ import { openSqliteStore } from './sqlite/open';
 type StoreConfig = Pick<JobdeckConfig, 'store' | 'data_dir'>;
 
 /** The store as an admin would name it, without a password that the URL may hold. */
-function describe(config: StoreConfig): string {
+function nameOf(config: StoreConfig): string {
   if (config.store.type === 'sqlite') return resolve(config.data_dir, config.store.path);
+  if (!URL.canParse(config.store.url)) return 'store.url (not a URL)';
   const url = new URL(config.store.url);
   if (url.password) url.password = '***';
   return url.toString();
@@ -24,7 +25,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   try {
     return await openDriver(config);
   } catch (error) {
-    throw new ConfigError(`store: cannot open ${describe(config)}: ${(error as Error).message}`);
+    throw new ConfigError(`store: cannot open ${nameOf(config)}: ${(error as Error).message}`);
   }
 }
 
