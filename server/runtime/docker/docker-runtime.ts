@@ -176,7 +176,8 @@ export class DockerRuntime implements ContainerRuntime {
     return found.filter((w): w is Workload => w !== null);
   }
 
-  async wait(workload: Workload): Promise<void> {
+  /** A container changes status only by ending here: `created` ones are started by launch. */
+  async waitForChange(workload: Workload): Promise<void> {
     try {
       await this.long.getContainer(workload.id).wait();
     } catch (error) {
