@@ -112,6 +112,19 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     ]);
   });
 
+  it('replaces the note of a job only while it is in the state given, recording no transition', async () => {
+    const job = await walk(await insert(), 'runnable', 'starting');
+    await store.jobs.setNote(job.id, 'starting', 'waiting for a node: no\0 capacity');
+    expect((await store.jobs.getJob(job.id))!.systemNote).toMatch(
+      /^waiting for a node: no(\0|\uFFFD) capacity$/,
+    );
+    await store.jobs.setNote(job.id, 'runnable', 'too late');
+    expect((await store.jobs.getJob(job.id))!.systemNote).not.toBe('too late');
+    await store.jobs.setNote(job.id, 'starting', null);
+    expect((await store.jobs.getJob(job.id))!.systemNote).toBeNull();
+    expect(await store.jobs.transitions(job.id)).toHaveLength(3);
+  });
+
   it('keeps a note holding a NUL character (as the character or a replacement)', async () => {
     const job = await insert();
     await store.jobs.moveJob({

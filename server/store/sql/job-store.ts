@@ -144,10 +144,15 @@ export class SqlJobStore implements JobStore {
     return this.db.transaction().execute((trx) => this.moveWithin(trx, change));
   }
 
+  /** Notes quote engine messages, which may hold anything. */
+  private storableNote(note: string | null): string | null {
+    return note === null ? null : this.dialect.storableText(note);
+  }
+
   /** Compare-and-set on the state plus the transition record, inside the caller's transaction. */
   private async moveWithin(trx: Kysely<Database>, change: StateChange) {
     const { fields = {} } = change;
-    const note = change.note === null ? null : this.dialect.storableText(change.note);
+    const note = this.storableNote(change.note);
     const row = await trx
       .updateTable('jobs')
       .set({
@@ -184,7 +189,7 @@ export class SqlJobStore implements JobStore {
   async setNote(id: string, state: JobState, note: string | null) {
     await this.db
       .updateTable('jobs')
-      .set({ system_note: note })
+      .set({ system_note: this.storableNote(note) })
       .where('id', '=', id)
       .where('state', '=', state)
       .execute();
