@@ -3,9 +3,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from './config/load';
 import type { JobdeckConfig } from './config/schema';
 import { startJobdeck } from './jobdeck';
-import { KeyStore } from './store/key-store';
-import { openSqlite } from './store/sqlite';
-import { join } from 'node:path';
+import { openStore } from './store/open-store';
+import type { KeyStore } from './store/ports';
 
 const DEFAULT_CONFIG = process.env.JOBDECK_CONFIG ?? 'config/jobdeck.yaml';
 /** How long a stop may take to answer requests under way before the process just exits. */
@@ -38,11 +37,11 @@ async function withKeys<T>(
   work: (keys: KeyStore, config: JobdeckConfig) => Promise<T>,
 ) {
   const config = configFrom(options);
-  const db = await openSqlite(join(config.data_dir, 'jobdeck.sqlite'));
+  const store = await openStore(config);
   try {
-    return await work(new KeyStore(db), config);
+    return await work(store.keys, config);
   } finally {
-    await db.destroy();
+    await store.close();
   }
 }
 

@@ -1,0 +1,47 @@
+import type { JobStore } from '../jobs/ports';
+
+export interface ApiKeyInfo {
+  id: string;
+  project: string;
+  label: string | null;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface Principal {
+  keyId: string;
+  project: string;
+}
+
+/** API keys: shown once at creation, stored only as a hash. */
+export interface KeyStore {
+  create(project: string, label: string | null): Promise<{ id: string; key: string }>;
+  list(): Promise<ApiKeyInfo[]>;
+  /** Returns false when no such key exists (revoking twice is fine). */
+  revoke(id: string): Promise<boolean>;
+  authenticate(key: string): Promise<Principal | undefined>;
+}
+
+/** Facts about the store itself rather than about jobs or keys. */
+export interface MetaStore {
+  /**
+   * A random id for this store, created on first use and put on every container it creates:
+   * several Jobdeck stores (tests, staging) can share one engine without adopting each other's.
+   */
+  storeId(): Promise<string>;
+  /**
+   * Definition versions are immutable once used: of `current` (ref → fingerprint), the refs
+   * whose content changed since a job first used them.
+   */
+  changedDefinitions(current: ReadonlyMap<string, string>): Promise<string[]>;
+}
+
+/** One open store: what the service and the CLI use, whichever database is under it. */
+export interface Store {
+  jobs: JobStore;
+  keys: KeyStore;
+  meta: MetaStore;
+  /** The migrations this open applied, oldest first (empty when the schema was up to date). */
+  migrated: string[];
+  close(): Promise<void>;
+}
