@@ -9,6 +9,7 @@ import type { JobdeckConfig } from './config/schema';
 import { buildConsoleServer } from './http/console-server';
 import { buildHttpApp } from './http/app';
 import { createJobSystem } from './jobs/job-system';
+import { isProcessAlive, thisInstance } from './instance';
 import { createRuntime } from './runtime/create-runtime';
 import { AesGcmSecretBox, loadSecretKey } from './secrets/secret-box';
 import { openStore } from './store/open-store';
@@ -68,7 +69,15 @@ export async function startJobdeck(
   });
   if (storage.migrated.length > 0) logger.info({ migrations: storage.migrated }, 'store migrated');
   const jobs = createJobSystem(
-    { store, runtime, secrets, catalog, logger },
+    {
+      store,
+      instances: storage.instances,
+      signals: storage.signals,
+      runtime,
+      secrets,
+      catalog,
+      logger,
+    },
     {
       logTailBytes: config.log_tail_bytes,
       defaults: {
@@ -77,6 +86,9 @@ export async function startJobdeck(
         pidsLimit: config.job_defaults.pids_limit,
       },
       reconcileIntervalMs: config.reconcile_interval_seconds * 1000,
+      identity: thisInstance(),
+      instanceTimeoutMs: config.instance_timeout_seconds * 1000,
+      isLocalProcessAlive: isProcessAlive,
     },
   );
 

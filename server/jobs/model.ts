@@ -13,7 +13,19 @@ export interface ContainerPlan {
   cpus: number | null;
   memoryBytes: number | null;
   network: string;
+  runOptions: RunOptions;
 }
+
+/** How a job runs beyond its command and limits: each engine applies what it can. */
+export interface RunOptions {
+  /** `uid[:gid]` or a user name of the image; null: the image's own user. */
+  user: string | null;
+  readOnlyRootfs: boolean;
+  /** Placement constraints for engines with several machines (`node.labels.gpu==true`). */
+  placement: string[];
+}
+
+export const DEFAULT_RUN_OPTIONS: RunOptions = { user: null, readOnlyRootfs: false, placement: [] };
 
 export interface Job extends ContainerPlan {
   id: string;

@@ -1,4 +1,4 @@
-import type { JobStore } from '../jobs/ports';
+import type { InstanceRegistry, JobStore, Signals } from '../jobs/ports';
 
 export interface ApiKeyInfo {
   id: string;
@@ -41,6 +41,8 @@ export interface Store {
   jobs: JobStore;
   keys: KeyStore;
   meta: MetaStore;
+  instances: InstanceRegistry;
+  signals: Signals;
   /** The migrations this open applied, oldest first (empty when the schema was up to date). */
   migrated: string[];
   close(): Promise<void>;

@@ -31,6 +31,8 @@ export interface JobsTable {
   finished_at: number | null;
   cancel_requested_at: number | null;
   owner: string | null;
+  /** RunOptions as JSON; null in rows from before it existed, read as the defaults. */
+  run_options_json: string | null;
 }
 
 export interface JobTransitionsTable {
@@ -69,6 +71,15 @@ export interface DefinitionFingerprintsTable {
   first_used_at: number;
 }
 
+export interface InstancesTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: number;
+  heartbeat_at: number;
+  stopped_at: number | null;
+}
+
 export interface Database {
   jobs: JobsTable;
   job_transitions: JobTransitionsTable;
@@ -76,4 +87,5 @@ export interface Database {
   api_keys: ApiKeysTable;
   meta: MetaTable;
   definition_fingerprints: DefinitionFingerprintsTable;
+  instances: InstancesTable;
 }

@@ -71,6 +71,20 @@ describe('configuration', () => {
     );
   });
 
+  it('refuses an instance timeout too short for the heartbeat, naming both keys', async () => {
+    const stderr = await startWith(
+      [
+        'port: 0',
+        'reconcile_interval_seconds: 2',
+        'instance_timeout_seconds: 5',
+        'projects: {}',
+      ].join('\n'),
+    );
+    expect(stderr).toMatch(
+      /jobdeck-bad-[\d-]+\.yaml:3: instance_timeout_seconds: must be at least 3 × reconcile_interval_seconds/,
+    );
+  });
+
   it('says which store it cannot open, without the password or a stack trace', async () => {
     const stderr = await startWith(
       'port: 0\nstore: { type: postgres, url: "postgresql://jd:s3cret@127.0.0.1:1/jobdeck" }\nprojects: {}',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NewJob } from '../../server/jobs/model';
+import { DEFAULT_RUN_OPTIONS, type NewJob } from '../../server/jobs/model';
 import type { JobStore } from '../../server/jobs/ports';
 
 // Past 2^31 in milliseconds (and in bytes below): a 32-bit column would overflow.
@@ -27,6 +27,7 @@ export function newJob(overrides: Partial<NewJob> = {}): NewJob {
     cpus: 0.5,
     memoryBytes: 4 * 1024 ** 3,
     network: 'none',
+    runOptions: DEFAULT_RUN_OPTIONS,
     ...overrides,
   };
 }

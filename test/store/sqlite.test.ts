@@ -28,13 +28,13 @@ describe('the SQLite driver', () => {
     await store.close();
   });
 
-  it('opens a file written by the release before PostgreSQL: data kept, one migration to run', async () => {
+  it('opens a file written by the release before PostgreSQL: data kept, only the new migrations run', async () => {
     const file = join(dataDir, 'jobdeck.sqlite');
     copyFileSync(resolve(import.meta.dirname, 'fixtures', 'release-0.1.sqlite'), file);
     chmodSync(file, 0o644); // as that release left it
     const store = await openStore(sqliteIn(dataDir));
     try {
-      expect(store.migrated).toEqual(['003-job-owner']);
+      expect(store.migrated).toEqual(['003-job-owner', '004-instances', '005-run-options']);
       expect(modeOf(file)).toBe(0o600);
       expect(await store.meta.storeId()).toBe('76ff9718-6217-4192-ab89-c5ac56ea2153');
       expect(

@@ -126,6 +126,7 @@ export class DockerRuntime implements ContainerRuntime {
       Image: spec.image,
       Cmd: spec.command.length > 0 ? spec.command : undefined,
       Env: spec.env,
+      ...(spec.runOptions.user !== null && { User: spec.runOptions.user }),
       Labels: {
         ...this.options.labels,
         [JOB_LABEL]: spec.jobId,
@@ -140,6 +141,11 @@ export class DockerRuntime implements ContainerRuntime {
         CapDrop: ['ALL'],
         CapAdd: JOB_CAPABILITIES,
         SecurityOpt: ['no-new-privileges'],
+        ReadonlyRootfs: spec.runOptions.readOnlyRootfs,
+        // A read-only job still gets a small scratch space, as most programs expect.
+        ...(spec.runOptions.readOnlyRootfs && {
+          Tmpfs: { '/tmp': 'rw,noexec,nosuid,size=64m,mode=1777' },
+        }),
         LogConfig: {
           Type: 'json-file',
           Config: { 'max-size': ENGINE_LOG_FILE_SIZE, 'max-file': '2' },

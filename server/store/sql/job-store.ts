@@ -1,14 +1,16 @@
 import type { Kysely, Selectable } from 'kysely';
 import { FINAL_STATES, SLOT_STATES, type JobState } from '../../../contract';
-import type {
-  Claim,
-  ContainerLogs,
-  Job,
-  JobListFilter,
-  NewJob,
-  StateChange,
-  StoredEnvVar,
-  Transition,
+import {
+  DEFAULT_RUN_OPTIONS,
+  type Claim,
+  type ContainerLogs,
+  type Job,
+  type JobListFilter,
+  type NewJob,
+  type StateChange,
+  type RunOptions,
+  type StoredEnvVar,
+  type Transition,
 } from '../../jobs/model';
 import type { JobStore } from '../../jobs/ports';
 import type { Database, JobsTable } from '../schema';
@@ -35,6 +37,9 @@ function toJob(row: Selectable<JobsTable>): Job {
     cpus: row.cpus,
     memoryBytes: row.memory_bytes,
     network: row.network,
+    runOptions: row.run_options_json
+      ? (JSON.parse(row.run_options_json) as RunOptions)
+      : DEFAULT_RUN_OPTIONS,
     containerId: row.container_id,
     exitCode: row.exit_code,
     startedAt: row.started_at,
@@ -95,6 +100,7 @@ export class SqlJobStore implements JobStore {
             cpus: job.cpus,
             memory_bytes: job.memoryBytes,
             network: job.network,
+            run_options_json: JSON.stringify(job.runOptions),
           })
           .execute();
         await trx
@@ -264,6 +270,17 @@ export class SqlJobStore implements JobStore {
       }
       return claimed;
     });
+  }
+
+  async takeOver(from: string | null, to: string) {
+    const rows = await this.db
+      .updateTable('jobs')
+      .set({ owner: to })
+      .where('state', 'in', SLOT_STATES)
+      .where('owner', from === null ? 'is' : '=', from)
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   async listJobs(filter: JobListFilter) {

@@ -1,6 +1,7 @@
 import { Kysely } from 'kysely';
 import type { Store } from '../ports';
 import type { Database } from '../schema';
+import { LocalSignals } from '../local-signals';
 import { openSqlStore } from '../sql/sql-store';
 import { openSqliteFile, withStatementCache } from './connection';
 import { ImmediateTransactionDialect, sqliteStoreDialect } from './dialect';
@@ -12,5 +13,5 @@ export async function openSqliteStore(file: string): Promise<Store> {
       database: withStatementCache(openSqliteFile(file)),
     }),
   });
-  return openSqlStore(db, sqliteStoreDialect);
+  return openSqlStore(db, sqliteStoreDialect, new LocalSignals());
 }
