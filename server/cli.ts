@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from './config/load';
 import type { JobdeckConfig } from './config/schema';
-import { startJobdeck } from './jobdeck';
+import { startJobdeck, type ConsoleKey } from './jobdeck';
 import { KeyStore } from './store/key-store';
 import { openSqlite } from './store/sqlite';
 import { join } from 'node:path';
@@ -51,6 +51,16 @@ function configured(command: Command): Command {
     .option('--data-dir <dir>', 'override data_dir');
 }
 
+/**
+ * The console's key is shown once, on the start that created it; every later start says where it
+ * is, so a live key does not sit in every log that captured the service's output.
+ */
+function keyLine({ project, key, file, created }: ConsoleKey): string {
+  return created
+    ? `  API key for project "${project}": ${key}  (shown only now; kept in ${file}, mode 0600)`
+    : `  API key for project "${project}": in ${file} (mode 0600), or create one: jobdeck keys create --project ${project}`;
+}
+
 const program = new Command('jobdeck').description('Containerized batch jobs: service and console');
 
 configured(program.command('start'))
@@ -66,7 +76,7 @@ configured(program.command('start'))
         `Jobdeck is running (data in ${config.data_dir})`,
         `  API:     ${jobdeck.apiUrl}/v1  (OpenAPI: ${jobdeck.apiUrl}/v1/openapi.json)`,
         jobdeck.consoleUrl ? `  Console: ${jobdeck.consoleUrl}` : '  Console: off (--no-console)',
-        `  API key for project "${jobdeck.consoleKey.project}": ${jobdeck.consoleKey.key}`,
+        keyLine(jobdeck.consoleKey),
         `  Try:     curl -s -X POST ${jobdeck.apiUrl}/v1/client/job -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{"job_definition":"demo::hello:1","job_queue":"demo::default"}'`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);

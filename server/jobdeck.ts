@@ -23,24 +23,35 @@ import { openSqlite } from './store/sqlite';
 export interface RunningJobdeck {
   apiUrl: string;
   consoleUrl: string | undefined;
-  consoleKey: { project: string; key: string };
+  consoleKey: ConsoleKey;
   close(): Promise<void>;
 }
 
 const DIST_DIR = resolve(import.meta.dirname, '..', 'dist');
 
+export interface ConsoleKey {
+  project: string;
+  key: string;
+  /** Where the key is kept (0600). */
+  file: string;
+  /** True only on the start that created it: the one time it may be shown. */
+  created: boolean;
+}
+
 /**
  * The key the console proxy injects: created once per data directory (0600 file), so the
  * quick start has a working key and the browser never has to hold one.
  */
-async function consoleKey(keys: KeyStore, config: JobdeckConfig) {
+async function consoleKey(keys: KeyStore, config: JobdeckConfig): Promise<ConsoleKey> {
   const file = join(config.data_dir, 'console.key');
   const project = Object.keys(config.projects)[0] ?? 'default';
-  if (existsSync(file)) return { project, key: readFileSync(file, 'utf8').trim() };
+  if (existsSync(file)) {
+    return { project, key: readFileSync(file, 'utf8').trim(), file, created: false };
+  }
   const { key } = await keys.create(project, 'console (created at first start)');
   writeFileSync(file, key, { mode: 0o600 });
   chmodSync(file, 0o600);
-  return { project, key };
+  return { project, key, file, created: true };
 }
 
 /** API + scheduler + runner (+ console): the whole service in one process. */
@@ -85,6 +96,8 @@ export async function startJobdeck(
     submitSchema: buildSubmitJobSchema(DEFAULT_LIMITS),
     bodyLimitBytes: config.body_limit_bytes,
     rateLimitPerMinute: config.rate_limit_per_minute,
+    authFailuresPerMinute: config.auth_failures_per_minute,
+    timeouts: config.http_timeouts,
     logger,
     health: async () => ({
       engine: await runtime.ping().then(

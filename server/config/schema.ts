@@ -54,6 +54,19 @@ export const configSchema = z.strictObject({
   body_limit_bytes: positiveInt.default(DEFAULT_BODY_LIMIT_BYTES),
   /** Requests per minute per API key; 0 turns the limit off. */
   rate_limit_per_minute: z.number().int().min(0).default(1200),
+  /** Failed authentications per minute per client address before 429; 0 turns the limit off. */
+  auth_failures_per_minute: z.number().int().min(0).default(30),
+  /** How long a client may take; a slow or stalled one is cut (408) so it cannot hold a connection. */
+  http_timeouts: z
+    .strictObject({
+      headers_seconds: positiveInt.default(10),
+      request_seconds: positiveInt.default(30),
+      keep_alive_seconds: positiveInt.default(5),
+    })
+    .refine((t) => t.headers_seconds <= t.request_seconds, {
+      message: 'headers_seconds: must not exceed request_seconds',
+    })
+    .default({ headers_seconds: 10, request_seconds: 30, keep_alive_seconds: 5 }),
   /** Base64 of 32 bytes; when absent a 0600 key file in data_dir is used. */
   secret_key: z.string().optional(),
   /** Extra labels on every job container (ownership, cost allocation); Jobdeck's own win. */
