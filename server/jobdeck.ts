@@ -122,7 +122,13 @@ export async function startJobdeck(
   let consoleServer: FastifyInstance | undefined;
   let consoleUrl: string | undefined;
   if (options.withConsole) {
-    consoleServer = await buildConsoleServer({ distDir: DIST_DIR, apiUrl, apiKey: key.key });
+    consoleServer = await buildConsoleServer({
+      distDir: DIST_DIR,
+      apiUrl,
+      apiKey: key.key,
+      listenHost: config.host,
+      extraHostNames: config.console_hosts,
+    });
     consoleUrl = await consoleServer.listen({ host: config.host, port: config.console_port });
   }
 

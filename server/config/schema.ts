@@ -47,6 +47,8 @@ export const configSchema = z.strictObject({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(8080),
   console_port: z.number().int().min(0).max(65535).default(8081),
+  /** Host names the console answers to besides loopback and `host` (DNS-rebinding guard). */
+  console_hosts: z.array(z.string()).default([]),
   data_dir: z.string().default('./data'),
   docker_socket: z.string().default('/var/run/docker.sock'),
   max_running: positiveInt.default(16),

@@ -1,0 +1,63 @@
+import { expect, test } from '@playwright/test';
+import { addParameter, expectState, fillBasics, submitAndOpen } from './helpers';
+
+test('the console works under its CSP: no violation while submitting and watching a job', async ({
+  page,
+}) => {
+  const violations: string[] = [];
+  // Both what the page's own listener sees and what Chromium reports in the console.
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const seen = ((window as unknown as { __violations?: string[] }).__violations ??= []);
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
+  });
+
+  const response = await page.goto('/submit');
+  const headers = response!.headers();
+  const policy = headers['content-security-policy'] ?? '';
+  expect(policy).toMatch(/script-src 'self';/);
+  expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+  expect(policy).toContain("frame-ancestors 'none'");
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('no-referrer');
+
+  await fillBasics(page, 'demo::shell:1');
+  await addParameter(page, 'script', 'echo under-csp');
+  const id = await submitAndOpen(page);
+  await expectState(page, 'completed');
+  await page.getByRole('tab', { name: 'Logs' }).click();
+  await expect(page.getByTestId('job-logs')).toHaveText('under-csp\n');
+  // Mantine writes <style> elements for the theme and on a colour-scheme switch: all need the nonce.
+  await page.goto('/settings');
+  await page.getByText('Dark', { exact: true }).click();
+  await page.goto(`/jobs/${id}`);
+  await expectState(page, 'completed');
+
+  const api = await page.request.get(`/v1/client/job/${id}`);
+  expect(api.headers()['cache-control']).toBe('no-store');
+
+  const inPage = await page.evaluate(
+    () => (window as unknown as { __violations?: string[] }).__violations ?? [],
+  );
+  expect([...violations, ...inPage]).toEqual([]);
+});
+
+test('a page of another site cannot cancel a job through the console proxy', async ({ page }) => {
+  await fillBasics(page, 'demo::sleep:1');
+  const id = await submitAndOpen(page);
+  await expectState(page, 'running');
+  // What a cross-site form post or fetch sends: the browser adds Origin and Sec-Fetch-Site.
+  const refused = await page.request.post(`/v1/client/job/${id}/cancel`, {
+    headers: { origin: 'http://attacker.example', 'sec-fetch-site': 'cross-site' },
+  });
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).ok).toBe(false);
+  await expectState(page, 'running');
+  await page.getByRole('button', { name: 'Cancel job' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel job' }).click();
+  await expectState(page, 'cancelled');
+});
