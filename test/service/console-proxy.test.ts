@@ -87,12 +87,13 @@ describe('the proxy cannot be driven by other sites', () => {
     const id = 'a0000000-0000-4000-8000-000000000000';
     const cancel = (headers: Record<string, string>) =>
       send('POST', `/v1/client/job/${id}/cancel`, { host: ownHost(), ...headers });
-    for (const headers of [
+    const crossSite: Record<string, string>[] = [
       { origin: 'http://attacker.example' },
       { origin: 'null' },
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site', origin: `http://${ownHost()}` },
-    ]) {
+    ];
+    for (const headers of crossSite) {
       const answer = await cancel(headers);
       expect(answer.status, JSON.stringify(headers)).toBe(403);
       expect(errorBodySchema.parse(JSON.parse(answer.text)).message).toMatch(
@@ -100,10 +101,11 @@ describe('the proxy cannot be driven by other sites', () => {
       );
     }
     // Same origin, and a client that is no browser: forwarded with the console's key (the job is unknown).
-    for (const headers of [
+    const forwarded: Record<string, string>[] = [
       { origin: `http://${ownHost()}`, 'sec-fetch-site': 'same-origin' },
       {},
-    ]) {
+    ];
+    for (const headers of forwarded) {
       const answer = await cancel(headers);
       expect(answer.status).toBe(404);
       expect(JSON.parse(answer.text)).toEqual({
