@@ -11,7 +11,9 @@ export interface RawExchange {
   closedAfterMs: number | null;
 }
 
-function parse(text: string): Pick<RawExchange, 'status' | 'body'> {
+function parse(whole: string): Pick<RawExchange, 'status' | 'body'> {
+  // An interim "100 Continue" comes before the response itself.
+  const text = whole.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
   const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
   const [, rest = ''] = text.split('\r\n\r\n');
   let body: unknown;
