@@ -13,6 +13,7 @@ import { HttpError, installErrorHandling, sendError } from './errors';
 import {
   API_SECURITY_HEADERS,
   answerExpectationsInEnvelope,
+  boundCloseByRequestTimeout,
   hardenedServerOptions,
   type HttpTimeouts,
 } from './hardening';
@@ -47,6 +48,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   installJsonParser(app);
   installErrorHandling(app, options.bodyLimitBytes);
   answerExpectationsInEnvelope(app);
+  boundCloseByRequestTimeout(app, options.timeouts);
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(API_SECURITY_HEADERS);
   });

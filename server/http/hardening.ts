@@ -125,3 +125,14 @@ export function answerExpectationsInEnvelope(app: FastifyInstance): void {
     request.resume();
   });
 }
+
+/**
+ * Node stops enforcing requestTimeout once the server is closing, so a client that withholds its
+ * body would hold SIGTERM's close open for as long as it likes. After the same bound a live
+ * request has, whatever is still connected is cut.
+ */
+export function boundCloseByRequestTimeout(app: FastifyInstance, timeouts: HttpTimeouts): void {
+  app.addHook('preClose', async () => {
+    setTimeout(() => app.server.closeAllConnections(), timeouts.request_seconds * 1000).unref();
+  });
+}

@@ -161,3 +161,19 @@ describe('failed authentication is rate limited per address', () => {
     expect((await service.request('GET', '/v1/client/jobs')).status).toBe(429);
   });
 });
+
+describe('SIGTERM', () => {
+  it('is not held open by a client that withholds its body (Node stops the timeouts on close)', async () => {
+    const head = requestHead('POST', '/v1/client/job', [
+      auth(),
+      'Content-Type: application/json',
+      'Content-Length: 100',
+    ]);
+    const stalled = rawExchange(service.baseUrl, [head, '{'], 20_000);
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    await service.stop('SIGTERM');
+    expect(Date.now() - started).toBeLessThan(5000);
+    await stalled;
+  });
+});
