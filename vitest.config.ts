@@ -7,7 +7,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['contract/**/*.test.ts', 'server/**/*.test.ts'],
+          include: ['contract/**/*.test.ts', 'server/**/*.test.ts', 'test/domain/**/*.test.ts'],
           environment: 'node',
         },
       },

@@ -159,14 +159,6 @@ export class SqlJobStore implements JobStore {
     });
   }
 
-  async setContainerId(id: string, containerId: string) {
-    await this.db
-      .updateTable('jobs')
-      .set({ container_id: containerId })
-      .where('id', '=', id)
-      .execute();
-  }
-
   async jobsInStates(states: readonly JobState[]) {
     const rows = await this.db
       .selectFrom('jobs')
