@@ -3,7 +3,12 @@ import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from './config/load';
 import type { JobdeckConfig } from './config/schema';
 import { startJobdeck, type ConsoleKey } from './jobdeck';
+import type { Kysely } from 'kysely';
+import { resealAll } from './secrets/rotate';
+import { openSecretBox, replaceKeyFile } from './secrets/secret-box';
+import { SqlJobStore } from './store/job-store';
 import { KeyStore } from './store/key-store';
+import type { Database } from './store/schema';
 import { openSqlite } from './store/sqlite';
 import { join } from 'node:path';
 
@@ -31,18 +36,23 @@ function configFrom(
   return loadConfig(resolve(options.config), overrides);
 }
 
-async function withKeys<T>(
+async function withDatabase<T>(
   options: CommonOptions,
-  work: (keys: KeyStore, config: JobdeckConfig) => Promise<T>,
+  work: (db: Kysely<Database>, config: JobdeckConfig) => Promise<T>,
 ) {
   const config = configFrom(options);
   const db = await openSqlite(join(config.data_dir, 'jobdeck.sqlite'));
   try {
-    return await work(new KeyStore(db), config);
+    return await work(db, config);
   } finally {
     await db.destroy();
   }
 }
+
+const withKeys = <T>(
+  options: CommonOptions,
+  work: (keys: KeyStore, config: JobdeckConfig) => Promise<T>,
+) => withDatabase(options, (db, config) => work(new KeyStore(db), config));
 
 /** The options every command that reads the configuration takes. */
 function configured(command: Command): Command {
@@ -145,6 +155,39 @@ configured(keys.command('revoke <id>'))
       if (!(await store.revoke(id)))
         throw new ConfigError(`<id>: no key "${id}" (see: jobdeck keys list)`);
       process.stderr.write(`revoked ${id}\n`);
+    });
+  });
+
+const secrets = program
+  .command('secrets')
+  .description('the key that seals sensitive env values: rotate it without losing a value');
+
+configured(secrets.command('new-key'))
+  .description(
+    'with key files (no secret_key configured): make a new current key, keep the old one as retired',
+  )
+  .action((options: CommonOptions) => {
+    const config = configFrom(options);
+    if (config.secret_key) {
+      throw new ConfigError(
+        'secret_key is configured: put the new key in secret_key and the old one in retired_secret_keys instead',
+      );
+    }
+    const { retiredId, currentId } = replaceKeyFile(config.data_dir);
+    process.stderr.write(
+      `new current key ${currentId}; ${retiredId} retired (still opens its values). Restart the service, then run: jobdeck secrets rotate\n`,
+    );
+  });
+
+configured(secrets.command('rotate'))
+  .description('seal every stored sensitive value again with the current key')
+  .action(async (options: CommonOptions) => {
+    await withDatabase(options, async (db, config) => {
+      const box = openSecretBox(config);
+      const report = await resealAll(new SqlJobStore(db), box);
+      process.stdout.write(
+        `${report.resealed} values sealed again with key ${box.currentKeyId} (${report.current} were already), in ${report.jobs} jobs; no stored value needs a retired key now\n`,
+      );
     });
   });
 

@@ -10,7 +10,7 @@ import { buildConsoleServer } from './http/console-server';
 import { buildHttpApp } from './http/app';
 import { createJobSystem } from './jobs/job-system';
 import { createRuntime } from './runtime/create-runtime';
-import { AesGcmSecretBox, loadSecretKey } from './secrets/secret-box';
+import { openSecretBox } from './secrets/secret-box';
 import { SqlJobStore } from './store/job-store';
 import { KeyStore } from './store/key-store';
 import { changedDefinitions, storeId } from './store/meta-store';
@@ -70,7 +70,7 @@ export async function startJobdeck(
 
   const store = new SqlJobStore(db);
   const keys = new KeyStore(db);
-  const secrets = new AesGcmSecretBox(loadSecretKey(config.secret_key, config.data_dir));
+  const secrets = openSecretBox(config);
   const runtime = createRuntime(config.engine, {
     storeId: await storeId(db),
     labels: config.container_labels,

@@ -94,6 +94,8 @@ export const configSchema = z.strictObject({
     .default({ headers_seconds: 10, request_seconds: 30, keep_alive_seconds: 5 }),
   /** Base64 of 32 bytes; when absent a 0600 key file in data_dir is used. */
   secret_key: z.string().optional(),
+  /** Earlier secret keys (base64): they open what they sealed, never seal (see secrets rotate). */
+  retired_secret_keys: z.array(z.string()).default([]),
   /** Extra labels on every job container (ownership, cost allocation); Jobdeck's own win. */
   container_labels: z.record(z.string(), z.string()).default({}),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -257,4 +257,36 @@ export class SqlJobStore implements JobStore {
       .executeTakeFirst();
     return row && { text: row.text, truncated: row.truncated === 1 };
   }
+
+  /**
+   * For `jobdeck secrets rotate`: a page of jobs that hold sealed env values, in insert order
+   * after `afterSeq`. (A LIKE on the JSON text: rotation is rare, a scan is fine.)
+   */
+  async jobsWithSealedEnv(afterSeq: number, limit: number) {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['seq', 'id', 'env_json'])
+      .where('seq', '>', afterSeq)
+      .where('env_json', 'like', '%"sealed":%')
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      seq: r.seq,
+      id: r.id,
+      envJson: r.env_json,
+      env: JSON.parse(r.env_json) as StoredEnvVar[],
+    }));
+  }
+
+  /** Replaces a job's env, only if it is still the text read (env is written once, at insert). */
+  async replaceEnv(id: string, readJson: string, env: StoredEnvVar[]): Promise<boolean> {
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ env_json: JSON.stringify(env) })
+      .where('id', '=', id)
+      .where('env_json', '=', readJson)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
 }
