@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { addParameter, expectState, fillBasics, submitAndOpen } from './helpers';
 
@@ -60,4 +61,55 @@ test('a page of another site cannot cancel a job through the console proxy', asy
   await page.getByRole('button', { name: 'Cancel job' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel job' }).click();
   await expectState(page, 'cancelled');
+});
+
+test('canaries typed as sensitive values leave no trace in storage, URLs or the DOM', async ({
+  page,
+}) => {
+  const canaries = [0, 1, 2].map((i) => `e2e-canary-${i}-${randomBytes(8).toString('hex')}`);
+  const forms = canaries.flatMap((c) => [
+    c,
+    Buffer.from(c).toString('base64'),
+    Buffer.from(c).toString('base64url'),
+    Buffer.from(c).toString('hex'),
+  ]);
+  const urls: string[] = [];
+  page.on('request', (request) => urls.push(request.url()));
+
+  await fillBasics(page, 'demo::shell:1');
+  // The job proves it received each value by its hash, as the service tests do.
+  const checks = canaries.map(
+    (c, i) =>
+      `test "$(printf %s "$C${i}" | sha256sum | cut -d' ' -f1)" = ${createHash('sha256').update(c).digest('hex')}`,
+  );
+  await addParameter(page, 'script', checks.join(' && '));
+  for (const [i, canary] of canaries.entries()) {
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByRole('textbox', { name: `Variable ${i + 1} name` }).fill(`C${i}`);
+    await page
+      .getByRole('switch', { name: `Variable ${i + 1} is sensitive` })
+      .check({ force: true });
+    await page.getByLabel(`Variable ${i + 1} value`).fill(canary);
+  }
+  const id = await submitAndOpen(page);
+  await expectState(page, 'completed');
+  await page.getByRole('tab', { name: 'Logs' }).click();
+  await page.goto('/jobs');
+  await page.goto(`/jobs/${id}`);
+  await expectState(page, 'completed');
+
+  const places = {
+    storage: await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    ),
+    dom: await page.content(),
+    urls: [...urls, page.url()].join('\n'),
+    history: await page.evaluate(() => JSON.stringify(history.state)),
+  };
+  const hits = Object.entries(places).flatMap(([where, text]) =>
+    forms.filter((form) => text.includes(form)).map((form) => `${where}: ${form}`),
+  );
+  expect(hits).toEqual([]);
+  // The search can fail: the variable names are there.
+  expect(places.storage).toContain('C2');
 });

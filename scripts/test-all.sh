@@ -7,3 +7,5 @@ npm run typecheck
 npm run lint
 npm run build
 npm test
+# The bounded part of the reliability suite (the whole suite: npm run test:reliability).
+RELIABILITY_BUDGET=ci npm run test:reliability

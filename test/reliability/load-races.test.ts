@@ -103,6 +103,7 @@ describe('load', () => {
 describe('races', () => {
   it('20 concurrent submits of one name to one queue: exactly one accepted, the others name it', async () => {
     const rounds = budget(10, 3);
+    let acceptedTotal = 0;
     for (let round = 0; round < rounds; round += 1) {
       const name = `contested-${round}`;
       const answers = await Promise.all(
@@ -115,6 +116,7 @@ describe('races', () => {
         ),
       );
       const winners = answers.filter((a) => a.status === 202);
+      acceptedTotal += winners.length;
       expect(winners).toHaveLength(1);
       const holder = (winners[0]!.body.data as { id: string }).id;
       for (const loser of answers.filter((a) => a.status !== 202)) {
@@ -125,14 +127,15 @@ describe('races', () => {
       }
     }
     figure(
-      'race: one name, 20 concurrent submits — accepted per round',
-      1,
-      `job (${rounds} rounds)`,
+      `race: one name, 20 concurrent submits × ${rounds} rounds — accepted`,
+      acceptedTotal,
+      `of ${rounds * 20}`,
     );
   });
 
   it('20 concurrent cancels of one running job: all accepted, one cancelling, one final state', async () => {
     const rounds = budget(5, 2);
+    let finalStates = 0;
     for (let round = 0; round < rounds; round += 1) {
       const submitted = await service.request('POST', '/v1/client/job', {
         job_definition: 't::sleep:1',
@@ -148,11 +151,12 @@ describe('races', () => {
       const history = await historyOf(id);
       expectConsistent(history, id);
       expect(history.filter((t) => t.to === 'cancelling')).toHaveLength(1);
+      finalStates += history.filter((t) => isFinalState(t.to)).length;
     }
     figure(
-      'race: 20 concurrent cancels of a running job — final states per job',
-      1,
-      `state (${rounds} rounds)`,
+      `race: 20 concurrent cancels × ${rounds} running jobs — final states recorded`,
+      finalStates,
+      `for ${rounds} jobs`,
     );
   });
 
