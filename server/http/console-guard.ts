@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 /** Vite writes this into the built index.html (html.cspNonce); each response gets its own. */
 export const CSP_NONCE_PLACEHOLDER = 'JOBDECK_CSP_NONCE';
 
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 const WILDCARD_HOSTS = ['0.0.0.0', '::', '[::]'];
 
 export const newNonce = () => randomBytes(16).toString('base64');

@@ -6,7 +6,14 @@ import { rawExchange, requestHead } from '../support/raw-http';
 import { startService, type TestService } from '../support/service';
 import { StatusTally, expectErrorEnvelope } from './answers';
 import { budget, figure, timed } from './figures';
-import { FUZZ_QUEUE, expectedAnswer, mutate, mutation, validSubmission } from './submit-model';
+import {
+  FIELDS,
+  FUZZ_QUEUE,
+  expectedAnswer,
+  mutate,
+  mutation,
+  validSubmission,
+} from './submit-model';
 
 let service: TestService;
 beforeAll(async () => {
@@ -124,22 +131,13 @@ function withOwnKey(path: string[], key: string, value: unknown): string {
 function bodyCases(): CorpusCase[] {
   const cases: CorpusCase[] = [];
   const wrongValues: unknown[] = [1, true, null, {}, [], 'text', [1, 'a'], { value: 1 }];
-  const fields = [
-    'job_definition',
-    'job_queue',
-    'name',
-    'container_cmd',
-    'container_cmd_parameter',
-    'container_env',
-    'schedule_at',
-  ];
   // The few that are valid after all: a plain name, an empty map or list, Unix seconds.
   const rightType = (field: string, value: unknown) =>
     (value === 'text' && field === 'name') ||
     (json(value) === '{}' && ['container_cmd_parameter', 'container_env'].includes(field)) ||
     (json(value) === '[]' && field === 'container_cmd') ||
     (value === 1 && field === 'schedule_at');
-  for (const field of fields) {
+  for (const field of FIELDS) {
     for (const value of wrongValues.filter((v) => !rightType(field, v))) {
       cases.push({
         label: `wrong type in ${field}: ${json(value)}`,
@@ -456,30 +454,20 @@ function headerCases(): CorpusCase[] {
       status: 431,
       message: /^headers:/,
     },
-    {
-      label: 'control character in a header value',
-      send: raw([length, 'X-Odd: a\x01b'], body),
+    // What llhttp refuses: each a 400 in the envelope, quoting nothing of the request.
+    ...(
+      [
+        ['control character in a header value', 'X-Odd: a\x01b'],
+        ['space in a header name', 'X Odd: v'],
+        ['two different Content-Lengths', 'Content-Length: 3'],
+        ['Content-Length with Transfer-Encoding (smuggling)', 'Transfer-Encoding: chunked'],
+      ] as const
+    ).map(([label, line]) => ({
+      label,
+      send: raw([length, line], body),
       status: 400,
       message: /^request: not valid HTTP\/1\.1/,
-    },
-    {
-      label: 'space in a header name',
-      send: raw([length, 'X Odd: v'], body),
-      status: 400,
-      message: /^request: not valid HTTP\/1\.1/,
-    },
-    {
-      label: 'two different Content-Lengths',
-      send: raw([length, 'Content-Length: 3'], body),
-      status: 400,
-      message: /^request: not valid HTTP\/1\.1/,
-    },
-    {
-      label: 'Content-Length with Transfer-Encoding (smuggling)',
-      send: raw([length, 'Transfer-Encoding: chunked'], body),
-      status: 400,
-      message: /^request: not valid HTTP\/1\.1/,
-    },
+    })),
     {
       label: 'a 10 KB bearer token',
       send: () => post(body, { authorization: `Bearer ${'k'.repeat(10_000)}` }),

@@ -95,7 +95,8 @@ export const validSubmission = fc
     return payload;
   });
 
-const FIELDS = [
+/** The payload's fields, as the spec lists them. */
+export const FIELDS = [
   'job_definition',
   'job_queue',
   'name',
