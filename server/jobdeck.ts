@@ -138,11 +138,14 @@ export async function startJobdeck(
     apiUrl,
     consoleUrl,
     consoleKey: key,
+    /**
+     * Takes no new requests and answers those under way, then stops dispatching; containers keep
+     * running and the next start adopts them.
+     */
     async close() {
-      // Containers keep running; the next start adopts them.
-      await jobs.stop();
       await consoleServer?.close();
       await api.close();
+      await jobs.stop();
       await db.destroy();
     },
   };

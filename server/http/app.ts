@@ -9,11 +9,11 @@ import type { buildSubmitJobSchema } from '../../contract';
 import type { JobService } from '../jobs/job-service';
 import type { KeyStore } from '../store/key-store';
 import { authenticate, principalOf } from './auth';
-import { HttpError, installErrorHandling, sendError } from './errors';
+import { HttpError, installDraining, installErrorHandling, sendError } from './errors';
 import {
   API_SECURITY_HEADERS,
   answerExpectationsInEnvelope,
-  boundCloseByRequestTimeout,
+  cutStalledConnectionsOnClose,
   hardenedServerOptions,
   type HttpTimeouts,
 } from './hardening';
@@ -44,14 +44,17 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     logController: new LogController({
       disableRequestLogging: !['debug', 'trace'].includes(options.logger.level),
     }),
+    // Fastify's own answer while closing is outside the envelope; installDraining gives ours.
+    return503OnClosing: false,
   });
   installJsonParser(app);
   installErrorHandling(app, options.bodyLimitBytes);
   answerExpectationsInEnvelope(app);
-  boundCloseByRequestTimeout(app, options.timeouts);
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(API_SECURITY_HEADERS);
   });
+  installDraining(app);
+  cutStalledConnectionsOnClose(app);
 
   const methodsByUrl = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {

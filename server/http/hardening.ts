@@ -126,13 +126,17 @@ export function answerExpectationsInEnvelope(app: FastifyInstance): void {
   });
 }
 
+/** How long a close waits for requests still arriving; below the CLI's 10 s hard stop. */
+export const CLOSE_GRACE_MS = 5000;
+
 /**
  * Node stops enforcing requestTimeout once the server is closing, so a client that withholds its
- * body would hold SIGTERM's close open for as long as it likes. After the same bound a live
- * request has, whatever is still connected is cut.
+ * body would hold the close open for as long as it likes (and SIGTERM would end in the CLI's hard
+ * exit). Requests under way are answered within milliseconds; whatever is still connected after
+ * the grace is a slow client, and is cut so that the close completes.
  */
-export function boundCloseByRequestTimeout(app: FastifyInstance, timeouts: HttpTimeouts): void {
+export function cutStalledConnectionsOnClose(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
-    setTimeout(() => app.server.closeAllConnections(), timeouts.request_seconds * 1000).unref();
+    setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS).unref();
   });
 }

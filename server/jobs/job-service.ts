@@ -1,3 +1,4 @@
+import { failpoint } from '../failpoints';
 import { SLOT_STATES, cancelEffect, type SubmitJobRequest } from '../../contract';
 import type { Catalog } from './catalog';
 import type { Dispatcher } from './dispatcher';
@@ -31,6 +32,7 @@ export class JobService {
         `name: "${job.name}" is already held by job ${result.nameHeldBy} in queue ${job.queue}, which has not finished`,
       );
     }
+    failpoint('after-insert');
     this.dispatcher.kick();
     return job.id;
   }

@@ -31,7 +31,9 @@ export const notes = {
   engineAwayWhileActive: (since: number) =>
     `the container engine is unreachable since ${iso(since)}; the job is settled once it answers`,
   engineStopped: (code: number) =>
-    `the container engine stopped while the job ran (exit code ${code}); submit it again`,
-  couldNotRun: (reason: string) => `the container engine could not run it: ${reason}`,
+    `exited with code ${code} while the container engine was stopped or unreachable, so the engine may have ended it; submit it again`,
+  endedWithoutExitCode: 'the container engine reports no exit code for it; submit it again',
+  waitingForPlacement: (reason: string) => `waiting for the container engine: ${reason}`,
+  runningOn: (node: string) => `running on node ${node}`,
   engineFailed: (reason: string) => `the container engine failed: ${reason}`,
 };

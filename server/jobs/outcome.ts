@@ -31,7 +31,7 @@ export function outcomeOf(
     return { to: 'cancelled', note, fields };
   }
   if (exitCode === null) {
-    return { to: 'error', note: notes.couldNotRun(workload.message ?? 'no reason given'), fields };
+    return { to: 'error', note: workload.message ?? notes.endedWithoutExitCode, fields };
   }
   // Engine clock on both sides when it has them; a stop at the deadline lands just after it.
   const started = workload.startedAt ?? job.startedAt ?? fields.finishedAt;

@@ -15,6 +15,8 @@ export interface JobStore {
   /** Compare-and-set on the state, recording the transition in the same transaction. */
   moveJob(change: StateChange): Promise<Job | undefined>;
   jobsInStates(states: readonly JobState[]): Promise<Job[]>;
+  /** Replaces the note of a job still in `state` (what it waits for changed); no transition. */
+  setNote(id: string, state: JobState, note: string | null): Promise<void>;
   /** Pending jobs whose time has come. */
   dueJobs(now: number): Promise<Job[]>;
   nextScheduleAt(): Promise<number | undefined>;
@@ -46,15 +48,21 @@ export interface Workload {
   /** The engine's own id for it. */
   id: string;
   jobId: string;
-  /** `created`: made but not running yet (a cluster may still be placing it). */
-  status: 'created' | 'running' | 'exited';
+  /**
+   * `created`: made but never started (launching it again starts it); `pending`: the engine is
+   * placing or preparing it and starts it by itself (`message` says what it waits for).
+   */
+  status: 'created' | 'pending' | 'running' | 'exited';
   /** Null while it runs, or when it ended without running (then `message` says why). */
   exitCode: number | null;
   startedAt: number | null;
   finishedAt: number | null;
   /** Where it runs, when the engine has several machines. */
   node: string | null;
-  /** Why it waits or could not run, in the engine's words. */
+  /**
+   * Why it waits, or why it ended without an exit code (it could not run, or was lost), in
+   * words for the job's system_note.
+   */
   message: string | null;
 }
 
@@ -81,10 +89,11 @@ export interface ContainerRuntime {
   /** Every workload of this store, whatever its status. */
   list(): Promise<Workload[]>;
   /**
-   * Resolves once the workload has ended. The fast path only: it may reject, or never settle,
-   * when the engine goes away; the reconciler is what guarantees an outcome.
+   * Resolves when the workload's status is no longer the one given (it started, or ended). The
+   * fast path only: it may reject, or never settle, when the engine goes away; the reconciler
+   * is what guarantees an outcome.
    */
-  wait(workload: Workload): Promise<void>;
+  waitForChange(workload: Workload): Promise<void>;
   /** SIGTERM, then SIGKILL after the grace period; resolves at once if it already ended. */
   stop(workload: Workload, graceSeconds: number): Promise<void>;
   /** The last `maxBytes` of its output, read without holding more than that in memory. */

@@ -1,5 +1,4 @@
 import { SLOT_STATES, isFinalState } from '../../contract';
-import { failpoint } from '../failpoints';
 import type { EngineHealth } from './engine-health';
 import { JobSecrets } from './job-secrets';
 import type { Job } from './model';
@@ -103,7 +102,6 @@ export class Runner {
       await this.launchFailed(job.id, error, secrets);
       return;
     }
-    failpoint('after-launch');
     this.launching.delete(job.id);
     await this.settle(job.id, workload);
   }
@@ -169,10 +167,18 @@ export class Runner {
         this.launch(job);
         return true;
       }
-      const running = await this.machine.move(job, 'running', null, {
-        startedAt: workload.startedAt ?? now,
-        containerId: workload.id,
-      });
+      if (workload.status === 'pending') {
+        const note = notes.waitingForPlacement(workload.message ?? 'placing the job');
+        if (note !== job.systemNote) await this.store.setNote(job.id, job.state, note);
+        this.follow(job, workload);
+        return true;
+      }
+      const running = await this.machine.move(
+        job,
+        'running',
+        workload.node && notes.runningOn(workload.node),
+        { startedAt: workload.startedAt ?? now, containerId: workload.id },
+      );
       return running ? this.step(running, workload) : false;
     }
     if (!workload) {
@@ -181,7 +187,10 @@ export class Runner {
         : this.moved(job, 'error', notes.vanished, { finishedAt: now });
     }
     if (workload.status === 'exited') return this.record(job, workload);
-    if (job.state === 'cancelling' && workload.status === 'created') {
+    if (
+      job.state === 'cancelling' &&
+      (workload.status === 'created' || workload.status === 'pending')
+    ) {
       await this.runtime.remove(workload);
       return this.moved(job, 'cancelled', notes.cancelledBeforeContainer, { finishedAt: now });
     }
@@ -230,13 +239,12 @@ export class Runner {
       outcome.fields,
     );
     if (!moved) return false;
-    failpoint('after-outcome');
     this.stopsIssued.delete(job.id);
     await this.runtime.remove(workload);
     return true;
   }
 
-  /** The fast path: settles the job as soon as its workload ends, or at its deadline. */
+  /** The fast path: settles the job as soon as its workload changes (starts, ends), or at its deadline. */
   private follow(job: Job, workload: Workload): void {
     if (this.followed.has(job.id)) return;
     this.followed.add(job.id);
@@ -246,13 +254,13 @@ export class Runner {
         ? setTimeout(() => void this.settle(job.id), Math.min(untilDeadline, MAX_TIMER_MS))
         : undefined;
     timer?.unref();
-    const ended = this.runtime.wait(workload).then(async () => {
+    const changed = this.runtime.waitForChange(workload).then(async () => {
       // An engine that is stopping kills every container first: such an exit is the engine's,
       // and a fresh connection is refused by then. The reconciler settles it once it is back.
       await this.runtime.ping();
       await this.settle(job.id);
     });
-    void ended
+    void changed
       .catch((error: unknown) => this.engineTrouble(error, job.id))
       .finally(() => {
         clearTimeout(timer);

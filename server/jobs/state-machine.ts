@@ -1,4 +1,5 @@
 import type { JobState } from '../../contract';
+import { failpoint } from '../failpoints';
 import type { Job, StateChange, TransitionFields } from './model';
 import type { JobStore } from './ports';
 
@@ -66,6 +67,7 @@ export class JobStateMachine {
     const change: StateChange = { id: job.id, from: job.state, to, at: Date.now(), note };
     if (fields) change.fields = fields;
     const moved = await this.store.moveJob(change);
+    if (moved) failpoint(`after-move-to-${to}`);
     if (moved) for (const listener of this.listeners) listener(moved, job.state);
     return moved;
   }

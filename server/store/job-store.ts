@@ -159,6 +159,15 @@ export class SqlJobStore implements JobStore {
     });
   }
 
+  async setNote(id: string, state: JobState, note: string | null) {
+    await this.db
+      .updateTable('jobs')
+      .set({ system_note: note })
+      .where('id', '=', id)
+      .where('state', '=', state)
+      .execute();
+  }
+
   async jobsInStates(states: readonly JobState[]) {
     const rows = await this.db
       .selectFrom('jobs')

@@ -50,6 +50,28 @@ describe('the runner and the reconciler, on a fake engine', () => {
     expect(job.systemNote).toBe('bad env entry "TOKEN=[TOKEN redacted]" refused');
   });
 
+  it('keeps a job the engine is still placing in starting, says why, and follows it once placed', async () => {
+    domain = await startDomain();
+    domain.engine.holdPlacement('no suitable node (insufficient resources on 3 nodes)');
+    const id = await domain.submit();
+    for (const deadline = Date.now() + 2000; ; await sleep(10)) {
+      const job = await domain.system.service.detail('t', id);
+      if (
+        job.systemNote ===
+        'waiting for the container engine: no suitable node (insufficient resources on 3 nodes)'
+      ) {
+        expect(job.state).toBe('starting');
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`the note never said why: ${job.systemNote}`);
+    }
+    domain.engine.place(id);
+    await domain.waitFor(id, 'running');
+    expect((await domain.store.transitions(id)).at(-1)?.note).toBe('running on node node-2');
+    domain.engine.exit(id, 0);
+    await domain.waitFor(id, 'completed');
+  });
+
   it('ends a job whose container exits while cancelling as cancelled, with the exit code', async () => {
     domain = await startDomain();
     const id = await domain.submit();
@@ -103,7 +125,7 @@ describe('the runner and the reconciler, on a fake engine', () => {
     domain.engine.comeBack();
     const killed = await domain.waitFor(running, 'error');
     expect(killed.systemNote).toBe(
-      'the container engine stopped while the job ran (exit code 143); submit it again',
+      'exited with code 143 while the container engine was stopped or unreachable, so the engine may have ended it; submit it again',
     );
     await domain.waitFor(waiting, 'running');
     domain.engine.exit(waiting, 0);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detail, submit } from '../support/jobs';
 import { startService, type TestService } from '../support/service';
 import { expectErrorEnvelope } from './answers';
-import { figure } from './figures';
+import { recordFigure } from './figures';
 
 let service: TestService;
 let job: string;
@@ -78,7 +78,7 @@ describe('authorization table: every endpoint × every way of presenting a key',
     }
     // The job was not touched by any of it.
     expect((await detail(service, job)).state).toBe('runnable');
-    figure('authorization: table cells answered 401', cells, 'cells');
+    recordFigure('authorization: table cells answered 401', cells, 'cells');
   });
 
   it("another project's key: 404 exactly like an unknown id, for every endpoint of one job", async () => {
@@ -125,7 +125,7 @@ describe('failed authentication at the default limit', () => {
       expect(statuses.slice(0, 30)).toEqual(Array(30).fill(401));
       expect(statuses.slice(30)).toEqual([429, 429]);
       expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
-      figure(
+      recordFigure(
         'authorization: failed attempts per address before 429',
         statuses.indexOf(429),
         'attempts/min',

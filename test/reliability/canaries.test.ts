@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForState } from '../support/jobs';
 import { startService, type TestService } from '../support/service';
-import { figure } from './figures';
+import { recordFigure } from './figures';
 
 let service: TestService;
 beforeAll(async () => {
@@ -90,12 +90,12 @@ describe('32 canaries as sensitive values', () => {
       CANARIES * 4,
     );
     const files = readdirSync(service.dataDir).filter((f) => f.startsWith('jobdeck.sqlite'));
-    figure('canaries: sensitive values each job received (by hash)', CANARIES, 'values');
-    figure(
+    recordFigure('canaries: sensitive values each job received (by hash)', CANARIES, 'values');
+    recordFigure(
       'canaries: places searched (responses, output, database files)',
       seen.length + 1 + files.length,
       'places',
     );
-    figure('canaries: hits in raw, base64 or hex form', found.length, 'hits');
+    recordFigure('canaries: hits in raw, base64 or hex form', found.length, 'hits');
   });
 });

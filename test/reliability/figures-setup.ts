@@ -1,26 +1,24 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { FIGURES_FILE_ENV, currentBudget, type Figure } from './figures';
+import { dirname, resolve } from 'node:path';
+import { FIGURES_FILE, currentBudget, type Figure } from './figures';
 
-const RESULTS = resolve(import.meta.dirname, '..', '..', 'test-results');
-const LINES = resolve(RESULTS, 'reliability-figures.jsonl');
-const SUMMARY = resolve(RESULTS, 'reliability.json');
+const SUMMARY = resolve(dirname(FIGURES_FILE), 'reliability.json');
 
-function format(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 2 : 1);
-}
+const format = (value: number | string) =>
+  typeof value === 'string' || Number.isInteger(value)
+    ? String(value)
+    : value.toFixed(value < 10 ? 2 : 1);
 
 /**
  * Starts each run with no figures, then prints one line per figure when every file is done and
  * writes them all to test-results/reliability.json.
  */
 export default function setup(): () => void {
-  mkdirSync(RESULTS, { recursive: true });
-  rmSync(LINES, { force: true });
-  process.env[FIGURES_FILE_ENV] = LINES;
+  mkdirSync(dirname(FIGURES_FILE), { recursive: true });
+  rmSync(FIGURES_FILE, { force: true });
   return () => {
-    const figures: Figure[] = existsSync(LINES)
-      ? readFileSync(LINES, 'utf8')
+    const figures: Figure[] = existsSync(FIGURES_FILE)
+      ? readFileSync(FIGURES_FILE, 'utf8')
           .split('\n')
           .filter(Boolean)
           .map((line) => JSON.parse(line) as Figure)

@@ -3,51 +3,54 @@
  *
  * How to add a part:
  * 1. Put a file `test/reliability/<topic>.test.ts` beside the others; it is picked up by
- *    test/reliability/vitest.config.ts, which also starts Docker checks and the test image.
- * 2. Size every loop with `budget(full, ci)`: the full count for `npm run test:reliability`, the
- *    small one when `RELIABILITY_BUDGET=ci` (scripts/test-all.sh), which must stay within minutes.
+ *    test/reliability/vitest.config.ts (Docker checked and the test image built first).
+ * 2. Size every loop with `budget({ ci, full })`: `full` for `npm run test:reliability`, `ci` when
+ *    `RELIABILITY_BUDGET=ci` (scripts/test-all.sh), which must stay within a few minutes.
  * 3. Assert what must hold (expect), and also record what was measured with
- *    `figure('<topic>: <what>', value, '<unit>')`, e.g. `figure('fuzz: 5xx responses', 0, 'count')`.
- *    Name figures so they read well alone; one line each is printed at the end of the run and
- *    all are written to test-results/reliability.json (quote them in the README from there).
+ *    `recordFigure('<topic>: <what>', value, '<unit>')`. Name figures so they read well alone:
+ *    one line each is printed at the end of the run (figures-setup.ts), and all are written to
+ *    test-results/reliability.json, from where the README quotes them.
  *
- * Figures travel from the test workers to the printing teardown through a JSON-lines file, so
- * any number of files and workers can record them.
+ * Figures travel from the test workers to that summary through a JSON-lines file, so any number of
+ * files and workers can record them.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { expect } from 'vitest';
 
-export type Budget = 'full' | 'ci';
+/** Where every figure of a run is appended, one JSON line each, for the summary at the end. */
+export const FIGURES_FILE = resolve(
+  import.meta.dirname,
+  '..',
+  '..',
+  'test-results',
+  'reliability.jsonl',
+);
+
+export type Budget = 'ci' | 'full';
 
 export function currentBudget(): Budget {
   return process.env.RELIABILITY_BUDGET === 'ci' ? 'ci' : 'full';
 }
 
-/** The count to use in this run: `full` normally, `ci` under RELIABILITY_BUDGET=ci. */
-export function budget(full: number, ci: number): number {
-  return currentBudget() === 'ci' ? ci : full;
+/** `RELIABILITY_BUDGET=ci` runs the bounded part; anything else the whole suite. */
+export function budget<T>(sizes: { ci: T; full: T }): T {
+  return sizes[currentBudget()];
 }
 
 export interface Figure {
   name: string;
-  value: number;
+  value: number | string;
   unit: string;
-  /** Which test file recorded it. */
+  /** The test file that recorded it. */
   source: string;
-  budget: Budget;
 }
 
-/** Set by the global setup (figures-setup.ts) for the workers. */
-export const FIGURES_FILE_ENV = 'JOBDECK_RELIABILITY_FIGURES';
-
-export function figure(name: string, value: number, unit: string): void {
-  const file = process.env[FIGURES_FILE_ENV];
-  if (!file) throw new Error(`${FIGURES_FILE_ENV} is unset: run through npm run test:reliability`);
+export function recordFigure(name: string, value: number | string, unit = ''): void {
   const source = expect.getState().testPath?.split('/').pop() ?? 'unknown';
-  const record: Figure = { name, value, unit, source, budget: currentBudget() };
-  mkdirSync(dirname(file), { recursive: true });
-  appendFileSync(file, `${JSON.stringify(record)}\n`);
+  const record: Figure = { name, value, unit, source };
+  mkdirSync(dirname(FIGURES_FILE), { recursive: true });
+  appendFileSync(FIGURES_FILE, `${JSON.stringify(record)}\n`);
 }
 
 /** Milliseconds taken by `work`, with its result. */

@@ -5,7 +5,7 @@ import { detail, jobsNewerThan, newestJobId } from '../support/jobs';
 import { rawExchange, requestHead } from '../support/raw-http';
 import { startService, type TestService } from '../support/service';
 import { StatusTally, expectErrorEnvelope } from './answers';
-import { budget, figure, timed } from './figures';
+import { budget, recordFigure, timed } from './figures';
 import {
   FIELDS,
   FUZZ_QUEUE,
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-const FUZZ_REQUESTS = budget(10_000, 1_000);
+const FUZZ_REQUESTS = budget({ full: 10_000, ci: 1_000 });
 const BATCH = 500;
 const accepted = successEnvelope(submitJobResultSchema).strict();
 
@@ -90,12 +90,12 @@ describe('Job Submit under property-based fuzzing (fast-check, from the contract
     await expectHealthy();
     expect(await jobsNewerThan(service, since)).toBe(acceptedInBatch);
     expect(tally.counts['5xx']).toBe(0);
-    figure('fuzz: Job Submit requests sent', tally.total, 'requests');
-    figure('fuzz: answered 202 (valid)', tally.counts['2xx'], 'requests');
-    figure('fuzz: answered 4xx naming the field', tally.counts['4xx'], 'requests');
-    figure('fuzz: answered 5xx', tally.counts['5xx'], 'requests');
-    figure('fuzz: duration', ms / 1000, 's');
-    figure('fuzz: rate', tally.total / (ms / 1000), 'requests/s');
+    recordFigure('fuzz: Job Submit requests sent', tally.total, 'requests');
+    recordFigure('fuzz: answered 202 (valid)', tally.counts['2xx'], 'requests');
+    recordFigure('fuzz: answered 4xx naming the field', tally.counts['4xx'], 'requests');
+    recordFigure('fuzz: answered 5xx', tally.counts['5xx'], 'requests');
+    recordFigure('fuzz: duration', ms / 1000, 's');
+    recordFigure('fuzz: rate', tally.total / (ms / 1000), 'requests/s');
   });
 });
 
@@ -529,7 +529,7 @@ describe('Job Submit and the id endpoints against a fixed corpus of nasty inputs
     await expectHealthy();
     expect(await jobsNewerThan(service, since)).toBe(acceptedCount);
     expect(tally.counts['5xx']).toBe(0);
-    figure('corpus: nasty inputs sent', cases.length, 'requests');
-    figure('corpus: answered 5xx', tally.counts['5xx'], 'requests');
+    recordFigure('corpus: nasty inputs sent', cases.length, 'requests');
+    recordFigure('corpus: answered 5xx', tally.counts['5xx'], 'requests');
   });
 });

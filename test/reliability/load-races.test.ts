@@ -4,7 +4,7 @@ import { canMove } from '../../server/jobs/state-machine';
 import { transitionTimes, waitForState } from '../support/jobs';
 import { startService, type ApiResponse, type TestService } from '../support/service';
 import { StatusTally, expectErrorEnvelope } from './answers';
-import { budget, figure, timed } from './figures';
+import { budget, recordFigure, timed } from './figures';
 
 let service: TestService;
 beforeAll(async () => {
@@ -58,8 +58,8 @@ const percentile = (values: number[], p: number) =>
 
 describe('load', () => {
   it('many concurrent submits: every one accepted once, with an id of its own, readable', async () => {
-    const total = budget(1000, 200);
-    const clients = budget(50, 20);
+    const total = budget({ full: 1000, ci: 200 });
+    const clients = budget({ full: 50, ci: 20 });
     const latencies: number[] = [];
     const tally = new StatusTally();
     // The paused queue stores and holds them: this measures the API, not the engine.
@@ -89,20 +89,20 @@ describe('load', () => {
       });
     }
     expect(tally.counts['5xx']).toBe(0);
-    figure(
+    recordFigure(
       `load: ${total} submits from ${clients} clients, throughput`,
       total / (ms / 1000),
       'submits/s',
     );
-    figure('load: submit latency p50', percentile(latencies, 50), 'ms');
-    figure('load: submit latency p99', percentile(latencies, 99), 'ms');
-    figure('load: distinct ids', new Set(ids).size, 'ids');
+    recordFigure('load: submit latency p50', percentile(latencies, 50), 'ms');
+    recordFigure('load: submit latency p99', percentile(latencies, 99), 'ms');
+    recordFigure('load: distinct ids', new Set(ids).size, 'ids');
   });
 });
 
 describe('races', () => {
   it('20 concurrent submits of one name to one queue: exactly one accepted, the others name it', async () => {
-    const rounds = budget(10, 3);
+    const rounds = budget({ full: 10, ci: 3 });
     let acceptedTotal = 0;
     for (let round = 0; round < rounds; round += 1) {
       const name = `contested-${round}`;
@@ -126,7 +126,7 @@ describe('races', () => {
         );
       }
     }
-    figure(
+    recordFigure(
       `race: one name, 20 concurrent submits × ${rounds} rounds — accepted`,
       acceptedTotal,
       `of ${rounds * 20}`,
@@ -134,7 +134,7 @@ describe('races', () => {
   });
 
   it('20 concurrent cancels of one running job: all accepted, one cancelling, one final state', async () => {
-    const rounds = budget(5, 2);
+    const rounds = budget({ full: 5, ci: 2 });
     let finalStates = 0;
     for (let round = 0; round < rounds; round += 1) {
       const submitted = await service.request('POST', '/v1/client/job', {
@@ -153,7 +153,7 @@ describe('races', () => {
       expect(history.filter((t) => t.to === 'cancelling')).toHaveLength(1);
       finalStates += history.filter((t) => isFinalState(t.to)).length;
     }
-    figure(
+    recordFigure(
       `race: 20 concurrent cancels × ${rounds} running jobs — final states recorded`,
       finalStates,
       `for ${rounds} jobs`,
@@ -161,7 +161,7 @@ describe('races', () => {
   });
 
   it('cancels racing the container’s own exit: one final state each, agreeing with the answer', async () => {
-    const jobs = budget(40, 10);
+    const jobs = budget({ full: 40, ci: 10 });
     const runMs = 1000;
     const outcomes = { cancelled: 0, completed: 0 };
     const tally = new StatusTally();
@@ -196,13 +196,13 @@ describe('races', () => {
       outcomes[final.state as 'cancelled' | 'completed'] += 1;
     });
     expect(tally.counts['5xx']).toBe(0);
-    figure('race: cancel vs exit — jobs', jobs, 'jobs');
-    figure('race: cancel vs exit — ended cancelled', outcomes.cancelled, 'jobs');
-    figure(
+    recordFigure('race: cancel vs exit — jobs', jobs, 'jobs');
+    recordFigure('race: cancel vs exit — ended cancelled', outcomes.cancelled, 'jobs');
+    recordFigure(
       'race: cancel vs exit — ended completed (cancel answered 409)',
       outcomes.completed,
       'jobs',
     );
-    figure('race: cancel vs exit — 5xx answers', tally.counts['5xx'], 'answers');
+    recordFigure('race: cancel vs exit — 5xx answers', tally.counts['5xx'], 'answers');
   });
 });

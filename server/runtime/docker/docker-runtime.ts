@@ -8,6 +8,7 @@ import {
   type Workload,
   type WorkloadSpec,
 } from '../../jobs/ports';
+import { failpoint } from '../../failpoints';
 import { LogTail } from '../log-tail';
 import { statusOf, translate } from './docker-errors';
 
@@ -99,6 +100,7 @@ export class DockerRuntime implements ContainerRuntime {
     const name = containerName(spec.jobId);
     try {
       await this.quick.createContainer({ name, ...this.containerConfig(spec) });
+      failpoint('after-create');
     } catch (error) {
       // 409: the name is taken: this job's container was made before and the answer was lost.
       // It is this job's one container, never reason to make a second.
@@ -110,6 +112,7 @@ export class DockerRuntime implements ContainerRuntime {
     if (existing.status !== 'created') return existing;
     try {
       await this.quick.getContainer(name).start();
+      failpoint('after-start');
     } catch (error) {
       const failure = this.translate(error, 'start');
       if (failure instanceof RuntimeError) await this.remove(existing).catch(() => undefined);
@@ -149,6 +152,9 @@ export class DockerRuntime implements ContainerRuntime {
     try {
       const info = await this.quick.getContainer(containerName(jobId)).inspect();
       if (info.Config.Labels[STORE_LABEL] !== this.options.storeId) return null;
+      // Jobdeck removes a container only after recording its outcome: one being removed
+      // otherwise was removed outside Jobdeck, and its exit code (137 from `rm -f`) says nothing.
+      if (info.State.Status === 'removing') return null;
       return workloadOf(info);
     } catch (error) {
       if (statusOf(error) === 404) return null;
@@ -170,7 +176,8 @@ export class DockerRuntime implements ContainerRuntime {
     return found.filter((w): w is Workload => w !== null);
   }
 
-  async wait(workload: Workload): Promise<void> {
+  /** A container changes status only by ending here: `created` ones are started by launch. */
+  async waitForChange(workload: Workload): Promise<void> {
     try {
       await this.long.getContainer(workload.id).wait();
     } catch (error) {

@@ -29,6 +29,7 @@ export class FakeRuntime implements ContainerRuntime {
   private nextId = 1;
   private readonly refusals = new Map<string, string>();
   private launchGate: Promise<void> | undefined;
+  private placing: string | undefined;
   /** Every launch call, in order: how tests count that nothing started twice. */
   readonly launches: string[] = [];
   readonly stops: { jobId: string; graceSeconds: number }[] = [];
@@ -50,6 +51,23 @@ export class FakeRuntime implements ContainerRuntime {
   /** The next launch of this image is refused with this message. */
   refuseImage(image: string, message: string): void {
     this.refusals.set(image, message);
+  }
+
+  /** New workloads wait to be placed, as on a cluster with no room, saying why. */
+  holdPlacement(message: string): void {
+    this.placing = message;
+  }
+
+  /** The engine found room: the workload runs. */
+  place(jobId: string): void {
+    const workload = this.required(jobId);
+    Object.assign(workload, {
+      status: 'running',
+      message: null,
+      node: 'node-2',
+      startedAt: Date.now(),
+    });
+    this.release(workload);
   }
 
   /** Launches wait until the returned function is called: a slow create, for races. */
@@ -96,12 +114,12 @@ export class FakeRuntime implements ContainerRuntime {
     const workload: FakeWorkload = {
       id: `fake-${this.nextId++}`,
       jobId: spec.jobId,
-      status: 'running',
+      status: this.placing ? 'pending' : 'running',
       exitCode: null,
-      startedAt: Date.now(),
+      startedAt: this.placing ? null : Date.now(),
       finishedAt: null,
       node: null,
-      message: null,
+      message: this.placing ?? null,
       spec,
       output: Buffer.alloc(0),
       waiters: new Set(),
@@ -121,10 +139,10 @@ export class FakeRuntime implements ContainerRuntime {
     return [...this.workloads.values()].map((w) => this.snapshot(w));
   }
 
-  async wait(workload: Workload): Promise<void> {
+  async waitForChange(workload: Workload): Promise<void> {
     this.answer();
     const current = this.workloads.get(workload.jobId);
-    if (!current || current.status === 'exited') return;
+    if (!current || current.status !== workload.status) return;
     await new Promise<void>((resolve, reject) => current.waiters.add({ resolve, reject }));
   }
 
