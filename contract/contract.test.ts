@@ -74,7 +74,7 @@ describe('hostile keys and bytes', () => {
     expect(({} as Record<string, unknown>).sensitive).toBeUndefined();
   });
 
-  it('refuses NUL bytes in command words, parameters, env names and values', () => {
+  it('refuses NUL bytes in command words, parameters, env names and values, and lone surrogates', () => {
     const nul = '\0';
     const cases: [Record<string, unknown>, string][] = [
       [{ container_cmd: ['echo', `a${nul}b`] }, 'container_cmd[1]: must not contain NUL bytes'],
@@ -91,6 +91,10 @@ describe('hostile keys and bytes', () => {
         `container_env.T${nul}: is not a valid variable name (use [A-Za-z_][A-Za-z0-9_]*)`,
       ],
     ];
+    cases.push([
+      { container_env: { T: { value: 'a\ud800b', sensitive: true } } },
+      'container_env.T.value: must be well-formed Unicode (no lone surrogate \\uD800–\\uDFFF)',
+    ]);
     for (const [extra, message] of cases) {
       const parsed = submitJobSchema.safeParse({ ...base, ...extra });
       expect(parsed.success ? 'accepted' : formatIssues(parsed.error.issues)).toBe(message);

@@ -11,10 +11,20 @@ const byteLength = (text: string) => encoder.encode(text).length;
  */
 const withoutNul = [(text: string) => !text.includes('\0'), 'must not contain NUL bytes'] as const;
 
+/**
+ * JSON can spell a lone surrogate (`"\ud800"`), which no UTF-8 can carry: it would reach the
+ * container (or the sealed store) as U+FFFD, a different value than the one submitted.
+ */
+const wellFormed = [
+  (text: string) => !/[\uD800-\uDFFF]/u.test(text),
+  'must be well-formed Unicode (no lone surrogate \\uD800–\\uDFFF)',
+] as const;
+
 function boundedString(maxBytes: number) {
   return z
     .string({ error: 'must be a string' })
     .refine(...withoutNul)
+    .refine(...wellFormed)
     .refine((text) => byteLength(text) <= maxBytes, `must be at most ${maxBytes} bytes`);
 }
 

@@ -274,6 +274,23 @@ function bodyCases(): CorpusCase[] {
       message: /^body: not valid UTF-8$/,
     },
     {
+      label: 'a lone surrogate, escaped, in a command word',
+      send: () =>
+        post(
+          `{"job_definition":"t::echo:1","job_queue":"${FUZZ_QUEUE}","container_cmd":["\\udfff"]}`,
+        ),
+      status: 400,
+      message: /^container_cmd\[0\]: must be well-formed Unicode/,
+    },
+    {
+      label: 'an emoji (a surrogate pair) in a command word',
+      send: () =>
+        post(
+          `{"job_definition":"t::echo:1","job_queue":"${FUZZ_QUEUE}","container_cmd":["\\ud83d\\udca9"]}`,
+        ),
+      status: 202,
+    },
+    {
       label: 'not JSON',
       send: () => post('job_definition=t::echo:1'),
       status: 400,

@@ -179,6 +179,12 @@ describe('Job Submit: every bad input is a 400 that names the field', () => {
       { ...base, container_env: { 'A\0B': { value: 'x' } } },
       /^container_env\.A.B: is not a valid variable name/,
     ],
+    // JSON text: a lone surrogate is valid JSON, but no UTF-8 (and no container) can carry it.
+    [
+      'a lone surrogate in a sensitive value',
+      `{"job_definition":"t::echo:1","job_queue":"t::default","container_env":{"T":{"value":"a\\ud800","sensitive":true}}}`,
+      /^container_env\.T\.value: must be well-formed Unicode/,
+    ],
     // JSON text, so that "__proto__" is an own key as it is on the wire.
     [
       'a sensitive env named __proto__',
