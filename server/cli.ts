@@ -3,14 +3,10 @@ import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from './config/load';
 import type { JobdeckConfig } from './config/schema';
 import { startJobdeck, type ConsoleKey } from './jobdeck';
-import type { Kysely } from 'kysely';
 import { resealAll } from './secrets/rotate';
 import { openSecretBox, replaceKeyFile } from './secrets/secret-box';
-import { SqlJobStore } from './store/job-store';
-import { KeyStore } from './store/key-store';
-import type { Database } from './store/schema';
-import { openSqlite } from './store/sqlite';
-import { join } from 'node:path';
+import { openStore } from './store/open-store';
+import type { KeyStore, Store } from './store/ports';
 
 const DEFAULT_CONFIG = process.env.JOBDECK_CONFIG ?? 'config/jobdeck.yaml';
 /** How long a stop may take to answer requests under way before the process just exits. */
@@ -38,23 +34,23 @@ function configFrom(
   return loadConfig(resolve(options.config), overrides);
 }
 
-async function withDatabase<T>(
+async function withStore<T>(
   options: CommonOptions,
-  work: (db: Kysely<Database>, config: JobdeckConfig) => Promise<T>,
+  work: (store: Store, config: JobdeckConfig) => Promise<T>,
 ) {
   const config = configFrom(options);
-  const db = await openSqlite(join(config.data_dir, 'jobdeck.sqlite'));
+  const store = await openStore(config);
   try {
-    return await work(db, config);
+    return await work(store, config);
   } finally {
-    await db.destroy();
+    await store.close();
   }
 }
 
 const withKeys = <T>(
   options: CommonOptions,
   work: (keys: KeyStore, config: JobdeckConfig) => Promise<T>,
-) => withDatabase(options, (db, config) => work(new KeyStore(db), config));
+) => withStore(options, (store, config) => work(store.keys, config));
 
 /** The options every command that reads the configuration takes. */
 function configured(command: Command): Command {
@@ -190,9 +186,9 @@ configured(secrets.command('new-key'))
 configured(secrets.command('rotate'))
   .description('seal every stored sensitive value again with the current key')
   .action(async (options: CommonOptions) => {
-    await withDatabase(options, async (db, config) => {
+    await withStore(options, async (store, config) => {
       const box = openSecretBox(config);
-      const report = await resealAll(new SqlJobStore(db), box);
+      const report = await resealAll(store.sealedEnv, box);
       process.stdout.write(
         `${report.resealed} values sealed again with key ${box.currentKeyId} (${report.current} were already), in ${report.jobs} jobs; no stored value needs a retired key now\n`,
       );

@@ -11,10 +11,8 @@ import { buildHttpApp } from './http/app';
 import { createJobSystem } from './jobs/job-system';
 import { createRuntime } from './runtime/create-runtime';
 import { openSecretBox } from './secrets/secret-box';
-import { SqlJobStore } from './store/job-store';
-import { KeyStore } from './store/key-store';
-import { changedDefinitions, storeId } from './store/meta-store';
-import { openSqlite } from './store/sqlite';
+import { openStore } from './store/open-store';
+import type { KeyStore } from './store/ports';
 
 export interface RunningJobdeck {
   apiUrl: string;
@@ -55,24 +53,23 @@ export async function startJobdeck(
   config: JobdeckConfig,
   options: { withConsole: boolean },
 ): Promise<RunningJobdeck> {
-  const db = await openSqlite(join(config.data_dir, 'jobdeck.sqlite'));
+  const storage = await openStore(config);
   const catalog = catalogFromConfig(config);
-  const changed = await changedDefinitions(
-    db,
+  const changed = await storage.meta.changedDefinitions(
     new Map(catalog.definitions().map((d) => [d.ref, d.fingerprint])),
   );
   if (changed.length > 0) {
-    await db.destroy();
+    await storage.close();
     throw new ConfigError(
       `job definitions are immutable once used, but these changed: ${changed.join(', ')}; restore them and declare a new version instead`,
     );
   }
 
-  const store = new SqlJobStore(db);
-  const keys = new KeyStore(db);
+  const store = storage.jobs;
+  const keys = storage.keys;
   const secrets = openSecretBox(config);
   const runtime = createRuntime(config.engine, {
-    storeId: await storeId(db),
+    storeId: await storage.meta.storeId(),
     labels: config.container_labels,
   });
   const logger = pino({
@@ -80,6 +77,7 @@ export async function startJobdeck(
     // Keys never reach the log; bodies are never logged at all (they can hold sensitive values).
     redact: ['req.headers.authorization', 'req.headers.cookie'],
   });
+  if (storage.migrated.length > 0) logger.info({ migrations: storage.migrated }, 'store migrated');
   const jobs = createJobSystem(
     { store, runtime, secrets, catalog, logger },
     {
@@ -114,7 +112,7 @@ export async function startJobdeck(
   try {
     await runtime.ping();
   } catch (error) {
-    await db.destroy();
+    await storage.close();
     throw new ConfigError((error as Error).message);
   }
   await jobs.start();
@@ -146,7 +144,7 @@ export async function startJobdeck(
       await consoleServer?.close();
       await api.close();
       await jobs.stop();
-      await db.destroy();
+      await storage.close();
     },
   };
 }

@@ -63,6 +63,31 @@ const projectSchema = z.strictObject({
   definitions: z.record(identifier, z.record(identifier, definitionSchema)),
 });
 
+/** Where `store.url` comes from when the file leaves it out (so a password can stay out of it). */
+export const DATABASE_URL_VARIABLE = 'JOBDECK_DATABASE_URL';
+
+const storeSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({
+      type: z.literal('sqlite'),
+      /** Relative to data_dir. */
+      path: z.string().min(1).default('jobdeck.sqlite'),
+    }),
+    z.strictObject({
+      type: z.literal('postgres'),
+      url: z
+        .string({ error: `missing: set store.url or the ${DATABASE_URL_VARIABLE} variable` })
+        .regex(
+          /^postgres(ql)?:\/\//,
+          `must be a postgres:// or postgresql:// URL (from store.url or ${DATABASE_URL_VARIABLE})`,
+        ),
+      pool_size: positiveInt.default(10),
+    }),
+  ],
+  { error: 'must be sqlite or postgres' },
+);
+
 export const configSchema = z.strictObject({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(8080),
@@ -100,6 +125,8 @@ export const configSchema = z.strictObject({
   container_labels: z.record(z.string(), z.string()).default({}),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   projects: z.record(identifier, projectSchema),
+  /** The embedded default: one SQLite file in data_dir. */
+  store: storeSchema.default({ type: 'sqlite', path: 'jobdeck.sqlite' }),
 });
 
 export type JobdeckConfig = z.infer<typeof configSchema>;

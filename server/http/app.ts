@@ -7,7 +7,7 @@ import Fastify, {
 import rateLimit from '@fastify/rate-limit';
 import type { buildSubmitJobSchema } from '../../contract';
 import type { JobService } from '../jobs/job-service';
-import type { KeyStore } from '../store/key-store';
+import type { KeyStore } from '../store/ports';
 import { authenticate, principalOf } from './auth';
 import { HttpError, installDraining, installErrorHandling, sendError } from './errors';
 import {

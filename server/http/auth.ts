@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { KeyStore, Principal } from '../store/key-store';
+import type { KeyStore, Principal } from '../store/ports';
 import { HttpError } from './errors';
 
 declare module 'fastify' {

@@ -107,26 +107,18 @@ export class Dispatcher {
   }
 
   private async fillSlots(): Promise<void> {
-    const counts = await this.store.activeCountsByQueue();
-    let total = totalOf(counts);
     for (const queue of this.catalog.queuesByPriority) {
       if (queue.paused) continue;
-      const free = Math.min(
-        queue.maxRunning - (counts.get(queue.ref) ?? 0),
-        this.catalog.maxRunning - total,
+      const claimed = await this.machine.claim(
+        {
+          queue: queue.ref,
+          limit: queue.maxRunning,
+          queueMax: queue.maxRunning,
+          serviceMax: this.catalog.maxRunning,
+        },
+        (job) => notes.creatingContainer(job.image),
       );
-      if (free <= 0) continue;
-      for (const job of await this.store.oldestRunnable(queue.ref, free)) {
-        const starting = await this.machine.move(
-          job,
-          'starting',
-          notes.creatingContainer(job.image),
-        );
-        if (starting) {
-          total += 1;
-          this.runner.launch(starting);
-        }
-      }
+      for (const job of claimed) this.runner.launch(job);
     }
   }
 

@@ -24,10 +24,14 @@ export interface JobSystemOptions {
 
 export type JobSystem = ReturnType<typeof createJobSystem>;
 
+// The owner recorded on claimed jobs. One process per store for now; when several instances share
+// a PostgreSQL store, each will register an id of its own.
+const THIS_INSTANCE = 'local';
+
 /** The domain, wired: what the service runs, and what tests run against a fake engine. */
 export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions) {
   const { store, runtime, secrets, catalog, logger } = ports;
-  const machine = new JobStateMachine(store);
+  const machine = new JobStateMachine(store, THIS_INSTANCE);
   // An engine stop can kill containers up to one interval before a pass notices it.
   const health = new EngineHealth(logger, options.reconcileIntervalMs + 1000);
   const runner = new Runner(runtime, machine, store, secrets, health, logger, {

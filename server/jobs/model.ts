@@ -32,6 +32,8 @@ export interface Job extends ContainerPlan {
   startedAt: number | null;
   finishedAt: number | null;
   cancelRequestedAt: number | null;
+  /** The instance that claimed the job to run it; null until claimed. */
+  owner: string | null;
 }
 
 export type NewJob = Omit<
@@ -45,11 +47,12 @@ export type NewJob = Omit<
   | 'startedAt'
   | 'finishedAt'
   | 'cancelRequestedAt'
+  | 'owner'
 >;
 
 /** Columns a transition may set together with the state, in the same transaction. */
 export type TransitionFields = Partial<
-  Pick<Job, 'containerId' | 'exitCode' | 'startedAt' | 'finishedAt' | 'cancelRequestedAt'>
+  Pick<Job, 'containerId' | 'exitCode' | 'startedAt' | 'finishedAt' | 'cancelRequestedAt' | 'owner'>
 >;
 
 export interface StateChange {
@@ -59,6 +62,21 @@ export interface StateChange {
   at: number;
   note: string | null;
   fields?: TransitionFields;
+}
+
+/**
+ * A dispatcher asking for work: up to `limit` of the queue's oldest runnable jobs, as far as the
+ * queue's and the whole service's slots allow, counted in the same transaction that takes them.
+ */
+export interface Claim {
+  queue: string;
+  limit: number;
+  /** The queue's max_running and the service's. */
+  queueMax: number;
+  serviceMax: number;
+  /** The instance that will run what it claims. */
+  owner: string;
+  at: number;
 }
 
 export interface Transition {

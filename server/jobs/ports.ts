@@ -1,7 +1,15 @@
 import type { JobState } from '../../contract';
-import type { ContainerLogs, Job, JobListFilter, NewJob, StateChange, Transition } from './model';
+import type {
+  Claim,
+  ContainerLogs,
+  Job,
+  JobListFilter,
+  NewJob,
+  StateChange,
+  Transition,
+} from './model';
 
-/** Storage the domain needs. SQLite implements it today; PostgreSQL can tomorrow. */
+/** Storage the domain needs; server/store implements it over SQLite and PostgreSQL. */
 export interface JobStore {
   /**
    * Inserts a job in state `submitted` and pins its definition's fingerprint on first use;
@@ -22,7 +30,13 @@ export interface JobStore {
   nextScheduleAt(): Promise<number | undefined>;
   /** Jobs holding a slot (starting, running, cancelling), per queue. */
   activeCountsByQueue(): Promise<Map<string, number>>;
-  oldestRunnable(queue: string, limit: number): Promise<Job[]>;
+  /**
+   * In one transaction: counts the slots held in the queue and in the whole service, moves the
+   * oldest runnable jobs that fit to `starting` (note from `noteFor`, owner set, transitions
+   * recorded) and returns them. Claims never overlap, across processes too, so no job is claimed
+   * twice and no limit is exceeded whoever claims at the same time.
+   */
+  claimRunnable(claim: Claim, noteFor: (job: Job) => string): Promise<Job[]>;
   listJobs(filter: JobListFilter): Promise<Job[]>;
   transitions(id: string): Promise<Transition[]>;
   saveLogs(id: string, logs: ContainerLogs): Promise<void>;

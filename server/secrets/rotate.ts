@@ -1,5 +1,5 @@
 import type { StoredEnvVar } from '../jobs/model';
-import type { SqlJobStore } from '../store/job-store';
+import type { SealedEnvStore } from '../store/ports';
 import { AesGcmSecretBox } from './secret-box';
 
 export interface RotationReport {
@@ -20,7 +20,7 @@ const PAGE = 500;
  * runs (it seals new values with the current key already) and safe to run again.
  */
 export async function resealAll(
-  store: Pick<SqlJobStore, 'jobsWithSealedEnv' | 'replaceEnv'>,
+  store: SealedEnvStore,
   box: AesGcmSecretBox,
 ): Promise<RotationReport> {
   const report: RotationReport = { jobs: 0, resealed: 0, current: 0 };

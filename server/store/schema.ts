@@ -1,6 +1,9 @@
 import type { Generated } from 'kysely';
 
-/** Column types as Kysely sees them. Times are integer milliseconds since the epoch. */
+/**
+ * Column types as Kysely sees them, the same for every driver. Times are integer milliseconds
+ * since the epoch (64-bit columns: `bigint` on PostgreSQL, read back as numbers).
+ */
 export interface JobsTable {
   seq: Generated<number>;
   id: string;
@@ -27,6 +30,7 @@ export interface JobsTable {
   started_at: number | null;
   finished_at: number | null;
   cancel_requested_at: number | null;
+  owner: string | null;
 }
 
 export interface JobTransitionsTable {

@@ -9,8 +9,7 @@ import { createJobSystem, type JobSystem } from '../../server/jobs/job-system';
 import type { Job } from '../../server/jobs/model';
 import { FakeRuntime } from '../../server/runtime/fake/fake-runtime';
 import { AesGcmSecretBox } from '../../server/secrets/secret-box';
-import { SqlJobStore } from '../../server/store/job-store';
-import { openSqlite } from '../../server/store/sqlite';
+import { openStore } from '../../server/store/open-store';
 import type { JobState, SubmitJobRequest } from '../../contract';
 
 /** The image the fake engine refuses, as a real one refuses an image it does not have. */
@@ -34,9 +33,9 @@ export const projects = {
  */
 export async function startDomain(engine = new FakeRuntime(), dataDir?: string) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'jobdeck-domain-'));
-  const db = await openSqlite(join(dir, 'jobdeck.sqlite'));
-  const store = new SqlJobStore(db);
   const config = configSchema.parse({ projects, data_dir: dir });
+  const storage = await openStore(config);
+  const store = storage.jobs;
   const key = randomBytes(32);
   let system: JobSystem = build();
 
@@ -93,7 +92,7 @@ export async function startDomain(engine = new FakeRuntime(), dataDir?: string) 
     },
     async close(): Promise<void> {
       await system.stop();
-      await db.destroy();
+      await storage.close();
     },
   };
   return domain;

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { keyIdOf } from '../../server/secrets/secret-box';
@@ -40,14 +39,6 @@ async function submitHeld(secret: string): Promise<string> {
 describe('secret key rotation', () => {
   it('a new key seals, the old still opens, rotate re-seals, and the old key can go', async () => {
     const before = await submitHeld('sealed-with-the-old-key');
-    const storedEnv = () => {
-      const db = new Database(`${service.dataDir}/jobdeck.sqlite`, { readonly: true });
-      try {
-        return JSON.stringify(db.prepare('SELECT env_json FROM jobs').all());
-      } finally {
-        db.close();
-      }
-    };
 
     // Step 1: the new key becomes current, the old one is retired (it only opens now).
     await service.stop();
@@ -63,7 +54,7 @@ describe('secret key rotation', () => {
     expect(report).toBe(
       `1 values sealed again with key ${keyIdOf(newKey)} (1 were already), in 2 jobs; no stored value needs a retired key now`,
     );
-    expect(storedEnv()).not.toContain(`v2:${keyIdOf(oldKey)}`);
+    // Run again: every value is sealed with the current key already (on any store).
     expect(await service.cli('secrets', 'rotate')).toMatch(
       /^0 values sealed again .* \(2 were already\)/,
     );

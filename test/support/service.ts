@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
+import { testStore } from './test-store';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 // One process (no tsx wrapper), so a SIGKILL in a test kills the service itself.
@@ -101,6 +102,8 @@ export interface TestService {
   configFile: string;
   /** Everything the process wrote to stdout and stderr, for leak checks. */
   output(): string;
+  /** The files holding the service's store at rest (SQLite's, or its PostgreSQL database's). */
+  storeFiles(): Promise<string[]>;
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Starts the service again on the same data directory and port (with `env` added, if given). */
   restart(env?: Record<string, string>): Promise<void>;
@@ -123,6 +126,7 @@ export async function startService(
   options: { withConsole?: boolean; env?: Record<string, string> } = {},
 ): Promise<TestService> {
   const configFile = join(dataDir, 'jobdeck.yaml');
+  const store = await testStore();
   writeFileSync(
     configFile,
     stringify({
@@ -130,6 +134,7 @@ export async function startService(
       rate_limit_per_minute: 0,
       projects: testProjects(),
       container_labels: { [RUN_LABEL]: runId() },
+      ...store.settings,
       ...settings,
       data_dir: dataDir,
     }),
@@ -198,6 +203,7 @@ export async function startService(
     pid: () => child.pid ?? 0,
     consoleUrl: () => consoleUrl,
     output: () => allOutput.join(''),
+    storeFiles: () => store.filesAtRest(dataDir),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

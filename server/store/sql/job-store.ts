@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
-import { FINAL_STATES, SLOT_STATES, type JobState } from '../../contract';
+import { FINAL_STATES, SLOT_STATES, type JobState } from '../../../contract';
 import type {
+  Claim,
   ContainerLogs,
   Job,
   JobListFilter,
@@ -8,9 +9,11 @@ import type {
   StateChange,
   StoredEnvVar,
   Transition,
-} from '../jobs/model';
-import type { JobStore } from '../jobs/ports';
-import type { Database, JobsTable } from './schema';
+} from '../../jobs/model';
+import type { JobStore } from '../../jobs/ports';
+import type { SealedEnvStore } from '../ports';
+import type { Database, JobsTable } from '../schema';
+import type { StoreDialect, UniqueIndex } from './dialect';
 
 function toJob(row: Selectable<JobsTable>): Job {
   return {
@@ -38,21 +41,36 @@ function toJob(row: Selectable<JobsTable>): Job {
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     cancelRequestedAt: row.cancel_requested_at,
+    owner: row.owner,
   };
 }
 
-function isActiveNameConflict(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    'code' in error &&
-    error.code === 'SQLITE_CONSTRAINT_UNIQUE' &&
-    error.message.includes('jobs.queue, jobs.name')
-  );
+/** Migration 001's partial index: a name is held by at most one unfinished job of a queue. */
+const ACTIVE_NAME: UniqueIndex = {
+  name: 'jobs_active_name',
+  table: 'jobs',
+  columns: ['queue', 'name'],
+};
+
+async function slotsHeldByQueue(db: Kysely<Database>): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select((eb) => ['queue', eb.fn.countAll<number>().as('count')])
+    .where('state', 'in', SLOT_STATES)
+    .groupBy('queue')
+    .execute();
+  return new Map(rows.map((r) => [r.queue, Number(r.count)]));
 }
 
-/** JobStore over Kysely; the SQL here is plain enough for SQLite and PostgreSQL alike. */
-export class SqlJobStore implements JobStore {
-  constructor(private readonly db: Kysely<Database>) {}
+/**
+ * JobStore over Kysely, one SQL for every driver: what differs between databases (locking,
+ * unique violations, what text can hold) comes from the driver's dialect.
+ */
+export class SqlJobStore implements JobStore, SealedEnvStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: StoreDialect,
+  ) {}
 
   async insertJob(job: NewJob, definitionFingerprint: string) {
     try {
@@ -102,7 +120,7 @@ export class SqlJobStore implements JobStore {
       });
       return { inserted: true as const };
     } catch (error) {
-      if (!isActiveNameConflict(error)) throw error;
+      if (!this.dialect.isUniqueViolation(error, ACTIVE_NAME)) throw error;
       const holder = await this.db
         .selectFrom('jobs')
         .select('id')
@@ -124,45 +142,55 @@ export class SqlJobStore implements JobStore {
   }
 
   async moveJob(change: StateChange) {
+    return this.db.transaction().execute((trx) => this.moveWithin(trx, change));
+  }
+
+  /** Notes quote engine messages, which may hold anything. */
+  private storableNote(note: string | null): string | null {
+    return note === null ? null : this.dialect.storableText(note);
+  }
+
+  /** Compare-and-set on the state plus the transition record, inside the caller's transaction. */
+  private async moveWithin(trx: Kysely<Database>, change: StateChange) {
     const { fields = {} } = change;
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('jobs')
-        .set({
-          state: change.to,
-          system_note: change.note,
-          updated_at: change.at,
-          ...(fields.containerId !== undefined && { container_id: fields.containerId }),
-          ...(fields.exitCode !== undefined && { exit_code: fields.exitCode }),
-          ...(fields.startedAt !== undefined && { started_at: fields.startedAt }),
-          ...(fields.finishedAt !== undefined && { finished_at: fields.finishedAt }),
-          ...(fields.cancelRequestedAt !== undefined && {
-            cancel_requested_at: fields.cancelRequestedAt,
-          }),
-        })
-        .where('id', '=', change.id)
-        .where('state', '=', change.from)
-        .returningAll()
-        .executeTakeFirst();
-      if (!row) return undefined;
-      await trx
-        .insertInto('job_transitions')
-        .values({
-          job_id: change.id,
-          from_state: change.from,
-          to_state: change.to,
-          at: change.at,
-          note: change.note,
-        })
-        .execute();
-      return toJob(row);
-    });
+    const note = this.storableNote(change.note);
+    const row = await trx
+      .updateTable('jobs')
+      .set({
+        state: change.to,
+        system_note: note,
+        updated_at: change.at,
+        ...(fields.containerId !== undefined && { container_id: fields.containerId }),
+        ...(fields.exitCode !== undefined && { exit_code: fields.exitCode }),
+        ...(fields.startedAt !== undefined && { started_at: fields.startedAt }),
+        ...(fields.finishedAt !== undefined && { finished_at: fields.finishedAt }),
+        ...(fields.cancelRequestedAt !== undefined && {
+          cancel_requested_at: fields.cancelRequestedAt,
+        }),
+        ...(fields.owner !== undefined && { owner: fields.owner }),
+      })
+      .where('id', '=', change.id)
+      .where('state', '=', change.from)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await trx
+      .insertInto('job_transitions')
+      .values({
+        job_id: change.id,
+        from_state: change.from,
+        to_state: change.to,
+        at: change.at,
+        note,
+      })
+      .execute();
+    return toJob(row);
   }
 
   async setNote(id: string, state: JobState, note: string | null) {
     await this.db
       .updateTable('jobs')
-      .set({ system_note: note })
+      .set({ system_note: this.storableNote(note) })
       .where('id', '=', id)
       .where('state', '=', state)
       .execute();
@@ -199,25 +227,44 @@ export class SqlJobStore implements JobStore {
   }
 
   async activeCountsByQueue() {
-    const rows = await this.db
-      .selectFrom('jobs')
-      .select((eb) => ['queue', eb.fn.countAll<number>().as('count')])
-      .where('state', 'in', SLOT_STATES)
-      .groupBy('queue')
-      .execute();
-    return new Map(rows.map((r) => [r.queue, Number(r.count)]));
+    return slotsHeldByQueue(this.db);
   }
 
-  async oldestRunnable(queue: string, limit: number) {
-    const rows = await this.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('state', '=', 'runnable')
-      .where('queue', '=', queue)
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
-    return rows.map(toJob);
+  async claimRunnable(claim: Claim, noteFor: (job: Job) => string) {
+    return this.db.transaction().execute(async (trx) => {
+      await this.dialect.serializeClaims(trx);
+      const runnable = await trx
+        .selectFrom('jobs')
+        .selectAll()
+        .where('state', '=', 'runnable')
+        .where('queue', '=', claim.queue)
+        .orderBy('seq')
+        .limit(claim.limit)
+        .execute();
+      // Most claims find an idle queue: no need to count its slots then.
+      if (runnable.length === 0) return [];
+      const held = await slotsHeldByQueue(trx);
+      const heldInService = [...held.values()].reduce((sum, n) => sum + n, 0);
+      const room = Math.min(
+        claim.queueMax - (held.get(claim.queue) ?? 0),
+        claim.serviceMax - heldInService,
+      );
+      const claimed: Job[] = [];
+      for (const row of runnable.slice(0, Math.max(0, room))) {
+        const job = toJob(row);
+        // A cancel may have taken the job since the select: the compare-and-set skips it then.
+        const starting = await this.moveWithin(trx, {
+          id: job.id,
+          from: 'runnable',
+          to: 'starting',
+          at: claim.at,
+          note: noteFor(job),
+          fields: { owner: claim.owner },
+        });
+        if (starting) claimed.push(starting);
+      }
+      return claimed;
+    });
   }
 
   async listJobs(filter: JobListFilter) {
@@ -249,12 +296,12 @@ export class SqlJobStore implements JobStore {
   }
 
   async saveLogs(id: string, logs: ContainerLogs) {
+    const text = this.dialect.storableText(logs.text);
+    const truncated = logs.truncated ? 1 : 0;
     await this.db
       .insertInto('job_logs')
-      .values({ job_id: id, text: logs.text, truncated: logs.truncated ? 1 : 0 })
-      .onConflict((oc) =>
-        oc.column('job_id').doUpdateSet({ text: logs.text, truncated: logs.truncated ? 1 : 0 }),
-      )
+      .values({ job_id: id, text, truncated })
+      .onConflict((oc) => oc.column('job_id').doUpdateSet({ text, truncated }))
       .execute();
   }
 

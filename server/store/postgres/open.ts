@@ -1,0 +1,14 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import type { Store } from '../ports';
+import type { Database } from '../schema';
+import { openSqlStore } from '../sql/sql-store';
+import { postgresStoreDialect } from './dialect';
+import { createPool } from './pool';
+
+/** A PostgreSQL database that several instances can share; `poolSize` connections at most. */
+export async function openPostgresStore(url: string, poolSize: number): Promise<Store> {
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: createPool(url, poolSize) }),
+  });
+  return openSqlStore(db, postgresStoreDialect);
+}
