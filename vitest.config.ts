@@ -52,17 +52,6 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'reliability',
-          include: ['test/reliability/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: serviceSetup,
-          testTimeout: 300_000,
-          hookTimeout: 120_000,
-        },
-      },
     ],
   },
 });

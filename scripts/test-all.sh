@@ -8,3 +8,5 @@ npm run lint
 npm run build
 npm test                  # SQLite for the service suite; the store suite on SQLite and PostgreSQL
 npm run test:postgres     # the service suite again, on PostgreSQL
+# The bounded part of the reliability suite (the whole suite: npm run test:reliability).
+RELIABILITY_BUDGET=ci npm run test:reliability

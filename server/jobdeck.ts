@@ -11,31 +11,42 @@ import { buildHttpApp } from './http/app';
 import { createJobSystem } from './jobs/job-system';
 import { isProcessAlive, thisInstance } from './instance';
 import { createRuntime } from './runtime/create-runtime';
-import { AesGcmSecretBox, loadSecretKey } from './secrets/secret-box';
+import { openSecretBox } from './secrets/secret-box';
 import { openStore } from './store/open-store';
 import type { KeyStore } from './store/ports';
 
 export interface RunningJobdeck {
   apiUrl: string;
   consoleUrl: string | undefined;
-  consoleKey: { project: string; key: string };
+  consoleKey: ConsoleKey;
   close(): Promise<void>;
 }
 
 const DIST_DIR = resolve(import.meta.dirname, '..', 'dist');
 
+export interface ConsoleKey {
+  project: string;
+  key: string;
+  /** Where the key is kept (0600). */
+  file: string;
+  /** True only on the start that created it: the one time it may be shown. */
+  created: boolean;
+}
+
 /**
  * The key the console proxy injects: created once per data directory (0600 file), so the
  * quick start has a working key and the browser never has to hold one.
  */
-async function consoleKey(keys: KeyStore, config: JobdeckConfig) {
+async function consoleKey(keys: KeyStore, config: JobdeckConfig): Promise<ConsoleKey> {
   const file = join(config.data_dir, 'console.key');
   const project = Object.keys(config.projects)[0] ?? 'default';
-  if (existsSync(file)) return { project, key: readFileSync(file, 'utf8').trim() };
+  if (existsSync(file)) {
+    return { project, key: readFileSync(file, 'utf8').trim(), file, created: false };
+  }
   const { key } = await keys.create(project, 'console (created at first start)');
   writeFileSync(file, key, { mode: 0o600 });
   chmodSync(file, 0o600);
-  return { project, key };
+  return { project, key, file, created: true };
 }
 
 /** API + scheduler + runner (+ console): the whole service in one process. */
@@ -57,7 +68,7 @@ export async function startJobdeck(
 
   const store = storage.jobs;
   const keys = storage.keys;
-  const secrets = new AesGcmSecretBox(loadSecretKey(config.secret_key, config.data_dir));
+  const secrets = openSecretBox(config);
   const runtime = createRuntime(config.engine, {
     storeId: await storage.meta.storeId(),
     labels: config.container_labels,
@@ -98,6 +109,8 @@ export async function startJobdeck(
     submitSchema: buildSubmitJobSchema(DEFAULT_LIMITS),
     bodyLimitBytes: config.body_limit_bytes,
     rateLimitPerMinute: config.rate_limit_per_minute,
+    authFailuresPerMinute: config.auth_failures_per_minute,
+    timeouts: config.http_timeouts,
     logger,
     health: async () => ({
       engine: await runtime.ping().then(
@@ -121,7 +134,13 @@ export async function startJobdeck(
   let consoleServer: FastifyInstance | undefined;
   let consoleUrl: string | undefined;
   if (options.withConsole) {
-    consoleServer = await buildConsoleServer({ distDir: DIST_DIR, apiUrl, apiKey: key.key });
+    consoleServer = await buildConsoleServer({
+      distDir: DIST_DIR,
+      apiUrl,
+      apiKey: key.key,
+      listenHost: config.host,
+      extraHostNames: config.console_hosts,
+    });
     consoleUrl = await consoleServer.listen({ host: config.host, port: config.console_port });
   }
 

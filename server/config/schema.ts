@@ -102,6 +102,8 @@ export const configSchema = z
     host: z.string().default('127.0.0.1'),
     port: z.number().int().min(0).max(65535).default(8080),
     console_port: z.number().int().min(0).max(65535).default(8081),
+    /** Host names the console answers to besides loopback and `host` (DNS-rebinding guard). */
+    console_hosts: z.array(z.string()).default([]),
     data_dir: z.string().default('./data'),
     engine: engineSchema.default({ type: 'docker', socket: '/var/run/docker.sock', init: true }),
     job_defaults: jobDefaultsSchema.default({ memory: 512 * 1024 ** 2, cpus: 1, pids_limit: 512 }),
@@ -114,8 +116,23 @@ export const configSchema = z
     body_limit_bytes: positiveInt.default(DEFAULT_BODY_LIMIT_BYTES),
     /** Requests per minute per API key; 0 turns the limit off. */
     rate_limit_per_minute: z.number().int().min(0).default(1200),
+    /** Failed authentications per minute per client address before 429; 0 turns the limit off. */
+    auth_failures_per_minute: z.number().int().min(0).default(30),
+    /** How long a client may take; a slow or stalled one is cut (408) so it cannot hold a connection. */
+    http_timeouts: z
+      .strictObject({
+        headers_seconds: positiveInt.default(10),
+        request_seconds: positiveInt.default(30),
+        keep_alive_seconds: positiveInt.default(5),
+      })
+      .refine((t) => t.headers_seconds <= t.request_seconds, {
+        message: 'headers_seconds: must not exceed request_seconds',
+      })
+      .default({ headers_seconds: 10, request_seconds: 30, keep_alive_seconds: 5 }),
     /** Base64 of 32 bytes; when absent a 0600 key file in data_dir is used. */
     secret_key: z.string().optional(),
+    /** Earlier secret keys (base64): they open what they sealed, never seal (see secrets rotate). */
+    retired_secret_keys: z.array(z.string()).default([]),
     /** Extra labels on every job container (ownership, cost allocation); Jobdeck's own win. */
     container_labels: z.record(z.string(), z.string()).default({}),
     log_level: z

@@ -1,3 +1,4 @@
+import type { StoredEnvVar } from '../jobs/model';
 import type { InstanceRegistry, JobStore, Signals } from '../jobs/ports';
 
 export interface ApiKeyInfo {
@@ -36,6 +37,17 @@ export interface MetaStore {
   changedDefinitions(current: ReadonlyMap<string, string>): Promise<string[]>;
 }
 
+/** Sealed env values as stored, for `jobdeck secrets rotate` (re-sealing with the current key). */
+export interface SealedEnvStore {
+  /** A page of jobs holding sealed values, in insert order after `afterSeq`. */
+  jobsWithSealedEnv(
+    afterSeq: number,
+    limit: number,
+  ): Promise<{ seq: number; id: string; envJson: string; env: StoredEnvVar[] }[]>;
+  /** Replaces a job's env, only if it is still the text read (env is written once, at insert). */
+  replaceEnv(id: string, readJson: string, env: StoredEnvVar[]): Promise<boolean>;
+}
+
 /** One open store: what the service and the CLI use, whichever database is under it. */
 export interface Store {
   jobs: JobStore;
@@ -43,6 +55,7 @@ export interface Store {
   meta: MetaStore;
   instances: InstanceRegistry;
   signals: Signals;
+  sealedEnv: SealedEnvStore;
   /** The migrations this open applied, oldest first (empty when the schema was up to date). */
   migrated: string[];
   close(): Promise<void>;

@@ -75,6 +75,13 @@ describe('a sensitive env value', () => {
     expect(files.some((file) => readFileSync(file).includes(plain))).toBe(true);
   });
 
+  it('prints the console key only on the start that created it', async () => {
+    await service.restart();
+    const output = service.output();
+    expect(output.split(service.key).length - 1).toBe(1);
+    expect(output).toContain(`in ${join(service.dataDir, 'console.key')} (mode 0600)`);
+  });
+
   it('keeps the secret key file private (0600)', async () => {
     const { statSync } = await import('node:fs');
     expect(statSync(join(service.dataDir, 'secret.key')).mode & 0o777).toBe(0o600);

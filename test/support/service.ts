@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -172,11 +172,11 @@ export async function startService(
       const check = () => {
         const text = chunks.join('');
         const api = /API:\s+(http:\/\/[\d.:]+)\/v1/.exec(text);
-        const apiKey = /API key for project "\w+": (\S+)/.exec(text);
-        if (api?.[1] && apiKey?.[1]) {
+        if (api?.[1]) {
           clearTimeout(timer);
           baseUrl = api[1];
-          key = apiKey[1];
+          // The key is printed only on the first start, so tests read it where the service keeps it.
+          key = readFileSync(join(dataDir, 'console.key'), 'utf8').trim();
           consoleUrl = /Console: (http:\/\/[\d.:]+)/.exec(text)?.[1] ?? '';
           resolveReady();
         }

@@ -13,6 +13,7 @@ import {
   type Transition,
 } from '../../jobs/model';
 import type { JobStore } from '../../jobs/ports';
+import type { SealedEnvStore } from '../ports';
 import type { Database, JobsTable } from '../schema';
 import type { StoreDialect, UniqueIndex } from './dialect';
 
@@ -70,7 +71,7 @@ async function slotsHeldByQueue(db: Kysely<Database>): Promise<Map<string, numbe
  * JobStore over Kysely, one SQL for every driver: what differs between databases (locking,
  * unique violations, what text can hold) comes from the driver's dialect.
  */
-export class SqlJobStore implements JobStore {
+export class SqlJobStore implements JobStore, SealedEnvStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: StoreDialect,
@@ -328,5 +329,37 @@ export class SqlJobStore implements JobStore {
       .where('job_id', '=', id)
       .executeTakeFirst();
     return row && { text: row.text, truncated: row.truncated === 1 };
+  }
+
+  /**
+   * For `jobdeck secrets rotate`: a page of jobs that hold sealed env values, in insert order
+   * after `afterSeq`. (A LIKE on the JSON text: rotation is rare, a scan is fine.)
+   */
+  async jobsWithSealedEnv(afterSeq: number, limit: number) {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['seq', 'id', 'env_json'])
+      .where('seq', '>', afterSeq)
+      .where('env_json', 'like', '%"sealed":%')
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      seq: r.seq,
+      id: r.id,
+      envJson: r.env_json,
+      env: JSON.parse(r.env_json) as StoredEnvVar[],
+    }));
+  }
+
+  /** Replaces a job's env, only if it is still the text read (env is written once, at insert). */
+  async replaceEnv(id: string, readJson: string, env: StoredEnvVar[]): Promise<boolean> {
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ env_json: JSON.stringify(env) })
+      .where('id', '=', id)
+      .where('env_json', '=', readJson)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 }

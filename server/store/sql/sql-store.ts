@@ -22,8 +22,10 @@ export async function openSqlStore(
     await db.destroy();
     throw error;
   }
+  const jobs = new SqlJobStore(db, dialect);
   return {
-    jobs: new SqlJobStore(db, dialect),
+    jobs,
+    sealedEnv: jobs,
     keys: new SqlKeyStore(db),
     meta: new SqlMetaStore(db),
     instances: new SqlInstanceRegistry(db),
