@@ -105,8 +105,11 @@ export interface ContainerLogs {
 
 export interface JobListFilter {
   project: string;
-  state?: JobState;
+  states?: readonly JobState[];
   queue?: string;
+  namePrefix?: string;
+  createdAfter?: number;
+  createdBefore?: number;
   limit: number;
   /** Only jobs older than this seq: the list runs newest first. */
   beforeSeq?: number;

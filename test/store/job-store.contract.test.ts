@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobState } from '../../contract';
 import type { Job, NewJob } from '../../server/jobs/model';
+import type { JobStore } from '../../server/jobs/ports';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
 import { DRIVERS } from './drivers';
@@ -188,9 +189,30 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       mine[3]!.id,
       mine[1]!.id,
     ]);
-    expect(ids(await store.jobs.listJobs({ project: 'p', limit: 10, state: 'cancelled' }))).toEqual(
-      [mine[1]!.id],
-    );
+    expect(
+      ids(await store.jobs.listJobs({ project: 'p', limit: 10, states: ['cancelled'] })),
+    ).toEqual([mine[1]!.id]);
+    expect(
+      ids(
+        await store.jobs.listJobs({ project: 'p', limit: 10, states: ['cancelled', 'submitted'] }),
+      ),
+    ).toEqual(newestFirst);
+  });
+
+  it('lists jobs by name prefix (case-sensitive, wildcards literal) and creation time', async () => {
+    const nightly = await insert({ name: 'nightly-report', createdAt: T0 + 10 });
+    await insert({ name: 'nightly_backup', createdAt: T0 + 5 });
+    await insert({ name: 'Nightly-other', createdAt: T0 + 20 });
+    await insert({ name: 'hourly', createdAt: T0 + 30 });
+    const names = async (filter: Partial<Parameters<JobStore['listJobs']>[0]>) =>
+      (await store.jobs.listJobs({ project: 'p', limit: 10, ...filter })).map((j) => j.name);
+    expect(await names({ namePrefix: 'nightly' })).toEqual(['nightly_backup', 'nightly-report']);
+    expect(await names({ namePrefix: 'nightly_' })).toEqual(['nightly_backup']);
+    expect(await names({ namePrefix: 'nightly%' })).toEqual([]);
+    expect(await names({ createdAfter: T0 + 5, createdBefore: T0 + 30 })).toEqual([
+      'Nightly-other',
+      nightly.name,
+    ]); // both bounds exclusive
   });
 
   it('keeps the last logs saved for a job', async () => {

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { FINAL_STATES, SLOT_STATES, type JobState } from '../../../contract';
 import {
   DEFAULT_RUN_OPTIONS,
@@ -291,8 +291,18 @@ export class SqlJobStore implements JobStore, SealedEnvStore {
       .where('project', '=', filter.project)
       .orderBy('seq', 'desc')
       .limit(filter.limit);
-    if (filter.state) query = query.where('state', '=', filter.state);
+    if (filter.states) query = query.where('state', 'in', filter.states);
     if (filter.queue) query = query.where('queue', '=', filter.queue);
+    if (filter.namePrefix) {
+      // Case-sensitive in every database (SQLite's LIKE is not), and no wildcard to escape.
+      const prefix = filter.namePrefix;
+      query = query.where(sql<string>`substr(name, 1, ${prefix.length})`, '=', prefix);
+    }
+    if (filter.createdAfter !== undefined)
+      query = query.where('created_at', '>', filter.createdAfter);
+    if (filter.createdBefore !== undefined) {
+      query = query.where('created_at', '<', filter.createdBefore);
+    }
     if (filter.beforeSeq !== undefined) query = query.where('seq', '<', filter.beforeSeq);
     return (await query.execute()).map(toJob);
   }
