@@ -208,6 +208,8 @@ export async function startService(
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill(signal);
+      // A frozen (SIGSTOPped) process would hold any signal but SIGKILL until it is resumed.
+      child.kill('SIGCONT');
       await exited;
     },
     async restart(env) {

@@ -21,12 +21,19 @@ const typeParsers = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/** Far beyond any of Jobdeck's transactions (milliseconds), short beside the instance timeout. */
+const IDLE_IN_TRANSACTION_MS = 5_000;
+
 export function createPool(url: string, size: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: size,
     types: typeParsers,
     application_name: 'jobdeck',
+    // An instance frozen inside a transaction (a paused VM, SIGSTOP) would hold the claim lock
+    // and its rows forever, and no survivor could claim or take over; the server ends such a
+    // session instead. Jobdeck's own transactions never wait on anything but the database.
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
   });
   // An idle connection that the server closed (restart, failover) is dropped by the pool and the
   // next query opens another; without a listener the 'error' event would end the process.
