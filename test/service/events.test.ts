@@ -31,11 +31,7 @@ describe('the event stream', () => {
       );
       expect(theirs.status).toBe(202);
       const id = await submit(service, { job_definition: 't::echo:1' });
-      await stream.until(() => stream.statesOf(id).includes('completed'));
-      expect(stream.statesOf(id)).toEqual(LIFECYCLE);
-      const ids = stream.events.map((e) => e.id);
-      expect(ids).toEqual([...ids].sort((a, b) => a - b));
-      expect(new Set(ids).size).toBe(ids.length);
+      await stream.expectLifecycles([id], LIFECYCLE);
       // The last event is the job as the list shows it; another project's job never shows.
       expect(stream.events.at(-1)!.job).toEqual(await listRow(id));
       const theirId = (theirs.body.data as { id: string }).id;
@@ -60,11 +56,7 @@ describe('the event stream', () => {
       await service.restart();
       await stream.until(() => stream.opened >= 2, 60_000, 'a reconnection');
       for (const id of jobs) await waitForState(service, id, 'completed');
-      await stream.until(() => jobs.every((id) => stream.statesOf(id).includes('completed')));
-      for (const id of jobs) expect(stream.statesOf(id)).toEqual(LIFECYCLE);
-      const ids = stream.events.map((e) => e.id);
-      expect(new Set(ids).size).toBe(ids.length);
-      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      await stream.expectLifecycles(jobs, LIFECYCLE);
     } finally {
       stream.close();
     }

@@ -1,4 +1,5 @@
 import { EventSource } from 'eventsource';
+import { expect } from 'vitest';
 import { jobEventSchema, type JobEvent } from '../../contract';
 import type { TestService } from './service';
 
@@ -41,6 +42,19 @@ export class FollowedEvents {
   /** The states each job went through, as the events told them, in order. */
   statesOf(jobId: string): string[] {
     return this.events.filter((e) => e.job.id === jobId).map((e) => e.job.state);
+  }
+
+  /**
+   * Waits until every job reached the last of `states`, then checks that each went through
+   * exactly `states`, and that no event came twice or out of order.
+   */
+  async expectLifecycles(jobs: readonly string[], states: readonly string[]): Promise<void> {
+    const last = states.at(-1)!;
+    await this.until(() => jobs.every((id) => this.statesOf(id).includes(last)));
+    for (const id of jobs) expect(this.statesOf(id), id).toEqual(states);
+    const ids = this.events.map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual([...ids].sort((x, y) => x - y));
   }
 
   async until(

@@ -104,8 +104,6 @@ export interface TestService {
   output(): string;
   /** The files holding the service's store at rest (SQLite's, or its PostgreSQL database's). */
   storeFiles(): Promise<string[]>;
-  /** The store settings of its configuration: another service given them shares the store. */
-  storeSettings(): Record<string, unknown>;
   /** Stops the process; resolves with its exit code (null when a signal ended it). */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   /** Starts the service again on the same data directory and port (with `env` added, if given). */
@@ -207,7 +205,6 @@ export async function startService(
     consoleUrl: () => consoleUrl,
     output: () => allOutput.join(''),
     storeFiles: () => store.filesAtRest(dataDir),
-    storeSettings: () => ({ ...store.settings }),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
