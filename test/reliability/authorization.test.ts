@@ -39,6 +39,9 @@ const endpoints = (id: string) =>
     ['list', 'GET', '/v1/client/jobs', undefined],
     ['transitions', 'GET', `/v1/client/job/${id}/transitions`, undefined],
     ['logs', 'GET', `/v1/client/job/${id}/logs`, undefined],
+    ['execution', 'GET', `/v1/client/job/${id}/execution`, undefined],
+    ['queues', 'GET', '/v1/client/queues', undefined],
+    ['events', 'GET', '/v1/client/events', undefined],
   ] as const;
 
 /** How each caller presents (or fails to present) a key; null header: none sent. */
@@ -109,6 +112,9 @@ describe('authorization table: every endpoint × every way of presenting a key',
     );
     const list = await call('GET', '/v1/client/jobs', undefined, `Bearer ${otherKey}`);
     expect(JSON.parse(list.text)).toEqual({ ok: true, data: { items: [], next_cursor: null } });
+    const queues = await call('GET', '/v1/client/queues', undefined, `Bearer ${otherKey}`);
+    const listed = (JSON.parse(queues.text) as { data: { items: { queue: string }[] } }).data;
+    expect(listed.items.map((q) => q.queue)).toEqual(['other::default']);
   });
 });
 

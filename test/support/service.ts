@@ -104,7 +104,8 @@ export interface TestService {
   output(): string;
   /** The files holding the service's store at rest (SQLite's, or its PostgreSQL database's). */
   storeFiles(): Promise<string[]>;
-  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Stops the process; resolves with its exit code (null when a signal ended it). */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
   /** Starts the service again on the same data directory and port (with `env` added, if given). */
   restart(env?: Record<string, string>): Promise<void>;
   /** Resolves when the process has exited by itself (a fail point, a crash). */
@@ -205,12 +206,12 @@ export async function startService(
     output: () => allOutput.join(''),
     storeFiles: () => store.filesAtRest(dataDir),
     async stop(signal = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
       child.kill(signal);
       // A frozen (SIGSTOPped) process would hold any signal but SIGKILL until it is resumed.
       child.kill('SIGCONT');
-      await exited;
+      return exited;
     },
     async restart(env) {
       await service.stop();

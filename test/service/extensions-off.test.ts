@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detail, submit, waitForState } from '../support/jobs';
+import { startService, type TestService } from '../support/service';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startService({ extensions: false });
+});
+afterAll(() => service?.stop());
+
+describe('a service with the extensions switched off', () => {
+  it("serves the spec's three operations", async () => {
+    const id = await submit(service, { job_definition: 't::echo:1' });
+    await waitForState(service, id, 'completed');
+    expect((await detail(service, id)).state).toBe('completed');
+    const cancel = await service.request('POST', `/v1/client/job/${id}/cancel`);
+    expect(cancel.status).toBe(409);
+  });
+
+  it('answers every extension 404 like an unknown path, the health probe still 200', async () => {
+    const id = await submit(service, { job_definition: 't::echo:1', job_queue: 't::paused' });
+    const paths = [
+      '/v1/client/jobs',
+      `/v1/client/job/${id}/transitions`,
+      `/v1/client/job/${id}/logs`,
+      `/v1/client/job/${id}/execution`,
+      '/v1/client/queues',
+      '/v1/client/events',
+      '/v1/openapi.json',
+    ];
+    for (const path of paths) {
+      const response = await service.request('GET', path);
+      expect(response.status, path).toBe(404);
+      expect(response.body, path).toEqual({ ok: false, message: `no endpoint GET ${path}` });
+    }
+    expect((await service.request('GET', '/v1/health', undefined, null)).status).toBe(200);
+    await service.request('POST', `/v1/client/job/${id}/cancel`);
+  });
+});
