@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { createEventStreamParser } from './sse';
+
+describe('createEventStreamParser', () => {
+  it('completes events across chunk boundaries, keeps ids and skips heartbeats', () => {
+    const parse = createEventStreamParser();
+    expect(parse(': heartbeat\n\nid: 7\nevent: job\nda')).toEqual([]);
+    expect(parse('ta: {"a":1}\n\n')).toEqual([{ id: '7', event: 'job', data: '{"a":1}' }]);
+    expect(parse('data: x\r')).toEqual([]);
+    expect(parse('\ndata: y\r\n\r\n')).toEqual([{ id: '7', event: 'message', data: 'x\ny' }]);
+  });
+
+  it('ignores an event with no data, and an id holding NUL', () => {
+    const parse = createEventStreamParser();
+    expect(parse('event: job\n\nid: a\u0000b\ndata:z\n\n')).toEqual([
+      { id: null, event: 'message', data: 'z' },
+    ]);
+  });
+});
