@@ -69,10 +69,51 @@ export const jobTransitionSchema = z.object({
 export const jobTransitionsSchema = z.object({ items: z.array(jobTransitionSchema) });
 export type JobTransition = z.infer<typeof jobTransitionSchema>;
 
-/** Extension: the tail of the container's output. */
-export const jobLogsSchema = z.object({
+/**
+ * An instant of a log line at full precision: RFC 3339 with up to nine fractional digits and any
+ * offset (`2026-11-21T10:00:00.123456789Z`). next_since is one of these.
+ */
+export const LOG_INSTANT =
+  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
+
+export const jobLogsQuerySchema = z.strictObject({
+  /** Only lines after this instant: next_since of an earlier answer, or any RFC 3339 time. */
+  since: z
+    .string()
+    .regex(LOG_INSTANT, 'must be an RFC 3339 time, such as next_since of an earlier answer')
+    .optional(),
+});
+export type JobLogsQuery = z.input<typeof jobLogsQuerySchema>;
+
+/** One line of the container's output, as the engine recorded it. */
+export const logLineSchema = z.object({
+  stream: z.enum(['stdout', 'stderr']),
+  /** When the engine read the line, to the millisecond (next_since keeps the full precision). */
+  at: timestamp,
+  /** The line without its newline; sensitive values replaced by `[NAME redacted]`. */
   text: z.string(),
+});
+export type LogLine = z.infer<typeof logLineSchema>;
+
+/**
+ * Extension: the container's output, at most its last log_tail_bytes (after `since`, when
+ * given): read from the engine while the job runs, the stored tail once it has ended.
+ */
+export const jobLogsSchema = z.object({
+  /**
+   * The lines' text as printed, each with its newline. Jobs that ended before lines were kept
+   * with their stream and time have their stored output here and no lines.
+   */
+  text: z.string(),
+  /** Whether earlier output (after `since`, when given) was left out. */
   truncated: z.boolean(),
+  /** Oldest first; stdout and stderr interleaved as the engine recorded them. */
+  lines: z.array(logLineSchema),
+  /**
+   * Send it back as `since` to get only newer lines. Null once the job has ended and every line
+   * kept is in this answer: nothing more will come.
+   */
+  next_since: z.string().nullable(),
 });
 export type JobLogs = z.infer<typeof jobLogsSchema>;
 

@@ -1,14 +1,18 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { acceptedBodySchema, errorBodySchema, successEnvelope } from './envelope';
+import { JOB_EVENT, eventsQuerySchema, jobEventSchema } from './events';
 import {
+  jobExecutionSchema,
   jobListQuerySchema,
   jobListSchema,
+  jobLogsQuerySchema,
   jobLogsSchema,
   jobRecordSchema,
   jobTransitionsSchema,
   submitJobResultSchema,
 } from './job';
+import { queueListSchema } from './queues';
 import { submitJobSchema } from './submit';
 
 /** The OpenAPI 3.1 document, generated from the same schemas the console and service use. */
@@ -35,15 +39,22 @@ export function buildOpenApiDocument() {
   };
   const security = [{ [bearer.name]: [] }];
   /** A GET of one job (or of something of one job) with the envelope around `data`. */
-  const readJob = (path: string, summary: string, data: z.ZodType, description: string) =>
+  const readJob = (
+    path: string,
+    summary: string,
+    data: z.ZodType,
+    description: string,
+    query?: z.ZodObject,
+  ) =>
     registry.registerPath({
       method: 'get',
       path,
       summary,
       security,
-      request: { params: jobId },
+      request: { params: jobId, ...(query && { query }) },
       responses: {
         200: json(successEnvelope(data), description),
+        ...(query && { 400: errors[400] }),
         401: errors[401],
         404: errors[404],
         429: errors[429],
@@ -91,6 +102,7 @@ export function buildOpenApiDocument() {
       200: json(successEnvelope(jobListSchema), 'A page of jobs'),
       400: errors[400],
       401: errors[401],
+      429: errors[429],
     },
   });
   readJob(
@@ -101,10 +113,66 @@ export function buildOpenApiDocument() {
   );
   readJob(
     '/v1/client/job/{job_id}/logs',
-    'Container output, the last bytes kept (extension)',
+    'Container output line by line, live while the job runs (extension)',
     jobLogsSchema,
-    'Logs',
+    'The last log_tail_bytes of output after `since`: from the engine while the job runs, the stored tail once it ended. Follow a job by sending next_since back as `since` until it is null.',
+    jobLogsQuerySchema,
   );
+  readJob(
+    '/v1/client/job/{job_id}/execution',
+    'What ran and where (extension)',
+    jobExecutionSchema.meta({ id: 'JobExecution' }),
+    'The resolved command, image, environment names (sensitive values never shown), limits, exit code, times and place',
+  );
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/queues',
+    summary: "The project's queues with their jobs counted by state (extension)",
+    security,
+    responses: {
+      200: json(successEnvelope(queueListSchema), 'Queues, highest priority first'),
+      401: errors[401],
+      429: errors[429],
+    },
+  });
+  // Nothing JSON refers to the event's data, so its schema is a component of its own.
+  const eventSchema = z.toJSONSchema(jobEventSchema, { io: 'output' });
+  delete eventSchema.$schema; // the document's own dialect applies
+  registry.registerComponent(
+    'schemas',
+    'JobEvent',
+    eventSchema as Parameters<typeof registry.registerComponent<'schemas'>>[2],
+  );
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/events',
+    summary: "Server-sent events of the project's state changes (extension)",
+    description: `One \`${JOB_EVENT}\` event per state change: \`id\` is the change's sequence number, \`data\` a JobEvent (the job as a list row after the change). Resume with the \`Last-Event-ID\` header (or \`since\`; the header wins). The stream opens with \`retry:\` and, when it starts from now, a lone \`id:\` line with the position to resume from; a comment line is a heartbeat. A few streams per API key at once; more are a 429.`,
+    security,
+    request: {
+      query: eventsQuerySchema,
+      headers: z.object({
+        'last-event-id': z.string().optional().meta({ description: 'Resume after this event' }),
+      }),
+    },
+    responses: {
+      200: {
+        description:
+          "An endless text/event-stream; each event's data is a JobEvent (#/components/schemas/JobEvent)",
+        content: {
+          'text/event-stream': {
+            schema: z.string().meta({
+              description: `Frames of \`id: <seq>\\nevent: ${JOB_EVENT}\\ndata: <JobEvent as JSON>\\n\\n\``,
+              example: `id: 42\nevent: ${JOB_EVENT}\ndata: {"id":"…","state":"running",…}\n\n`,
+            }),
+          },
+        },
+      },
+      400: errors[400],
+      401: errors[401],
+      429: json(error, 'Rate limit, or too many event streams open for this API key'),
+    },
+  });
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
