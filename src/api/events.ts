@@ -21,6 +21,15 @@ const SILENCE_LIMIT_MS = 60_000;
 /** Pages that come and go (overview → jobs) keep one stream instead of reconnecting. */
 const LINGER_MS = 5000;
 
+/** A malformed event is skipped, not a reason to drop (and replay) the stream. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 interface Connection {
   stop(): void;
 }
@@ -51,21 +60,21 @@ function connect(
       wasLive = true;
       onStatus('live');
       resetSilence();
-      const parse = createEventStreamParser();
+      const parser = createEventStreamParser();
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         resetSilence();
-        for (const event of parse(value)) {
-          if (event.id !== null) lastEventId = event.id;
+        for (const event of parser.push(value)) {
           if (event.event !== JOB_EVENT) continue;
-          const job = jobEventSchema.safeParse(JSON.parse(event.data));
+          const job = jobEventSchema.safeParse(parseJson(event.data));
           if (job.success) onEvent(job.data);
         }
+        lastEventId = parser.lastEventId() ?? lastEventId;
       }
     } catch {
-      // Network loss, an abort, a body that is not JSON: all end this connection the same way.
+      // Network loss or an abort: both end this connection the same way.
     } finally {
       clearTimeout(silence);
     }

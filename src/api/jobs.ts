@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   acceptedBodySchema,
   jobExecutionSchema,
@@ -10,6 +9,7 @@ import {
   successEnvelope,
   type JobExecution,
   type JobList,
+  type JobLogs,
   type JobRecord,
   type JobState,
   type JobTransition,
@@ -53,29 +53,12 @@ export async function optional<T>(request: () => Promise<T>): Promise<T | null> 
   }
 }
 
-const logLineSchema = z.object({
-  stream: z.enum(['stdout', 'stderr']),
-  at: z.iso.datetime({ offset: true }).nullable(),
-  text: z.string(),
-});
-/**
- * The logs as the console reads them: lines with their stream and time and a cursor for the
- * next read when the service keeps them; only the text from a service that predates lines.
- */
-const followedLogsSchema = jobLogsSchema.extend({
-  lines: z.array(logLineSchema).optional(),
-  next_since: z.string().nullable().optional(),
-});
-export type LogLine = z.infer<typeof logLineSchema>;
-export type JobLogsPage = z.infer<typeof followedLogsSchema>;
-
 /** Extension: the container's output, only what came after `since` when given. */
-export function getJobLogs(id: string, since?: string): Promise<JobLogsPage | null> {
+export function getJobLogs(id: string, since?: string): Promise<JobLogs | null> {
   const query = since === undefined ? '' : `?since=${encodeURIComponent(since)}`;
   return optional(
     async () =>
-      (await apiRequest('GET', `${jobPath(id)}/logs${query}`, successEnvelope(followedLogsSchema)))
-        .data,
+      (await apiRequest('GET', `${jobPath(id)}/logs${query}`, successEnvelope(jobLogsSchema))).data,
   );
 }
 

@@ -5,12 +5,19 @@ export interface ServerSentEvent {
   data: string;
 }
 
+export interface EventStreamParser {
+  /** Feeds a chunk; returns the events it completes. */
+  push(chunk: string): ServerSentEvent[];
+  /** The id to resume after: set by any `id:` line, also one that ends a block without data. */
+  lastEventId(): string | null;
+}
+
 /**
  * An incremental reader of the text/event-stream format (the HTML standard's parsing rules):
  * feed it chunks as they arrive, it returns the events they complete. Comment lines (the
  * heartbeats) produce nothing; `retry` is ignored, the console keeps its own schedule.
  */
-export function createEventStreamParser() {
+export function createEventStreamParser(): EventStreamParser {
   let buffer = '';
   let data: string[] = [];
   let event = '';
@@ -33,7 +40,7 @@ export function createEventStreamParser() {
     else if (field === 'id' && !value.includes('\u0000')) id = value;
   };
 
-  return (chunk: string): ServerSentEvent[] => {
+  const push = (chunk: string): ServerSentEvent[] => {
     buffer += chunk;
     const out: ServerSentEvent[] = [];
     // A line ends at CRLF, LF or CR; a CR at the end of a chunk may be half of a CRLF.
@@ -47,4 +54,5 @@ export function createEventStreamParser() {
     buffer = buffer.slice(start);
     return out;
   };
+  return { push, lastEventId: () => id };
 }

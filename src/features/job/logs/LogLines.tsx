@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useRef, type CSSProperties } from 'react';
-import type { LogLine } from '../../../api/jobs';
+import type { LogLine } from '../../../api/logs';
 import { formatClock } from '../../../lib/time';
 import { splitOnMatches } from './log-search';
 import classes from './LogLines.module.css';

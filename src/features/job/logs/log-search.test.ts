@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LogLine } from '../../../api/jobs';
+import type { LogLine } from '../../../api/logs';
 import { logFileText, matchingLines, splitOnMatches } from './log-search';
 
 const line = (text: string, at: string | null = null): LogLine => ({ stream: 'stdout', at, text });

@@ -1,4 +1,4 @@
-import type { LogLine } from '../../../api/jobs';
+import type { LogLine } from '../../../api/logs';
 
 /** Indexes of the lines containing `term`, ignoring case; none for an empty term. */
 export function matchingLines(lines: readonly LogLine[], term: string): number[] {
