@@ -60,8 +60,9 @@ export function streamHeaders(): Record<string, string> {
 
 /**
  * Reads the OpenAPI document when the service publishes one; otherwise probes the list
- * endpoints (a 404 or 405 means absent). Per-job extensions are then assumed and each read
- * treats its own 404 as "not offered".
+ * endpoints (a 404 or 405 means absent). A probe cannot tell a missing per-job endpoint from a
+ * missing job, so those are assumed to come with the job list (and each read still takes its
+ * own 404 as "not offered"); a service that lists nothing is treated as the spec's three only.
  */
 export async function detectCapabilities(): Promise<Capabilities> {
   const document = await apiRequest('GET', '/v1/openapi.json', openApiSchema).catch(() => null);
