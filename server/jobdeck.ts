@@ -91,6 +91,7 @@ export async function startJobdeck(
     },
     {
       logTailBytes: config.log_tail_bytes,
+      engine: config.engine.type,
       defaults: {
         cpus: config.job_defaults.cpus,
         memoryBytes: config.job_defaults.memory,
@@ -112,6 +113,13 @@ export async function startJobdeck(
     authFailuresPerMinute: config.auth_failures_per_minute,
     timeouts: config.http_timeouts,
     logger,
+    extensions: config.extensions
+      ? {
+          feed: jobs.feed,
+          streamsPerKey: config.events.streams_per_key,
+          heartbeatMs: config.events.heartbeat_seconds * 1000,
+        }
+      : null,
     health: async () => ({
       engine: await runtime.ping().then(
         () => 'reachable' as const,
@@ -128,6 +136,7 @@ export async function startJobdeck(
     throw new ConfigError((error as Error).message);
   }
   await jobs.start();
+  if (config.extensions) jobs.feed.start();
   const apiUrl = await api.listen({ host: config.host, port: config.port });
 
   const key = await consoleKey(keys, config);

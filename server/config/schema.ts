@@ -129,6 +129,20 @@ export const configSchema = z
         message: 'headers_seconds: must not exceed request_seconds',
       })
       .default({ headers_seconds: 10, request_seconds: 30, keep_alive_seconds: 5 }),
+    /**
+     * Jobdeck's extensions under /v1/client (job list, transitions, logs, execution, queues,
+     * events) and the OpenAPI document; false leaves the spec's three operations only.
+     */
+    extensions: z.boolean().default(true),
+    /** The event stream extension. */
+    events: z
+      .strictObject({
+        /** Streams one API key may hold open at once on one instance; more get a 429. */
+        streams_per_key: positiveInt.default(4),
+        /** A comment line this often, so that proxies keep an idle stream open. */
+        heartbeat_seconds: positiveInt.default(15),
+      })
+      .default({ streams_per_key: 4, heartbeat_seconds: 15 }),
     /** Base64 of 32 bytes; when absent a 0600 key file in data_dir is used. */
     secret_key: z.string().optional(),
     /** Earlier secret keys (base64): they open what they sealed, never seal (see secrets rotate). */

@@ -6,6 +6,7 @@ import Fastify, {
 } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { buildSubmitJobSchema } from '../../contract';
+import type { ChangeFeed } from '../jobs/change-feed';
 import type { JobService } from '../jobs/job-service';
 import type { KeyStore } from '../store/ports';
 import { authenticate, principalOf } from './auth';
@@ -18,8 +19,17 @@ import {
   type HttpTimeouts,
 } from './hardening';
 import { installJsonParser } from './json-body';
+import { eventRoutes } from './routes/events';
+import { extensionRoutes } from './routes/extensions';
 import { jobRoutes } from './routes/jobs';
 import { metaRoutes, type HealthCheck } from './routes/meta';
+
+/** What the extensions need beyond the spec's operations. */
+export interface ExtensionOptions {
+  feed: ChangeFeed;
+  streamsPerKey: number;
+  heartbeatMs: number;
+}
 
 export interface HttpAppOptions {
   service: JobService;
@@ -31,6 +41,8 @@ export interface HttpAppOptions {
   timeouts: HttpTimeouts;
   logger: FastifyBaseLogger;
   health: HealthCheck;
+  /** Null: the spec's three operations only; every extension answers 404 like an unknown path. */
+  extensions: ExtensionOptions | null;
 }
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -63,7 +75,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     methodsByUrl.set(route.url, methods);
   });
 
-  metaRoutes(app, options.health);
+  metaRoutes(app, options.health, options.extensions !== null);
   await app.register(async (client) => {
     await client.register(rateLimit, { global: false });
     const failedAuth =
@@ -93,6 +105,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       );
     }
     jobRoutes(client, { service: options.service, submitSchema: options.submitSchema });
+    if (options.extensions) {
+      extensionRoutes(client, options.service);
+      eventRoutes(client, { service: options.service, keys: options.keys, ...options.extensions });
+    }
   });
 
   // A known path with another method is a 405 that says which methods it takes.

@@ -26,6 +26,11 @@ export interface FailedAuthLimit {
   max: number;
 }
 
+/** The key the request presents (a 401 when it presents none, or not as a bearer token). */
+export function presentedKey(request: FastifyRequest): string {
+  return checkKeyHeader(request.headers.authorization);
+}
+
 function checkKeyHeader(header: string | undefined): string {
   if (!header) {
     throw new HttpError(401, 'Authorization: missing; send "Authorization: Bearer <API_KEY>"');
@@ -56,7 +61,7 @@ export function authenticate(keys: KeyStore, failures: FailedAuthLimit | undefin
       }
     }
     try {
-      const principal = await keys.authenticate(checkKeyHeader(request.headers.authorization));
+      const principal = await keys.authenticate(presentedKey(request));
       if (!principal) throw new HttpError(401, 'Authorization: unknown or revoked API key');
       request.principal = principal;
     } catch (error) {

@@ -10,7 +10,12 @@ export class HttpError extends Error {
   }
 }
 
-const STATUS_OF_KIND = { invalid: 400, 'not-found': 404, conflict: 409 } as const;
+const STATUS_OF_KIND = {
+  invalid: 400,
+  'not-found': 404,
+  conflict: 409,
+  unavailable: 503,
+} as const;
 
 export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply.code(status).send({ ok: false, message });

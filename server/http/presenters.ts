@@ -1,4 +1,17 @@
-import type { JobListItem, JobRecord, JobTransition } from '../../contract';
+import {
+  FINAL_STATES,
+  JOB_STATES,
+  type JobExecution,
+  type JobListItem,
+  type JobLogs,
+  type JobRecord,
+  type JobState,
+  type JobTransition,
+  type QueueSummary,
+} from '../../contract';
+import type { Execution, QueueOverview } from '../jobs/job-service';
+import type { FollowedLogs } from '../jobs/job-logs';
+import { millisIsoOf } from '../jobs/log-instant';
 import type { Job, Transition } from '../jobs/model';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -30,4 +43,61 @@ export function toJobListItem(job: Job): JobListItem {
 
 export function toTransition(t: Transition): JobTransition {
   return { from: t.from, to: t.to, at: iso(t.at), note: t.note };
+}
+
+export function toJobLogs(logs: FollowedLogs): JobLogs {
+  return {
+    text: logs.text ?? logs.lines.map((line) => line.text).join(''),
+    truncated: logs.truncated,
+    lines: logs.lines.map((line) => ({
+      stream: line.stream,
+      at: millisIsoOf(line.at),
+      text: line.text.endsWith('\n') ? line.text.slice(0, -1) : line.text,
+    })),
+    next_since: logs.next,
+  };
+}
+
+/** Sensitive values never leave: a sealed variable shows its name only. */
+export function toJobExecution({ job, cpus, memoryBytes, engine }: Execution): JobExecution {
+  const end = job.finishedAt ?? Date.now();
+  return {
+    job_definition: job.definition,
+    job_queue: job.queue,
+    image: job.image,
+    command: job.command,
+    env: job.env.map((v) =>
+      'sealed' in v
+        ? { name: v.name, sensitive: true, value: null }
+        : { name: v.name, sensitive: false, value: v.value },
+    ),
+    limits: { cpus, memory_bytes: memoryBytes, timeout_seconds: job.timeoutSeconds },
+    exit_code: job.exitCode,
+    started_at: isoOrNull(job.startedAt),
+    finished_at: isoOrNull(job.finishedAt),
+    duration_ms: job.startedAt === null ? null : Math.max(0, end - job.startedAt),
+    engine,
+    instance: job.owner,
+    node: job.node,
+  };
+}
+
+const UNFINISHED = JOB_STATES.filter((s) => !FINAL_STATES.includes(s));
+
+export function toQueueSummary({ queue, counts }: QueueOverview): QueueSummary {
+  const count = (state: JobState, recent: boolean) => {
+    const found = counts.find((c) => c.state === state);
+    return (recent ? found?.recent : found?.count) ?? 0;
+  };
+  const finals = (recent: boolean) =>
+    Object.fromEntries(FINAL_STATES.map((s) => [s, count(s, recent)])) as QueueSummary['last_day'];
+  return {
+    queue: queue.ref,
+    max_running: queue.maxRunning,
+    priority: queue.priority,
+    paused: queue.paused,
+    now: Object.fromEntries(UNFINISHED.map((s) => [s, count(s, false)])) as QueueSummary['now'],
+    last_hour: finals(true),
+    last_day: finals(false),
+  };
 }

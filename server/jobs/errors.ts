@@ -1,7 +1,7 @@
 /** A refusal the client can act on; the HTTP layer maps the kind to a status code. */
 export class JobRequestError extends Error {
   constructor(
-    readonly kind: 'invalid' | 'not-found' | 'conflict',
+    readonly kind: 'invalid' | 'not-found' | 'conflict' | 'unavailable',
     message: string,
   ) {
     super(message);
@@ -12,3 +12,5 @@ export const invalid = (message: string) => new JobRequestError('invalid', messa
 export const notFound = (id: string) =>
   new JobRequestError('not-found', `job_id: no job "${id}" in this project`);
 export const conflict = (message: string) => new JobRequestError('conflict', message);
+/** Something the request needs is away for a while (the engine): worth a retry. */
+export const unavailable = (message: string) => new JobRequestError('unavailable', message);

@@ -1,9 +1,12 @@
 import type { Job } from './model';
 import type { SecretBox } from './ports';
 
-interface Secret {
+/** One form a sensitive value can take in what the engine says, as text and as bytes. */
+interface SecretForm {
+  /** The variable's name, for the marker that replaces it. */
   name: string;
-  value: string;
+  text: string;
+  bytes: Buffer;
 }
 
 /**
@@ -11,19 +14,26 @@ interface Secret {
  * engine says (error messages, output) before it is stored, logged or shown.
  */
 export class JobSecrets {
-  private readonly secrets: Secret[];
+  /** Every form of every secret, longest first: a longer form is replaced before a part of it. */
+  readonly forms: readonly SecretForm[];
 
   constructor(
     private readonly job: Pick<Job, 'env'>,
     private readonly box: SecretBox,
   ) {
-    this.secrets = [];
+    const forms: SecretForm[] = [];
     for (const variable of job.env) {
       if (!('sealed' in variable)) continue;
       const value = box.open(variable.sealed);
       // An empty value cannot be found in text, and hides nothing.
-      if (value !== '') this.secrets.push({ name: variable.name, value });
+      if (value === '') continue;
+      // Also as the engine may quote it: JSON-escaped, or Go-quoted (an env entry with a control
+      // character comes back escaped in the engine's errors).
+      for (const text of new Set([value, jsonEscaped(value), goQuoted(value)])) {
+        forms.push({ name: variable.name, text, bytes: Buffer.from(text) });
+      }
     }
+    this.forms = forms.sort((a, b) => b.bytes.length - a.bytes.length);
   }
 
   /** NAME=value for the engine: the only place sealed values are opened for use. */
@@ -33,60 +43,24 @@ export class JobSecrets {
     );
   }
 
-  /** Bytes to read beyond a tail, so that a secret cut by the tail's edge can be dropped whole. */
+  /**
+   * The longest form in bytes (0 without secrets): a cut of the output can hide at most this
+   * much less one byte of a secret that began before it.
+   */
   get margin(): number {
-    return Math.max(0, ...this.secrets.map((s) => Buffer.byteLength(s.value)));
+    return this.forms[0]?.bytes.length ?? 0;
   }
 
-  /**
-   * Replaces every secret in an engine message, also as the engine may quote it (JSON-escaped or
-   * Go-quoted: an env entry with a control character comes back escaped).
-   */
+  /** Replaces every secret, in every form, in an engine message. */
   scrub(text: string): string {
     let scrubbed = text;
-    for (const secret of this.secrets) {
-      for (const form of new Set([
-        secret.value,
-        jsonEscaped(secret.value),
-        goQuoted(secret.value),
-      ])) {
-        scrubbed = scrubbed.split(form).join(`[${secret.name} redacted]`);
-      }
-    }
+    for (const form of this.forms)
+      scrubbed = scrubbed.split(form.text).join(redactedMarker(form.name));
     return scrubbed;
   }
-
-  /**
-   * The last `maxBytes` of output with every secret replaced. Redaction comes first: when `raw`
-   * is itself a tail, its first `margin` bytes may hold the end of a secret that began before it,
-   * so they are dropped (and any secret that straddles that edge with them).
-   */
-  redactTail(
-    raw: Buffer,
-    rawTruncated: boolean,
-    maxBytes: number,
-  ): { text: string; truncated: boolean } {
-    let cut = rawTruncated ? Math.min(this.margin, raw.length) : 0;
-    // Dropping one straddling secret can move the edge into another one: repeat until it holds.
-    for (let previous = -1; previous !== cut;) {
-      previous = cut;
-      for (const secret of this.secrets) {
-        const needle = Buffer.from(secret.value);
-        for (
-          let at = raw.indexOf(needle);
-          at !== -1 && at < cut;
-          at = raw.indexOf(needle, at + 1)
-        ) {
-          cut = Math.max(cut, at + needle.length);
-        }
-      }
-    }
-    const redacted = Buffer.from(this.scrub(raw.subarray(cut).toString('utf8')));
-    const kept =
-      redacted.length > maxBytes ? redacted.subarray(redacted.length - maxBytes) : redacted;
-    return { text: kept.toString('utf8'), truncated: rawTruncated || cut > 0 || kept !== redacted };
-  }
 }
+
+export const redactedMarker = (name: string) => `[${name} redacted]`;
 
 function jsonEscaped(value: string): string {
   return JSON.stringify(value).slice(1, -1);

@@ -1,15 +1,40 @@
 import { failpoint } from '../failpoints';
 import { SLOT_STATES, cancelEffect, type SubmitJobRequest } from '../../contract';
-import type { Catalog } from './catalog';
+import type { Catalog, QueueSettings } from './catalog';
 import type { Dispatcher } from './dispatcher';
 import type { EngineHealth } from './engine-health';
 import { conflict, invalid, notFound } from './errors';
-import type { ContainerLogs, Job, JobListFilter, Transition } from './model';
+import type { FollowedLogs, JobLogs } from './job-logs';
+import type { LogInstant } from './log-instant';
+import type { Job, JobChange, JobListFilter, QueueStateCount, Transition } from './model';
 import { notes } from './notes';
 import type { JobStore, SecretBox } from './ports';
-import type { Runner } from './runner';
+import type { ContainerDefaults, Runner } from './runner';
 import { ContendedError, type JobStateMachine } from './state-machine';
 import { planJob } from './submission';
+
+export interface JobServiceOptions {
+  /** The kind of container engine jobs run on (`docker`). */
+  engine: string;
+  /** The limits a job gets where its definition sets none. */
+  defaults: ContainerDefaults;
+}
+
+/** What ran for a job: the job, the limits it ran with, the engine it ran on. */
+export interface Execution {
+  job: Job;
+  cpus: number;
+  memoryBytes: number;
+  engine: string;
+}
+
+/** A queue as declared, with its jobs counted by state. */
+export interface QueueOverview {
+  queue: QueueSettings;
+  counts: QueueStateCount[];
+}
+
+const HOUR_MS = 3600_000;
 
 /** The three operations of the spec (and the read-only extensions), for one project at a time. */
 export class JobService {
@@ -21,6 +46,8 @@ export class JobService {
     private readonly runner: Runner,
     private readonly secrets: SecretBox,
     private readonly health: EngineHealth,
+    private readonly output: JobLogs,
+    private readonly options: JobServiceOptions,
   ) {}
 
   async submit(project: string, payload: SubmitJobRequest): Promise<string> {
@@ -54,9 +81,61 @@ export class JobService {
     return this.store.transitions(id);
   }
 
-  async logs(project: string, id: string): Promise<ContainerLogs> {
-    await this.visibleJob(project, id);
-    return (await this.store.getLogs(id)) ?? { text: '', truncated: false };
+  /** The job's output after `after`: live while it runs, the stored tail once it ended. */
+  async logs(project: string, id: string, after: LogInstant | null): Promise<FollowedLogs> {
+    return this.output.follow(await this.visibleJob(project, id), after);
+  }
+
+  async execution(project: string, id: string): Promise<Execution> {
+    const job = await this.visibleJob(project, id);
+    const { defaults, engine } = this.options;
+    return {
+      job,
+      cpus: job.cpus ?? defaults.cpus,
+      memoryBytes: job.memoryBytes ?? defaults.memoryBytes,
+      engine,
+    };
+  }
+
+  /** The project's queues, highest priority first; final states counted over the last day. */
+  async queues(project: string, now = Date.now()): Promise<QueueOverview[]> {
+    const queues = this.catalog.queuesByPriority.filter((q) => q.project === project);
+    const counts = await this.store.countByQueue(
+      queues.map((q) => q.ref),
+      now - 24 * HOUR_MS,
+      now - HOUR_MS,
+    );
+    return queues.map((queue) => ({
+      queue,
+      counts: counts.filter((c) => c.queue === queue.ref),
+    }));
+  }
+
+  /** The sequence number of the latest state change: where a stream that starts now begins. */
+  lastChangeSeq(): Promise<number> {
+    return this.store.lastChangeSeq();
+  }
+
+  /**
+   * The project's state changes with `afterSeq` < seq ≤ `uptoSeq`, oldest first, each with the
+   * job as it was right after the change (as the list shows it when that is still the latest).
+   */
+  async changes(
+    project: string,
+    afterSeq: number,
+    uptoSeq: number,
+    limit: number,
+  ): Promise<{ seq: number; job: Job }[]> {
+    const changes = await this.store.changesAfter(project, afterSeq, uptoSeq, limit);
+    const counts = changes.some((c) => isLatest(c) && c.job.state === 'runnable')
+      ? await this.store.activeCountsByQueue()
+      : undefined;
+    return Promise.all(
+      changes.map(async (change) => ({
+        seq: change.seq,
+        job: isLatest(change) ? await this.describe(change.job, counts) : asOfChange(change),
+      })),
+    );
   }
 
   /**
@@ -120,4 +199,26 @@ export class JobService {
     }
     return job;
   }
+}
+
+/** Whether the job has not changed state since: it still is as the change left it. */
+function isLatest({ job, transition }: JobChange): boolean {
+  return job.state === transition.to && job.updatedAt === transition.at;
+}
+
+/**
+ * The job as a change left it, when it has changed since: that change's state, note and time;
+ * started only if it had started by then; not finished (only a final change, the latest, is).
+ */
+function asOfChange({ job, transition }: JobChange): Job {
+  const started = job.startedAt !== null && job.startedAt <= transition.at;
+  return {
+    ...job,
+    state: transition.to,
+    systemNote: transition.note,
+    updatedAt: transition.at,
+    startedAt: started ? job.startedAt : null,
+    finishedAt: null,
+    exitCode: null,
+  };
 }

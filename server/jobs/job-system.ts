@@ -1,6 +1,8 @@
 import type { Catalog } from './catalog';
+import { ChangeFeed } from './change-feed';
 import { Dispatcher } from './dispatcher';
 import { EngineHealth } from './engine-health';
+import { JobLogs } from './job-logs';
 import { JobService } from './job-service';
 import { Membership, type InstanceIdentity } from './membership';
 import type {
@@ -28,6 +30,8 @@ export interface JobSystemPorts {
 
 export interface JobSystemOptions {
   logTailBytes: number;
+  /** The kind of engine `runtime` is, for the execution details. */
+  engine: string;
   defaults: ContainerDefaults;
   reconcileIntervalMs: number;
   identity: InstanceIdentity;
@@ -45,8 +49,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
   const machine = new JobStateMachine(store, owner);
   // An engine stop can kill containers up to one interval before a pass notices it.
   const health = new EngineHealth(logger, options.reconcileIntervalMs + 1000);
-  const runner = new Runner(runtime, machine, store, secrets, health, signals, logger, {
-    logTailBytes: options.logTailBytes,
+  const logs = new JobLogs(runtime, store, secrets, options.logTailBytes);
+  const runner = new Runner(runtime, machine, store, secrets, health, signals, logger, logs, {
     defaults: options.defaults,
     owner,
   });
@@ -80,12 +84,25 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     options.reconcileIntervalMs,
     () => dispatcher.kick(),
   );
-  const service = new JobService(store, machine, catalog, dispatcher, runner, secrets, health);
+  const service = new JobService(
+    store,
+    machine,
+    catalog,
+    dispatcher,
+    runner,
+    secrets,
+    health,
+    logs,
+    { engine: options.engine, defaults: options.defaults },
+  );
+  const feed = new ChangeFeed(store, machine, signals, logger);
   return {
     service,
     machine,
     health,
     reconciler,
+    /** The state changes for event streams; started only where the extensions are served. */
+    feed,
     /**
      * Joins the instances on the store, recovers what the last run left (the first reconcile
      * pass: adopt, record, requeue, take over lost instances' jobs), then dispatches.
@@ -100,6 +117,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
      * jobs at once; containers keep running for it (or the next start) to adopt.
      */
     async stop(): Promise<void> {
+      feed.stop();
       dispatcher.stop();
       await reconciler.stop();
       runner.stop();

@@ -46,6 +46,8 @@ export interface Job extends ContainerPlan {
   cancelRequestedAt: number | null;
   /** The instance that claimed the job to run it; null until claimed. */
   owner: string | null;
+  /** The machine it ran on, when the engine has several and said which; set as it starts running. */
+  node: string | null;
 }
 
 export type NewJob = Omit<
@@ -60,11 +62,15 @@ export type NewJob = Omit<
   | 'finishedAt'
   | 'cancelRequestedAt'
   | 'owner'
+  | 'node'
 >;
 
 /** Columns a transition may set together with the state, in the same transaction. */
 export type TransitionFields = Partial<
-  Pick<Job, 'containerId' | 'exitCode' | 'startedAt' | 'finishedAt' | 'cancelRequestedAt' | 'owner'>
+  Pick<
+    Job,
+    'containerId' | 'exitCode' | 'startedAt' | 'finishedAt' | 'cancelRequestedAt' | 'owner' | 'node'
+  >
 >;
 
 export interface StateChange {
@@ -98,9 +104,40 @@ export interface Transition {
   note: string | null;
 }
 
-export interface ContainerLogs {
+/** One line of a job's output, as shown and stored: sensitive values already replaced. */
+export interface OutputLine {
+  stream: OutputStream;
+  /** When the engine read it (a LogInstant: compares as a string). */
+  at: string;
+  /** As printed, with its newline when the line had ended. */
   text: string;
+}
+
+export type OutputStream = 'stdout' | 'stderr';
+
+export interface ContainerLogs {
+  /** Oldest first, both streams in the order the engine read them. */
+  lines: OutputLine[];
+  /** Whether earlier output was left out. */
   truncated: boolean;
+  /** Output stored before lines were kept (then `lines` is empty): the text as it was kept. */
+  text?: string;
+}
+
+/** A state change as the event stream delivers it: its sequence number, and the job now. */
+export interface JobChange {
+  seq: number;
+  transition: Transition;
+  job: Job;
+}
+
+/** Jobs of a queue in one state: for a final state, those that finished since a given time. */
+export interface QueueStateCount {
+  queue: string;
+  state: JobState;
+  count: number;
+  /** Final states: how many of `count` finished since the more recent time; else `count`. */
+  recent: number;
 }
 
 export interface JobListFilter {

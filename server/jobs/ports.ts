@@ -1,10 +1,14 @@
 import type { JobState } from '../../contract';
+import type { LogInstant } from './log-instant';
 import type {
   Claim,
   ContainerLogs,
   Job,
+  JobChange,
   JobListFilter,
   NewJob,
+  OutputStream,
+  QueueStateCount,
   RunOptions,
   StateChange,
   Transition,
@@ -45,7 +49,31 @@ export interface JobStore {
    */
   takeOver(from: string | null, to: string): Promise<string[]>;
   listJobs(filter: JobListFilter): Promise<Job[]>;
+  /**
+   * Jobs of the given queues counted by state: unfinished ones as they are now; final ones that
+   * finished at or after `since`, with how many of those at or after `recentSince`.
+   */
+  countByQueue(
+    queues: readonly string[],
+    since: number,
+    recentSince: number,
+  ): Promise<QueueStateCount[]>;
   transitions(id: string): Promise<Transition[]>;
+  /** The sequence number of the latest state change of any job (0 when none). */
+  lastChangeSeq(): Promise<number>;
+  /**
+   * Sequence numbers of the state changes after `afterSeq` that are visible now, in order. A
+   * number can be missing for a while (its transaction has not committed yet) or for good (it
+   * rolled back): numbers are taken in insert order, not in commit order.
+   */
+  changeSeqsAfter(afterSeq: number, limit: number): Promise<number[]>;
+  /** The project's state changes with `afterSeq` < seq ≤ `uptoSeq`, oldest first. */
+  changesAfter(
+    project: string,
+    afterSeq: number,
+    uptoSeq: number,
+    limit: number,
+  ): Promise<JobChange[]>;
   saveLogs(id: string, logs: ContainerLogs): Promise<void>;
   getLogs(id: string): Promise<ContainerLogs | undefined>;
 }
@@ -118,14 +146,37 @@ export interface ContainerRuntime {
   waitForChange(workload: Workload): Promise<void>;
   /** SIGTERM, then SIGKILL after the grace period; resolves at once if it already ended. */
   stop(workload: Workload, graceSeconds: number): Promise<void>;
-  /** The last `maxBytes` of its output, read without holding more than that in memory. */
-  logs(workload: Workload, maxBytes: number): Promise<ContainerLogTail>;
+  /**
+   * The last `maxBytes` of its output after `after` (all of it when null), both streams line by
+   * line as the engine recorded them; while the workload runs and after it ended, until it is
+   * removed. Holds about `maxBytes` in memory, however much was printed.
+   */
+  readOutput(workload: Workload, window: OutputWindow): Promise<WorkloadOutput>;
   remove(workload: Workload): Promise<void>;
 }
 
-export interface ContainerLogTail {
+export interface OutputWindow {
+  /** Only lines read strictly later than this. */
+  after: LogInstant | null;
+  maxBytes: number;
+}
+
+/** A line of a workload's output as the engine keeps it. */
+export interface WorkloadLine {
+  stream: OutputStream;
+  /** When the engine read it. */
+  at: LogInstant;
+  /**
+   * The bytes printed, with the newline that ended the line. Without one it is a piece of an
+   * over-long line (engines cut those; more pieces follow), or a last line not ended (yet).
+   */
   bytes: Buffer;
-  /** Whether earlier output was left out. */
+}
+
+export interface WorkloadOutput {
+  /** Whole lines, oldest first (the newest one always, even when longer than `maxBytes`). */
+  lines: WorkloadLine[];
+  /** Whether earlier lines (after `after`) were left out. */
   truncated: boolean;
 }
 
@@ -150,8 +201,11 @@ export interface InstanceRegistry {
   forget(before: number): Promise<void>;
 }
 
-/** Something every instance should act on now rather than at its next pass. */
-export type Signal = { kind: 'dispatch' } | { kind: 'job'; jobId: string };
+/**
+ * Something every instance should act on now rather than at its next pass: work to dispatch, a
+ * job to settle, state changes for the event streams to read.
+ */
+export type Signal = { kind: 'dispatch' } | { kind: 'job'; jobId: string } | { kind: 'changes' };
 
 /** Wake-ups across the instances sharing a store (and to this one). Best effort: passes catch up. */
 export interface Signals {

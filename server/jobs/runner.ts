@@ -1,5 +1,6 @@
 import { SLOT_STATES, isFinalState } from '../../contract';
 import type { EngineHealth } from './engine-health';
+import type { JobLogs } from './job-logs';
 import { JobSecrets } from './job-secrets';
 import type { Job } from './model';
 import { notes } from './notes';
@@ -25,7 +26,6 @@ export interface ContainerDefaults {
 }
 
 export interface RunnerOptions {
-  logTailBytes: number;
   defaults: ContainerDefaults;
   /** This instance: the runner settles only the jobs it owns. */
   owner: string;
@@ -59,6 +59,7 @@ export class Runner {
     private readonly health: EngineHealth,
     private readonly signals: Signals,
     private readonly logger: Logger,
+    private readonly logs: JobLogs,
     private readonly options: RunnerOptions,
   ) {
     signals.subscribe((signal) => {
@@ -205,7 +206,7 @@ export class Runner {
         job,
         'running',
         workload.node && notes.runningOn(workload.node),
-        { startedAt: workload.startedAt ?? now, containerId: workload.id },
+        { startedAt: workload.startedAt ?? now, containerId: workload.id, node: workload.node },
       );
       return running ? this.step(running, workload, takenOver) : false;
     }
@@ -248,13 +249,11 @@ export class Runner {
    */
   private async record(job: Job, workload: Workload): Promise<boolean> {
     const secrets = new JobSecrets(job, this.secrets);
-    const maxBytes = this.options.logTailBytes;
-    const tail = await this.runtime.logs(workload, maxBytes + secrets.margin).catch((error) => {
+    const output = await this.logs.read(job, workload, null).catch((error: unknown) => {
       if (error instanceof EngineUnavailableError) throw error;
       return undefined; // no output to keep (gone already): the outcome matters more
     });
-    if (tail)
-      await this.store.saveLogs(job.id, secrets.redactTail(tail.bytes, tail.truncated, maxBytes));
+    if (output) await this.store.saveLogs(job.id, output);
     const now = Date.now();
     const outcome = outcomeOf(
       job,

@@ -33,6 +33,8 @@ export interface JobsTable {
   owner: string | null;
   /** RunOptions as JSON; null in rows from before it existed, read as the defaults. */
   run_options_json: string | null;
+  /** The machine it ran on, when the engine said. */
+  node: string | null;
 }
 
 export interface JobTransitionsTable {
@@ -46,8 +48,11 @@ export interface JobTransitionsTable {
 
 export interface JobLogsTable {
   job_id: string;
+  /** The output of rows written before lines_json existed; empty in later rows. */
   text: string;
   truncated: number;
+  /** `[stream, at, text]` per line, oldest first; null in rows written before it existed. */
+  lines_json: string | null;
 }
 
 export interface ApiKeysTable {

@@ -68,6 +68,7 @@ export async function startDomain(engine = new FakeRuntime(), dataDir?: string) 
       },
       {
         logTailBytes: 64,
+        engine: 'fake',
         defaults: { cpus: 1, memoryBytes: 64 * 1024 ** 2, pidsLimit: 64 },
         reconcileIntervalMs: RECONCILE_MS,
         identity,

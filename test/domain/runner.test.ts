@@ -14,7 +14,10 @@ describe('the runner and the reconciler, on a fake engine', () => {
     domain.engine.exit(id, 0, 'done\n');
     const job = await domain.waitFor(id, 'completed');
     expect(job.exitCode).toBe(0);
-    expect(await domain.store.getLogs(id)).toEqual({ text: 'done\n', truncated: false });
+    expect(await domain.store.getLogs(id)).toEqual({
+      lines: [{ stream: 'stdout', at: expect.stringMatching(/Z$/), text: 'done\n' }],
+      truncated: false,
+    });
     expect(domain.engine.workload(id)).toBeUndefined(); // removed once recorded
     expect(await domain.history(id)).toEqual([
       'submitted',
@@ -69,7 +72,7 @@ describe('the runner and the reconciler, on a fake engine', () => {
     await domain.waitFor(id, 'running');
     expect((await domain.store.transitions(id)).at(-1)?.note).toBe('running on node node-2');
     domain.engine.exit(id, 0);
-    await domain.waitFor(id, 'completed');
+    expect(await domain.waitFor(id, 'completed')).toMatchObject({ node: 'node-2' });
   });
 
   it('ends a job whose container exits while cancelling as cancelled, with the exit code', async () => {

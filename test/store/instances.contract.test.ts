@@ -74,8 +74,9 @@ describe.each(DRIVERS)('instances, takeover and signals on $name', (driver) => {
       if (driver.name === 'postgres') {
         // Across processes only where the store is shared: PostgreSQL's LISTEN/NOTIFY.
         await other.signals.publish({ kind: 'dispatch' });
-        await got(2);
-        expect(heard[1]).toEqual({ kind: 'dispatch' });
+        await other.signals.publish({ kind: 'changes' });
+        await got(3);
+        expect(heard.slice(1)).toEqual([{ kind: 'dispatch' }, { kind: 'changes' }]);
       }
     } finally {
       await other.close();

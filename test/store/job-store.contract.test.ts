@@ -53,6 +53,7 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       finishedAt: null,
       cancelRequestedAt: null,
       owner: null,
+      node: null,
     });
     expect(typeof seq).toBe('number');
     expect(await store.jobs.transitions(planned.id)).toEqual([
@@ -96,7 +97,7 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       to: 'starting',
       at: T0 + 3,
       note: 'creating the container',
-      fields: { containerId: 'c0ffee', startedAt: T0 + 3, owner: 'instance-a' },
+      fields: { containerId: 'c0ffee', startedAt: T0 + 3, owner: 'instance-a', node: 'node-2' },
     });
     expect(starting).toMatchObject({
       state: 'starting',
@@ -104,6 +105,7 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       containerId: 'c0ffee',
       startedAt: T0 + 3,
       owner: 'instance-a',
+      node: 'node-2',
       exitCode: null,
     });
     expect(await store.jobs.transitions(job.id)).toEqual([
@@ -215,18 +217,102 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     ]); // both bounds exclusive
   });
 
-  it('keeps the last logs saved for a job', async () => {
+  const line = (stream: 'stdout' | 'stderr', n: number, text: string) => ({
+    stream,
+    at: `2026-11-21T10:00:00.00000000${n}Z`,
+    text,
+  });
+
+  it('keeps the last logs saved for a job, line by line with stream and time', async () => {
     const job = await insert();
     expect(await store.jobs.getLogs(job.id)).toBeUndefined();
-    await store.jobs.saveLogs(job.id, { text: 'partial\n', truncated: false });
-    await store.jobs.saveLogs(job.id, { text: 'line 200\n', truncated: true });
-    expect(await store.jobs.getLogs(job.id)).toEqual({ text: 'line 200\n', truncated: true });
+    await store.jobs.saveLogs(job.id, {
+      lines: [line('stdout', 1, 'partial\n')],
+      truncated: false,
+    });
+    const lines = [line('stdout', 2, 'line 200\n'), line('stderr', 3, 'oops')];
+    await store.jobs.saveLogs(job.id, { lines, truncated: true });
+    expect(await store.jobs.getLogs(job.id)).toEqual({ lines, truncated: true });
   });
 
   it('keeps logs holding a NUL byte (as the character or a replacement)', async () => {
     const job = await insert();
-    await store.jobs.saveLogs(job.id, { text: 'binary \0 output\n', truncated: false });
-    expect((await store.jobs.getLogs(job.id))!.text).toMatch(/^binary (\0|\uFFFD) output\n$/);
+    const lines = [line('stdout', 1, 'binary \0 output\n')];
+    await store.jobs.saveLogs(job.id, { lines, truncated: false });
+    expect((await store.jobs.getLogs(job.id))!.lines[0]!.text).toMatch(
+      /^binary (\0|\uFFFD) output\n$/,
+    );
+  });
+
+  it('counts the jobs of queues by state: unfinished now, final by when they finished', async () => {
+    const HOUR = 3600_000;
+    const now = T0 + 48 * HOUR;
+    const finish = async (queue: string, to: JobState, finishedAt: number) => {
+      const job = await walk(await insert({ queue }), 'runnable', 'starting', 'running');
+      await store.jobs.moveJob({
+        id: job.id,
+        from: 'running',
+        to,
+        at: finishedAt,
+        note: null,
+        fields: { finishedAt, exitCode: 0 },
+      });
+    };
+    await walk(await insert(), 'runnable');
+    await walk(await insert(), 'runnable');
+    await walk(await insert(), 'runnable', 'starting', 'running');
+    await insert({ queue: 'p::other' });
+    await finish('p::default', 'completed', now - 10 * 60_000); // last hour
+    await finish('p::default', 'completed', now - 5 * HOUR); // last day
+    await finish('p::default', 'failed', now - 2 * HOUR);
+    await finish('p::default', 'completed', now - 30 * HOUR); // too old
+    await finish('q::default', 'completed', now - 60_000); // not asked for
+    const counts = await store.jobs.countByQueue(
+      ['p::default', 'p::other'],
+      now - 24 * HOUR,
+      now - HOUR,
+    );
+    const byKey = Object.fromEntries(
+      counts.map((c) => [`${c.queue} ${c.state}`, [c.count, c.recent]]),
+    );
+    expect(byKey).toEqual({
+      'p::default runnable': [2, 2],
+      'p::default running': [1, 1],
+      'p::other submitted': [1, 1],
+      'p::default completed': [2, 1],
+      'p::default failed': [1, 0],
+    });
+    expect(await store.jobs.countByQueue([], 0, 0)).toEqual([]);
+  });
+
+  it("reads state changes by sequence number, a project's with its jobs, within bounds", async () => {
+    expect(await store.jobs.lastChangeSeq()).toBe(0);
+    const mine = await walk(await insert(), 'runnable');
+    const theirs = await walk(await insert({ project: 'q', queue: 'q::default' }), 'runnable');
+    await walk(mine, 'cancelled');
+    const seqs = await store.jobs.changeSeqsAfter(0, 10);
+    expect(seqs).toHaveLength(5);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(await store.jobs.lastChangeSeq()).toBe(seqs.at(-1));
+    expect(await store.jobs.changeSeqsAfter(seqs[1]!, 2)).toEqual(seqs.slice(2, 4));
+
+    const changes = await store.jobs.changesAfter('p', 0, seqs.at(-1)!, 10);
+    expect(changes.map((c) => [c.job.id, c.transition.to])).toEqual([
+      [mine.id, 'submitted'],
+      [mine.id, 'runnable'],
+      [mine.id, 'cancelled'],
+    ]);
+    expect(changes.every((c) => c.job.state === 'cancelled')).toBe(true);
+    expect(changes.map((c) => c.seq)).toEqual([seqs[0], seqs[1], seqs[4]]);
+    // Bounds: after the first, up to the fourth; and the limit.
+    expect((await store.jobs.changesAfter('p', seqs[0]!, seqs[3]!, 10)).map((c) => c.seq)).toEqual([
+      seqs[1],
+    ]);
+    expect(await store.jobs.changesAfter('p', 0, seqs.at(-1)!, 1)).toHaveLength(1);
+    expect((await store.jobs.changesAfter('q', 0, seqs.at(-1)!, 10)).map((c) => c.job.id)).toEqual([
+      theirs.id,
+      theirs.id,
+    ]);
   });
 
   describe('claiming runnable jobs', () => {

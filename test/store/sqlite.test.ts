@@ -34,7 +34,14 @@ describe('the SQLite driver', () => {
     chmodSync(file, 0o644); // as that release left it
     const store = await openStore(sqliteIn(dataDir));
     try {
-      expect(store.migrated).toEqual(['003-job-owner', '004-instances', '005-run-options']);
+      expect(store.migrated).toEqual([
+        '003-job-owner',
+        '004-instances',
+        '005-run-options',
+        '006-log-lines',
+        '007-job-node',
+        '008-queue-finished',
+      ]);
       expect(modeOf(file)).toBe(0o600);
       expect(await store.meta.storeId()).toBe('76ff9718-6217-4192-ab89-c5ac56ea2153');
       expect(
@@ -45,6 +52,7 @@ describe('the SQLite driver', () => {
         exitCode: 0,
         containerId: 'c1',
         owner: null,
+        node: null,
       });
       expect((await store.jobs.transitions('job-from-before')).map((t) => t.to)).toEqual([
         'submitted',
@@ -53,7 +61,9 @@ describe('the SQLite driver', () => {
         'running',
         'completed',
       ]);
+      // Kept before lines were: its text, and no lines.
       expect(await store.jobs.getLogs('job-from-before')).toEqual({
+        lines: [],
         text: 'hi\n',
         truncated: false,
       });

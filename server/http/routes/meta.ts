@@ -3,10 +3,16 @@ import { buildOpenApiDocument } from '../../../contract/openapi';
 
 export type HealthCheck = () => Promise<{ engine: 'reachable' | 'unreachable'; store: 'ok' }>;
 
-/** Unauthenticated: the OpenAPI document and a health probe (no job data in either). */
-export function metaRoutes(app: FastifyInstance, health: HealthCheck): void {
-  const document = buildOpenApiDocument();
-  app.get('/v1/openapi.json', async () => document);
+/**
+ * Unauthenticated: a health probe, and the OpenAPI document where the extensions are served (no
+ * job data in either). Health stays whatever the extensions: load balancers and orchestrators
+ * probe it, and it is not a client operation.
+ */
+export function metaRoutes(app: FastifyInstance, health: HealthCheck, openApi: boolean): void {
+  if (openApi) {
+    const document = buildOpenApiDocument();
+    app.get('/v1/openapi.json', async () => document);
+  }
   app.get('/v1/health', async (_request, reply) => {
     const status = await health();
     const ok = status.engine === 'reachable';

@@ -3,13 +3,14 @@ import type { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import {
   RuntimeError,
-  type ContainerLogTail,
   type ContainerRuntime,
+  type OutputWindow,
   type Workload,
+  type WorkloadOutput,
   type WorkloadSpec,
 } from '../../jobs/ports';
 import { failpoint } from '../../failpoints';
-import { LogTail } from '../log-tail';
+import { readEngineOutput, type EngineLogsQuery } from '../engine-output';
 import { statusOf, translate } from './docker-errors';
 
 const JOB_LABEL = 'jobdeck.job';
@@ -203,25 +204,32 @@ export class DockerRuntime implements ContainerRuntime {
     }
   }
 
-  async logs(workload: Workload, maxBytes: number): Promise<ContainerLogTail> {
-    const sink = new LogTail(maxBytes);
+  async readOutput(workload: Workload, window: OutputWindow): Promise<WorkloadOutput> {
     try {
-      const stream = (await this.long.getContainer(workload.id).logs({
-        follow: true, // a stream, not one buffer; it ends by itself since the container has ended
-        stdout: true,
-        stderr: true,
-        // At least one byte per line, so this many lines hold at least maxBytes of output.
-        tail: maxBytes,
-      })) as unknown as Readable;
-      await new Promise<void>((resolve, reject) => {
-        this.long.modem.demuxStream(stream, sink, sink);
-        stream.once('end', resolve);
-        stream.once('error', reject);
-      });
+      return await readEngineOutput((query) => this.openLogs(workload.id, query), window);
     } catch (error) {
       throw this.translate(error, 'read the logs of');
     }
-    return sink.tail();
+  }
+
+  /**
+   * The logs endpoint as a stream that ends after the last line (dockerode buffers the whole
+   * answer unless it follows, and following a running container never ends). On the quick
+   * client: an engine that stops answering mid-read fails the read instead of holding it.
+   */
+  private openLogs(containerId: string, query: EngineLogsQuery): Promise<Readable> {
+    return new Promise((resolve, reject) => {
+      this.quick.modem.dial(
+        {
+          path: `/containers/${containerId}/logs?`,
+          method: 'GET',
+          isStream: true,
+          statusCodes: { 200: true, 404: 'no such container', 500: 'server error' },
+          options: { ...query },
+        },
+        (error, stream) => (error ? reject(error) : resolve(stream as Readable)),
+      );
+    });
   }
 
   async remove(workload: Workload): Promise<void> {

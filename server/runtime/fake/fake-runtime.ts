@@ -1,11 +1,16 @@
+import { logInstantOfNanos } from '../../jobs/log-instant';
+import type { OutputStream } from '../../jobs/model';
 import {
   EngineUnavailableError,
   RuntimeError,
-  type ContainerLogTail,
   type ContainerRuntime,
+  type OutputWindow,
   type Workload,
+  type WorkloadLine,
+  type WorkloadOutput,
   type WorkloadSpec,
 } from '../../jobs/ports';
+import { LineTail } from '../line-tail';
 
 interface Waiter {
   resolve: () => void;
@@ -14,7 +19,7 @@ interface Waiter {
 
 interface FakeWorkload extends Workload {
   spec: WorkloadSpec;
-  output: Buffer;
+  output: WorkloadLine[];
   waiters: Set<Waiter>;
 }
 
@@ -30,6 +35,8 @@ export class FakeRuntime implements ContainerRuntime {
   private readonly refusals = new Map<string, string>();
   private launchGate: Promise<void> | undefined;
   private placing: string | undefined;
+  /** The instant of the last line printed: each line gets a later one, as a real engine's. */
+  private lastLineNanos = 0n;
   /** Every launch call, in order: how tests count that nothing started twice. */
   readonly launches: string[] = [];
   readonly stops: { jobId: string; graceSeconds: number }[] = [];
@@ -80,11 +87,22 @@ export class FakeRuntime implements ContainerRuntime {
     };
   }
 
-  /** The workload ends as a process would, with this exit code and output. */
+  /** The workload prints: each line (a last one may lack its newline) read by the engine now. */
+  print(jobId: string, text: string, stream: OutputStream = 'stdout'): void {
+    const workload = this.required(jobId);
+    for (const line of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
+      const nanos = BigInt(Date.now()) * 1_000_000n;
+      this.lastLineNanos = nanos > this.lastLineNanos ? nanos : this.lastLineNanos + 1n;
+      const at = logInstantOfNanos(this.lastLineNanos);
+      workload.output.push({ stream, at, bytes: Buffer.from(line) });
+    }
+  }
+
+  /** The workload ends as a process would, with this exit code, printing `output` last. */
   exit(jobId: string, exitCode: number, output = '', at = Date.now()): void {
+    this.print(jobId, output);
     const workload = this.required(jobId);
     Object.assign(workload, { status: 'exited', exitCode, finishedAt: at });
-    workload.output = Buffer.from(output);
     this.release(workload);
   }
 
@@ -121,7 +139,7 @@ export class FakeRuntime implements ContainerRuntime {
       node: null,
       message: this.placing ?? null,
       spec,
-      output: Buffer.alloc(0),
+      output: [],
       waiters: new Set(),
     };
     this.workloads.set(spec.jobId, workload);
@@ -153,12 +171,13 @@ export class FakeRuntime implements ContainerRuntime {
     if (current?.status === 'running') this.exit(workload.jobId, 143);
   }
 
-  async logs(workload: Workload, maxBytes: number): Promise<ContainerLogTail> {
+  async readOutput(workload: Workload, { after, maxBytes }: OutputWindow): Promise<WorkloadOutput> {
     this.answer();
-    const output = this.required(workload.jobId).output;
-    return output.length <= maxBytes
-      ? { bytes: output, truncated: false }
-      : { bytes: output.subarray(output.length - maxBytes), truncated: true };
+    const sink = new LineTail(maxBytes);
+    for (const line of this.required(workload.jobId).output) {
+      if (after === null || line.at > after) sink.add(line);
+    }
+    return sink.tail(false);
   }
 
   async remove(workload: Workload): Promise<void> {

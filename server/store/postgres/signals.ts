@@ -10,6 +10,7 @@ const encode = (signal: Signal) => (signal.kind === 'job' ? `job:${signal.jobId}
 
 function decode(payload: string | undefined): Signal | undefined {
   if (payload === 'dispatch') return { kind: 'dispatch' };
+  if (payload === 'changes') return { kind: 'changes' };
   if (payload?.startsWith('job:')) return { kind: 'job', jobId: payload.slice(4) };
   return undefined;
 }

@@ -5,8 +5,12 @@ import {
   type Claim,
   type ContainerLogs,
   type Job,
+  type JobChange,
   type JobListFilter,
   type NewJob,
+  type OutputLine,
+  type OutputStream,
+  type QueueStateCount,
   type StateChange,
   type RunOptions,
   type StoredEnvVar,
@@ -14,7 +18,7 @@ import {
 } from '../../jobs/model';
 import type { JobStore } from '../../jobs/ports';
 import type { SealedEnvStore } from '../ports';
-import type { Database, JobsTable } from '../schema';
+import type { Database, JobTransitionsTable, JobsTable } from '../schema';
 import type { StoreDialect, UniqueIndex } from './dialect';
 
 function toJob(row: Selectable<JobsTable>): Job {
@@ -47,8 +51,23 @@ function toJob(row: Selectable<JobsTable>): Job {
     finishedAt: row.finished_at,
     cancelRequestedAt: row.cancel_requested_at,
     owner: row.owner,
+    node: row.node,
   };
 }
+
+function toTransition(
+  row: Pick<Selectable<JobTransitionsTable>, 'from_state' | 'to_state' | 'at' | 'note'>,
+): Transition {
+  return {
+    from: row.from_state as JobState | null,
+    to: row.to_state as JobState,
+    at: row.at,
+    note: row.note,
+  };
+}
+
+/** A stored line: `[stream, at, text]`, the keys of an object left out of every line. */
+type StoredLine = [OutputStream, string, string];
 
 /** Migration 001's partial index: a name is held by at most one unfinished job of a queue. */
 const ACTIVE_NAME: UniqueIndex = {
@@ -174,6 +193,7 @@ export class SqlJobStore implements JobStore, SealedEnvStore {
           cancel_requested_at: fields.cancelRequestedAt,
         }),
         ...(fields.owner !== undefined && { owner: fields.owner }),
+        ...(fields.node !== undefined && { node: fields.node }),
       })
       .where('id', '=', change.id)
       .where('state', '=', change.from)
@@ -307,6 +327,46 @@ export class SqlJobStore implements JobStore, SealedEnvStore {
     return (await query.execute()).map(toJob);
   }
 
+  async countByQueue(queues: readonly string[], since: number, recentSince: number) {
+    if (queues.length === 0) return [];
+    const unfinished = this.db
+      .selectFrom('jobs')
+      .select((eb) => ['queue', 'state', eb.fn.countAll<number>().as('count')])
+      .where('state', 'not in', FINAL_STATES)
+      .where('queue', 'in', queues)
+      .groupBy(['queue', 'state'])
+      .execute();
+    // Only final jobs have finished_at: the index (queue, finished_at, state) answers it alone.
+    const finished = this.db
+      .selectFrom('jobs')
+      .select((eb) => [
+        'queue',
+        'state',
+        eb.fn.countAll<number>().as('count'),
+        eb.fn
+          .sum<number>(eb.case().when('finished_at', '>=', recentSince).then(1).else(0).end())
+          .as('recent'),
+      ])
+      .where('queue', 'in', queues)
+      .where('finished_at', '>=', since)
+      .groupBy(['queue', 'state'])
+      .execute();
+    const counts: QueueStateCount[] = [];
+    for (const row of await unfinished) {
+      const count = Number(row.count);
+      counts.push({ queue: row.queue, state: row.state as JobState, count, recent: count });
+    }
+    for (const row of await finished) {
+      counts.push({
+        queue: row.queue,
+        state: row.state as JobState,
+        count: Number(row.count),
+        recent: Number(row.recent),
+      });
+    }
+    return counts;
+  }
+
   async transitions(id: string): Promise<Transition[]> {
     const rows = await this.db
       .selectFrom('job_transitions')
@@ -314,31 +374,79 @@ export class SqlJobStore implements JobStore, SealedEnvStore {
       .where('job_id', '=', id)
       .orderBy('seq')
       .execute();
-    return rows.map((r) => ({
-      from: r.from_state as JobState | null,
-      to: r.to_state as JobState,
-      at: r.at,
-      note: r.note,
+    return rows.map(toTransition);
+  }
+
+  async lastChangeSeq() {
+    const row = await this.db
+      .selectFrom('job_transitions')
+      .select((eb) => eb.fn.max('seq').as('last'))
+      .executeTakeFirst();
+    return Number(row?.last ?? 0);
+  }
+
+  async changeSeqsAfter(afterSeq: number, limit: number) {
+    const rows = await this.db
+      .selectFrom('job_transitions')
+      .select('seq')
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.seq);
+  }
+
+  async changesAfter(
+    project: string,
+    afterSeq: number,
+    uptoSeq: number,
+    limit: number,
+  ): Promise<JobChange[]> {
+    const rows = await this.db
+      .selectFrom('job_transitions as t')
+      .innerJoin('jobs as j', 'j.id', 't.job_id')
+      .selectAll('j')
+      .select(['t.seq as change_seq', 't.from_state', 't.to_state', 't.at', 't.note'])
+      .where('j.project', '=', project)
+      .where('t.seq', '>', afterSeq)
+      .where('t.seq', '<=', uptoSeq)
+      .orderBy('t.seq')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      seq: row.change_seq,
+      transition: toTransition(row),
+      job: toJob(row),
     }));
   }
 
   async saveLogs(id: string, logs: ContainerLogs) {
-    const text = this.dialect.storableText(logs.text);
-    const truncated = logs.truncated ? 1 : 0;
+    const stored: StoredLine[] = logs.lines.map((l) => [l.stream, l.at, l.text]);
+    const values = {
+      text: '',
+      truncated: logs.truncated ? 1 : 0,
+      lines_json: this.dialect.storableText(JSON.stringify(stored)),
+    };
     await this.db
       .insertInto('job_logs')
-      .values({ job_id: id, text, truncated })
-      .onConflict((oc) => oc.column('job_id').doUpdateSet({ text, truncated }))
+      .values({ job_id: id, ...values })
+      .onConflict((oc) => oc.column('job_id').doUpdateSet(values))
       .execute();
   }
 
-  async getLogs(id: string) {
+  async getLogs(id: string): Promise<ContainerLogs | undefined> {
     const row = await this.db
       .selectFrom('job_logs')
       .selectAll()
       .where('job_id', '=', id)
       .executeTakeFirst();
-    return row && { text: row.text, truncated: row.truncated === 1 };
+    if (!row) return undefined;
+    const truncated = row.truncated === 1;
+    if (row.lines_json === null) return { lines: [], text: row.text, truncated };
+    const lines = (JSON.parse(row.lines_json) as StoredLine[]).map(
+      ([stream, at, text]): OutputLine => ({ stream, at, text }),
+    );
+    return { lines, truncated };
   }
 
   /**

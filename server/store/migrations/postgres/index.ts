@@ -4,6 +4,9 @@ import * as m002 from './002-keys-and-meta';
 import * as m003 from './003-job-owner';
 import * as m004 from './004-instances';
 import * as m005 from './005-run-options';
+import * as m006 from './006-log-lines';
+import * as m007 from './007-job-node';
+import * as m008 from './008-queue-finished';
 
 /** Same numbers and names as the SQLite migrations: one schema version whatever the driver. */
 export const postgresMigrations: readonly Migration[] = [
@@ -12,4 +15,7 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '003-job-owner', up: m003.up },
   { name: '004-instances', up: m004.up },
   { name: '005-run-options', up: m005.up },
+  { name: '006-log-lines', up: m006.up },
+  { name: '007-job-node', up: m007.up },
+  { name: '008-queue-finished', up: m008.up },
 ];

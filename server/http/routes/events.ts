@@ -1,0 +1,192 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { EVENT_ID, EVENT_ID_MESSAGE, JOB_EVENT, eventsQuerySchema } from '../../../contract';
+import type { ChangeFeed } from '../../jobs/change-feed';
+import type { JobService } from '../../jobs/job-service';
+import type { KeyStore } from '../../store/ports';
+import { presentedKey, principalOf } from '../auth';
+import { HttpError } from '../errors';
+import { parseOrThrow } from '../parse';
+import { toJobListItem } from '../presenters';
+
+export interface EventRoutesOptions {
+  service: JobService;
+  feed: ChangeFeed;
+  keys: KeyStore;
+  streamsPerKey: number;
+  heartbeatMs: number;
+}
+
+// Changes read per query while catching up.
+const PAGE = 200;
+// What a browser's EventSource waits before it reconnects after the stream ends.
+const RETRY_MS = 2000;
+
+/**
+ * `GET /v1/client/events`: the project's state changes as server-sent events, from the feed's
+ * position (or after Last-Event-ID / `since`). Each stream pulls its own project's changes up to
+ * the feed's position whenever that moves, a page at a time and only as fast as the client
+ * reads, so a slow client holds no more than a page. The service's close ends every stream.
+ */
+export function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): void {
+  const open = new Set<EventStream>();
+  const perKey = new Map<string, number>();
+  app.addHook('preClose', async () => {
+    for (const stream of open) stream.end();
+  });
+
+  app.get('/v1/client/events', async (request, reply) => {
+    const { keyId } = principalOf(request);
+    const cursor = resumeCursor(request);
+    const streams = perKey.get(keyId) ?? 0;
+    if (streams >= options.streamsPerKey) {
+      throw new HttpError(
+        429,
+        `events: at most ${options.streamsPerKey} event streams per API key at once; close one first`,
+      );
+    }
+    perKey.set(keyId, streams + 1);
+    const stream = new EventStream(request, reply, options, cursor);
+    open.add(stream);
+    stream.onEnd(() => {
+      open.delete(stream);
+      const left = (perKey.get(keyId) ?? 1) - 1;
+      if (left > 0) perKey.set(keyId, left);
+      else perKey.delete(keyId);
+    });
+    await stream.start().catch((error: unknown) => {
+      request.log.warn({ err: error }, 'event stream could not start');
+      stream.end();
+    });
+  });
+}
+
+/** Where a stream resumes: after Last-Event-ID, else after `since`; null: from now. */
+function resumeCursor(request: FastifyRequest): number | null {
+  const { since } = parseOrThrow(eventsQuerySchema, request.query);
+  const header = request.headers['last-event-id'];
+  if (header !== undefined) {
+    if (typeof header !== 'string' || !EVENT_ID.test(header)) {
+      throw new HttpError(400, `Last-Event-ID: ${EVENT_ID_MESSAGE}`);
+    }
+    return Number(header);
+  }
+  return since === undefined ? null : Number(since);
+}
+
+class EventStream {
+  private readonly raw: ServerResponse;
+  private ended = false;
+  private pumping = false;
+  private pumpAgain = false;
+  private readonly cleanups: (() => void)[] = [];
+
+  constructor(
+    private readonly request: FastifyRequest,
+    reply: FastifyReply,
+    private readonly options: EventRoutesOptions,
+    private cursor: number | null,
+  ) {
+    reply.hijack();
+    this.raw = reply.raw;
+    this.raw.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no', // a reverse proxy passes each event on at once
+    });
+    this.raw.on('close', () => this.end());
+  }
+
+  onEnd(cleanup: () => void): void {
+    if (this.ended) cleanup();
+    else this.cleanups.push(cleanup);
+  }
+
+  async start(): Promise<void> {
+    const unsubscribe = await this.options.feed.subscribe(() => void this.pump());
+    this.onEnd(unsubscribe);
+    const heartbeat = setInterval(() => void this.heartbeat(), this.options.heartbeatMs);
+    heartbeat.unref();
+    this.onEnd(() => clearInterval(heartbeat));
+    if (this.cursor === null) {
+      // From now: an id line alone (no event) gives the client a place to resume from.
+      this.cursor = this.options.feed.position;
+      this.write(`retry: ${RETRY_MS}\nid: ${this.cursor}\n\n`);
+    } else {
+      this.write(`retry: ${RETRY_MS}\n\n`);
+    }
+    if (this.ended) return;
+    await this.pump();
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.raw.end();
+    for (const cleanup of this.cleanups.splice(0)) cleanup();
+  }
+
+  /** Sends the project's changes up to the feed's position; one pump at a time. */
+  private async pump(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        await this.sendUpTo(this.options.feed.position);
+      } while (this.pumpAgain && !this.ended);
+    } catch (error) {
+      this.request.log.warn({ err: error }, 'event stream failed; closing it');
+      this.end();
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private async sendUpTo(position: number): Promise<void> {
+    const { project } = principalOf(this.request);
+    while (!this.ended && this.cursor !== null && this.cursor < position) {
+      const changes = await this.options.service.changes(project, this.cursor, position, PAGE);
+      for (const { seq, job } of changes) {
+        const data = JSON.stringify(toJobListItem(job));
+        await this.writeDrained(`id: ${seq}\nevent: ${JOB_EVENT}\ndata: ${data}\n\n`);
+      }
+      this.cursor = changes.length < PAGE ? position : changes.at(-1)!.seq;
+    }
+  }
+
+  /** A comment keeps proxies from closing an idle stream; a revoked key ends it. */
+  private async heartbeat(): Promise<void> {
+    const principal = await this.options.keys
+      .authenticate(presentedKey(this.request))
+      .catch(() => principalOf(this.request)); // the store briefly away: keep the stream
+    if (!principal) {
+      this.end();
+      return;
+    }
+    this.write(': heartbeat\n\n');
+  }
+
+  private write(text: string): boolean {
+    return this.ended ? false : this.raw.write(text);
+  }
+
+  /** Writes, then waits until the client has taken it in: a slow client slows only itself. */
+  private async writeDrained(text: string): Promise<void> {
+    if (this.write(text) || this.ended) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.raw.off('drain', done);
+        this.raw.off('close', done);
+        resolve();
+      };
+      this.raw.on('drain', done);
+      this.raw.on('close', done);
+    });
+  }
+}

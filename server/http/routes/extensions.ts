@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import { jobListQuerySchema, jobLogsQuerySchema } from '../../../contract';
+import type { JobService } from '../../jobs/job-service';
+import { toLogInstant } from '../../jobs/log-instant';
+import { principalOf } from '../auth';
+import { HttpError } from '../errors';
+import { parseOrThrow } from '../parse';
+import {
+  toJobExecution,
+  toJobListItem,
+  toJobLogs,
+  toQueueSummary,
+  toTransition,
+} from '../presenters';
+import type { JobParams } from './jobs';
+
+/** Jobdeck's read-only extensions, for the console and scripts (the event stream aside). */
+export function extensionRoutes(app: FastifyInstance, service: JobService): void {
+  app.get('/v1/client/jobs', async (request) => {
+    const query = parseOrThrow(jobListQuerySchema, request.query);
+    const beforeSeq = query.cursor === undefined ? undefined : Number.parseInt(query.cursor, 10);
+    if (beforeSeq !== undefined && !Number.isSafeInteger(beforeSeq)) {
+      throw new HttpError(400, 'cursor: must be a next_cursor value from an earlier page');
+    }
+    const jobs = await service.list({
+      project: principalOf(request).project,
+      states: query.state,
+      queue: query.queue,
+      namePrefix: query.name,
+      createdAfter: query.created_after === undefined ? undefined : Date.parse(query.created_after),
+      createdBefore:
+        query.created_before === undefined ? undefined : Date.parse(query.created_before),
+      limit: query.limit,
+      beforeSeq,
+    });
+    const last = jobs.at(-1);
+    return {
+      ok: true,
+      data: {
+        items: jobs.map(toJobListItem),
+        next_cursor: jobs.length === query.limit && last ? String(last.seq) : null,
+      },
+    };
+  });
+
+  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/transitions', async (request) => {
+    const items = await service.transitions(principalOf(request).project, request.params.job_id);
+    return { ok: true, data: { items: items.map(toTransition) } };
+  });
+
+  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/logs', async (request) => {
+    const { since } = parseOrThrow(jobLogsQuerySchema, request.query);
+    const after = since === undefined ? null : toLogInstant(since);
+    if (after === undefined) throw new HttpError(400, 'since: is not a valid time');
+    const logs = await service.logs(principalOf(request).project, request.params.job_id, after);
+    return { ok: true, data: toJobLogs(logs) };
+  });
+
+  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/execution', async (request) => {
+    const execution = await service.execution(principalOf(request).project, request.params.job_id);
+    return { ok: true, data: toJobExecution(execution) };
+  });
+
+  app.get('/v1/client/queues', async (request) => {
+    const queues = await service.queues(principalOf(request).project);
+    return { ok: true, data: { items: queues.map(toQueueSummary) } };
+  });
+}

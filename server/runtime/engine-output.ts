@@ -1,0 +1,89 @@
+import type { Readable } from 'node:stream';
+import { epochPartsOf, toLogInstant, type LogInstant } from '../jobs/log-instant';
+import type { OutputStream } from '../jobs/model';
+import type { OutputWindow, WorkloadLine, WorkloadOutput } from '../jobs/ports';
+import { LineTail } from './line-tail';
+
+/** The query of the Engine API's logs endpoints, a container's or a service's alike. */
+export interface EngineLogsQuery {
+  stdout: true;
+  stderr: true;
+  timestamps: true;
+  /** The last this many lines of both streams together. */
+  tail: number;
+  /** `seconds.nanoseconds`: lines read at or after it. */
+  since?: string;
+}
+
+/** Opens the logs endpoint with this query; the stream ends after the last line (no follow). */
+export type OpenEngineLogs = (query: EngineLogsQuery) => Promise<Readable>;
+
+// A follower's read needs only the few lines printed since its last one: ask for this many
+// first, and more only when they do not reach back far enough.
+const FIRST_TAIL_LINES = 256;
+const TAIL_GROWTH = 8;
+
+const HEADER_BYTES = 8;
+const STREAMS: Record<number, OutputStream> = { 1: 'stdout', 2: 'stderr' };
+
+/**
+ * A workload's output through the Engine API (`logs?timestamps=1&since=…&tail=…`): the newest
+ * lines after `after` holding at most `maxBytes`, read in bounded memory. The engine's tail
+ * counts lines, not bytes; a line has at least one byte, so maxBytes lines always suffice.
+ */
+export async function readEngineOutput(
+  open: OpenEngineLogs,
+  { after, maxBytes }: OutputWindow,
+): Promise<WorkloadOutput> {
+  const since = after === null ? undefined : sinceAfter(after);
+  for (let tail = Math.min(FIRST_TAIL_LINES, maxBytes); ;) {
+    const sink = new LineTail(maxBytes);
+    const query = { stdout: true, stderr: true, timestamps: true, tail } as const;
+    const received = await readLines(await open(since ? { ...query, since } : query), sink);
+    // Fewer lines than asked for: the engine's tail reached back to `after`, or to the start.
+    if (received < tail || sink.full || tail === maxBytes) return sink.tail(received >= tail);
+    tail = Math.min(tail * TAIL_GROWTH, maxBytes);
+  }
+}
+
+/** The engine's `since` is inclusive: one nanosecond later is "after". */
+function sinceAfter(after: LogInstant): string | undefined {
+  const { seconds, nanos } = epochPartsOf(after);
+  if (seconds < 0) return undefined; // before any output
+  return nanos === 999_999_999
+    ? `${seconds + 1}.000000000`
+    : `${seconds}.${String(nanos + 1).padStart(9, '0')}`;
+}
+
+/**
+ * Reads a multiplexed log stream (Jobdeck never gives a job a TTY): each frame is an 8-byte
+ * header (stream, 0, 0, 0, payload size u32 BE), then `<RFC 3339 time> <bytes of one line>`.
+ * Frames of other streams (3: the engine's own words, as a swarm manager writes when a node is
+ * away) are not the job's output and are left out. Returns how many lines it read.
+ */
+async function readLines(stream: Readable, sink: LineTail): Promise<number> {
+  let pending: Buffer = Buffer.alloc(0);
+  let count = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    pending = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
+    while (pending.length >= HEADER_BYTES) {
+      const end = HEADER_BYTES + pending.readUInt32BE(4);
+      if (pending.length < end) break;
+      const source = STREAMS[pending[0]!];
+      if (source) {
+        sink.add(lineOf(source, pending.subarray(HEADER_BYTES, end)));
+        count += 1;
+      }
+      pending = pending.subarray(end);
+    }
+  }
+  return count;
+}
+
+function lineOf(stream: OutputStream, payload: Buffer): WorkloadLine {
+  const space = payload.indexOf(0x20);
+  const at = toLogInstant(payload.subarray(0, Math.max(space, 0)).toString('latin1'));
+  if (space < 0 || at === undefined) throw new Error('the engine sent a log line without a time');
+  // A copy: the chunk it came in can be far larger than the line, and the tail keeps lines.
+  return { stream, at, bytes: Buffer.from(payload.subarray(space + 1)) };
+}
