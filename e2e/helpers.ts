@@ -58,5 +58,6 @@ export async function expectState(page: Page, state: string, timeout = 30_000) {
 export async function screenshot(page: Page, name: string, options: { degraded?: boolean } = {}) {
   const full = test.info().project.name === 'full';
   if (full === Boolean(options.degraded)) return;
-  await page.screenshot({ path: `docs/screenshots/${name}.png` });
+  // Transitions finished (a dialog fading in would be caught half-drawn).
+  await page.screenshot({ path: `docs/screenshots/${name}.png`, animations: 'disabled' });
 }

@@ -191,7 +191,7 @@ test('the log viewer follows a running job and keeps the reader’s place', asyn
   // Following again jumps to the end, and the download holds every line so far.
   await page.getByRole('switch', { name: 'Follow' }).check({ force: true });
   await expectState(page, 'completed', 60_000);
-  await expect(lines.last()).toHaveText(/tick 400$/);
+  await expect(lines.last()).toHaveText(/warn 400$/);
   await expect(page.getByTestId('log-line-count')).toHaveText('408 lines');
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download' }).click();
@@ -199,7 +199,7 @@ test('the log viewer follows a running job and keeps the reader’s place', asyn
   const { readFileSync } = await import('node:fs');
   const text = readFileSync(file, 'utf8');
   expect(text.trimEnd().split('\n')).toHaveLength(408);
-  expect(text).toMatch(/Z stdout tick 400\n$/);
+  expect(text).toMatch(/Z stdout tick 400\n\S+Z stderr warn 400\n$/);
 });
 
 test('the jobs table updates live from the event stream, and polls when it is down', async ({

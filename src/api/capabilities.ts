@@ -88,9 +88,9 @@ export async function detectCapabilities(): Promise<Capabilities> {
     queues,
     jobList,
     events,
-    logs: true,
-    execution: true,
-    transitions: true,
+    logs: jobList,
+    execution: jobList,
+    transitions: jobList,
   };
 }
 

@@ -26,7 +26,7 @@ export function LiveIndicator({ status }: { status: StreamStatus }) {
   return (
     <Tooltip label={label.why} withArrow>
       <Badge
-        variant="light"
+        variant="filled"
         color={label.color}
         tabIndex={0}
         data-testid="live-status"

@@ -50,9 +50,7 @@ function EnvTable({ env }: { env: JobExecution['env'] }) {
             <Table.Td ff="monospace">{variable.name}</Table.Td>
             <Table.Td>
               {variable.sensitive ? (
-                <Badge variant="outline" color="gray">
-                  sensitive, not shown
-                </Badge>
+                <Badge variant="default">sensitive, not shown</Badge>
               ) : (
                 <Code>{variable.value}</Code>
               )}

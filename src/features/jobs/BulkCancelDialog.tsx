@@ -53,7 +53,7 @@ function Outcomes({ outcomes }: { outcomes: CancelOutcome[] }) {
           <Table.Tr key={outcome.id} data-result={outcome.result}>
             <Table.Td>{outcome.name}</Table.Td>
             <Table.Td>
-              <Badge color={OUTCOME_LABELS[outcome.result].color} variant="light">
+              <Badge color={OUTCOME_LABELS[outcome.result].color} variant="filled">
                 {OUTCOME_LABELS[outcome.result].text}
               </Badge>
               {outcome.result !== 'accepted' && (

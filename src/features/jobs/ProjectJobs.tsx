@@ -17,8 +17,10 @@ import { filterOfView, searchFromView, viewFromSearch, type TableView } from './
 function useTableView() {
   const [search, setSearch] = useSearchParams();
   const view = viewFromSearch(search);
+  // From the URL as it is when the change lands: a debounced name filter must not undo a state
+  // picked meanwhile.
   const change = (part: Partial<TableView>) =>
-    setSearch(searchFromView({ ...view, cursor: '', ...part }));
+    setSearch((current) => searchFromView({ ...viewFromSearch(current), cursor: '', ...part }));
   return [view, change] as const;
 }
 

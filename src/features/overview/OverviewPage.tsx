@@ -52,7 +52,7 @@ function QueueGrid({ events }: { events: boolean }) {
       <Group justify="space-between">
         <Text size="sm" c="dimmed">
           Each count opens those jobs in the{' '}
-          <Anchor component={Link} to="/jobs" inherit>
+          <Anchor component={Link} to="/jobs" inherit underline="always">
             jobs table
           </Anchor>
           .

@@ -11,7 +11,6 @@ import {
 } from '@mantine/core';
 import { Link } from 'react-router';
 import { SLOT_STATES, type JobState, type QueueSummary } from '../../../contract';
-import { stateColor } from '../../components/StateBadge';
 
 const WAITING: JobState[] = ['submitted', 'pending', 'runnable'];
 const ACTIVE: JobState[] = ['starting', 'running', 'cancelling'];
@@ -32,7 +31,7 @@ function Count({ queue, state, count }: { queue: string; state: JobState; count:
       aria-label={`${count} ${state} in ${queue}`}
     >
       <Stack gap={0} align="center">
-        <Text fw={700} size="lg" c={count > 0 ? stateColor(state) : 'dimmed'}>
+        <Text fw={700} size="lg" c={count > 0 ? undefined : 'dimmed'}>
           {count}
         </Text>
         <Text size="xs">{state}</Text>
@@ -86,9 +85,7 @@ export function QueueCard({ summary }: { summary: QueueSummary }) {
                 paused
               </Badge>
             )}
-            <Badge variant="outline" color="gray">
-              priority {summary.priority}
-            </Badge>
+            <Badge variant="default">priority {summary.priority}</Badge>
           </Group>
         </Group>
         <Stack gap={4}>
@@ -119,7 +116,7 @@ export function QueueCard({ summary }: { summary: QueueSummary }) {
                 aria-label={`${summary.last_hour[state]} ${state} in the last hour, ${summary.last_day[state]} in the last day, in ${summary.queue}`}
               >
                 <Stack gap={0} align="center">
-                  <Text fw={700} c={summary.last_hour[state] > 0 ? stateColor(state) : 'dimmed'}>
+                  <Text fw={700} c={summary.last_hour[state] > 0 ? undefined : 'dimmed'}>
                     {summary.last_hour[state]}{' '}
                     <Text span size="xs" c="dimmed">
                       ({summary.last_day[state]})
