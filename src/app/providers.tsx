@@ -1,5 +1,6 @@
 import {
   MantineProvider,
+  Modal,
   createTheme,
   localStorageColorSchemeManager,
   type CSSVariablesResolver,
@@ -16,19 +17,28 @@ const styleNonce = () =>
   document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce ?? '';
 
 /**
- * Contrast (WCAG AA, 4.5:1 for text, checked by axe in e2e): Mantine's default shade 6 of indigo
- * under white text and its gray-6 "dimmed" text fall short; shade 8 and gray-7 pass, and
- * autoContrast picks dark text on light fills (cyan, yellow badges).
+ * Contrast (WCAG AA, 4.5:1 for text, checked by axe in e2e): Mantine's default shade 6 under
+ * white text, its gray-6 "dimmed" and red-6 error text fall short. Shade 8, gray-7 and red-9
+ * pass; autoContrast with a relative-luminance threshold of 0.18 gives every fill the text
+ * colour (black or white) that clears 4.5:1 on it.
  */
 const theme = createTheme({
   primaryColor: 'indigo',
   primaryShade: { light: 8, dark: 6 },
   autoContrast: true,
+  luminanceThreshold: 0.18,
   defaultRadius: 'md',
+  // Mantine's close button is an icon alone: give every dialog's one a name.
+  components: {
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+  },
 });
 const contrastVariables: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+  },
   dark: {},
 });
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'jobdeck.colorScheme' });
