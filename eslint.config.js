@@ -1,6 +1,26 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import importX from 'eslint-plugin-import-x';
+
+/**
+ * The console's layers import one way: lib → api → components → features → app. Each layer
+ * lists what it must never reach for (shared code never imports a feature or the app).
+ */
+const consoleLayer = (files, forbidden) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: forbidden.map((layer) => ({
+          regex: `(^|/)${layer}(/|$)`,
+          message: `src/${files[0].split('/')[1]} sits below src/${layer} (lib → api → components → features → app).`,
+        })),
+      },
+    ],
+  },
+});
 
 // Only server/store knows which database is under it; the rest of the service uses its ports.
 const storeInternals = [
@@ -30,6 +50,14 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  {
+    files: ['src/**/*.{ts,tsx}', 'contract/**/*.ts'],
+    plugins: { 'import-x': importX },
+    rules: { 'import-x/no-cycle': 'error' },
+  },
+  consoleLayer(['src/lib/**/*.{ts,tsx}'], ['api', 'components', 'features', 'app']),
+  consoleLayer(['src/api/**/*.{ts,tsx}'], ['components', 'features', 'app']),
+  consoleLayer(['src/components/**/*.{ts,tsx}'], ['features', 'app']),
   {
     files: ['server/**/*.ts'],
     ignores: ['server/store/**'],
@@ -68,6 +96,7 @@ export default tseslint.config(
               message:
                 'A feature never imports another feature; move shared code to src/lib or src/components.',
             },
+            { regex: '(^|/)app(/|$)', message: 'Features sit below the app shell.' },
           ],
         },
       ],

@@ -1,14 +1,23 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/chromium';
 
-// JOBDECK_E2E_PORT moves the service (and the console, one port up) so that two checkouts on one
-// machine can run their suites at once.
+// JOBDECK_E2E_PORT moves the services (API, console, and the spec-only pair two ports up) so
+// that two checkouts on one machine can run their suites at once.
 const apiPort = Number(process.env.JOBDECK_E2E_PORT ?? 18080);
-const consoleUrl = `http://127.0.0.1:${apiPort + 1}`;
+const services = [
+  { name: 'full', config: 'e2e/jobdeck.e2e.yaml', data: 'e2e/.artifacts/data', port: apiPort },
+  {
+    name: 'spec-only',
+    config: 'e2e/jobdeck.e2e.spec-only.yaml',
+    data: 'e2e/.artifacts/data-spec-only',
+    port: apiPort + 2,
+  },
+];
+const consoleUrl = (port: number) => `http://127.0.0.1:${port + 1}`;
 
 export default defineConfig({
   testDir: 'e2e',
-  timeout: 60_000,
+  timeout: 90_000,
   expect: { timeout: 20_000 },
   fullyParallel: false,
   workers: 1,
@@ -16,18 +25,22 @@ export default defineConfig({
   outputDir: 'test-results',
   globalTeardown: './e2e/global-teardown.ts',
   use: {
-    baseURL: consoleUrl,
     trace: 'off',
     screenshot: 'only-on-failure',
     launchOptions: chromiumLaunchOptions,
   },
-  webServer: {
-    // The real service and console on a fresh data directory, built from this checkout.
-    command: `rm -rf e2e/.artifacts/data && npx vite build --logLevel warn && node --import tsx server/cli.ts start --config e2e/jobdeck.e2e.yaml --port ${apiPort} --console-port ${apiPort + 1}`,
-    url: consoleUrl,
+  projects: services.map((service) => ({
+    name: service.name,
+    use: { baseURL: consoleUrl(service.port), extensions: service.name === 'full' },
+  })),
+  // The real service and console on a fresh data directory each, built from this checkout.
+  // Playwright starts them one after the other, so the first one's build serves both.
+  webServer: services.map((service, index) => ({
+    command: `rm -rf ${service.data} && ${index === 0 ? 'npx vite build --logLevel warn && ' : ''}node --import tsx server/cli.ts start --config ${service.config} --port ${service.port} --console-port ${service.port + 1}`,
+    url: consoleUrl(service.port),
     timeout: 120_000,
     reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+    stdout: 'ignore' as const,
+    stderr: index === 0 ? ('pipe' as const) : ('ignore' as const),
+  })),
 });

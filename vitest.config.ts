@@ -26,6 +26,8 @@ export default defineConfig({
           name: 'console',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // Typing with user-event on a shared 2-core machine can take seconds per test.
+          testTimeout: 20_000,
           setupFiles: ['src/test/setup.ts'],
         },
       },

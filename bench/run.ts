@@ -7,6 +7,7 @@ import { BENCH_SETTINGS, rssMiB } from './jobdeck-client';
 import { apiThroughput } from './scenarios/api';
 import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedule';
 import { initialBundleSize, watchedJobCost } from './scenarios/console';
+import { followedLogFrames, idleJobsTableCost, lighthouseScores } from './scenarios/console-live';
 import { engineOverhead, shortJobThroughput } from './scenarios/overhead';
 import { scaleOut } from './scenarios/scale-out';
 import { storeScale } from './scenarios/store-scale';
@@ -26,6 +27,7 @@ const plan = {
   storeSizes: quick ? [10_000] : [10_000, 1_000_000],
   consoleWindowSeconds: quick ? 10 : 30,
   scaleOutJobs: quick ? 60 : 500,
+  logWindowSeconds: quick ? 5 : 15,
 };
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -59,6 +61,9 @@ async function main() {
     results.console = {
       initial: initialBundleSize(),
       watchedJob: await watchedJobCost(service, plan.consoleWindowSeconds),
+      idleJobsTable: await idleJobsTableCost(service, plan.consoleWindowSeconds),
+      followedLog: await followedLogFrames(service, plan.logWindowSeconds),
+      lighthouse: await lighthouseScores(service),
     };
   } finally {
     await service.stop();
@@ -170,6 +175,26 @@ function report(r: Record<string, unknown>): string {
     'one watched job: requests/min',
     `${k.watchedJob!.whileActivePerMinute} while active, ${k.watchedJob!.afterEndPerMinute} after it ends`,
   );
+  const table = k.idleJobsTable as unknown as Record<string, Record<string, number>>;
+  row(
+    `idle jobs table: requests in ${get('console.idleJobsTable.windowSeconds')} s`,
+    `${table.streamUp!.requests} with the event stream up, ${table.streamDown!.requests} with it down (${table.streamDown!.perFiveSeconds} per 5 s)`,
+  );
+  const log = k.followedLog as unknown as Record<string, number> & {
+    frameGapMs: Record<string, number>;
+  };
+  row(
+    `followed log at ~1,000 lines/s (${log.linesPerSecond} lines/s taken in)`,
+    `frame gap p50 ${log.frameGapMs.p50} ms, p95 ${log.frameGapMs.p95} ms, p99 ${log.frameGapMs.p99} ms, max ${log.frameGapMs.max} ms; ${log.longTasks} long tasks (${log.longTaskMs} ms) in ${log.windowSeconds} s`,
+  );
+  for (const [page, score] of Object.entries(
+    k.lighthouse as unknown as Record<string, { accessibility: number; bestPractices: number }>,
+  )) {
+    row(
+      `Lighthouse ${page}: accessibility / best practices`,
+      `${score.accessibility} / ${score.bestPractices}`,
+    );
+  }
   return lines.join('\n');
 }
 

@@ -19,21 +19,5 @@ export const round = (value: number, digits = 1) => Math.round(value * 10 ** dig
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Runs `work` over `items` with at most `parallel` at once. */
-export async function pool<T, R>(
-  items: readonly T[],
-  parallel: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(parallel, items.length) }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        results[index] = await work(items[index]!);
-      }
-    }),
-  );
-  return results;
-}
+/** Runs `work` over `items` with at most `parallel` at once (the console's own helper). */
+export { mapWithConcurrency as pool } from '../src/lib/concurrency';

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 
 export async function fillBasics(page: Page, definition: string, queue = 'demo::default') {
   await page.goto('/submit');
@@ -20,12 +21,43 @@ export async function submitAndOpen(page: Page): Promise<string> {
   return decodeURIComponent(page.url().split('/jobs/')[1]!);
 }
 
+/** Job Submit through the console's proxy (which adds the key), as a script would. */
+export async function submitViaApi(page: Page, payload: Record<string, unknown>): Promise<string> {
+  const response = await page.request.post('/v1/client/job', {
+    data: { job_queue: 'demo::default', ...payload },
+  });
+  expect(response.status(), await response.text()).toBe(202);
+  return ((await response.json()) as { data: { id: string } }).data.id;
+}
+
+/** Job Detail through the proxy until the job is in `state`. */
+export async function waitForStateViaApi(page: Page, id: string, state: string) {
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (await page.request.get(`/v1/client/job/${id}`)).json()) as {
+            data: { state: string };
+          }
+        ).data.state,
+      { timeout: 30_000 },
+    )
+    .toBe(state);
+}
+
 export async function expectState(page: Page, state: string, timeout = 30_000) {
   await expect(page.getByTestId('state-badge').first()).toHaveAttribute('data-state', state, {
     timeout,
   });
 }
 
-export async function screenshot(page: Page, name: string) {
-  await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: true });
+/**
+ * The README's pictures: what a person sees in the window (the header at the top), taken in
+ * the run against the full service only; `degraded` names a picture of the spec-only run.
+ */
+export async function screenshot(page: Page, name: string, options: { degraded?: boolean } = {}) {
+  const full = test.info().project.name === 'full';
+  if (full === Boolean(options.degraded)) return;
+  // Transitions finished (a dialog fading in would be caught half-drawn).
+  await page.screenshot({ path: `docs/screenshots/${name}.png`, animations: 'disabled' });
 }

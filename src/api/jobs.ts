@@ -1,15 +1,17 @@
 import {
   acceptedBodySchema,
+  jobExecutionSchema,
   jobListSchema,
   jobLogsSchema,
   jobRecordSchema,
   jobTransitionsSchema,
   submitJobResultSchema,
   successEnvelope,
+  type JobExecution,
   type JobList,
   type JobLogs,
-  type JobState,
   type JobRecord,
+  type JobState,
   type JobTransition,
   type SubmitJobRequest,
 } from '../../contract';
@@ -42,7 +44,7 @@ export async function cancelJob(id: string): Promise<void> {
  * Extensions of Jobdeck's own service. A service that speaks only the spec answers 404 or 405
  * on these paths for a job that exists: that means "not available", not an error.
  */
-async function optional<T>(request: () => Promise<T>): Promise<T | null> {
+export async function optional<T>(request: () => Promise<T>): Promise<T | null> {
   try {
     return await request();
   } catch (error) {
@@ -51,10 +53,12 @@ async function optional<T>(request: () => Promise<T>): Promise<T | null> {
   }
 }
 
-export function getJobLogs(id: string): Promise<JobLogs | null> {
+/** Extension: the container's output, only what came after `since` when given. */
+export function getJobLogs(id: string, since?: string): Promise<JobLogs | null> {
+  const query = since === undefined ? '' : `?since=${encodeURIComponent(since)}`;
   return optional(
     async () =>
-      (await apiRequest('GET', `${jobPath(id)}/logs`, successEnvelope(jobLogsSchema))).data,
+      (await apiRequest('GET', `${jobPath(id)}/logs${query}`, successEnvelope(jobLogsSchema))).data,
   );
 }
 
@@ -66,18 +70,57 @@ export function getJobTransitions(id: string): Promise<JobTransition[] | null> {
   );
 }
 
-/** Extension: the project's jobs, newest first; null when the service has no list. */
-export function listJobs(filter: {
-  state?: JobState;
-  cursor?: string;
-  limit?: number;
-}): Promise<JobList | null> {
-  const query = new URLSearchParams();
-  if (filter.state) query.set('state', filter.state);
-  if (filter.cursor) query.set('cursor', filter.cursor);
-  query.set('limit', String(filter.limit ?? 25));
+/** Extension: what ran and where; null when the service does not describe executions. */
+export function getJobExecution(id: string): Promise<JobExecution | null> {
   return optional(
     async () =>
-      (await apiRequest('GET', `/v1/client/jobs?${query}`, successEnvelope(jobListSchema))).data,
+      (await apiRequest('GET', `${jobPath(id)}/execution`, successEnvelope(jobExecutionSchema)))
+        .data,
+  );
+}
+
+/** The list's filters, as the console keeps them (and as the URL of the jobs table holds them). */
+export interface JobFilter {
+  states: JobState[];
+  queue?: string;
+  /** Jobs whose name starts with this. */
+  name?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+  /** Created within this long before each read: a window that slides while the list is open. */
+  createdWithinMs?: number;
+}
+
+export function jobListSearch(filter: JobFilter, page: { cursor?: string; limit: number }) {
+  const query = new URLSearchParams();
+  for (const state of filter.states) query.append('state', state);
+  if (filter.queue) query.set('queue', filter.queue);
+  if (filter.name) query.set('name', filter.name);
+  const windowStart =
+    filter.createdWithinMs === undefined
+      ? undefined
+      : new Date(Date.now() - filter.createdWithinMs).toISOString();
+  const after = [filter.createdAfter, windowStart].filter(Boolean).sort().at(-1);
+  if (after) query.set('created_after', after);
+  if (filter.createdBefore) query.set('created_before', filter.createdBefore);
+  if (page.cursor) query.set('cursor', page.cursor);
+  query.set('limit', String(page.limit));
+  return query;
+}
+
+/** Extension: one page of the project's jobs, newest first; null when the service has no list. */
+export function listJobs(
+  filter: JobFilter,
+  page: { cursor?: string; limit: number },
+): Promise<JobList | null> {
+  return optional(
+    async () =>
+      (
+        await apiRequest(
+          'GET',
+          `/v1/client/jobs?${jobListSearch(filter, page)}`,
+          successEnvelope(jobListSchema),
+        )
+      ).data,
   );
 }

@@ -1,17 +1,11 @@
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { isFinalState, type JobRecord, type JobState } from '../../contract';
+import { queryOptions } from '@tanstack/react-query';
+import { isFinalState, type JobRecord } from '../../contract';
 import { nextPollDelay } from '../lib/polling';
 import { isApiError } from './client';
-import { getJob, getJobLogs, getJobTransitions, listJobs } from './jobs';
-
-/** Query keys live here and only here. */
-export const jobKeys = {
-  all: ['jobs'] as const,
-  detail: (id: string) => [...jobKeys.all, 'detail', id] as const,
-  logs: (id: string) => [...jobKeys.all, 'logs', id] as const,
-  transitions: (id: string) => [...jobKeys.all, 'transitions', id] as const,
-  list: (state: JobState | undefined) => [...jobKeys.all, 'list', state ?? 'any'] as const,
-};
+import { listRefetchInterval, type StreamStatus } from './events';
+import { getJob, getJobExecution, getJobTransitions, listJobs, type JobFilter } from './jobs';
+import { jobKeys, queueKeys } from './keys';
+import { listQueues } from './queues';
 
 /** 4xx other than 429 will not get better by asking again. */
 const isPermanent = (error: unknown) =>
@@ -36,32 +30,47 @@ export function jobDetailQuery(id: string, pollMs: number) {
   });
 }
 
-/** Logs and history change only while the job runs; refreshed with the job, not on a timer. */
-export function jobLogsQuery(job: JobRecord) {
-  return queryOptions({
-    queryKey: [...jobKeys.logs(job.id), job.state] as const,
-    queryFn: () => getJobLogs(job.id),
-    enabled: isFinalState(job.state) || job.state === 'running',
-    retry: false,
-  });
-}
-
+/** History changes only with the job: read again when the record changes, not on a timer. */
 export function jobTransitionsQuery(job: JobRecord) {
   return queryOptions({
-    queryKey: [...jobKeys.transitions(job.id), job.state, job.updated_at] as const,
+    queryKey: jobKeys.transitions(job.id, job.updated_at),
     queryFn: () => getJobTransitions(job.id),
     retry: false,
   });
 }
 
-/** The project's jobs page by page (extension), refreshed while the page is open. */
-export function jobListQuery(state: JobState | undefined, pollMs: number) {
-  return infiniteQueryOptions({
-    queryKey: jobKeys.list(state),
-    queryFn: ({ pageParam }) => listJobs({ state, cursor: pageParam }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page?.next_cursor ?? undefined,
-    refetchInterval: pollMs * 4,
+/** What ran: read again at each state change (exit code, finish time), settled once final. */
+export function jobExecutionQuery(job: JobRecord) {
+  return queryOptions({
+    queryKey: jobKeys.execution(job.id, job.state),
+    queryFn: () => getJobExecution(job.id),
+    staleTime: isFinalState(job.state) ? Infinity : 0,
+    retry: false,
+  });
+}
+
+export const JOBS_PAGE_SIZE = 50;
+
+/**
+ * One page of the project's jobs (extension). Kept fresh by the event stream while it is live;
+ * polled otherwise. One page per query, so a poll is one request however far the reader paged.
+ */
+export function jobListQuery(filter: JobFilter, cursor: string | undefined, stream: StreamStatus) {
+  return queryOptions({
+    queryKey: jobKeys.list(filter, cursor),
+    queryFn: () => listJobs(filter, { cursor, limit: JOBS_PAGE_SIZE }),
+    refetchInterval: listRefetchInterval(stream),
+    placeholderData: (previous) => previous,
+    retry: false,
+  });
+}
+
+/** The project's queues and their counts (extension), fresh the same way as the list. */
+export function queueListQuery(stream: StreamStatus) {
+  return queryOptions({
+    queryKey: queueKeys.list(),
+    queryFn: listQueues,
+    refetchInterval: listRefetchInterval(stream),
     retry: false,
   });
 }

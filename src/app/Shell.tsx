@@ -4,6 +4,7 @@ import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 
 const LINKS = [
+  { to: '/', label: 'Overview' },
   { to: '/submit', label: 'Submit a job' },
   { to: '/jobs', label: 'Jobs' },
   { to: '/settings', label: 'Settings' },
@@ -28,7 +29,7 @@ export function Shell() {
             aria-label="Toggle navigation"
           />
           <Title order={3}>
-            <Anchor component={Link} to="/jobs" inherit underline="never" c="inherit">
+            <Anchor component={Link} to="/" inherit underline="never" c="inherit">
               Jobdeck
             </Anchor>
           </Title>
@@ -41,7 +42,7 @@ export function Shell() {
             component={Link}
             to={link.to}
             label={link.label}
-            active={pathname.startsWith(link.to)}
+            active={link.to === '/' ? pathname === '/' : pathname.startsWith(link.to)}
             onClick={close}
           />
         ))}

@@ -3,6 +3,7 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { Shell } from './Shell';
 
 // Each page is its own chunk: the first load carries only the shell.
+const OverviewPage = lazy(() => import('../features/overview/OverviewPage'));
 const SubmitPage = lazy(() => import('../features/submit/SubmitPage'));
 const JobPage = lazy(() => import('../features/job/JobPage'));
 const JobsPage = lazy(() => import('../features/jobs/JobsPage'));
@@ -13,7 +14,7 @@ export const router = createBrowserRouter([
     path: '/',
     element: <Shell />,
     children: [
-      { index: true, element: <Navigate to="/submit" replace /> },
+      { index: true, element: <OverviewPage /> },
       { path: 'submit', element: <SubmitPage /> },
       { path: 'jobs', element: <JobsPage /> },
       { path: 'jobs/:id', element: <JobPage /> },

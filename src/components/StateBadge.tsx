@@ -28,7 +28,7 @@ export function StateBadge({
 }) {
   if (!state)
     return (
-      <Badge color="gray" variant="outline" size={size}>
+      <Badge variant="default" size={size}>
         unknown
       </Badge>
     );

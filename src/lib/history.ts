@@ -1,5 +1,6 @@
 import type { JobState, SubmitJobRequest } from '../../contract';
 import { createLocalStore } from './local-store';
+import { replaceSensitiveValues } from './sensitive';
 
 /**
  * What this browser remembers of its jobs. Sensitive env values are stripped before anything
@@ -31,17 +32,6 @@ export const observedStore = createLocalStore<Record<string, { state: JobState; 
   {},
 );
 
-export function withoutSecrets(payload: SubmitJobRequest): SubmitJobRequest {
-  if (!payload.container_env) return payload;
-  const env = Object.fromEntries(
-    Object.entries(payload.container_env).map(([name, entry]) => [
-      name,
-      entry.sensitive ? { value: '', sensitive: true } : entry,
-    ]),
-  );
-  return { ...payload, container_env: env };
-}
-
 export function rememberSubmission(id: string, payload: SubmitJobRequest): void {
   recentJobsStore.write((jobs) =>
     [
@@ -50,7 +40,7 @@ export function rememberSubmission(id: string, payload: SubmitJobRequest): void 
         name: payload.name ?? null,
         lastState: null,
         submittedAt: new Date().toISOString(),
-        payload: withoutSecrets(payload),
+        payload: replaceSensitiveValues(payload, ''),
       },
       ...jobs.filter((job) => job.id !== id),
     ].slice(0, MAX_RECENT),
@@ -86,6 +76,11 @@ export function recordObservedState(id: string, name: string, state: JobState): 
     if (seen.at(-1)?.state === state) return observed;
     return { ...observed, [id]: [...seen, { state, at: new Date().toISOString() }] };
   });
+}
+
+/** A cancel request was accepted: keep when, so the pending indicator survives reloads. */
+export function markCancelRequested(id: string): void {
+  pendingCancelsStore.write((all) => ({ ...all, [id]: all[id] ?? new Date().toISOString() }));
 }
 
 export function forgetJob(id: string): void {

@@ -24,3 +24,21 @@ export function formatDuration(ms: number): string {
 }
 
 export { dayjs };
+
+/** 64 MiB, 1.5 GiB: a memory limit as people write it. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Number(value.toFixed(1))} ${units[unit]}`;
+}
+
+/** 10:00:01.250: a log line's time, to the millisecond. */
+export function formatClock(iso: string, zone: 'local' | 'utc'): string {
+  const time = dayjs(iso);
+  return (zone === 'utc' ? time.utc() : time).format('HH:mm:ss.SSS');
+}

@@ -1,10 +1,8 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { isFinalState, type JobRecord } from '../../../contract';
-import { cancelJob } from '../../api/jobs';
-import { jobKeys } from '../../api/queries';
+import { useCancelJob } from '../../api/mutations';
 import { StateBadge } from '../../components/StateBadge';
 import { pendingCancelsStore } from '../../lib/history';
 import { formatDuration } from '../../lib/time';
@@ -13,23 +11,18 @@ import { stateAfterCancel } from './lifecycle';
 
 export function CancelButton({ job }: { job: JobRecord }) {
   const [opened, dialog] = useDisclosure();
-  const queryClient = useQueryClient();
   const pending = pendingCancelsStore.use()[job.id];
-  const mutation = useMutation({
-    mutationFn: () => cancelJob(job.id),
-    onSuccess: () => {
-      pendingCancelsStore.write((all) => ({
-        ...all,
-        [job.id]: all[job.id] ?? new Date().toISOString(),
-      }));
-      dialog.close();
-      notifications.show({
-        title: 'Cancel requested',
-        message: `${job.name}: the service accepted the request.`,
-      });
-      void queryClient.invalidateQueries({ queryKey: jobKeys.detail(job.id) });
-    },
-  });
+  const mutation = useCancelJob();
+  const confirm = () =>
+    mutation.mutate(job.id, {
+      onSuccess: () => {
+        dialog.close();
+        notifications.show({
+          title: 'Cancel requested',
+          message: `${job.name}: the service accepted the request.`,
+        });
+      },
+    });
   const next = stateAfterCancel(job.state);
   if (isFinalState(job.state) || !next) return null;
   return (
@@ -60,7 +53,7 @@ export function CancelButton({ job }: { job: JobRecord }) {
             <Button variant="default" onClick={dialog.close}>
               Keep running
             </Button>
-            <Button color="red" loading={mutation.isPending} onClick={() => mutation.mutate()}>
+            <Button color="red" loading={mutation.isPending} onClick={confirm}>
               Cancel job
             </Button>
           </Group>

@@ -1,6 +1,7 @@
 import { Stack, Text, Timeline } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { JobRecord } from '../../../contract';
+import { useCapabilities } from '../../api/capabilities';
 import { jobTransitionsQuery } from '../../api/queries';
 import { StateBadge } from '../../components/StateBadge';
 import { TimeText } from '../../components/TimeText';
@@ -8,7 +9,8 @@ import { observedStore } from '../../lib/history';
 
 export function JobTimeline({ job }: { job: JobRecord }) {
   const observed = observedStore.use()[job.id] ?? [];
-  const recorded = useQuery(jobTransitionsQuery(job));
+  const offered = useCapabilities().data?.transitions ?? false;
+  const recorded = useQuery({ ...jobTransitionsQuery(job), enabled: offered });
   return (
     <Stack>
       <Text fw={500}>Seen by this browser</Text>

@@ -1,83 +1,96 @@
-import { Anchor, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link } from 'react-router';
-import { JOB_STATES, type JobState } from '../../../contract';
-import { jobListQuery } from '../../api/queries';
+import { Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useCapabilities } from '../../api/capabilities';
+import { useLiveUpdates } from '../../api/events';
+import { jobListQuery, queueListQuery } from '../../api/queries';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { StateBadge } from '../../components/StateBadge';
-import { TimeText } from '../../components/TimeText';
+import { LiveIndicator } from '../../components/LiveIndicator';
+import { BulkCancelDialog } from './BulkCancelDialog';
+import { JobFilters } from './JobFilters';
+import { JobsTable } from './JobsTable';
+import { filterOfView, searchFromView, viewFromSearch, type TableView } from './url-filters';
 
-/** Every job of the key's project, when the service offers the list (an extension of the spec). */
-export function ProjectJobs({ pollMs }: { pollMs: number }) {
-  const [state, setState] = useState<JobState | undefined>();
-  const query = useInfiniteQuery(jobListQuery(state, pollMs));
-  if (query.isPending) return <Text c="dimmed">Loading the project&apos;s jobs…</Text>;
-  if (query.isError)
-    return <ErrorAlert error={query.error} title="The project's jobs could not be listed" />;
-  if (query.data.pages[0] === null) {
-    return <Text c="dimmed">This service does not list jobs; open one by id above.</Text>;
-  }
-  const jobs = query.data.pages.flatMap((page) => page?.items ?? []);
+/** The view in the URL, and a way to change part of it (any change but paging starts over). */
+function useTableView() {
+  const [search, setSearch] = useSearchParams();
+  const view = viewFromSearch(search);
+  // From the URL as it is when the change lands: a debounced name filter must not undo a state
+  // picked meanwhile.
+  const change = (part: Partial<TableView>) =>
+    setSearch((current) => searchFromView({ ...viewFromSearch(current), cursor: '', ...part }));
+  return [view, change] as const;
+}
+
+/** Every job of the key's project (extension): filtered by the URL, live, selectable. */
+export function ProjectJobs() {
+  const capabilities = useCapabilities().data;
+  const stream = useLiveUpdates(capabilities?.events ?? false);
+  const [view, changeView] = useTableView();
+  const search = searchFromView({ ...view, cursor: '' }).toString();
+  // One filter object per view, so the query key (and the cached page) stays put across renders.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `search` stands for the view's fields
+  const filter = useMemo(() => filterOfView(view), [search]);
+  const list = useQuery(jobListQuery(filter, view.cursor || undefined, stream));
+  const queues = useQuery({ ...queueListQuery(stream), enabled: capabilities?.queues ?? false });
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [dialogOpened, dialog] = useDisclosure();
+
+  const jobs = list.data?.items ?? [];
+  const chosen = jobs.filter((job) => selected.has(job.id));
+  const onChange = (part: Partial<TableView>) => {
+    setSelected(new Set());
+    changeView(part);
+  };
   return (
     <Stack>
-      <Select
-        label="State"
-        placeholder="any state"
-        clearable
-        w={220}
-        data={[...JOB_STATES]}
-        value={state ?? null}
-        onChange={(value) => setState((value as JobState | null) ?? undefined)}
-      />
-      {jobs.length === 0 ? (
-        <Text c="dimmed">No jobs{state ? ` in state ${state}` : ''}.</Text>
+      <Group justify="space-between" align="flex-end">
+        <JobFilters
+          view={view}
+          queues={queues.data?.map((queue) => queue.queue) ?? []}
+          onChange={onChange}
+        />
+        <LiveIndicator status={stream} />
+      </Group>
+      <Group gap="sm" mih={36}>
+        <Text size="sm" c="dimmed" data-testid="selection-count">
+          {chosen.length} selected
+        </Text>
+        <Button color="red" variant="light" disabled={chosen.length === 0} onClick={dialog.open}>
+          Cancel selected…
+        </Button>
+      </Group>
+      {list.isPending ? (
+        <Loader aria-label="Loading the project's jobs" />
+      ) : list.isError && !list.data ? (
+        <ErrorAlert error={list.error} title="The project's jobs could not be listed" />
+      ) : jobs.length === 0 ? (
+        <Text c="dimmed" data-testid="no-jobs">
+          No jobs match these filters.
+        </Text>
       ) : (
-        <Table.ScrollContainer minWidth={480}>
-          <Table striped highlightOnHover aria-label="Project jobs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Job</Table.Th>
-                <Table.Th>State</Table.Th>
-                <Table.Th visibleFrom="sm">Queue</Table.Th>
-                <Table.Th visibleFrom="sm">Created</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {jobs.map((job) => (
-                <Table.Tr key={job.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`}>
-                      {job.name}
-                    </Anchor>
-                    <Text size="xs" c="dimmed">
-                      {job.job_definition}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <StateBadge state={job.state} size="sm" />
-                  </Table.Td>
-                  <Table.Td visibleFrom="sm">{job.job_queue}</Table.Td>
-                  <Table.Td visibleFrom="sm">
-                    <TimeText iso={job.created_at} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <JobsTable jobs={jobs} selected={selected} onSelectionChange={setSelected} />
       )}
-      {query.hasNextPage && (
-        <Group>
-          <Button
-            variant="default"
-            loading={query.isFetchingNextPage}
-            onClick={() => void query.fetchNextPage()}
-          >
-            Load more
+      <Group>
+        {view.cursor && (
+          <Button variant="default" onClick={() => changeView({ cursor: '' })}>
+            Newest jobs
           </Button>
-        </Group>
-      )}
+        )}
+        {list.data?.next_cursor && (
+          <Button variant="default" onClick={() => changeView({ cursor: list.data!.next_cursor! })}>
+            Older jobs
+          </Button>
+        )}
+      </Group>
+      <BulkCancelDialog
+        jobs={chosen}
+        opened={dialogOpened}
+        onClose={dialog.close}
+        onDone={() => setSelected(new Set())}
+      />
     </Stack>
   );
 }

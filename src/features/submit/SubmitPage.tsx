@@ -1,32 +1,12 @@
-import {
-  Alert,
-  Autocomplete,
-  Button,
-  Divider,
-  Grid,
-  Group,
-  Paper,
-  Stack,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Divider, Grid, Group, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import {
-  Controller,
-  useForm,
-  useWatch,
-  type Control,
-  type FieldError,
-  type Resolver,
-} from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client';
-import { submitJob } from '../../api/jobs';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { recentJobsStore, recentValuesStore, rememberSubmission } from '../../lib/history';
+import { useSubmitJob } from '../../api/mutations';
+import { recentJobsStore, recentValuesStore } from '../../lib/history';
 import { CommandEditor } from './CommandEditor';
 import { EnvEditor } from './EnvEditor';
 import {
@@ -34,65 +14,15 @@ import {
   errorsFromMessage,
   formFromPayload,
   payloadFromForm,
-  validateForm,
-  type FieldErrors as FlatErrors,
   type SubmitFormValues,
 } from './form-model';
+import { submitFormResolver } from './form-resolver';
 import { ImportDialog } from './ImportDialog';
 import { ParametersEditor } from './ParametersEditor';
 import { PayloadPreview } from './PayloadPreview';
+import { ReferenceField } from './ReferenceField';
 import { ScheduleField } from './ScheduleField';
-
-/** react-hook-form wants errors nested like the values: `command.2.word` → { command: [, , { word }] }. */
-function nestErrors(flat: FlatErrors): Record<string, unknown> {
-  const nested: Record<string, unknown> = {};
-  for (const [path, message] of Object.entries(flat)) {
-    const parts = path.split('.');
-    let node: Record<string, unknown> = nested;
-    parts.slice(0, -1).forEach((part, i) => {
-      const nextIsIndex = /^\d+$/.test(parts[i + 1] ?? '');
-      node[part] ??= nextIsIndex ? [] : {};
-      node = node[part] as Record<string, unknown>;
-    });
-    node[parts.at(-1)!] = { type: 'validate', message } satisfies FieldError;
-  }
-  return nested;
-}
-
-/** A required identifier with its format and the values this browser used recently. */
-function ReferenceField(props: {
-  control: Control<SubmitFormValues>;
-  name: 'job_definition' | 'job_queue';
-  label: string;
-  format: string;
-  example: string;
-  recent: string[];
-}) {
-  return (
-    <Controller
-      control={props.control}
-      name={props.name}
-      render={({ field, fieldState }) => (
-        <Autocomplete
-          {...field}
-          label={props.label}
-          description={props.format}
-          placeholder={props.example}
-          withAsterisk
-          data={props.recent}
-          error={fieldState.error?.message}
-        />
-      )}
-    />
-  );
-}
-
-const resolver: Resolver<SubmitFormValues> = async (values) => {
-  const errors = validateForm(values);
-  return Object.keys(errors).length === 0
-    ? { values, errors: {} }
-    : { values: {}, errors: nestErrors(errors) as never };
-};
+import { SubmitProblems } from './SubmitProblems';
 
 function initialValues(fromId: string | null): { values: SubmitFormValues; resubmitted: boolean } {
   const source = fromId ? recentJobsStore.read().find((job) => job.id === fromId)?.payload : null;
@@ -111,7 +41,7 @@ export default function SubmitPage() {
   const [serverProblems, setServerProblems] = useState<string[]>([]);
 
   const form = useForm<SubmitFormValues>({
-    resolver,
+    resolver: submitFormResolver,
     defaultValues: initial.values,
     // Not on blur: an error line appearing under a field just left shifts the layout under the pointer.
     mode: 'onSubmit',
@@ -128,15 +58,17 @@ export default function SubmitPage() {
   }, [parameterKeys, commandHasErrors, trigger]);
   const needsSecretsAgain = initial.resubmitted && initial.values.env.some((e) => e.sensitive);
 
-  const mutation = useMutation({
-    mutationFn: submitJob,
-    onSuccess: (id, payload) => {
-      rememberSubmission(id, payload);
-      notifications.show({ title: 'Job submitted', message: payload.name ?? id, color: 'green' });
-      void navigate(`/jobs/${encodeURIComponent(id)}`);
-    },
-    onError: (error, payload) => {
-      if (isApiError(error) && error.status === 400) {
+  const mutation = useSubmitJob();
+  const onSubmit = handleSubmit((valid) => {
+    setServerProblems([]);
+    mutation.mutate(payloadFromForm(valid), {
+      onSuccess: (id, payload) => {
+        notifications.show({ title: 'Job submitted', message: payload.name ?? id, color: 'green' });
+        void navigate(`/jobs/${encodeURIComponent(id)}`);
+      },
+      onError: (error, payload) => {
+        if (!isApiError(error) || error.status !== 400) return;
+        // The service names the fields at fault: put each reason at its control.
         const { fields, general } = errorsFromMessage(error.message, formFromPayload(payload));
         for (const [field, message] of Object.entries(fields)) {
           setError(
@@ -146,13 +78,8 @@ export default function SubmitPage() {
           );
         }
         setServerProblems(general);
-      }
-    },
-  });
-
-  const onSubmit = handleSubmit((valid) => {
-    setServerProblems([]);
-    mutation.mutate(payloadFromForm(valid));
+      },
+    });
   });
 
   return (
@@ -222,28 +149,11 @@ export default function SubmitPage() {
             <Stack style={{ position: 'sticky', top: 72 }}>
               <PayloadPreview payload={payloadFromForm(values)} />
               <Divider />
-              {formState.errors.root?.message && (
-                <Alert color="red" title="Fix the payload">
-                  {formState.errors.root.message}
-                </Alert>
-              )}
-              {serverProblems.length > 0 && (
-                <Alert color="red" title="The service refused the job" role="alert">
-                  {serverProblems.join('; ')}
-                </Alert>
-              )}
-              {mutation.isError &&
-                !(isApiError(mutation.error) && mutation.error.status === 400) && (
-                  <ErrorAlert error={mutation.error} title="The job was not submitted" />
-                )}
-              {mutation.isError &&
-                isApiError(mutation.error) &&
-                mutation.error.status === 400 &&
-                serverProblems.length === 0 && (
-                  <Alert color="red" title="The service refused the job" role="alert">
-                    See the highlighted fields.
-                  </Alert>
-                )}
+              <SubmitProblems
+                formProblem={formState.errors.root?.message}
+                serverProblems={serverProblems}
+                error={mutation.error}
+              />
               <Button type="submit" size="md" loading={mutation.isPending}>
                 Submit job
               </Button>

@@ -1,21 +1,12 @@
 import { quote } from 'shell-quote';
 import type { SubmitJobRequest } from '../../../contract';
+import { replaceSensitiveValues } from '../../lib/sensitive';
 
 export const REDACTED = '<redacted>';
 
 /** The payload as it may be shown or copied: sensitive values replaced. */
-export function redactedPayload(payload: SubmitJobRequest): SubmitJobRequest {
-  if (!payload.container_env) return payload;
-  return {
-    ...payload,
-    container_env: Object.fromEntries(
-      Object.entries(payload.container_env).map(([name, entry]) => [
-        name,
-        entry.sensitive ? { ...entry, value: REDACTED } : entry,
-      ]),
-    ),
-  };
-}
+export const redactedPayload = (payload: SubmitJobRequest) =>
+  replaceSensitiveValues(payload, REDACTED);
 
 /** A curl command for the payload: the key stays a variable, secrets stay redacted. */
 export function curlCommand(payload: SubmitJobRequest, origin: string): string {

@@ -1,0 +1,154 @@
+import { chromium, type Page } from '@playwright/test';
+import lighthouse from 'lighthouse';
+import { chromiumLaunchOptions } from '../../e2e/chromium';
+import type { TestService } from '../../test/support/service';
+import { submit, waitForState } from '../../test/support/jobs';
+import { BENCH_WAIT_MS } from '../jobdeck-client';
+import { percentile, round, sleep } from '../stats';
+
+/** Counts the page's requests to /v1 from now on. */
+function countApiRequests(page: Page) {
+  let count = 0;
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/v1/')) count += 1;
+  });
+  return { reset: () => (count = 0), read: () => count };
+}
+
+/**
+ * Requests an idle open jobs table makes: with the event stream up (the stream itself was opened
+ * before the window) and with the stream refused, when the table polls and retries the stream.
+ */
+export async function idleJobsTableCost(service: TestService, windowSeconds: number) {
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  try {
+    const measure = async (streamDown: boolean) => {
+      const page = await browser.newPage();
+      if (streamDown)
+        await page.route('**/v1/client/events', (route) => route.abort('connectionrefused'));
+      const requests = countApiRequests(page);
+      await page.goto(`${service.consoleUrl()}/jobs`);
+      await page
+        .getByTestId('live-status')
+        .and(page.locator(`[data-status="${streamDown ? 'down' : 'live'}"]`))
+        .waitFor({ timeout: 30_000 });
+      await page.getByRole('table', { name: 'Project jobs' }).waitFor();
+      await sleep(2000); // the reads that follow the stream's opening
+      requests.reset();
+      await sleep(windowSeconds * 1000);
+      const count = requests.read();
+      await page.close();
+      return { requests: count, perFiveSeconds: round((count / windowSeconds) * 5, 2) };
+    };
+    return { windowSeconds, streamUp: await measure(false), streamDown: await measure(true) };
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * A job printing about 1,000 lines a second, followed on its page: the gaps between animation
+ * frames (a frame every 16.7 ms is smooth; the main thread busy shows as longer gaps), long tasks
+ * (> 50 ms), and how many lines the viewer took in.
+ */
+export async function followedLogFrames(service: TestService, windowSeconds: number) {
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const id = await submit(service, { job_definition: 'b::chatty:1', job_queue: 'b::fast' });
+    await waitForState(service, id, ['running'], BENCH_WAIT_MS, 20);
+    await page.goto(`${service.consoleUrl()}/jobs/${id}`);
+    await page.getByTestId('log-line').first().waitFor({ timeout: 30_000 });
+    const lineCount = async () =>
+      Number(
+        /^(\d+)/.exec((await page.getByTestId('log-line-count').textContent()) ?? '')?.[1] ?? 0,
+      );
+    const linesBefore = await lineCount();
+    const samples = await page.evaluate(async (ms) => {
+      const gaps: number[] = [];
+      const longTasks: number[] = [];
+      const observer = new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) longTasks.push(entry.duration);
+      });
+      observer.observe({ type: 'longtask', buffered: false });
+      await new Promise<void>((done) => {
+        const end = performance.now() + ms;
+        let last = performance.now();
+        const frame = (now: number) => {
+          gaps.push(now - last);
+          last = now;
+          if (now < end) requestAnimationFrame(frame);
+          else done();
+        };
+        requestAnimationFrame(frame);
+      });
+      observer.disconnect();
+      return { gaps, longTasks };
+    }, windowSeconds * 1000);
+    const linesTaken = (await lineCount()) - linesBefore;
+    const following = await page.getByRole('switch', { name: 'Follow' }).isChecked();
+    await service.request('POST', `/v1/client/job/${id}/cancel`);
+    const gaps = samples.gaps.sort((a, b) => a - b);
+    return {
+      windowSeconds,
+      linesPerSecond: Math.round(linesTaken / windowSeconds),
+      stillFollowing: following,
+      frames: gaps.length,
+      frameGapMs: {
+        p50: round(percentile(gaps, 50)),
+        p95: round(percentile(gaps, 95)),
+        p99: round(percentile(gaps, 99)),
+        max: round(gaps.at(-1) ?? 0),
+      },
+      longTasks: samples.longTasks.length,
+      longTaskMs: Math.round(samples.longTasks.reduce((sum, d) => sum + d, 0)),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Lighthouse's accessibility and best-practices scores for each page, in Debian's Chromium. */
+export async function lighthouseScores(service: TestService) {
+  const port = 19_222;
+  const browser = await chromium.launch({
+    ...chromiumLaunchOptions,
+    args: [...chromiumLaunchOptions.args, `--remote-debugging-port=${port}`],
+  });
+  try {
+    const id = await submit(service, { job_definition: 'b::true:1', job_queue: 'b::fast' });
+    await waitForState(service, id, ['completed'], BENCH_WAIT_MS, 20);
+    const pages = {
+      overview: '/',
+      submit: '/submit',
+      jobs: '/jobs',
+      job: `/jobs/${id}`,
+      settings: '/settings',
+    };
+    const scores: Record<string, { accessibility: number; bestPractices: number }> = {};
+    for (const [name, path] of Object.entries(pages)) {
+      const result = await lighthouse(`${service.consoleUrl()}${path}`, {
+        port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['accessibility', 'best-practices'],
+        formFactor: 'desktop',
+        screenEmulation: {
+          mobile: false,
+          width: 1350,
+          height: 940,
+          deviceScaleFactor: 1,
+          disabled: false,
+        },
+      });
+      const categories = result!.lhr.categories;
+      scores[name] = {
+        accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
+        bestPractices: Math.round((categories['best-practices']?.score ?? 0) * 100),
+      };
+    }
+    return scores;
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,166 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { expectState, fillBasics, submitViaApi, waitForStateViaApi } from './helpers';
+
+/** Serious and critical violations of WCAG 2.1 A/AA and best practice, as rule: targets. */
+async function seriousViolations(page: Page, include?: string): Promise<string[]> {
+  let builder = new AxeBuilder({ page }).withTags([
+    'wcag2a',
+    'wcag2aa',
+    'wcag21a',
+    'wcag21aa',
+    'best-practice',
+  ]);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('every page and dialog passes axe with no serious or critical violation', async ({
+  page,
+  extensions,
+}) => {
+  test.setTimeout(180_000);
+  const audited: string[] = [];
+  const audit = async (name: string, include?: string) => {
+    audited.push(name);
+    expect(await seriousViolations(page, include), name).toEqual([]);
+  };
+
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  await expect(page.getByTestId(extensions ? 'queue-card' : 'no-queue-view').first()).toBeVisible();
+  await audit('overview');
+
+  await fillBasics(page, 'demo::shell:1');
+  await page.getByRole('button', { name: 'Add variable' }).click();
+  await page.getByRole('button', { name: 'Add parameter' }).click();
+  await audit('submit');
+  await page.getByRole('button', { name: 'Submit job' }).click();
+  await expect(page.getByText(/is required/).first()).toBeVisible();
+  await audit('submit with errors');
+  await page.getByRole('button', { name: 'Import JSON' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await audit('import dialog', '[role="dialog"]');
+  await page.keyboard.press('Escape');
+
+  const running = await submitViaApi(page, {
+    job_definition: 'demo::shell:1',
+    container_cmd_parameter: {
+      script: 'for i in $(seq 1 200); do echo line $i; echo err $i >&2; sleep 0.2; done',
+    },
+  });
+  await page.goto(`/jobs/${running}`);
+  await expectState(page, 'running');
+  if (extensions) await expect(page.getByTestId('log-line').first()).toBeVisible();
+  await audit('job page, running, logs');
+  await page.getByRole('button', { name: 'Cancel job' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await audit('cancel dialog', '[role="dialog"]');
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel job' }).click();
+  await expectState(page, 'cancelled');
+  await audit('job page, cancelled');
+  await page.getByRole('tab', { name: 'Timeline' }).click();
+  await audit('job page, timeline');
+
+  await page.goto('/jobs');
+  await audit('jobs');
+  if (extensions) {
+    const waiting = await submitViaApi(page, {
+      job_definition: 'demo::hello:1',
+      job_queue: 'demo::held',
+    });
+    await waitForStateViaApi(page, waiting, 'runnable');
+    await page.goto('/jobs?state=runnable&state=completed&created=custom');
+    await expect(page.getByRole('table', { name: 'Project jobs' })).toBeVisible();
+    await audit('jobs, filtered, custom range');
+    await page.getByRole('checkbox', { name: 'Select every job on this page' }).check();
+    await page.getByRole('button', { name: 'Cancel selected…' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await audit('bulk cancel dialog', '[role="dialog"]');
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /^Cancel \d+ jobs?$/ })
+      .click();
+    await expect(page.getByTestId('bulk-cancel-results')).toBeVisible();
+    await audit('bulk cancel results', '[role="dialog"]');
+    await page.getByRole('button', { name: 'Done' }).click();
+  }
+  await page.goto('/jobs?view=recent');
+  await audit('jobs, recent');
+  await page.goto('/jobs/does-not-exist');
+  await expect(page.getByTestId('job-not-found')).toBeVisible();
+  await audit('job not found');
+  await page.goto('/settings');
+  await audit('settings');
+  expect(audited.length).toBeGreaterThanOrEqual(extensions ? 15 : 12);
+});
+
+test('keyboard only: submit a job, open it, cancel it', async ({ page }) => {
+  await page.goto('/submit');
+  // From the top of the page, Tab reaches the form's first field.
+  const definition = page.getByRole('combobox', { name: 'Job definition' });
+  for (
+    let i = 0;
+    i < 20 && !(await definition.evaluate((el) => el === document.activeElement));
+    i++
+  )
+    await page.keyboard.press('Tab');
+  await expect(definition).toBeFocused();
+  await page.keyboard.type('demo::sleep:1');
+  await page.keyboard.press('Escape'); // close the suggestions
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('combobox', { name: 'Job queue' })).toBeFocused();
+  await page.keyboard.type('demo::default');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('textbox', { name: 'Name' })).toBeFocused();
+  await page.keyboard.type('keyboard-walk');
+  // Enter in a field submits the form, as in any HTML form.
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/jobs\/[0-9a-f-]{36}$/);
+  await expectState(page, 'running');
+
+  const cancel = page.getByRole('button', { name: 'Cancel job' });
+  for (let i = 0; i < 30 && !(await cancel.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
+  await expect(cancel).toBeFocused();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Cancel this job?' });
+  await expect(dialog).toBeVisible();
+  const confirm = dialog.getByRole('button', { name: 'Cancel job' });
+  for (let i = 0; i < 6 && !(await confirm.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('cancel-status')).toContainText('Cancellation pending');
+  await expectState(page, 'cancelled');
+});
+
+test("the log viewer's controls take focus and the table's selection works from the keyboard", async ({
+  page,
+  extensions,
+}) => {
+  test.skip(!extensions, 'Both are extensions.');
+  const id = await submitViaApi(page, { job_definition: 'demo::hello:1' });
+  await waitForStateViaApi(page, id, 'completed');
+  await page.goto(`/jobs/${id}`);
+  await expect(page.getByTestId('log-line')).toHaveCount(1);
+  const focusable = ['Follow', 'Timestamps', 'Wrap lines'];
+  for (const name of focusable) {
+    const control = page.getByRole('switch', { name });
+    await control.focus();
+    await expect(control).toBeFocused();
+  }
+  await page.getByTestId('job-logs').focus();
+  await expect(page.getByTestId('job-logs')).toBeFocused();
+  await page.goto('/jobs');
+  const select = page.getByRole('checkbox', { name: /^Select / }).nth(1);
+  await select.focus();
+  await page.keyboard.press('Space');
+  await expect(select).toBeChecked();
+  await expect(page.getByTestId('selection-count')).toHaveText('1 selected');
+});

@@ -1,0 +1,15 @@
+import type { JobListItem } from '../../contract';
+import type { JobFilter } from './jobs';
+
+/** Whether a job belongs in a list with this filter: the service's rules, applied to one row. */
+export function matchesFilter(filter: JobFilter, job: JobListItem): boolean {
+  if (filter.states.length > 0 && !filter.states.includes(job.state)) return false;
+  if (filter.queue && job.job_queue !== filter.queue) return false;
+  if (filter.name && !job.name.startsWith(filter.name)) return false;
+  const created = Date.parse(job.created_at);
+  if (filter.createdAfter && created < Date.parse(filter.createdAfter)) return false;
+  if (filter.createdBefore && created >= Date.parse(filter.createdBefore)) return false;
+  if (filter.createdWithinMs !== undefined && created < Date.now() - filter.createdWithinMs)
+    return false;
+  return true;
+}

@@ -1,0 +1,29 @@
+import type { JobFilter } from './jobs';
+
+/**
+ * Query keys live here and only here, each level built from the one above it (Prefect's
+ * factories): invalidating `jobKeys.lists()` reaches every page of every filter, `detail(id)`
+ * the job and everything read about it.
+ */
+export const jobKeys = {
+  all: ['jobs'] as const,
+  lists: () => [...jobKeys.all, 'list'] as const,
+  list: (filter: JobFilter, cursor: string | undefined) =>
+    [...jobKeys.lists(), { filter, cursor: cursor ?? null }] as const,
+  details: () => [...jobKeys.all, 'detail'] as const,
+  detail: (id: string) => [...jobKeys.details(), id] as const,
+  logs: (id: string) => [...jobKeys.detail(id), 'logs'] as const,
+  /** The history changes with the job: one entry per version of the record. */
+  transitions: (id: string, version: string | null) =>
+    [...jobKeys.detail(id), 'transitions', version] as const,
+  execution: (id: string, state: string) => [...jobKeys.detail(id), 'execution', state] as const,
+};
+
+export const queueKeys = {
+  all: ['queues'] as const,
+  list: () => [...queueKeys.all, 'list'] as const,
+};
+
+export const serviceKeys = {
+  capabilities: () => ['service', 'capabilities'] as const,
+};

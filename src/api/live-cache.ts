@@ -1,0 +1,76 @@
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { JobList, JobListItem, JobRecord } from '../../contract';
+import { matchesFilter } from './job-filter';
+import type { JobFilter } from './jobs';
+import { jobKeys, queueKeys } from './keys';
+
+/** The spec's seven fields of a list row: what Job Detail's cache holds. */
+function recordOf(job: JobListItem): JobRecord {
+  const { id, name, state, system_note, schedule_at, created_at, updated_at } = job;
+  return { id, name, state, system_note, schedule_at, created_at, updated_at };
+}
+
+/** Events and polls race: a record older than the one shown never replaces it. */
+const isNewer = (job: JobRecord, shown: JobRecord) =>
+  Date.parse(job.updated_at ?? job.created_at) >= Date.parse(shown.updated_at ?? shown.created_at);
+
+/** How often refetches asked for by events are run at most: a burst of changes costs one. */
+const REFETCH_BATCH_MS = 1000;
+
+/**
+ * Applies the event stream to the query cache: a row or a job already shown is patched in
+ * place (no request); a list that gains or loses a job, and the queue counts, are refetched,
+ * batched so that a burst of events costs one request per query.
+ */
+export function createLiveCache(queryClient: QueryClient) {
+  const stale = new Map<string, QueryKey>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const markStale = (key: QueryKey) => {
+    stale.set(JSON.stringify(key), key);
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      const keys = [...stale.values()];
+      stale.clear();
+      for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey, exact: true });
+    }, REFETCH_BATCH_MS);
+  };
+
+  const applyToLists = (job: JobListItem) => {
+    for (const [key, list] of queryClient.getQueriesData<JobList | null>({
+      queryKey: jobKeys.lists(),
+    })) {
+      if (!list) continue;
+      const { filter, cursor } = key[2] as { filter: JobFilter; cursor: string | null };
+      const index = list.items.findIndex((row) => row.id === job.id);
+      const belongs = matchesFilter(filter, job);
+      if (index >= 0 && !isNewer(job, list.items[index]!)) continue;
+      if (index >= 0 && belongs) {
+        queryClient.setQueryData<JobList>(key, {
+          ...list,
+          items: list.items.map((row) => (row.id === job.id ? job : row)),
+        });
+      } else if (index >= 0 || (belongs && cursor === null)) {
+        // Newest first: a job that newly matches shows on the first page.
+        markStale(key);
+      }
+    }
+  };
+
+  return {
+    apply(job: JobListItem) {
+      queryClient.setQueryData<JobRecord>(jobKeys.detail(job.id), (shown) =>
+        shown && isNewer(job, shown) ? recordOf(job) : shown,
+      );
+      applyToLists(job);
+      markStale(queueKeys.list());
+    },
+    /** After a gap in the stream: what it missed may have changed anything shown. */
+    refreshAll() {
+      void queryClient.invalidateQueries({ queryKey: jobKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: queueKeys.all });
+    },
+    dispose() {
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  isFinalState,
+  type JobLogs,
+  type JobRecord,
+  type LogLine as ServiceLogLine,
+} from '../../contract';
+import { getJobLogs } from './jobs';
+import { jobKeys } from './keys';
+
+/** A line as the console shows it: output stored before lines were kept has no time. */
+export type LogLine = Omit<ServiceLogLine, 'at'> & { at: string | null };
+
+/** What the console holds of a job's output, grown by each read while the job runs. */
+export interface FollowedLogs {
+  lines: LogLine[];
+  /** The service kept only the end, or the console dropped the oldest lines past its cap. */
+  truncated: boolean;
+  /** Where the next read starts (the service's next_since). */
+  cursor: string | null;
+  /** The service said nothing more will come: the job ended and every line kept is here. */
+  complete: boolean;
+  /** The lines carry their stream and time. */
+  timed: boolean;
+}
+
+/** Lines held in the page at most: a job printing for hours must not take the tab down. */
+export const MAX_LOG_LINES = 100_000;
+
+/** Output stored as text only (jobs that ended before lines were kept): its lines, untimed. */
+const linesOfText = (text: string): LogLine[] =>
+  text
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => ({ stream: 'stdout', at: null, text: line }));
+
+export function mergeLogs(shown: FollowedLogs | undefined, page: JobLogs): FollowedLogs {
+  const complete = page.next_since === null;
+  if (page.lines.length === 0 && page.text !== '' && !shown?.cursor) {
+    return {
+      lines: linesOfText(page.text),
+      truncated: page.truncated,
+      cursor: null,
+      complete,
+      timed: false,
+    };
+  }
+  const appended = shown?.cursor ? [...shown.lines, ...page.lines] : page.lines;
+  const over = appended.length - MAX_LOG_LINES;
+  return {
+    lines: over > 0 ? appended.slice(over) : appended,
+    truncated: page.truncated || over > 0 || Boolean(shown?.cursor && shown.truncated),
+    cursor: page.next_since ?? shown?.cursor ?? null,
+    complete,
+    timed: true,
+  };
+}
+
+/** Output exists once a container was started; a job that never ran has none. */
+export const mayHaveLogs = (job: JobRecord) =>
+  job.state === 'running' || job.state === 'cancelling' || isFinalState(job.state);
+
+/**
+ * The job's output, read while it runs every `pollMs` from where the last read stopped, and
+ * once more when it ends (the caller invalidates on that change), until the service says it is
+ * complete; null when not offered.
+ */
+export function jobLogsQuery(job: JobRecord, pollMs: number) {
+  const running = !isFinalState(job.state);
+  return queryOptions({
+    queryKey: jobKeys.logs(job.id),
+    queryFn: async ({ client, queryKey }) => {
+      const shown = client.getQueryData<FollowedLogs | null>(queryKey) ?? undefined;
+      if (shown?.complete) return shown;
+      const page = await getJobLogs(job.id, shown?.cursor ?? undefined);
+      return page === null ? null : mergeLogs(shown, page);
+    },
+    enabled: mayHaveLogs(job),
+    refetchInterval: running ? pollMs : false,
+    staleTime: running ? 0 : Infinity,
+    // Comparing a hundred thousand lines on each read to keep references is the cost to avoid.
+    structuralSharing: false,
+    retry: false,
+  });
+}

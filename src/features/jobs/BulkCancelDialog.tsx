@@ -1,0 +1,140 @@
+import { Alert, Badge, Button, Group, List, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import type { JobListItem } from '../../../contract';
+import { useBulkCancel, type CancelOutcome } from '../../api/mutations';
+import { StateBadge } from '../../components/StateBadge';
+import { jobsToCancel, planBulkCancel } from './bulk-cancel-plan';
+
+function PlanGroup({
+  title,
+  jobs,
+  testId,
+}: {
+  title: string;
+  jobs: JobListItem[];
+  testId: string;
+}) {
+  if (jobs.length === 0) return null;
+  return (
+    <Stack gap={4} data-testid={testId}>
+      <Title order={3} size="h5">
+        {title} ({jobs.length})
+      </Title>
+      <List size="sm" spacing={2}>
+        {jobs.map((job) => (
+          <List.Item key={job.id}>
+            <Group gap={6} wrap="nowrap">
+              <Text size="sm">{job.name}</Text>
+              <StateBadge state={job.state} size="sm" />
+            </Group>
+          </List.Item>
+        ))}
+      </List>
+    </Stack>
+  );
+}
+
+const OUTCOME_LABELS = {
+  accepted: { text: 'accepted', color: 'green' },
+  refused: { text: 'refused', color: 'yellow' },
+  failed: { text: 'failed', color: 'red' },
+} as const;
+
+function Outcomes({ outcomes }: { outcomes: CancelOutcome[] }) {
+  return (
+    <Table aria-label="Cancel results" data-testid="bulk-cancel-results">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Job</Table.Th>
+          <Table.Th>Result</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {outcomes.map((outcome) => (
+          <Table.Tr key={outcome.id} data-result={outcome.result}>
+            <Table.Td>{outcome.name}</Table.Td>
+            <Table.Td>
+              <Badge color={OUTCOME_LABELS[outcome.result].color} variant="filled">
+                {OUTCOME_LABELS[outcome.result].text}
+              </Badge>
+              {outcome.result !== 'accepted' && (
+                <Text size="xs" c="dimmed">
+                  {outcome.message}
+                </Text>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/**
+ * Says what cancelling the selection will do to each job before doing it (cancelled at once,
+ * through cancelling, or nothing because it ended), then reports what the service said per job.
+ */
+export function BulkCancelDialog({
+  jobs,
+  opened,
+  onClose,
+  onDone,
+}: {
+  jobs: JobListItem[];
+  opened: boolean;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const bulk = useBulkCancel();
+  const plan = planBulkCancel(jobs);
+  const targets = jobsToCancel(plan);
+  const close = () => {
+    if (bulk.isSuccess) onDone();
+    bulk.reset();
+    onClose();
+  };
+  return (
+    <Modal opened={opened} onClose={close} title="Cancel the selected jobs?" size="lg">
+      {bulk.isSuccess ? (
+        <Stack>
+          <Outcomes outcomes={bulk.data} />
+          <Group justify="flex-end">
+            <Button onClick={close}>Done</Button>
+          </Group>
+        </Stack>
+      ) : (
+        <Stack>
+          <PlanGroup title="Cancelled at once" jobs={plan.immediate} testId="plan-immediate" />
+          <PlanGroup
+            title="Stopped: cancelling until the container exits (up to about two minutes)"
+            jobs={plan.stopping}
+            testId="plan-stopping"
+          />
+          <PlanGroup
+            title="Already cancelling: nothing to do"
+            jobs={plan.alreadyCancelling}
+            testId="plan-cancelling"
+          />
+          <PlanGroup title="Already ended: skipped" jobs={plan.final} testId="plan-final" />
+          {bulk.isError && (
+            <Alert color="red" role="alert" title="The cancel requests could not be sent">
+              {bulk.error.message}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Keep them
+            </Button>
+            <Button
+              color="red"
+              disabled={targets.length === 0}
+              loading={bulk.isPending}
+              onClick={() => bulk.mutate(targets)}
+            >
+              {targets.length === 1 ? 'Cancel 1 job' : `Cancel ${targets.length} jobs`}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

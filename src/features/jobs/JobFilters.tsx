@@ -1,0 +1,110 @@
+import { Autocomplete, Button, Group, MultiSelect, Select, TextInput } from '@mantine/core';
+import { DateTimePicker } from '@mantine/dates';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { useState } from 'react';
+import { JOB_STATES } from '../../../contract';
+import { dayjs } from '../../lib/time';
+import { CREATED_PRESETS, type CreatedChoice, type TableView } from './url-filters';
+
+const CREATED_OPTIONS = [
+  { value: 'any', label: 'Any time' },
+  ...Object.entries(CREATED_PRESETS).map(([value, preset]) => ({ value, label: preset.label })),
+  { value: 'custom', label: 'Custom range' },
+];
+
+/** A text filter applied when the typing pauses: one list request per word, not per key. */
+function useDebouncedText(value: string, apply: (next: string) => void) {
+  const [text, setText] = useState(value);
+  const [applied, setApplied] = useState(value);
+  // The URL changed under us (back button, a link): show what it says.
+  if (value !== applied) {
+    setApplied(value);
+    setText(value);
+  }
+  const debounced = useDebouncedCallback((next: string) => {
+    setApplied(next);
+    apply(next);
+  }, 400);
+  return [text, (next: string) => (setText(next), debounced(next))] as const;
+}
+
+export function JobFilters({
+  view,
+  queues,
+  onChange,
+}: {
+  view: TableView;
+  queues: string[];
+  onChange: (change: Partial<TableView>) => void;
+}) {
+  const [name, setName] = useDebouncedText(view.name, (next) => onChange({ name: next }));
+  const [queue, setQueue] = useDebouncedText(view.queue, (next) => onChange({ queue: next }));
+  const asDate = (iso: string) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : null);
+  const fromDate = (value: string | null) => (value ? dayjs(value).toISOString() : '');
+  const filtered = view.states.length > 0 || view.queue || view.name || view.created !== 'any';
+  return (
+    <Group align="flex-end" gap="sm" wrap="wrap">
+      <MultiSelect
+        label="State"
+        placeholder={view.states.length ? undefined : 'any state'}
+        data={[...JOB_STATES]}
+        value={view.states}
+        onChange={(states) => onChange({ states: states as TableView['states'] })}
+        clearable
+        w={260}
+      />
+      <Autocomplete
+        label="Queue"
+        placeholder="any queue"
+        data={queues}
+        value={queue}
+        onChange={setQueue}
+        w={200}
+      />
+      <TextInput
+        label="Name starts with"
+        value={name}
+        onChange={(event) => setName(event.currentTarget.value)}
+        w={180}
+      />
+      <Select
+        label="Created"
+        data={CREATED_OPTIONS}
+        value={view.created}
+        allowDeselect={false}
+        onChange={(value) => onChange({ created: (value ?? 'any') as CreatedChoice })}
+        w={160}
+      />
+      {view.created === 'custom' && (
+        <>
+          <DateTimePicker
+            label="Created after"
+            clearable
+            withSeconds
+            value={asDate(view.after)}
+            onChange={(value) => onChange({ after: fromDate(value) })}
+            w={200}
+          />
+          <DateTimePicker
+            label="Created before"
+            clearable
+            withSeconds
+            value={asDate(view.before)}
+            onChange={(value) => onChange({ before: fromDate(value) })}
+            w={200}
+          />
+        </>
+      )}
+      {filtered && (
+        <Button
+          variant="subtle"
+          onClick={() =>
+            onChange({ states: [], queue: '', name: '', created: 'any', after: '', before: '' })
+          }
+        >
+          Clear filters
+        </Button>
+      )}
+    </Group>
+  );
+}

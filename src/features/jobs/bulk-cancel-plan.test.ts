@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { JOB_STATES, type JobListItem, type JobState } from '../../../contract';
+import { jobsToCancel, planBulkCancel } from './bulk-cancel-plan';
+
+const job = (state: JobState): JobListItem => ({
+  id: state,
+  name: state,
+  state,
+  system_note: null,
+  schedule_at: null,
+  created_at: '2026-11-21T10:00:00.000Z',
+  updated_at: null,
+  job_queue: 'demo::default',
+  job_definition: 'demo::hello:1',
+  started_at: null,
+  finished_at: null,
+  exit_code: null,
+});
+
+describe('planBulkCancel', () => {
+  it('sorts every state into exactly one group, as the contract cancels it', () => {
+    const plan = planBulkCancel(JOB_STATES.map(job));
+    const ids = (jobs: JobListItem[]) => jobs.map((j) => j.id);
+    expect(ids(plan.immediate)).toEqual(['submitted', 'pending', 'runnable']);
+    expect(ids(plan.stopping)).toEqual(['starting', 'running']);
+    expect(ids(plan.alreadyCancelling)).toEqual(['cancelling']);
+    expect(ids(plan.final)).toEqual(['cancelled', 'timeout', 'completed', 'failed', 'error']);
+    expect(ids(jobsToCancel(plan))).toEqual([
+      'submitted',
+      'pending',
+      'runnable',
+      'starting',
+      'running',
+    ]);
+  });
+});

@@ -1,0 +1,27 @@
+import { cancelEffect, isFinalState, type JobListItem } from '../../../contract';
+
+/** What a cancel would do to each selected job, by the contract's table (PRODUCT.md). */
+export interface BulkCancelPlan {
+  /** Waiting jobs: cancelled at once. */
+  immediate: JobListItem[];
+  /** Starting or running jobs: cancelling until the container stops. */
+  stopping: JobListItem[];
+  /** Already cancelling: the request would change nothing. */
+  alreadyCancelling: JobListItem[];
+  /** Ended (cancelled included): nothing to cancel. */
+  final: JobListItem[];
+}
+
+export function planBulkCancel(jobs: readonly JobListItem[]): BulkCancelPlan {
+  const plan: BulkCancelPlan = { immediate: [], stopping: [], alreadyCancelling: [], final: [] };
+  for (const job of jobs) {
+    if (isFinalState(job.state)) plan.final.push(job);
+    else if (cancelEffect(job.state) === 'cancel-now') plan.immediate.push(job);
+    else if (cancelEffect(job.state) === 'stop-container') plan.stopping.push(job);
+    else plan.alreadyCancelling.push(job);
+  }
+  return plan;
+}
+
+/** The jobs a bulk cancel sends Cancel Job for. */
+export const jobsToCancel = (plan: BulkCancelPlan) => [...plan.immediate, ...plan.stopping];

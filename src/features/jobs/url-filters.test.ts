@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { filterOfView, searchFromView, viewFromSearch } from './url-filters';
+
+describe('the jobs table view in the URL', () => {
+  it('round-trips every filter and drops what is not one', () => {
+    const search = new URLSearchParams(
+      'state=running&state=runnable,bogus&queue=demo::default&name=nightly-&created=custom&after=2026-11-21T10:00:00.000Z&cursor=42',
+    );
+    const view = viewFromSearch(search);
+    expect(view).toEqual({
+      states: ['running', 'runnable'],
+      queue: 'demo::default',
+      name: 'nightly-',
+      created: 'custom',
+      after: '2026-11-21T10:00:00.000Z',
+      before: '',
+      cursor: '42',
+    });
+    expect(viewFromSearch(searchFromView(view))).toEqual(view);
+    expect(
+      searchFromView(viewFromSearch(new URLSearchParams('created=never&after=x'))).toString(),
+    ).toBe('');
+  });
+
+  it('turns a preset into a sliding window and a custom range into UTC bounds', () => {
+    const base = viewFromSearch(new URLSearchParams());
+    expect(filterOfView({ ...base, created: '1h' })).toEqual({
+      states: [],
+      createdWithinMs: 3_600_000,
+    });
+    expect(
+      filterOfView({ ...base, created: 'custom', before: '2026-11-21T13:00:00+01:00', queue: 'q' }),
+    ).toEqual({ states: [], queue: 'q', createdBefore: '2026-11-21T12:00:00.000Z' });
+  });
+});

@@ -1,0 +1,78 @@
+import { JOB_STATES, type JobState } from '../../../contract';
+import type { JobFilter } from '../../api/jobs';
+
+/** Created-time choices: a window ending now, or a range of the reader's own. */
+export const CREATED_PRESETS = {
+  '1h': { label: 'Last hour', ms: 3_600_000 },
+  '24h': { label: 'Last 24 hours', ms: 86_400_000 },
+  '7d': { label: 'Last 7 days', ms: 7 * 86_400_000 },
+} as const;
+export type CreatedPreset = keyof typeof CREATED_PRESETS;
+export type CreatedChoice = CreatedPreset | 'custom' | 'any';
+
+/** The jobs table's view as its URL holds it: what a link to it shares, and what reload keeps. */
+export interface TableView {
+  states: JobState[];
+  queue: string;
+  name: string;
+  created: CreatedChoice;
+  /** ISO times of a custom range; empty when open-ended. */
+  after: string;
+  before: string;
+  cursor: string;
+}
+
+const isState = (value: string): value is JobState =>
+  (JOB_STATES as readonly string[]).includes(value);
+const isIso = (value: string) => value !== '' && !Number.isNaN(Date.parse(value));
+
+export function viewFromSearch(search: URLSearchParams): TableView {
+  const created = search.get('created') ?? 'any';
+  return {
+    // Repeated (?state=a&state=b) or comma-joined, as the service's list accepts them.
+    states: [
+      ...new Set(
+        search
+          .getAll('state')
+          .flatMap((value) => value.split(','))
+          .filter(isState),
+      ),
+    ],
+    queue: search.get('queue') ?? '',
+    name: search.get('name') ?? '',
+    created:
+      created in CREATED_PRESETS || created === 'custom' ? (created as CreatedChoice) : 'any',
+    after: isIso(search.get('after') ?? '') ? search.get('after')! : '',
+    before: isIso(search.get('before') ?? '') ? search.get('before')! : '',
+    cursor: search.get('cursor') ?? '',
+  };
+}
+
+/** Only what differs from the default view, so that links stay short. */
+export function searchFromView(view: TableView): URLSearchParams {
+  const search = new URLSearchParams();
+  for (const state of view.states) search.append('state', state);
+  if (view.queue) search.set('queue', view.queue);
+  if (view.name) search.set('name', view.name);
+  if (view.created !== 'any') search.set('created', view.created);
+  if (view.created === 'custom') {
+    if (view.after) search.set('after', view.after);
+    if (view.before) search.set('before', view.before);
+  }
+  if (view.cursor) search.set('cursor', view.cursor);
+  return search;
+}
+
+/** The service's filter for a view; a preset is a window ending at each read. */
+export function filterOfView(view: TableView): JobFilter {
+  const filter: JobFilter = { states: view.states };
+  if (view.queue) filter.queue = view.queue;
+  if (view.name) filter.name = view.name;
+  if (view.created === 'custom') {
+    if (view.after) filter.createdAfter = new Date(view.after).toISOString();
+    if (view.before) filter.createdBefore = new Date(view.before).toISOString();
+  } else if (view.created !== 'any') {
+    filter.createdWithinMs = CREATED_PRESETS[view.created].ms;
+  }
+  return filter;
+}

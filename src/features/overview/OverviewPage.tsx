@@ -1,0 +1,95 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { useCapabilities } from '../../api/capabilities';
+import { useLiveUpdates } from '../../api/events';
+import { queueListQuery } from '../../api/queries';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { LiveIndicator } from '../../components/LiveIndicator';
+import { QueueCard } from './QueueCard';
+
+/** What to do on a service without the queue view: the spec's operations still work. */
+function NoQueueView() {
+  return (
+    <Alert color="gray" title="This service offers no queue view" data-testid="no-queue-view">
+      <Stack gap="xs">
+        <Text size="sm">
+          It speaks the job API but does not count jobs per queue. You can still submit a job, open
+          any job by its id, and follow the jobs this browser knows.
+        </Text>
+        <Group>
+          <Button component={Link} to="/submit">
+            Submit a job
+          </Button>
+          <Button component={Link} to="/jobs" variant="default">
+            Open a job by id
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}
+
+function QueueGrid({ events }: { events: boolean }) {
+  const stream = useLiveUpdates(events);
+  const queues = useQuery(queueListQuery(stream));
+  if (queues.isPending) return <Loader aria-label="Loading queues" />;
+  if (queues.isError && !queues.data)
+    return <ErrorAlert error={queues.error} title="The queues could not be read" />;
+  if (queues.data === null) return <NoQueueView />;
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          Each count opens those jobs in the{' '}
+          <Anchor component={Link} to="/jobs" inherit underline="always">
+            jobs table
+          </Anchor>
+          .
+        </Text>
+        <LiveIndicator status={stream} />
+      </Group>
+      {queues.data!.length === 0 ? (
+        <Text c="dimmed">This project declares no queue.</Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
+          {queues.data!.map((summary) => (
+            <QueueCard key={summary.queue} summary={summary} />
+          ))}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}
+
+/** The landing page: every queue of the project at a glance, when the service counts them. */
+export default function OverviewPage() {
+  const capabilities = useCapabilities();
+  return (
+    <Stack maw={1400}>
+      <Group justify="space-between">
+        <Title order={2}>Overview</Title>
+        <Button component={Link} to="/submit">
+          Submit a job
+        </Button>
+      </Group>
+      {capabilities.isPending ? (
+        <Loader aria-label="Loading" />
+      ) : capabilities.data?.queues ? (
+        <QueueGrid events={capabilities.data.events} />
+      ) : (
+        <NoQueueView />
+      )}
+    </Stack>
+  );
+}

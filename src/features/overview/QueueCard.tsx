@@ -1,0 +1,134 @@
+import {
+  Anchor,
+  Badge,
+  Card,
+  Group,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { Link } from 'react-router';
+import { SLOT_STATES, type JobState, type QueueSummary } from '../../../contract';
+
+const WAITING: JobState[] = ['submitted', 'pending', 'runnable'];
+const ACTIVE: JobState[] = ['starting', 'running', 'cancelling'];
+const FINAL = ['completed', 'failed', 'timeout', 'cancelled', 'error'] as const;
+
+const jobsLink = (queue: string, state: JobState) =>
+  `/jobs?${new URLSearchParams({ queue, state })}`;
+
+/** One count, a link to exactly those jobs in the table. */
+function Count({ queue, state, count }: { queue: string; state: JobState; count: number }) {
+  return (
+    <Anchor
+      component={Link}
+      to={jobsLink(queue, state)}
+      underline="hover"
+      c="inherit"
+      data-testid={`count-${state}`}
+      aria-label={`${count} ${state} in ${queue}`}
+    >
+      <Stack gap={0} align="center">
+        <Text fw={700} size="lg" c={count > 0 ? undefined : 'dimmed'}>
+          {count}
+        </Text>
+        <Text size="xs">{state}</Text>
+      </Stack>
+    </Anchor>
+  );
+}
+
+function CountRow({
+  summary,
+  states,
+  counts,
+}: {
+  summary: QueueSummary;
+  states: readonly JobState[];
+  counts: Partial<Record<JobState, number>>;
+}) {
+  return (
+    <SimpleGrid cols={states.length} spacing={4}>
+      {states.map((state) => (
+        <Count key={state} queue={summary.queue} state={state} count={counts[state] ?? 0} />
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** A queue at a glance: slots in use against its limit, what waits, what ended lately. */
+export function QueueCard({ summary }: { summary: QueueSummary }) {
+  const used = SLOT_STATES.reduce(
+    (sum, state) => sum + (summary.now[state as keyof typeof summary.now] ?? 0),
+    0,
+  );
+  const percent = summary.max_running > 0 ? Math.min(100, (used / summary.max_running) * 100) : 0;
+  return (
+    <Card
+      withBorder
+      padding="md"
+      component="section"
+      aria-label={`Queue ${summary.queue}`}
+      data-testid="queue-card"
+      data-queue={summary.queue}
+    >
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={3} size="h4">
+            {summary.queue}
+          </Title>
+          <Group gap={6}>
+            {summary.paused && (
+              <Badge color="yellow" data-testid="paused-badge">
+                paused
+              </Badge>
+            )}
+            <Badge variant="default">priority {summary.priority}</Badge>
+          </Group>
+        </Group>
+        <Stack gap={4}>
+          <Text size="sm" data-testid="slots">
+            {used} of {summary.max_running} slots in use
+          </Text>
+          <Progress
+            value={percent}
+            color={percent >= 100 ? 'orange' : 'blue'}
+            aria-label={`${used} of ${summary.max_running} slots in use`}
+          />
+        </Stack>
+        <Text size="xs" c="dimmed">
+          Now
+        </Text>
+        <CountRow summary={summary} states={[...WAITING, ...ACTIVE]} counts={summary.now} />
+        <Text size="xs" c="dimmed">
+          Ended in the last hour (last day)
+        </Text>
+        <SimpleGrid cols={FINAL.length} spacing={4}>
+          {FINAL.map((state) => (
+            <Stack key={state} gap={0} align="center">
+              <Anchor
+                component={Link}
+                to={jobsLink(summary.queue, state)}
+                underline="hover"
+                c="inherit"
+                aria-label={`${summary.last_hour[state]} ${state} in the last hour, ${summary.last_day[state]} in the last day, in ${summary.queue}`}
+              >
+                <Stack gap={0} align="center">
+                  <Text fw={700} c={summary.last_hour[state] > 0 ? undefined : 'dimmed'}>
+                    {summary.last_hour[state]}{' '}
+                    <Text span size="xs" c="dimmed">
+                      ({summary.last_day[state]})
+                    </Text>
+                  </Text>
+                  <Text size="xs">{state}</Text>
+                </Stack>
+              </Anchor>
+            </Stack>
+          ))}
+        </SimpleGrid>
+      </Stack>
+    </Card>
+  );
+}
