@@ -22,8 +22,8 @@ export default defineConfig({
     launchOptions: chromiumLaunchOptions,
   },
   webServer: {
-    // The real service and console on a fresh data directory, built from this checkout.
-    command: `rm -rf e2e/.artifacts/data && npx vite build --logLevel warn && node --import tsx server/cli.ts start --config e2e/jobdeck.e2e.yaml --port ${apiPort} --console-port ${apiPort + 1}`,
+    // The released build of this checkout (rebuilt if its sources changed) on a fresh data directory.
+    command: `rm -rf e2e/.artifacts/data && npx tsx scripts/build.ts --if-changed && node dist/server/cli.js start --config e2e/jobdeck.e2e.yaml --port ${apiPort} --console-port ${apiPort + 1}`,
     url: consoleUrl,
     timeout: 120_000,
     reuseExistingServer: false,

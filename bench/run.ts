@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { removeRunContainers, runId, startService } from '../test/support/service';
+import { buildIfChanged, removeRunContainers, runId, startService } from '../test/support/service';
 import { BENCH_SETTINGS, rssMiB } from './jobdeck-client';
 import { apiThroughput } from './scenarios/api';
 import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedule';
@@ -32,7 +32,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 async function main() {
   process.env.JOBDECK_TEST_RUN = `bench-${Date.now()}`;
   execFileSync(join(ROOT, 'scripts', 'build-test-image.sh'), { stdio: 'inherit' });
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  buildIfChanged();
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version };
   log(
     `Jobdeck bench on ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}${quick ? ' (QUICK: not comparable)' : ''}`,

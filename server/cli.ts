@@ -6,6 +6,7 @@ import { startJobdeck, type ConsoleKey } from './jobdeck';
 import { resealAll } from './secrets/rotate';
 import { openSecretBox, replaceKeyFile } from './secrets/secret-box';
 import { openStore } from './store/open-store';
+import { packageVersion } from './package-info';
 import type { KeyStore, Store } from './store/ports';
 
 const DEFAULT_CONFIG = process.env.JOBDECK_CONFIG ?? 'config/jobdeck.yaml';
@@ -69,7 +70,9 @@ function keyLine({ project, key, file, created }: ConsoleKey): string {
     : `  API key for project "${project}": in ${file} (mode 0600), or create one: jobdeck keys create --project ${project}`;
 }
 
-const program = new Command('jobdeck').description('Containerized batch jobs: service and console');
+const program = new Command('jobdeck')
+  .description('Containerized batch jobs: service and console')
+  .version(packageVersion);
 
 configured(program.command('start'))
   .description('run the service (API, scheduler, runner) and the console in one process')

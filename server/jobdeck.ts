@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { DEFAULT_LIMITS, buildSubmitJobSchema } from '../contract';
@@ -10,6 +10,7 @@ import { buildConsoleServer } from './http/console-server';
 import { buildHttpApp } from './http/app';
 import { createJobSystem } from './jobs/job-system';
 import { isProcessAlive, thisInstance } from './instance';
+import { consoleDistDir } from './package-info';
 import { createRuntime } from './runtime/create-runtime';
 import { openSecretBox } from './secrets/secret-box';
 import { openStore } from './store/open-store';
@@ -21,8 +22,6 @@ export interface RunningJobdeck {
   consoleKey: ConsoleKey;
   close(): Promise<void>;
 }
-
-const DIST_DIR = resolve(import.meta.dirname, '..', 'dist');
 
 export interface ConsoleKey {
   project: string;
@@ -135,7 +134,7 @@ export async function startJobdeck(
   let consoleUrl: string | undefined;
   if (options.withConsole) {
     consoleServer = await buildConsoleServer({
-      distDir: DIST_DIR,
+      distDir: consoleDistDir,
       apiUrl,
       apiKey: key.key,
       listenHost: config.host,

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { startService } from '../support/service';
+import { CLI, startService } from '../support/service';
 import { logsOf, submit, waitForState } from '../support/jobs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -19,7 +19,7 @@ async function startWith(configText: string, env: NodeJS.ProcessEnv = {}): Promi
   try {
     await run(
       process.execPath,
-      ['--import', 'tsx', 'server/cli.ts', 'start', '--no-console', '--config', file],
+      [...CLI, 'start', '--no-console', '--config', file],
       {
         cwd: ROOT,
         timeout: 30_000,

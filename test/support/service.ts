@@ -7,8 +7,24 @@ import { stringify } from 'yaml';
 import { testStore } from './test-store';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-// One process (no tsx wrapper), so a SIGKILL in a test kills the service itself.
-const CLI = ['--import', 'tsx', join(ROOT, 'server', 'cli.ts')];
+/**
+ * The compiled service, as released (global-setup.ts builds it when its sources changed): it
+ * starts in a fraction of tsx's time, and what is tested is what ships. One process, no
+ * wrapper, so a SIGKILL in a test kills the service itself.
+ */
+export const CLI = [join(ROOT, 'dist', 'server', 'cli.js')];
+
+/** `npm run build --if-changed`: seconds after an edit, a hash check otherwise. */
+export function buildIfChanged(): void {
+  execFileSync(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'scripts', 'build.ts'), '--if-changed'],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
+}
 export const TEST_IMAGE = 'jobdeck/busybox:local';
 
 /** Every container a test or bench service creates carries this label, so the run can clean up. */
