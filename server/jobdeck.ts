@@ -11,6 +11,7 @@ import { buildHttpApp } from './http/app';
 import { createJobSystem } from './jobs/job-system';
 import { isProcessAlive, thisInstance } from './instance';
 import { consoleDistDir } from './package-info';
+import { ensureWritableDirectory, listenError, StartupError } from './startup-error';
 import { createRuntime } from './runtime/create-runtime';
 import { openSecretBox } from './secrets/secret-box';
 import { openStore } from './store/open-store';
@@ -53,6 +54,7 @@ export async function startJobdeck(
   config: JobdeckConfig,
   options: { withConsole: boolean },
 ): Promise<RunningJobdeck> {
+  ensureWritableDirectory(config.data_dir);
   const storage = await openStore(config);
   const catalog = catalogFromConfig(config);
   const changed = await storage.meta.changedDefinitions(
@@ -124,13 +126,39 @@ export async function startJobdeck(
     await runtime.ping();
   } catch (error) {
     await storage.close();
-    throw new ConfigError((error as Error).message);
+    throw new StartupError(
+      `engine: ${(error as Error).message}; start the engine (systemctl start docker), or correct engine: in the configuration`,
+    );
   }
   await jobs.start();
-  const apiUrl = await api.listen({ host: config.host, port: config.port });
+  let consoleServer: FastifyInstance | undefined;
+  /** A start that fails half-way leaves the store as a clean stop would (its jobs not orphaned). */
+  const closeStarted = async () => {
+    await consoleServer?.close();
+    await api.close();
+    await jobs.stop();
+    await storage.close();
+  };
+
+  const listen = async (
+    server: FastifyInstance,
+    port: number,
+    names: { key: string; flag: string; variable: string },
+  ) => {
+    try {
+      return await server.listen({ host: config.host, port });
+    } catch (error) {
+      await closeStarted();
+      throw listenError(error, { ...names, host: config.host, port });
+    }
+  };
+  const apiUrl = await listen(api, config.port, {
+    key: 'port',
+    flag: '--port',
+    variable: 'JOBDECK_PORT',
+  });
 
   const key = await consoleKey(keys, config);
-  let consoleServer: FastifyInstance | undefined;
   let consoleUrl: string | undefined;
   if (options.withConsole) {
     consoleServer = await buildConsoleServer({
@@ -140,7 +168,11 @@ export async function startJobdeck(
       listenHost: config.host,
       extraHostNames: config.console_hosts,
     });
-    consoleUrl = await consoleServer.listen({ host: config.host, port: config.console_port });
+    consoleUrl = await listen(consoleServer, config.console_port, {
+      key: 'console_port',
+      flag: '--console-port',
+      variable: 'JOBDECK_CONSOLE_PORT',
+    });
   }
 
   return {
@@ -151,11 +183,6 @@ export async function startJobdeck(
      * Takes no new requests and answers those under way, then stops dispatching; containers keep
      * running and the next start adopts them.
      */
-    async close() {
-      await consoleServer?.close();
-      await api.close();
-      await jobs.stop();
-      await storage.close();
-    },
+    close: closeStarted,
   };
 }

@@ -23,3 +23,6 @@ export const packageVersion: string = (
 
 /** Where `npm run build` puts the console. */
 export const consoleDistDir = join(root, 'dist', 'console');
+
+/** The demo configuration, shipped in the package as an example to copy. */
+export const exampleConfigFile = join(root, 'config', 'jobdeck.yaml');

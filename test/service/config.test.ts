@@ -17,15 +17,11 @@ async function startWith(configText: string, env: NodeJS.ProcessEnv = {}): Promi
   );
   writeFileSync(file, configText);
   try {
-    await run(
-      process.execPath,
-      [...CLI, 'start', '--no-console', '--config', file],
-      {
-        cwd: ROOT,
-        timeout: 30_000,
-        env: { ...process.env, ...env },
-      },
-    );
+    await run(process.execPath, [...CLI, 'start', '--no-console', '--config', file], {
+      cwd: ROOT,
+      timeout: 30_000,
+      env: { ...process.env, ...env },
+    });
     return 'started';
   } catch (error) {
     return (error as { stderr: string }).stderr;
@@ -90,7 +86,7 @@ describe('configuration', () => {
       'port: 0\nstore: { type: postgres, url: "postgresql://jd:s3cret@127.0.0.1:1/jobdeck" }\nprojects: {}',
     );
     expect(stderr).toBe(
-      'jobdeck: store: cannot open postgresql://jd:***@127.0.0.1:1/jobdeck: connect ECONNREFUSED 127.0.0.1:1\n',
+      'jobdeck: store: cannot open postgresql://jd:***@127.0.0.1:1/jobdeck: connect ECONNREFUSED 127.0.0.1:1; check that PostgreSQL runs there and accepts these credentials (store.url or JOBDECK_DATABASE_URL)\n',
     );
   });
 

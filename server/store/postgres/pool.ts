@@ -21,12 +21,17 @@ const typeParsers = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/** How long opening a connection (or waiting for a free one) may take before it fails. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export function createPool(url: string, size: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: size,
     types: typeParsers,
     application_name: 'jobdeck',
+    // pg waits forever by default: a database that drops packets would hang the start silently.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
   // An idle connection that the server closed (restart, failover) is dropped by the pool and the
   // next query opens another; without a listener the 'error' event would end the process.
