@@ -1,7 +1,6 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { DEFAULT_LIMITS, buildSubmitJobSchema } from '../contract';
 import { catalogFromConfig } from './config/catalog';
 import { ConfigError } from './config/load';
@@ -10,7 +9,9 @@ import { buildConsoleServer } from './http/console-server';
 import { buildHttpApp } from './http/app';
 import { createJobSystem } from './jobs/job-system';
 import { isProcessAlive, thisInstance } from './instance';
-import { consoleDistDir } from './package-info';
+import { createLogger } from './observability/logging';
+import { ServiceMetrics } from './observability/metrics';
+import { consoleDistDir, packageVersion } from './package-info';
 import { ensureWritableDirectory, listenError, StartupError } from './startup-error';
 import { createRuntime } from './runtime/create-runtime';
 import { openSecretBox } from './secrets/secret-box';
@@ -49,6 +50,12 @@ async function consoleKey(keys: KeyStore, config: JobdeckConfig): Promise<Consol
   return { project, key, file, created: true };
 }
 
+const reachable = (check: () => Promise<void>) =>
+  check().then(
+    () => 'reachable' as const,
+    () => 'unreachable' as const,
+  );
+
 /** API + scheduler + runner (+ console): the whole service in one process. */
 export async function startJobdeck(
   config: JobdeckConfig,
@@ -70,15 +77,18 @@ export async function startJobdeck(
   const store = storage.jobs;
   const keys = storage.keys;
   const secrets = openSecretBox(config);
-  const runtime = createRuntime(config.engine, {
-    storeId: await storage.meta.storeId(),
-    labels: config.container_labels,
+  const metrics = new ServiceMetrics({
+    version: packageVersion,
+    counts: storage.counts,
+    engineAvailable: () => jobs.health.available,
   });
-  const logger = pino({
-    level: config.log_level,
-    // Keys never reach the log; bodies are never logged at all (they can hold sensitive values).
-    redact: ['req.headers.authorization', 'req.headers.cookie'],
-  });
+  const runtime = metrics.instrumentRuntime(
+    createRuntime(config.engine, {
+      storeId: await storage.meta.storeId(),
+      labels: config.container_labels,
+    }),
+  );
+  const logger = await createLogger(config.log_level);
   if (storage.migrated.length > 0) logger.info({ migrations: storage.migrated }, 'store migrated');
   const jobs = createJobSystem(
     {
@@ -104,6 +114,8 @@ export async function startJobdeck(
     },
   );
 
+  jobs.machine.onTransition(metrics.observeTransition);
+
   const api = await buildHttpApp({
     service: jobs.service,
     keys,
@@ -113,13 +125,11 @@ export async function startJobdeck(
     authFailuresPerMinute: config.auth_failures_per_minute,
     timeouts: config.http_timeouts,
     logger,
-    health: async () => ({
-      engine: await runtime.ping().then(
-        () => 'reachable' as const,
-        () => 'unreachable' as const,
-      ),
-      store: 'ok',
-    }),
+    readiness: async () => {
+      const [store, engine] = await Promise.all([reachable(storage.ping), reachable(runtime.ping)]);
+      return { store, engine };
+    },
+    metrics,
   });
 
   try {

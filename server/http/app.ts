@@ -19,7 +19,9 @@ import {
 } from './hardening';
 import { installJsonParser } from './json-body';
 import { jobRoutes } from './routes/jobs';
-import { metaRoutes, type HealthCheck } from './routes/meta';
+import { requestIdOf } from '../observability/logging';
+import type { ServiceMetrics } from '../observability/metrics';
+import { metaRoutes, type ReadinessCheck } from './routes/meta';
 
 export interface HttpAppOptions {
   service: JobService;
@@ -30,7 +32,8 @@ export interface HttpAppOptions {
   authFailuresPerMinute: number;
   timeouts: HttpTimeouts;
   logger: FastifyBaseLogger;
-  health: HealthCheck;
+  readiness: ReadinessCheck;
+  metrics: ServiceMetrics;
 }
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -46,12 +49,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     }),
     // Fastify's own answer while closing is outside the envelope; installDraining gives ours.
     return503OnClosing: false,
+    genReqId: requestIdOf,
   });
   installJsonParser(app);
   installErrorHandling(app, options.bodyLimitBytes);
   answerExpectationsInEnvelope(app);
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(API_SECURITY_HEADERS);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers(API_SECURITY_HEADERS).header('x-request-id', request.id);
   });
   installDraining(app);
   cutStalledConnectionsOnClose(app);
@@ -63,7 +67,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     methodsByUrl.set(route.url, methods);
   });
 
-  metaRoutes(app, options.health);
+  options.metrics.instrumentHttp(app);
+  metaRoutes(app, options);
   await app.register(async (client) => {
     await client.register(rateLimit, { global: false });
     const failedAuth =

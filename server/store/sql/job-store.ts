@@ -13,7 +13,7 @@ import {
   type Transition,
 } from '../../jobs/model';
 import type { JobStore } from '../../jobs/ports';
-import type { SealedEnvStore } from '../ports';
+import type { JobCounts, SealedEnvStore } from '../ports';
 import type { Database, JobsTable } from '../schema';
 import type { StoreDialect, UniqueIndex } from './dialect';
 
@@ -71,7 +71,7 @@ async function slotsHeldByQueue(db: Kysely<Database>): Promise<Map<string, numbe
  * JobStore over Kysely, one SQL for every driver: what differs between databases (locking,
  * unique violations, what text can hold) comes from the driver's dialect.
  */
-export class SqlJobStore implements JobStore, SealedEnvStore {
+export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: StoreDialect,
@@ -136,6 +136,21 @@ export class SqlJobStore implements JobStore, SealedEnvStore {
         .executeTakeFirst();
       return { inserted: false as const, nameHeldBy: holder?.id ?? 'unknown' };
     }
+  }
+
+  /** By the (state, queue, seq) index: cheap for the unfinished states whatever the store holds. */
+  async countByStateAndQueue(states: readonly JobState[]) {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select((eb) => ['state', 'queue', eb.fn.countAll<number>().as('count')])
+      .where('state', 'in', states)
+      .groupBy(['state', 'queue'])
+      .execute();
+    return rows.map((r) => ({
+      state: r.state as JobState,
+      queue: r.queue,
+      count: Number(r.count),
+    }));
   }
 
   async getJob(id: string) {
