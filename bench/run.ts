@@ -8,6 +8,7 @@ import { apiThroughput } from './scenarios/api';
 import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedule';
 import { initialBundleSize, watchedJobCost } from './scenarios/console';
 import { engineOverhead, shortJobThroughput } from './scenarios/overhead';
+import { scaleOut } from './scenarios/scale-out';
 import { storeScale } from './scenarios/store-scale';
 import { sleep } from './stats';
 
@@ -24,6 +25,7 @@ const plan = {
   scheduleJobs: 100,
   storeSizes: quick ? [10_000] : [10_000, 1_000_000],
   consoleWindowSeconds: quick ? 10 : 30,
+  scaleOutJobs: quick ? 60 : 500,
 };
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -43,17 +45,17 @@ async function main() {
   try {
     await sleep(1000);
     results.idleRssMiB = rssMiB(service.pid());
-    log('1/7 API throughput and latency …');
+    log('1/8 API throughput and latency …');
     results.api = await apiThroughput(service, plan.apiSeconds);
-    log('2/7 engine overhead …');
+    log('2/8 engine overhead …');
     results.overhead = await engineOverhead(service, plan.overheadJobs);
-    log('3/7 short-job throughput …');
+    log('3/8 short-job throughput …');
     results.throughput = await shortJobThroughput(service, plan.throughputJobs);
-    log('4/7 cancel latency …');
+    log('4/8 cancel latency …');
     results.cancel = await cancelLatencies(service, plan.cancelSamples);
-    log('5/7 schedule accuracy …');
+    log('5/8 schedule accuracy …');
     results.schedule = await scheduleAccuracy(service, plan.scheduleJobs);
-    log('6/7 console …');
+    log('6/8 console …');
     results.console = {
       initial: initialBundleSize(),
       watchedJob: await watchedJobCost(service, plan.consoleWindowSeconds),
@@ -61,8 +63,10 @@ async function main() {
   } finally {
     await service.stop();
   }
-  log('7/7 store scale …');
+  log('7/8 store scale …');
   results.store = await storeScale(plan.storeSizes, plan.apiSeconds);
+  log('8/8 scale out: SQLite, PostgreSQL, 3 instances on PostgreSQL …');
+  results.scaleOut = await scaleOut(plan.apiSeconds, plan.scaleOutJobs);
   removeRunContainers(runId());
 
   const dir = join(ROOT, 'bench', 'results');
@@ -143,6 +147,19 @@ function report(r: Record<string, unknown>): string {
       `store of ${s.storedJobs} jobs`,
       `detail p99 ${s.detailP99Ms} ms (${s.detailRequestsPerSecond} req/s), submit ${s.submitPerSecond}/s, start-up ${s.startupMs} ms, idle RSS ${s.idleRssMiB} MiB`,
     );
+  }
+  for (const s of (get('scaleOut') as {
+    setup: string;
+    submit: { requestsPerSecond: number; p99Ms: number };
+    detail: { requestsPerSecond: number; p99Ms: number };
+    shortJobs: number;
+    jobsPerMinute: number;
+  }[]) ?? []) {
+    row(
+      `${s.setup}: submit / detail (16 connections in all)`,
+      `${s.submit.requestsPerSecond}/s p99 ${s.submit.p99Ms} ms · ${s.detail.requestsPerSecond}/s p99 ${s.detail.p99Ms} ms`,
+    );
+    row(`${s.setup}: ${s.shortJobs} short jobs end to end`, `${s.jobsPerMinute} jobs/min`);
   }
   const k = get('console') as Record<string, Record<string, number>>;
   row(

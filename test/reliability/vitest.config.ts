@@ -11,7 +11,11 @@ export default defineConfig({
     root: new URL('../..', import.meta.url).pathname,
     include: ['test/reliability/**/*.test.ts'],
     environment: 'node',
-    globalSetup: ['test/support/global-setup.ts', 'test/reliability/figures-setup.ts'],
+    globalSetup: [
+      'test/support/global-setup.ts',
+      'test/support/postgres-setup.ts',
+      'test/reliability/figures-setup.ts',
+    ],
     // One file at a time: the machine's two cores are the budget, and figures must not contend.
     fileParallelism: false,
     testTimeout: 15 * 60_000,

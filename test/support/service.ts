@@ -244,11 +244,19 @@ export async function startService(
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       const auth = keyOverride === undefined ? key : keyOverride;
       if (auth !== null) headers.authorization = `Bearer ${auth}`;
-      const response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers,
-        body:
-          body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      const send = () =>
+        fetch(`${baseUrl}${path}`, {
+          method,
+          headers,
+          body:
+            body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+        });
+      // A kept-alive connection the service closed just as it was reused (its idle timeout and
+      // the client's race on a loaded machine): a GET is safe to send again, as any client would.
+      const response = await send().catch((error: unknown) => {
+        const reset = (error as { cause?: { code?: string } }).cause?.code === 'ECONNRESET';
+        if (method === 'GET' && reset) return send();
+        throw error;
       });
       const text = await response.text();
       return { status: response.status, headers: response.headers, body: JSON.parse(text), text };
