@@ -35,10 +35,17 @@ export function buildOpenApiDocument() {
   };
   const security = [{ [bearer.name]: [] }];
   /** A GET of one job (or of something of one job) with the envelope around `data`. */
-  const readJob = (path: string, summary: string, data: z.ZodType, description: string) =>
+  const readJob = (
+    operationId: string,
+    path: string,
+    summary: string,
+    data: z.ZodType,
+    description: string,
+  ) =>
     registry.registerPath({
       method: 'get',
       path,
+      operationId,
       summary,
       security,
       request: { params: jobId },
@@ -53,6 +60,7 @@ export function buildOpenApiDocument() {
   registry.registerPath({
     method: 'post',
     path: '/v1/client/job',
+    operationId: 'submitJob',
     summary: 'Job Submit',
     security,
     request: { body: { content: { 'application/json': { schema: payload } } } },
@@ -64,10 +72,11 @@ export function buildOpenApiDocument() {
       429: errors[429],
     },
   });
-  readJob('/v1/client/job/{job_id}', 'Job Detail', record, 'The job');
+  readJob('getJob', '/v1/client/job/{job_id}', 'Job Detail', record, 'The job');
   registry.registerPath({
     method: 'post',
     path: '/v1/client/job/{job_id}/cancel',
+    operationId: 'cancelJob',
     summary: 'Cancel Job',
     description:
       'Waiting jobs are cancelled at once; starting and running jobs become cancelling until the container stops. Cancelling or cancelled jobs answer 202 again; completed, failed, timeout and error jobs answer 409.',
@@ -84,6 +93,7 @@ export function buildOpenApiDocument() {
   registry.registerPath({
     method: 'get',
     path: '/v1/client/jobs',
+    operationId: 'listJobs',
     summary: 'Job list (extension), newest first',
     security,
     request: { query: jobListQuerySchema },
@@ -94,12 +104,14 @@ export function buildOpenApiDocument() {
     },
   });
   readJob(
+    'getJobTransitions',
     '/v1/client/job/{job_id}/transitions',
     'State history (extension)',
     jobTransitionsSchema,
     'Transitions, oldest first',
   );
   readJob(
+    'getJobLogs',
     '/v1/client/job/{job_id}/logs',
     'Container output, the last bytes kept (extension)',
     jobLogsSchema,
@@ -112,6 +124,11 @@ export function buildOpenApiDocument() {
       title: 'Jobdeck job client API',
       version: '1',
       description: 'Submit, inspect and cancel containerized jobs.',
+      license: { name: 'UNLICENSED' },
     },
+    // Where `jobdeck start` listens by default; a client of another service sets its own base URL.
+    servers: [
+      { url: 'http://127.0.0.1:8080', description: 'A local Jobdeck with the default port' },
+    ],
   });
 }
