@@ -139,7 +139,12 @@ export interface ApiResponse {
 export async function startService(
   settings: Record<string, unknown> = {},
   dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-test-')),
-  options: { withConsole?: boolean; env?: Record<string, string> } = {},
+  options: {
+    withConsole?: boolean;
+    env?: Record<string, string>;
+    /** Node's own flags for the service process (`--cpu-prof` for a profile). */
+    nodeArgs?: string[];
+  } = {},
 ): Promise<TestService> {
   const configFile = join(dataDir, 'jobdeck.yaml');
   const store = await testStore();
@@ -167,7 +172,16 @@ export async function startService(
     const consoleArgs = options.withConsole ? ['--console-port', '0'] : ['--no-console'];
     child = spawn(
       process.execPath,
-      [...CLI, 'start', ...consoleArgs, '--config', configFile, '--port', String(port)],
+      [
+        ...(options.nodeArgs ?? []),
+        ...CLI,
+        'start',
+        ...consoleArgs,
+        '--config',
+        configFile,
+        '--port',
+        String(port),
+      ],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
