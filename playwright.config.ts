@@ -33,10 +33,10 @@ export default defineConfig({
     name: service.name,
     use: { baseURL: consoleUrl(service.port), extensions: service.name === 'full' },
   })),
-  // The real service and console on a fresh data directory each, built from this checkout.
-  // Playwright starts them one after the other, so the first one's build serves both.
+  // The released build of this checkout (rebuilt if its sources changed) on a fresh data directory
+  // each. Playwright starts them one after the other, so the first one's build serves both.
   webServer: services.map((service, index) => ({
-    command: `rm -rf ${service.data} && ${index === 0 ? 'npx vite build --logLevel warn && ' : ''}node --import tsx server/cli.ts start --config ${service.config} --port ${service.port} --console-port ${service.port + 1}`,
+    command: `rm -rf ${service.data} && ${index === 0 ? 'npx tsx scripts/build.ts --if-changed && ' : ''}node dist/server/cli.js start --config ${service.config} --port ${service.port} --console-port ${service.port + 1}`,
     url: consoleUrl(service.port),
     timeout: 120_000,
     reuseExistingServer: false,

@@ -59,5 +59,6 @@ export default defineConfig({
       },
     },
   },
-  build: { sourcemap: false, chunkSizeWarningLimit: 600 },
+  // dist/server holds the compiled service (scripts/build.ts); the console is served from here.
+  build: { outDir: 'dist/console', sourcemap: false, chunkSizeWarningLimit: 600 },
 });

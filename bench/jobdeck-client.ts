@@ -43,3 +43,9 @@ export function rssMiB(pid: number): number {
   const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return Math.round((kib / 1024) * 10) / 10;
 }
+
+/** User + system CPU time of a process so far, from procfs (clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { removeRunContainers, runId, startService } from '../test/support/service';
+import { buildIfChanged, removeRunContainers, runId, startService } from '../test/support/service';
 import { BENCH_SETTINGS, rssMiB } from './jobdeck-client';
 import { apiThroughput } from './scenarios/api';
 import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedule';
@@ -10,7 +10,9 @@ import { initialBundleSize, watchedJobCost } from './scenarios/console';
 import { followedLogFrames, idleJobsTableCost, lighthouseScores } from './scenarios/console-live';
 import { engineOverhead, shortJobThroughput } from './scenarios/overhead';
 import { scaleOut } from './scenarios/scale-out';
+import { startupBeforeAfter } from './scenarios/startup';
 import { storeScale } from './scenarios/store-scale';
+import { submitCeiling } from './scenarios/submit-ceiling';
 import { sleep } from './stats';
 
 /**
@@ -28,6 +30,7 @@ const plan = {
   consoleWindowSeconds: quick ? 10 : 30,
   scaleOutJobs: quick ? 60 : 500,
   logWindowSeconds: quick ? 5 : 15,
+  startupRuns: quick ? 2 : 5,
 };
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -36,7 +39,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 async function main() {
   process.env.JOBDECK_TEST_RUN = `bench-${Date.now()}`;
   execFileSync(join(ROOT, 'scripts', 'build-test-image.sh'), { stdio: 'inherit' });
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  buildIfChanged();
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version };
   log(
     `Jobdeck bench on ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}${quick ? ' (QUICK: not comparable)' : ''}`,
@@ -47,17 +50,19 @@ async function main() {
   try {
     await sleep(1000);
     results.idleRssMiB = rssMiB(service.pid());
-    log('1/8 API throughput and latency …');
+    log('1/10 API throughput and latency …');
     results.api = await apiThroughput(service, plan.apiSeconds);
-    log('2/8 engine overhead …');
+    log('2/10 Job Submit beside a bare Fastify server with the same schema …');
+    results.submitCeiling = await submitCeiling(service, plan.apiSeconds);
+    log('3/10 engine overhead …');
     results.overhead = await engineOverhead(service, plan.overheadJobs);
-    log('3/8 short-job throughput …');
+    log('4/10 short-job throughput …');
     results.throughput = await shortJobThroughput(service, plan.throughputJobs);
-    log('4/8 cancel latency …');
+    log('5/10 cancel latency …');
     results.cancel = await cancelLatencies(service, plan.cancelSamples);
-    log('5/8 schedule accuracy …');
+    log('6/10 schedule accuracy …');
     results.schedule = await scheduleAccuracy(service, plan.scheduleJobs);
-    log('6/8 console …');
+    log('7/10 console …');
     results.console = {
       initial: initialBundleSize(),
       watchedJob: await watchedJobCost(service, plan.consoleWindowSeconds),
@@ -68,10 +73,12 @@ async function main() {
   } finally {
     await service.stop();
   }
-  log('7/8 store scale …');
+  log('8/10 store scale …');
   results.store = await storeScale(plan.storeSizes, plan.apiSeconds);
-  log('8/8 scale out: SQLite, PostgreSQL, 3 instances on PostgreSQL …');
+  log('9/10 scale out: SQLite, PostgreSQL, 3 instances on PostgreSQL …');
   results.scaleOut = await scaleOut(plan.apiSeconds, plan.scaleOutJobs);
+  log('10/10 start-up and idle memory: through tsx (before) and compiled (after) …');
+  results.startup = await startupBeforeAfter(plan.startupRuns);
   removeRunContainers(runId());
 
   const dir = join(ROOT, 'bench', 'results');
@@ -146,6 +153,24 @@ function report(r: Record<string, unknown>): string {
     'schedule_at lateness (100 jobs, one instant)',
     `p50 ${s.p50} ms, p99 ${s.p99} ms, max ${s.max} ms`,
   );
+  const sc = get('submitCeiling') as Record<string, Record<string, number>> & { ratio: number };
+  for (const [name, f] of [
+    ['Jobdeck', sc.jobdeck!],
+    ['bare Fastify + schema', sc.bare!],
+  ] as const) {
+    row(
+      `Job Submit c=16, ${name}`,
+      `${f.requestsPerSecond} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, ${f.cpuMicrosPerRequest} µs CPU/request, errors ${f.errors}`,
+    );
+  }
+  row('Job Submit: Jobdeck ÷ bare', `${sc.ratio}`);
+  const st = get('startup') as Record<string, Record<string, Record<string, number>>>;
+  for (const name of ['tsx', 'compiled'] as const) {
+    row(
+      `start-up / idle RSS (${name === 'tsx' ? 'before: through tsx' : 'after: compiled'})`,
+      `p50 ${st[name]!.startupMs!.p50} ms / ${st[name]!.idleRssMiB!.p50} MiB`,
+    );
+  }
   row('RSS idle / peak under API load', `${get('idleRssMiB')} MiB / ${get('api.peakRssMiB')} MiB`);
   for (const s of (get('store') as Record<string, number>[]) ?? []) {
     row(

@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-// `npx jobdeck …` in this checkout: the TypeScript CLI, loaded through tsx.
-import { register } from 'tsx/esm/api';
+// `jobdeck …`: the compiled CLI that `npm run build` writes (and an installed package ships).
+/* global process, URL */
+import { existsSync } from 'node:fs';
 
-register();
-await import('../server/cli.ts');
+const cli = new URL('../dist/server/cli.js', import.meta.url);
+if (!existsSync(cli)) {
+  process.stderr.write('jobdeck: not built yet: run "npm run build" in this checkout first\n');
+  process.exit(1);
+}
+await import(cli.href);

@@ -40,6 +40,7 @@ export function buildOpenApiDocument() {
   const security = [{ [bearer.name]: [] }];
   /** A GET of one job (or of something of one job) with the envelope around `data`. */
   const readJob = (
+    operationId: string,
     path: string,
     summary: string,
     data: z.ZodType,
@@ -49,6 +50,7 @@ export function buildOpenApiDocument() {
     registry.registerPath({
       method: 'get',
       path,
+      operationId,
       summary,
       security,
       request: { params: jobId, ...(query && { query }) },
@@ -64,6 +66,7 @@ export function buildOpenApiDocument() {
   registry.registerPath({
     method: 'post',
     path: '/v1/client/job',
+    operationId: 'submitJob',
     summary: 'Job Submit',
     security,
     request: { body: { content: { 'application/json': { schema: payload } } } },
@@ -75,10 +78,11 @@ export function buildOpenApiDocument() {
       429: errors[429],
     },
   });
-  readJob('/v1/client/job/{job_id}', 'Job Detail', record, 'The job');
+  readJob('getJob', '/v1/client/job/{job_id}', 'Job Detail', record, 'The job');
   registry.registerPath({
     method: 'post',
     path: '/v1/client/job/{job_id}/cancel',
+    operationId: 'cancelJob',
     summary: 'Cancel Job',
     description:
       'Waiting jobs are cancelled at once; starting and running jobs become cancelling until the container stops. Cancelling or cancelled jobs answer 202 again; completed, failed, timeout and error jobs answer 409.',
@@ -95,6 +99,7 @@ export function buildOpenApiDocument() {
   registry.registerPath({
     method: 'get',
     path: '/v1/client/jobs',
+    operationId: 'listJobs',
     summary: 'Job list (extension), newest first',
     security,
     request: { query: jobListQuerySchema },
@@ -106,12 +111,14 @@ export function buildOpenApiDocument() {
     },
   });
   readJob(
+    'getJobTransitions',
     '/v1/client/job/{job_id}/transitions',
     'State history (extension)',
     jobTransitionsSchema,
     'Transitions, oldest first',
   );
   readJob(
+    'getJobLogs',
     '/v1/client/job/{job_id}/logs',
     'Container output line by line, live while the job runs (extension)',
     jobLogsSchema,
@@ -119,6 +126,7 @@ export function buildOpenApiDocument() {
     jobLogsQuerySchema,
   );
   readJob(
+    'getJobExecution',
     '/v1/client/job/{job_id}/execution',
     'What ran and where (extension)',
     jobExecutionSchema.meta({ id: 'JobExecution' }),
@@ -127,6 +135,7 @@ export function buildOpenApiDocument() {
   registry.registerPath({
     method: 'get',
     path: '/v1/client/queues',
+    operationId: 'listQueues',
     summary: "The project's queues with their jobs counted by state (extension)",
     security,
     responses: {
@@ -146,6 +155,7 @@ export function buildOpenApiDocument() {
   registry.registerPath({
     method: 'get',
     path: '/v1/client/events',
+    operationId: 'streamEvents',
     summary: "Server-sent events of the project's state changes (extension)",
     description: `One \`${JOB_EVENT}\` event per state change: \`id\` is the change's sequence number, \`data\` a JobEvent (the job as a list row after the change). Resume with the \`Last-Event-ID\` header (or \`since\`; the header wins). The stream opens with \`retry:\` and, when it starts from now, a lone \`id:\` line with the position to resume from; a comment line is a heartbeat. A few streams per API key at once; more are a 429.`,
     security,
@@ -180,6 +190,11 @@ export function buildOpenApiDocument() {
       title: 'Jobdeck job client API',
       version: '1',
       description: 'Submit, inspect and cancel containerized jobs.',
+      license: { name: 'UNLICENSED' },
     },
+    // Where `jobdeck start` listens by default; a client of another service sets its own base URL.
+    servers: [
+      { url: 'http://127.0.0.1:8080', description: 'A local Jobdeck with the default port' },
+    ],
   });
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes this machine ready for Jobdeck: Docker Engine running, the local job image built,
-# and (with --for-tests) what only the tests use: Debian's Chromium for the end-to-end tests and
-# PostgreSQL's binaries for the throw-away clusters of the store tests. Safe to run again.
+# and (with --for-tests) what only the tests use: Debian's Chromium for the end-to-end tests,
+# PostgreSQL's binaries for the throw-away clusters of the store tests and Prometheus for the
+# metrics test. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +17,8 @@ command -v busybox >/dev/null 2>&1 || missing+=(busybox-static)
 $want_test_tools && { command -v chromium >/dev/null 2>&1 || missing+=(chromium); }
 # The tests start throw-away clusters with initdb and pg_ctl; the package's own cluster is unused.
 $want_test_tools && { compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql); }
+# The metrics test scrapes the service with a real Prometheus server (its own, on a free port).
+$want_test_tools && { command -v prometheus >/dev/null 2>&1 || missing+=(prometheus); }
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} (Debian packages)"
   as_root apt-get update -qq

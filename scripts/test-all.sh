@@ -6,6 +6,7 @@ scripts/host-setup.sh --for-tests
 npm run typecheck
 npm run lint
 npm run build
+scripts/test-package.sh   # npm pack, installed into an empty folder, a job run through it
 npm test                  # SQLite for the service suite; the store suite on SQLite and PostgreSQL
 npm run test:postgres     # the service suite again, on PostgreSQL
 # The bounded part of the reliability suite (the whole suite: npm run test:reliability).

@@ -1,11 +1,14 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { environmentLayer, type ConfigLayer } from './config/environment';
 import { ConfigError, loadConfig } from './config/load';
 import type { JobdeckConfig } from './config/schema';
 import { startJobdeck, type ConsoleKey } from './jobdeck';
+import { StartupError } from './startup-error';
 import { resealAll } from './secrets/rotate';
 import { openSecretBox, replaceKeyFile } from './secrets/secret-box';
 import { openStore } from './store/open-store';
+import { packageVersion } from './package-info';
 import type { KeyStore, Store } from './store/ports';
 
 const DEFAULT_CONFIG = process.env.JOBDECK_CONFIG ?? 'config/jobdeck.yaml';
@@ -24,14 +27,17 @@ interface CommonOptions {
   dataDir?: string;
 }
 
+/** The file, then JOBDECK_* variables, then flags: each later one wins, and errors name their source. */
 function configFrom(
   options: CommonOptions & { port?: number; consolePort?: number },
 ): JobdeckConfig {
-  const overrides: Partial<JobdeckConfig> = {};
-  if (options.dataDir) overrides.data_dir = resolve(options.dataDir);
-  if (options.port !== undefined) overrides.port = options.port;
-  if (options.consolePort !== undefined) overrides.console_port = options.consolePort;
-  return loadConfig(resolve(options.config), overrides);
+  const flags: ConfigLayer = {};
+  if (options.dataDir) flags.data_dir = { value: resolve(options.dataDir), source: '--data-dir' };
+  if (options.port !== undefined) flags.port = { value: options.port, source: '--port' };
+  if (options.consolePort !== undefined) {
+    flags.console_port = { value: options.consolePort, source: '--console-port' };
+  }
+  return loadConfig(resolve(options.config), { environment: environmentLayer(), flags });
 }
 
 async function withStore<T>(
@@ -69,7 +75,9 @@ function keyLine({ project, key, file, created }: ConsoleKey): string {
     : `  API key for project "${project}": in ${file} (mode 0600), or create one: jobdeck keys create --project ${project}`;
 }
 
-const program = new Command('jobdeck').description('Containerized batch jobs: service and console');
+const program = new Command('jobdeck')
+  .description('Containerized batch jobs: service and console')
+  .version(packageVersion);
 
 configured(program.command('start'))
   .description('run the service (API, scheduler, runner) and the console in one process')
@@ -204,8 +212,13 @@ program
   });
 
 program.parseAsync().catch((error: unknown) => {
-  // Configuration and usage problems are the admin's to fix: say what, not where in our code.
-  const message = error instanceof ConfigError ? error.message : (error as Error).stack;
+  // Start-up and configuration problems are the admin's to fix: say what, not where in our code.
+  // Anything else is unexpected; its message still fits on a line, and the stack goes to the log
+  // of a running service, never to a terminal that asked for a start.
+  const message =
+    error instanceof StartupError
+      ? error.message
+      : `unexpected error: ${(error as Error).message ?? String(error)}`;
   process.stderr.write(`jobdeck: ${message}\n`);
   process.exit(1);
 });

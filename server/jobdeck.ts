@@ -1,7 +1,6 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { DEFAULT_LIMITS, buildSubmitJobSchema } from '../contract';
 import { catalogFromConfig } from './config/catalog';
 import { ConfigError } from './config/load';
@@ -10,6 +9,10 @@ import { buildConsoleServer } from './http/console-server';
 import { buildHttpApp } from './http/app';
 import { createJobSystem } from './jobs/job-system';
 import { isProcessAlive, thisInstance } from './instance';
+import { createLogger } from './observability/logging';
+import { ServiceMetrics } from './observability/metrics';
+import { consoleDistDir, packageVersion } from './package-info';
+import { ensureWritableDirectory, listenError, StartupError } from './startup-error';
 import { createRuntime } from './runtime/create-runtime';
 import { openSecretBox } from './secrets/secret-box';
 import { openStore } from './store/open-store';
@@ -21,8 +24,6 @@ export interface RunningJobdeck {
   consoleKey: ConsoleKey;
   close(): Promise<void>;
 }
-
-const DIST_DIR = resolve(import.meta.dirname, '..', 'dist');
 
 export interface ConsoleKey {
   project: string;
@@ -49,11 +50,18 @@ async function consoleKey(keys: KeyStore, config: JobdeckConfig): Promise<Consol
   return { project, key, file, created: true };
 }
 
+const reachable = (check: () => Promise<void>) =>
+  check().then(
+    () => 'reachable' as const,
+    () => 'unreachable' as const,
+  );
+
 /** API + scheduler + runner (+ console): the whole service in one process. */
 export async function startJobdeck(
   config: JobdeckConfig,
   options: { withConsole: boolean },
 ): Promise<RunningJobdeck> {
+  ensureWritableDirectory(config.data_dir);
   const storage = await openStore(config);
   const catalog = catalogFromConfig(config);
   const changed = await storage.meta.changedDefinitions(
@@ -69,15 +77,18 @@ export async function startJobdeck(
   const store = storage.jobs;
   const keys = storage.keys;
   const secrets = openSecretBox(config);
-  const runtime = createRuntime(config.engine, {
-    storeId: await storage.meta.storeId(),
-    labels: config.container_labels,
+  const metrics = new ServiceMetrics({
+    version: packageVersion,
+    counts: storage.counts,
+    engineAvailable: () => jobs.health.available,
   });
-  const logger = pino({
-    level: config.log_level,
-    // Keys never reach the log; bodies are never logged at all (they can hold sensitive values).
-    redact: ['req.headers.authorization', 'req.headers.cookie'],
-  });
+  const runtime = metrics.instrumentRuntime(
+    createRuntime(config.engine, {
+      storeId: await storage.meta.storeId(),
+      labels: config.container_labels,
+    }),
+  );
+  const logger = await createLogger(config.log_level);
   if (storage.migrated.length > 0) logger.info({ migrations: storage.migrated }, 'store migrated');
   const jobs = createJobSystem(
     {
@@ -104,6 +115,8 @@ export async function startJobdeck(
     },
   );
 
+  jobs.machine.onTransition(metrics.observeTransition);
+
   const api = await buildHttpApp({
     service: jobs.service,
     keys,
@@ -120,37 +133,65 @@ export async function startJobdeck(
           heartbeatMs: config.events.heartbeat_seconds * 1000,
         }
       : null,
-    health: async () => ({
-      engine: await runtime.ping().then(
-        () => 'reachable' as const,
-        () => 'unreachable' as const,
-      ),
-      store: 'ok',
-    }),
+    readiness: async () => {
+      const [store, engine] = await Promise.all([reachable(storage.ping), reachable(runtime.ping)]);
+      return { store, engine };
+    },
+    metrics,
   });
 
   try {
     await runtime.ping();
   } catch (error) {
     await storage.close();
-    throw new ConfigError((error as Error).message);
+    throw new StartupError(
+      `engine: ${(error as Error).message}; start the engine (systemctl start docker), or correct engine: in the configuration`,
+    );
   }
   await jobs.start();
+  let consoleServer: FastifyInstance | undefined;
+  /** A start that fails half-way leaves the store as a clean stop would (its jobs not orphaned). */
+  const closeStarted = async () => {
+    await consoleServer?.close();
+    await api.close();
+    await jobs.stop();
+    await storage.close();
+  };
+
+  const listen = async (
+    server: FastifyInstance,
+    port: number,
+    names: { key: string; flag: string; variable: string },
+  ) => {
+    try {
+      return await server.listen({ host: config.host, port });
+    } catch (error) {
+      await closeStarted();
+      throw listenError(error, { ...names, host: config.host, port });
+    }
+  };
   if (config.extensions) jobs.feed.start();
-  const apiUrl = await api.listen({ host: config.host, port: config.port });
+  const apiUrl = await listen(api, config.port, {
+    key: 'port',
+    flag: '--port',
+    variable: 'JOBDECK_PORT',
+  });
 
   const key = await consoleKey(keys, config);
-  let consoleServer: FastifyInstance | undefined;
   let consoleUrl: string | undefined;
   if (options.withConsole) {
     consoleServer = await buildConsoleServer({
-      distDir: DIST_DIR,
+      distDir: consoleDistDir,
       apiUrl,
       apiKey: key.key,
       listenHost: config.host,
       extraHostNames: config.console_hosts,
     });
-    consoleUrl = await consoleServer.listen({ host: config.host, port: config.console_port });
+    consoleUrl = await listen(consoleServer, config.console_port, {
+      key: 'console_port',
+      flag: '--console-port',
+      variable: 'JOBDECK_CONSOLE_PORT',
+    });
   }
 
   return {
@@ -161,11 +202,6 @@ export async function startJobdeck(
      * Takes no new requests and answers those under way, then stops dispatching; containers keep
      * running and the next start adopts them.
      */
-    async close() {
-      await consoleServer?.close();
-      await api.close();
-      await jobs.stop();
-      await storage.close();
-    },
+    close: closeStarted,
   };
 }

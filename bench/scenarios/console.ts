@@ -8,7 +8,7 @@ import { BENCH_WAIT_MS } from '../jobdeck-client';
 import { submit, waitForState } from '../../test/support/jobs';
 import { sleep } from '../stats';
 
-const DIST = resolve(import.meta.dirname, '..', '..', 'dist');
+const DIST = resolve(import.meta.dirname, '..', '..', 'dist', 'console');
 
 /** Gzipped bytes of what the first page load fetches: the entry script, its preloads and CSS. */
 export function initialBundleSize() {

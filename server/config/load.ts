@@ -2,9 +2,13 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, dirname, resolve } from 'node:path';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { formatPath } from '../../contract';
+import { StartupError } from '../startup-error';
+import type { ConfigLayer } from './environment';
+import { exampleConfigFile } from '../package-info';
 import { configSchema, DATABASE_URL_VARIABLE, type JobdeckConfig } from './schema';
 
-export class ConfigError extends Error {}
+/** A mistake in the configuration: reported as `file:line: key: reason`. */
+export class ConfigError extends StartupError {}
 
 /** `store.url` from the environment when a PostgreSQL store's entry in the file has none. */
 function withDatabaseUrlFromEnvironment(raw: Record<string, unknown>): Record<string, unknown> {
@@ -28,12 +32,19 @@ function lineOf(doc: Document, lineCounter: LineCounter, path: PropertyKey[]): n
  * Reads and validates the YAML configuration. Every problem is reported as
  * `file:line: path.to.key: reason`, so an admin can go straight to the line.
  */
-export function loadConfig(file: string, overrides: Partial<JobdeckConfig> = {}): JobdeckConfig {
+export function loadConfig(
+  file: string,
+  layers: { environment?: ConfigLayer; flags?: ConfigLayer } = {},
+): JobdeckConfig {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`${file}: cannot read the configuration (${(error as Error).message})`);
+    throw new ConfigError(
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? `${file}: no configuration file there: pass --config FILE or set JOBDECK_CONFIG (an example to copy: ${exampleConfigFile})`
+        : `${file}: cannot read the configuration (${(error as Error).message})`,
+    );
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
@@ -44,11 +55,16 @@ export function loadConfig(file: string, overrides: Partial<JobdeckConfig> = {})
     });
     throw new ConfigError(lines.join('\n'));
   }
+  // Precedence: the file, then the environment, then flags.
+  const outside: ConfigLayer = { ...layers.environment, ...layers.flags };
+  const values = Object.fromEntries(Object.entries(outside).map(([key, v]) => [key, v.value]));
   const parsed = configSchema.safeParse(
-    withDatabaseUrlFromEnvironment({ ...(doc.toJS() as object), ...overrides }),
+    withDatabaseUrlFromEnvironment({ ...(doc.toJS() as object), ...values }),
   );
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
+      const source = outside[String(issue.path[0])]?.source;
+      if (source) return `${source}: ${issue.message}`;
       const line = lineOf(doc, lineCounter, issue.path);
       const keys =
         issue.code === 'unrecognized_keys' ? ` (unknown key ${issue.keys.join(', ')})` : '';
@@ -57,7 +73,8 @@ export function loadConfig(file: string, overrides: Partial<JobdeckConfig> = {})
     throw new ConfigError(lines.join('\n'));
   }
   const config = parsed.data;
-  // A relative data_dir is relative to the configuration file, not to wherever the process started.
+  // A relative data_dir in the file is relative to the file, not to wherever the process started
+  // (the environment's and the flags' are made absolute where they are read).
   if (!isAbsolute(config.data_dir)) config.data_dir = resolve(dirname(file), config.data_dir);
   return config;
 }

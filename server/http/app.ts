@@ -22,7 +22,9 @@ import { installJsonParser } from './json-body';
 import { eventRoutes } from './routes/events';
 import { extensionRoutes } from './routes/extensions';
 import { jobRoutes } from './routes/jobs';
-import { metaRoutes, type HealthCheck } from './routes/meta';
+import { requestIdOf } from '../observability/logging';
+import type { ServiceMetrics } from '../observability/metrics';
+import { metaRoutes, type ReadinessCheck } from './routes/meta';
 
 /** What the extensions need beyond the spec's operations. */
 export interface ExtensionOptions {
@@ -40,7 +42,8 @@ export interface HttpAppOptions {
   authFailuresPerMinute: number;
   timeouts: HttpTimeouts;
   logger: FastifyBaseLogger;
-  health: HealthCheck;
+  readiness: ReadinessCheck;
+  metrics: ServiceMetrics;
   /** Null: the spec's three operations only; every extension answers 404 like an unknown path. */
   extensions: ExtensionOptions | null;
 }
@@ -58,12 +61,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     }),
     // Fastify's own answer while closing is outside the envelope; installDraining gives ours.
     return503OnClosing: false,
+    genReqId: requestIdOf,
   });
   installJsonParser(app);
   installErrorHandling(app, options.bodyLimitBytes);
   answerExpectationsInEnvelope(app);
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(API_SECURITY_HEADERS);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers(API_SECURITY_HEADERS).header('x-request-id', request.id);
   });
   installDraining(app);
   cutStalledConnectionsOnClose(app);
@@ -75,7 +79,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     methodsByUrl.set(route.url, methods);
   });
 
-  metaRoutes(app, options.health, options.extensions !== null);
+  options.metrics.instrumentHttp(app);
+  metaRoutes(app, { ...options, openApi: options.extensions !== null });
   await app.register(async (client) => {
     await client.register(rateLimit, { global: false });
     const failedAuth =

@@ -7,7 +7,7 @@ import type { JobStore, Logger, Signals } from './ports';
 import { DISPATCH_LOCK } from './reconciler';
 import type { Runner } from './runner';
 import type { KeyedSerial } from './serial';
-import type { JobStateMachine } from './state-machine';
+import { admissionOf, type JobStateMachine } from './state-machine';
 
 const totalOf = (countsByQueue: Map<string, number>) =>
   [...countsByQueue.values()].reduce((sum, n) => sum + n, 0);
@@ -105,11 +105,8 @@ export class Dispatcher {
   private async evaluateSubmitted(): Promise<void> {
     const now = Date.now();
     for (const job of await this.store.jobsInStates(['submitted'])) {
-      if (job.scheduleAt !== null && job.scheduleAt > now) {
-        await this.machine.move(job, 'pending', notes.scheduled(job.scheduleAt));
-      } else {
-        await this.machine.move(job, 'runnable', null);
-      }
+      const { to, note } = admissionOf(job, now);
+      await this.machine.move(job, to, note);
     }
   }
 

@@ -53,7 +53,7 @@ export class JobService {
   async submit(project: string, payload: SubmitJobRequest): Promise<string> {
     const job = planJob(payload, project, this.catalog, this.secrets, Date.now());
     const fingerprint = this.catalog.definition(job.definition)?.fingerprint ?? '';
-    const result = await this.store.insertJob(job, fingerprint);
+    const result = await this.machine.admit(job, fingerprint);
     if (!result.inserted) {
       throw invalid(
         `name: "${job.name}" is already held by job ${result.nameHeldBy} in queue ${job.queue}, which has not finished`,

@@ -65,6 +65,12 @@ export type NewJob = Omit<
   | 'node'
 >;
 
+/** Where a new job goes from `submitted` as it is stored: runnable, or pending until schedule_at. */
+export interface Admission {
+  to: 'runnable' | 'pending';
+  note: string | null;
+}
+
 /** Columns a transition may set together with the state, in the same transaction. */
 export type TransitionFields = Partial<
   Pick<

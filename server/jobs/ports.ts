@@ -1,6 +1,7 @@
 import type { JobState } from '../../contract';
 import type { LogInstant } from './log-instant';
 import type {
+  Admission,
   Claim,
   ContainerLogs,
   Job,
@@ -18,12 +19,15 @@ import type {
 export interface JobStore {
   /**
    * Inserts a job in state `submitted` and pins its definition's fingerprint on first use;
-   * refuses when a non-final job in the queue holds the name.
+   * refuses when a non-final job in the queue holds the name. With `admission`, the job is
+   * moved on from `submitted` in the same transaction (both transitions recorded, at its
+   * createdAt): one write per submit instead of an insert and a later move.
    */
   insertJob(
     job: NewJob,
     definitionFingerprint: string,
-  ): Promise<{ inserted: true } | { inserted: false; nameHeldBy: string }>;
+    admission?: Admission,
+  ): Promise<{ inserted: true; job: Job } | { inserted: false; nameHeldBy: string }>;
   getJob(id: string): Promise<Job | undefined>;
   /** Compare-and-set on the state, recording the transition in the same transaction. */
   moveJob(change: StateChange): Promise<Job | undefined>;

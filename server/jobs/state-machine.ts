@@ -1,6 +1,7 @@
 import type { JobState } from '../../contract';
 import { failpoint } from '../failpoints';
-import type { Claim, Job, StateChange, TransitionFields } from './model';
+import type { Admission, Claim, Job, NewJob, StateChange, TransitionFields } from './model';
+import { notes } from './notes';
 import type { JobStore } from './ports';
 
 /**
@@ -26,6 +27,17 @@ const LEGAL: Record<JobState, readonly JobState[]> = {
 
 export function canMove(from: JobState, to: JobState): boolean {
   return LEGAL[from].includes(to);
+}
+
+/**
+ * Where a submitted job goes first: pending while its schedule_at is ahead, runnable otherwise.
+ * Decided at insert for new jobs, and by the dispatcher for any left in `submitted` (stored by
+ * an earlier release, or left there by a crash between its insert and that decision).
+ */
+export function admissionOf(job: Pick<Job, 'scheduleAt'>, now: number): Admission {
+  return job.scheduleAt !== null && job.scheduleAt > now
+    ? { to: 'pending', note: notes.scheduled(job.scheduleAt) }
+    : { to: 'runnable', note: null };
 }
 
 export type TransitionListener = (job: Job, from: JobState) => void;
@@ -94,6 +106,20 @@ export class JobStateMachine {
       if (moved) return moved;
     }
     throw new ContendedError(`job ${id} kept changing state`);
+  }
+
+  /**
+   * Stores a new job already moved on from `submitted` (see `admissionOf`), both transitions
+   * recorded in the insert's transaction; listeners hear of it like any other move.
+   */
+  async admit(job: NewJob, definitionFingerprint: string) {
+    const result = await this.store.insertJob(
+      job,
+      definitionFingerprint,
+      admissionOf(job, job.createdAt),
+    );
+    if (result.inserted) this.notify(result.job, 'submitted');
+    return result;
   }
 
   /**

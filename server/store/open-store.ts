@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { ConfigError } from '../config/load';
-import type { JobdeckConfig } from '../config/schema';
+import { DATABASE_URL_VARIABLE, type JobdeckConfig } from '../config/schema';
+import { StartupError } from '../startup-error';
 import type { Store } from './ports';
 import { openPostgresStore } from './postgres/open';
 import { openSqliteStore } from './sqlite/open';
@@ -19,14 +19,22 @@ function nameOf(config: StoreConfig): string {
 /**
  * The one place that picks a driver: everything else sees only the Store ports. A store that
  * cannot be opened (server down, wrong password, unwritable file) is the admin's to fix, so it
- * is reported like a configuration mistake: what and where, no stack trace.
+ * is reported as a start-up error: what, where and what to check, no stack trace.
  */
 export async function openStore(config: StoreConfig): Promise<Store> {
   try {
     return await openDriver(config);
   } catch (error) {
-    throw new ConfigError(`store: cannot open ${nameOf(config)}: ${(error as Error).message}`);
+    throw new StartupError(
+      `store: cannot open ${nameOf(config)}: ${(error as Error).message}; ${whatToCheck(config)}`,
+    );
   }
+}
+
+function whatToCheck(config: StoreConfig): string {
+  return config.store.type === 'sqlite'
+    ? 'check that data_dir and store.path name a writable SQLite file'
+    : `check that PostgreSQL runs there and accepts these credentials (store.url or ${DATABASE_URL_VARIABLE})`;
 }
 
 function openDriver(config: StoreConfig): Promise<Store> {

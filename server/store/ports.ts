@@ -1,3 +1,4 @@
+import type { JobState } from '../../contract';
 import type { StoredEnvVar } from '../jobs/model';
 import type { InstanceRegistry, JobStore, Signals } from '../jobs/ports';
 
@@ -48,6 +49,14 @@ export interface SealedEnvStore {
   replaceEnv(id: string, readJson: string, env: StoredEnvVar[]): Promise<boolean>;
 }
 
+/** What the metrics report about jobs, read at each scrape. */
+export interface JobCounts {
+  /** How many jobs are in each of `states`, per queue (states with none are left out). */
+  countByStateAndQueue(
+    states: readonly JobState[],
+  ): Promise<{ state: JobState; queue: string; count: number }[]>;
+}
+
 /** One open store: what the service and the CLI use, whichever database is under it. */
 export interface Store {
   jobs: JobStore;
@@ -56,6 +65,9 @@ export interface Store {
   instances: InstanceRegistry;
   signals: Signals;
   sealedEnv: SealedEnvStore;
+  counts: JobCounts;
+  /** Resolves when the database answers a trivial query (readiness). */
+  ping(): Promise<void>;
   /** The migrations this open applied, oldest first (empty when the schema was up to date). */
   migrated: string[];
   close(): Promise<void>;

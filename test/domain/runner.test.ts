@@ -169,9 +169,9 @@ describe('the runner and the reconciler, on a fake engine', () => {
     await domain.system.machine.move(cancelling, 'cancelling', null, {
       cancelRequestedAt: Date.now() - 60_000, // its grace period ended long ago
     });
-    // A job caught between its claim and its create: starting, with no container.
+    // A job caught between its claim and its create: starting, with no container. (Submitted
+    // while no dispatcher runs, it is runnable: admitted on insert.)
     const stranded = await domain.submit();
-    await domain.system.machine.move((await domain.store.getJob(stranded))!, 'runnable', null);
     await domain.system.machine.move((await domain.store.getJob(stranded))!, 'starting', null);
     await domain.restart();
 

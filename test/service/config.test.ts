@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { startService } from '../support/service';
+import { CLI, startService } from '../support/service';
 import { logsOf, submit, waitForState } from '../support/jobs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -17,15 +17,11 @@ async function startWith(configText: string, env: NodeJS.ProcessEnv = {}): Promi
   );
   writeFileSync(file, configText);
   try {
-    await run(
-      process.execPath,
-      ['--import', 'tsx', 'server/cli.ts', 'start', '--no-console', '--config', file],
-      {
-        cwd: ROOT,
-        timeout: 30_000,
-        env: { ...process.env, ...env },
-      },
-    );
+    await run(process.execPath, [...CLI, 'start', '--no-console', '--config', file], {
+      cwd: ROOT,
+      timeout: 30_000,
+      env: { ...process.env, ...env },
+    });
     return 'started';
   } catch (error) {
     return (error as { stderr: string }).stderr;
@@ -90,7 +86,7 @@ describe('configuration', () => {
       'port: 0\nstore: { type: postgres, url: "postgresql://jd:s3cret@127.0.0.1:1/jobdeck" }\nprojects: {}',
     );
     expect(stderr).toBe(
-      'jobdeck: store: cannot open postgresql://jd:***@127.0.0.1:1/jobdeck: connect ECONNREFUSED 127.0.0.1:1\n',
+      'jobdeck: store: cannot open postgresql://jd:***@127.0.0.1:1/jobdeck: connect ECONNREFUSED 127.0.0.1:1; check that PostgreSQL runs there and accepts these credentials (store.url or JOBDECK_DATABASE_URL)\n',
     );
   });
 

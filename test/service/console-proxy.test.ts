@@ -1,19 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../contract';
 import { startService, type TestService } from '../support/service';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
-
 let service: TestService;
 beforeAll(async () => {
-  // The console serves the built files; build them when this checkout has none yet.
-  if (!existsSync(resolve(ROOT, 'dist', 'index.html'))) {
-    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
-  }
   service = await startService({}, undefined, { withConsole: true });
 }, 120_000);
 afterAll(() => service.stop());

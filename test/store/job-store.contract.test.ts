@@ -16,8 +16,10 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
 
   async function insert(overrides: Partial<NewJob> = {}): Promise<Job> {
     const job = newJob(overrides);
-    expect(await store.jobs.insertJob(job, 'fingerprint')).toEqual({ inserted: true });
-    return (await store.jobs.getJob(job.id))!;
+    const result = await store.jobs.insertJob(job, 'fingerprint');
+    const stored = (await store.jobs.getJob(job.id))!;
+    expect(result).toEqual({ inserted: true, job: stored });
+    return stored;
   }
 
   /** Walks a job along `path` (each a legal move), as the state machine would. */
@@ -60,6 +62,45 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       { from: null, to: 'submitted', at: T0, note: null },
     ]);
     expect(await store.jobs.getJob('no-such-job')).toBeUndefined();
+  });
+
+  it('admits a job on insert: moved on from submitted in the same write, both transitions kept', async () => {
+    const job = newJob({ scheduleAt: T0 + 60_000 });
+    const result = await store.jobs.insertJob(job, 'fingerprint', {
+      to: 'pending',
+      note: 'scheduled for later',
+    });
+    expect(result).toMatchObject({
+      inserted: true,
+      job: { id: job.id, state: 'pending', systemNote: 'scheduled for later', updatedAt: T0 },
+    });
+    expect(await store.jobs.getJob(job.id)).toMatchObject({ state: 'pending' });
+    expect(await store.jobs.transitions(job.id)).toEqual([
+      { from: null, to: 'submitted', at: T0, note: null },
+      { from: 'submitted', to: 'pending', at: T0, note: 'scheduled for later' },
+    ]);
+    // The name rule holds for an admitted job as for any other.
+    const holder = await store.jobs.insertJob(newJob({ name: 'admitted' }), 'fingerprint', {
+      to: 'runnable',
+      note: null,
+    });
+    expect(holder.inserted).toBe(true);
+    expect(
+      await store.jobs.insertJob(newJob({ name: 'admitted' }), 'fingerprint', {
+        to: 'runnable',
+        note: null,
+      }),
+    ).toMatchObject({ inserted: false });
+  });
+
+  it('inserts concurrent jobs together, and still refuses a name taken within the same batch', async () => {
+    const jobs = ['a', 'b', 'c', 'b'].map((name) => newJob({ name: `batch-${name}` }));
+    const results = await Promise.all(jobs.map((job) => store.jobs.insertJob(job, 'fingerprint')));
+    expect(results.map((r) => r.inserted)).toEqual([true, true, true, false]);
+    expect(results[3]).toEqual({ inserted: false, nameHeldBy: jobs[1]!.id });
+    for (const job of jobs.slice(0, 3))
+      expect((await store.jobs.getJob(job.id))?.name).toBe(job.name);
+    expect(await store.jobs.getJob(jobs[3]!.id)).toBeUndefined();
   });
 
   it('numbers jobs in insertion order', async () => {

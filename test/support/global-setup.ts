@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { removeRunContainers } from './service';
+import { buildIfChanged, removeRunContainers } from './service';
 
 /**
- * The real engine must be there; the test image is built from the host's busybox if missing.
+ * The real engine must be there; the test image is built from the host's busybox if missing, and
+ * the service and console from this checkout's sources when they changed since the last build.
  * Containers of this run are labelled with its id and removed at the end, whatever state the
  * services that made them were left in.
  */
@@ -21,5 +22,6 @@ export default function setup(): () => void {
   execFileSync(resolve(import.meta.dirname, '..', '..', 'scripts', 'build-test-image.sh'), {
     stdio: 'inherit',
   });
+  buildIfChanged();
   return () => removeRunContainers(run);
 }

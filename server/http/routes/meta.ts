@@ -1,27 +1,47 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { buildOpenApiDocument } from '../../../contract/openapi';
+import type { ServiceMetrics } from '../../observability/metrics';
 
-export type HealthCheck = () => Promise<{ engine: 'reachable' | 'unreachable'; store: 'ok' }>;
+type Reachability = 'reachable' | 'unreachable';
+export type ReadinessCheck = () => Promise<{ store: Reachability; engine: Reachability }>;
 
 /**
- * Unauthenticated: a health probe, and the OpenAPI document where the extensions are served (no
- * job data in either). Health stays whatever the extensions: load balancers and orchestrators
- * probe it, and it is not a client operation.
+ * Unauthenticated, and free of job data: the OpenAPI document (where the extensions are served),
+ * liveness, readiness and metrics (labels are queues, states and route templates; see
+ * ServiceMetrics). Health, readiness and metrics stay whatever the extensions: load balancers,
+ * orchestrators and Prometheus probe them, and none is a client operation.
  */
-export function metaRoutes(app: FastifyInstance, health: HealthCheck, openApi: boolean): void {
-  if (openApi) {
+export function metaRoutes(
+  app: FastifyInstance,
+  options: { readiness: ReadinessCheck; metrics: ServiceMetrics; openApi: boolean },
+): void {
+  if (options.openApi) {
     const document = buildOpenApiDocument();
     app.get('/v1/openapi.json', async () => document);
   }
-  app.get('/v1/health', async (_request, reply) => {
-    const status = await health();
-    const ok = status.engine === 'reachable';
-    return reply
-      .code(ok ? 200 : 503)
-      .send(
-        ok
-          ? { ok: true, data: status }
-          : { ok: false, message: 'engine: the container engine is unreachable' },
-      );
-  });
+
+  // Alive: the process answers HTTP. Nothing else is asked, so a database or engine outage never
+  // gets the process restarted by its supervisor.
+  app.get('/healthz', async () => ({ ok: true }));
+
+  // Ready: the store and the engine both answer, so this instance can take and run jobs.
+  const ready = async (_request: unknown, reply: FastifyReply) => {
+    const status = await options.readiness();
+    const down = Object.entries(status)
+      .filter(([, state]) => state === 'unreachable')
+      .map(([part]) => part);
+    return down.length === 0
+      ? reply.send({ ok: true, data: status })
+      : reply.code(503).send({
+          ok: false,
+          message: down.map((part) => `${part}: unreachable`).join('; '),
+        });
+  };
+  app.get('/readyz', ready);
+  // The name earlier releases used; kept for the probes and scripts that call it.
+  app.get('/v1/health', ready);
+
+  app.get('/metrics', async (_request, reply) =>
+    reply.type(options.metrics.registry.contentType).send(await options.metrics.text()),
+  );
 }

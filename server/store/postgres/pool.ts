@@ -23,6 +23,8 @@ const typeParsers = {
 
 /** Far beyond any of Jobdeck's transactions (milliseconds), short beside the instance timeout. */
 const IDLE_IN_TRANSACTION_MS = 5_000;
+/** How long opening a connection (or waiting for a free one) may take before it fails. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export function createPool(url: string, size: number): pg.Pool {
   const pool = new pg.Pool({
@@ -34,6 +36,8 @@ export function createPool(url: string, size: number): pg.Pool {
     // and its rows forever, and no survivor could claim or take over; the server ends such a
     // session instead. Jobdeck's own transactions never wait on anything but the database.
     idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+    // pg waits forever by default: a database that drops packets would hang the start silently.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
   // An idle connection that the server closed (restart, failover) is dropped by the pool and the
   // next query opens another; without a listener the 'error' event would end the process.

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { FINAL_STATES, SLOT_STATES, type JobState } from '../../../contract';
 import {
   DEFAULT_RUN_OPTIONS,
+  type Admission,
   type Claim,
   type ContainerLogs,
   type Job,
@@ -17,9 +18,10 @@ import {
   type Transition,
 } from '../../jobs/model';
 import type { JobStore } from '../../jobs/ports';
-import type { SealedEnvStore } from '../ports';
+import type { JobCounts, SealedEnvStore } from '../ports';
 import type { Database, JobTransitionsTable, JobsTable } from '../schema';
 import type { StoreDialect, UniqueIndex } from './dialect';
+import { WriteBatch } from './write-batch';
 
 function toJob(row: Selectable<JobsTable>): Job {
   return {
@@ -69,6 +71,14 @@ function toTransition(
 /** A stored line: `[stream, at, text]`, the keys of an object left out of every line. */
 type StoredLine = [OutputStream, string, string];
 
+interface PendingInsert {
+  job: NewJob;
+  definitionFingerprint: string;
+  admission: Admission | undefined;
+}
+
+type InsertResult = Awaited<ReturnType<JobStore['insertJob']>>;
+
 /** Migration 001's partial index: a name is held by at most one unfinished job of a queue. */
 const ACTIVE_NAME: UniqueIndex = {
   name: 'jobs_active_name',
@@ -90,60 +100,37 @@ async function slotsHeldByQueue(db: Kysely<Database>): Promise<Map<string, numbe
  * JobStore over Kysely, one SQL for every driver: what differs between databases (locking,
  * unique violations, what text can hold) comes from the driver's dialect.
  */
-export class SqlJobStore implements JobStore, SealedEnvStore {
+export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
+  private readonly inserts = new WriteBatch<PendingInsert, InsertResult>(
+    (batch) => this.insertAll(batch),
+    (insert) => this.insertAlone(insert),
+  );
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: StoreDialect,
   ) {}
 
-  async insertJob(job: NewJob, definitionFingerprint: string) {
+  insertJob(job: NewJob, definitionFingerprint: string, admission?: Admission) {
+    return this.inserts.add({ job, definitionFingerprint, admission });
+  }
+
+  /** Several jobs in one transaction (see WriteBatch); throws if any of them cannot be stored. */
+  private async insertAll(inserts: PendingInsert[]): Promise<InsertResult[]> {
+    const rows = await this.db.transaction().execute(async (trx) => {
+      const written = [];
+      for (const insert of inserts) written.push(await this.writeJob(trx, insert));
+      return written;
+    });
+    return rows.map((row) => ({ inserted: true as const, job: toJob(row) }));
+  }
+
+  /** One job in its own transaction; a name held by an unfinished job is an answer, not an error. */
+  private async insertAlone(insert: PendingInsert): Promise<InsertResult> {
+    const { job } = insert;
     try {
-      await this.db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('jobs')
-          .values({
-            id: job.id,
-            project: job.project,
-            queue: job.queue,
-            definition: job.definition,
-            name: job.name,
-            state: 'submitted',
-            system_note: null,
-            schedule_at: job.scheduleAt,
-            created_at: job.createdAt,
-            updated_at: job.createdAt,
-            image: job.image,
-            command_json: JSON.stringify(job.command),
-            env_json: JSON.stringify(job.env),
-            timeout_seconds: job.timeoutSeconds,
-            stop_grace_seconds: job.stopGraceSeconds,
-            cpus: job.cpus,
-            memory_bytes: job.memoryBytes,
-            network: job.network,
-            run_options_json: JSON.stringify(job.runOptions),
-          })
-          .execute();
-        await trx
-          .insertInto('job_transitions')
-          .values({
-            job_id: job.id,
-            from_state: null,
-            to_state: 'submitted',
-            at: job.createdAt,
-            note: null,
-          })
-          .execute();
-        await trx
-          .insertInto('definition_fingerprints')
-          .values({
-            ref: job.definition,
-            fingerprint: definitionFingerprint,
-            first_used_at: job.createdAt,
-          })
-          .onConflict((oc) => oc.column('ref').doNothing())
-          .execute();
-      });
-      return { inserted: true as const };
+      const row = await this.db.transaction().execute((trx) => this.writeJob(trx, insert));
+      return { inserted: true as const, job: toJob(row) };
     } catch (error) {
       if (!this.dialect.isUniqueViolation(error, ACTIVE_NAME)) throw error;
       const holder = await this.db
@@ -155,6 +142,80 @@ export class SqlJobStore implements JobStore, SealedEnvStore {
         .executeTakeFirst();
       return { inserted: false as const, nameHeldBy: holder?.id ?? 'unknown' };
     }
+  }
+
+  /** The job, its first transition(s) and its definition's fingerprint, inside `trx`. */
+  private async writeJob(
+    trx: Kysely<Database>,
+    { job, definitionFingerprint, admission }: PendingInsert,
+  ) {
+    const inserted = await trx
+      .insertInto('jobs')
+      .values({
+        id: job.id,
+        project: job.project,
+        queue: job.queue,
+        definition: job.definition,
+        name: job.name,
+        state: admission?.to ?? 'submitted',
+        system_note: admission ? this.storableNote(admission.note) : null,
+        schedule_at: job.scheduleAt,
+        created_at: job.createdAt,
+        updated_at: job.createdAt,
+        image: job.image,
+        command_json: JSON.stringify(job.command),
+        env_json: JSON.stringify(job.env),
+        timeout_seconds: job.timeoutSeconds,
+        stop_grace_seconds: job.stopGraceSeconds,
+        cpus: job.cpus,
+        memory_bytes: job.memoryBytes,
+        network: job.network,
+        run_options_json: JSON.stringify(job.runOptions),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const submitted = { job_id: job.id, at: job.createdAt };
+    await trx
+      .insertInto('job_transitions')
+      .values([
+        { ...submitted, from_state: null, to_state: 'submitted', note: null },
+        ...(admission
+          ? [
+              {
+                ...submitted,
+                from_state: 'submitted',
+                to_state: admission.to,
+                note: inserted.system_note,
+              },
+            ]
+          : []),
+      ])
+      .execute();
+    await trx
+      .insertInto('definition_fingerprints')
+      .values({
+        ref: job.definition,
+        fingerprint: definitionFingerprint,
+        first_used_at: job.createdAt,
+      })
+      .onConflict((oc) => oc.column('ref').doNothing())
+      .execute();
+    return inserted;
+  }
+
+  /** By the (state, queue, seq) index: cheap for the unfinished states whatever the store holds. */
+  async countByStateAndQueue(states: readonly JobState[]) {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select((eb) => ['state', 'queue', eb.fn.countAll<number>().as('count')])
+      .where('state', 'in', states)
+      .groupBy(['state', 'queue'])
+      .execute();
+    return rows.map((r) => ({
+      state: r.state as JobState,
+      queue: r.queue,
+      count: Number(r.count),
+    }));
   }
 
   async getJob(id: string) {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Store } from '../ports';
 import type { Database } from '../schema';
 import type { StoreDialect } from './dialect';
@@ -26,6 +26,10 @@ export async function openSqlStore(
   return {
     jobs,
     sealedEnv: jobs,
+    counts: jobs,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
     keys: new SqlKeyStore(db),
     meta: new SqlMetaStore(db),
     instances: new SqlInstanceRegistry(db),

@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { BENCH_SETTINGS, rssMiB } from '../jobdeck-client';
+import { round, sleep, summary } from '../stats';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** How the service is started: the sources through tsx (the old `npm start`), or the build. */
+export const LAUNCHERS = {
+  tsx: ['--import', 'tsx', join(ROOT, 'server', 'cli.ts')],
+  compiled: [join(ROOT, 'dist', 'server', 'cli.js')],
+} as const;
+
+/**
+ * Spawn → "API:" line printed (the API listens, recovery done), and the resident set one second
+ * later with nothing to do. `dataDir` may hold a store already (the cost-growth figures).
+ */
+export async function startOnce(
+  launcher: readonly string[],
+  dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-bench-start-')),
+): Promise<{ startupMs: number; idleRssMiB: number }> {
+  const config = join(dataDir, 'bench.yaml');
+  writeFileSync(
+    config,
+    stringify({ ...BENCH_SETTINGS, port: 0, data_dir: dataDir, rate_limit_per_minute: 0 }),
+  );
+  const began = performance.now();
+  const child = spawn(
+    process.execPath,
+    [...launcher, 'start', '--no-console', '--config', config],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  try {
+    await new Promise<void>((done, fail) => {
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('API:')) done();
+      });
+      child.once('exit', (code) => fail(new Error(`service exited with ${code}`)));
+    });
+    const startupMs = round(performance.now() - began, 0);
+    await sleep(1000);
+    return { startupMs, idleRssMiB: rssMiB(child.pid!) };
+  } finally {
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/** Before (tsx) and after (compiled), interleaved `runs` times on fresh data directories. */
+export async function startupBeforeAfter(runs: number) {
+  type Sample = { startupMs: number; idleRssMiB: number };
+  const samples: Record<keyof typeof LAUNCHERS, Sample[]> = { tsx: [], compiled: [] };
+  for (let i = 0; i < runs; i += 1) {
+    for (const name of ['tsx', 'compiled'] as const) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-bench-start-'));
+      samples[name].push(await startOnce(LAUNCHERS[name], dataDir));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  const figures = (name: keyof typeof samples) => ({
+    startupMs: summary(samples[name].map((s) => s.startupMs)),
+    idleRssMiB: summary(samples[name].map((s) => s.idleRssMiB)),
+  });
+  return { tsx: figures('tsx'), compiled: figures('compiled') };
+}

@@ -1,0 +1,35 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { GENERATED_CLIENT_TYPES, generateClientTypes } from '../scripts/generate-client';
+import { buildOpenApiDocument } from './openapi';
+
+const run = promisify(execFile);
+
+interface LintReport {
+  totals: { errors: number; warnings: number };
+  problems: { ruleId: string; message: string }[];
+}
+
+describe('the OpenAPI document, as other people’s tools see it', () => {
+  it('passes redocly lint with its recommended rules', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'jobdeck-openapi-')), 'openapi.json');
+    writeFileSync(file, JSON.stringify(buildOpenApiDocument()));
+    // redocly exits non-zero on errors; the JSON report is on stdout either way.
+    const { stdout } = await run(
+      'npx',
+      ['--no', 'redocly', 'lint', file, '--extends=recommended', '--format=json'],
+      { timeout: 60_000 },
+    ).catch((error: { stdout: string }) => error);
+    const report = JSON.parse(stdout) as LintReport;
+    // The one warning left wants a licence URL or SPDX identifier: Jobdeck has no licence yet.
+    expect(report.problems.filter((p) => p.ruleId !== 'info-license-strict')).toEqual([]);
+  }, 60_000);
+
+  it('generates the client types committed in test/typed-client (npm run generate:client)', async () => {
+    expect(await generateClientTypes()).toBe(readFileSync(GENERATED_CLIENT_TYPES, 'utf8'));
+  }, 30_000);
+});

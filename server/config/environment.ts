@@ -1,0 +1,62 @@
+import { resolve } from 'node:path';
+
+/** Values for top-level keys from outside the file, each with the name to blame when it is wrong. */
+export type ConfigLayer = Record<string, { value: unknown; source: string }>;
+
+type Kind = 'text' | 'number' | 'list' | 'path';
+
+/**
+ * One variable per top-level key that a unit file or a container sets (JOBDECK_ + the key in
+ * capitals). Projects, the engine and job defaults are structures: they stay in the file.
+ * store.url has its own variable (JOBDECK_DATABASE_URL, read where the store is resolved).
+ */
+const VARIABLES: Record<string, Kind> = {
+  host: 'text',
+  port: 'number',
+  console_port: 'number',
+  console_hosts: 'list',
+  data_dir: 'path',
+  reconcile_interval_seconds: 'number',
+  instance_timeout_seconds: 'number',
+  max_running: 'number',
+  log_tail_bytes: 'number',
+  body_limit_bytes: 'number',
+  rate_limit_per_minute: 'number',
+  auth_failures_per_minute: 'number',
+  secret_key: 'text',
+  retired_secret_keys: 'list',
+  log_level: 'text',
+};
+
+export const variableOf = (key: string) => `JOBDECK_${key.toUpperCase()}`;
+
+/** The keys that variables can set, and their variables, for docs and tests. */
+export const environmentKeys = Object.keys(VARIABLES);
+
+function parse(kind: Kind, text: string): unknown {
+  switch (kind) {
+    case 'number':
+      // Left as text when it is no number, so the schema's message names the variable.
+      return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+    case 'list':
+      return text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+    case 'path':
+      // Relative to where the process starts, as a flag's would be (the file's are to the file).
+      return resolve(text);
+    case 'text':
+      return text;
+  }
+}
+
+/** The configuration that JOBDECK_* variables give (empty ones count as unset). */
+export function environmentLayer(env: NodeJS.ProcessEnv = process.env): ConfigLayer {
+  const layer: ConfigLayer = {};
+  for (const [key, kind] of Object.entries(VARIABLES)) {
+    const text = env[variableOf(key)];
+    if (text) layer[key] = { value: parse(kind, text), source: variableOf(key) };
+  }
+  return layer;
+}

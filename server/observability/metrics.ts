@@ -1,0 +1,164 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { FINAL_STATES, JOB_STATES, isFinalState, type JobState } from '../../contract';
+import type { Job } from '../jobs/model';
+import { EngineUnavailableError, RuntimeError, type ContainerRuntime } from '../jobs/ports';
+import type { JobCounts } from '../store/ports';
+
+/** States a job leaves again: counted from the store at each scrape (by an index, so cheap). */
+const UNFINISHED_STATES = JOB_STATES.filter((state) => !FINAL_STATES.includes(state));
+
+// Jobs run for milliseconds to hours: buckets from 10 ms to a day, roughly ×2.5 apart.
+const JOB_SECONDS = [
+  0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 14400, 86400,
+];
+const HTTP_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
+
+/**
+ * Jobdeck's Prometheus metrics, one registry per service. Every label is a bounded, declared
+ * value (a queue from the configuration, a state, a route template, a status code, an engine
+ * operation): never a job id, a name, a URL as sent, or anything a client chose.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly transitions = new Counter({
+    name: 'jobdeck_job_transitions_total',
+    help: 'State changes made by this instance, by queue, from and to state',
+    labelNames: ['queue', 'from', 'to'],
+    registers: [this.registry],
+  });
+  private readonly submitToRunning = new Histogram({
+    name: 'jobdeck_job_submit_to_running_seconds',
+    help: 'From Job Submit to the container running (includes any schedule_at wait)',
+    labelNames: ['queue'],
+    buckets: JOB_SECONDS,
+    registers: [this.registry],
+  });
+  private readonly queueWait = new Histogram({
+    name: 'jobdeck_job_queue_wait_seconds',
+    help: 'From the moment a job could run (submitted, or its schedule_at) to its claim of a slot',
+    labelNames: ['queue'],
+    buckets: JOB_SECONDS,
+    registers: [this.registry],
+  });
+  private readonly runningToFinal = new Histogram({
+    name: 'jobdeck_job_running_to_final_seconds',
+    help: 'From the container running to the final state, by final state',
+    labelNames: ['queue', 'state'],
+    buckets: JOB_SECONDS,
+    registers: [this.registry],
+  });
+  private readonly httpDuration = new Histogram({
+    name: 'jobdeck_http_request_duration_seconds',
+    help: 'API requests by method, route template and status code, until the answer was sent',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: HTTP_SECONDS,
+    registers: [this.registry],
+  });
+  private readonly engineErrors = new Counter({
+    name: 'jobdeck_engine_errors_total',
+    help: 'Engine calls that failed: unavailable (no answer), refused (the job’s fault), other',
+    labelNames: ['operation', 'kind'],
+    registers: [this.registry],
+  });
+
+  constructor(options: { version: string; counts: JobCounts; engineAvailable: () => boolean }) {
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'jobdeck_build_info',
+      help: 'Always 1; the version is the label',
+      labelNames: ['version'],
+      registers: [this.registry],
+    }).set({ version: options.version }, 1);
+    new Gauge({
+      name: 'jobdeck_engine_up',
+      help: 'Whether the container engine answered this instance’s last call (1) or not (0)',
+      registers: [this.registry],
+      collect() {
+        this.set(options.engineAvailable() ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'jobdeck_jobs',
+      help: 'Unfinished jobs in the store, by state and queue (the same on every instance sharing it)',
+      labelNames: ['state', 'queue'],
+      registers: [this.registry],
+      async collect() {
+        const rows = await options.counts.countByStateAndQueue(UNFINISHED_STATES);
+        this.reset();
+        for (const { state, queue, count } of rows) this.set({ state, queue }, count);
+      },
+    });
+  }
+
+  /** Called by the state machine after every move this instance makes. */
+  observeTransition = (job: Job, from: JobState): void => {
+    const queue = job.queue;
+    this.transitions.inc({ queue, from, to: job.state });
+    // A moved job always has updatedAt (the move's time); now is the fallback the type asks for.
+    const at = job.updatedAt ?? Date.now();
+    if (from === 'runnable' && job.state === 'starting') {
+      this.queueWait.observe({ queue }, seconds(at - Math.max(job.createdAt, job.scheduleAt ?? 0)));
+    }
+    if (job.state === 'running') {
+      this.submitToRunning.observe({ queue }, seconds((job.startedAt ?? at) - job.createdAt));
+    }
+    if (isFinalState(job.state) && job.startedAt !== null) {
+      this.runningToFinal.observe(
+        { queue, state: job.state },
+        seconds((job.finishedAt ?? at) - job.startedAt),
+      );
+    }
+  };
+
+  /** HTTP latency of every answer of `app`, by the route's template (`/v1/client/job/:job_id`). */
+  instrumentHttp(app: FastifyInstance): void {
+    app.addHook('onResponse', async (request, reply) => {
+      this.httpDuration.observe(
+        {
+          method: request.method,
+          route: request.routeOptions.url ?? 'unmatched',
+          status_code: reply.statusCode,
+        },
+        reply.elapsedTime / 1000,
+      );
+    });
+  }
+
+  /** The same engine, with each failed call counted by operation and kind. */
+  instrumentRuntime(runtime: ContainerRuntime): ContainerRuntime {
+    const count = this.engineErrors;
+    const counted =
+      <A extends unknown[], R>(operation: string, call: (...args: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
+        try {
+          return await call(...args);
+        } catch (error) {
+          count.inc({ operation, kind: errorKind(error) });
+          throw error;
+        }
+      };
+    return {
+      ping: counted('ping', () => runtime.ping()),
+      launch: counted('launch', (spec) => runtime.launch(spec)),
+      inspect: counted('inspect', (jobId) => runtime.inspect(jobId)),
+      list: counted('list', () => runtime.list()),
+      waitForChange: counted('wait', (workload) => runtime.waitForChange(workload)),
+      stop: counted('stop', (workload, grace) => runtime.stop(workload, grace)),
+      readOutput: counted('logs', (workload, window) => runtime.readOutput(workload, window)),
+      remove: counted('remove', (workload) => runtime.remove(workload)),
+    };
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
+
+const seconds = (ms: number) => Math.max(0, ms) / 1000;
+
+function errorKind(error: unknown): 'unavailable' | 'refused' | 'other' {
+  if (error instanceof EngineUnavailableError) return 'unavailable';
+  if (error instanceof RuntimeError) return 'refused';
+  return 'other';
+}

@@ -1,0 +1,166 @@
+import { mkdtempSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type TestService } from '../support/service';
+import { submit, waitForState } from '../support/jobs';
+
+const DOCKER_SOCKET = '/var/run/docker.sock';
+
+/**
+ * A unix socket that forwards to the engine until it is cut: the service under test talks to
+ * the real engine through it, and the test can make the engine "go away" for this service only.
+ */
+class EngineLink {
+  readonly path = join(mkdtempSync(join(tmpdir(), 'jobdeck-link-')), 'engine.sock');
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+
+  async open(): Promise<void> {
+    this.server = createServer((client) => {
+      const engine = createConnection(DOCKER_SOCKET);
+      for (const socket of [client, engine]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => socket.destroy());
+      }
+      client.pipe(engine).pipe(client);
+    });
+    await new Promise<void>((done) => this.server!.listen(this.path, done));
+  }
+
+  async cut(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise((done) => this.server?.close(done));
+  }
+}
+
+async function scrape(service: TestService): Promise<string> {
+  const response = await fetch(`${service.baseUrl}/metrics`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toContain('text/plain');
+  return response.text();
+}
+
+/** The value of one sample, by its name and exact label set as Prometheus prints it. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('metrics, liveness and readiness', () => {
+  const link = new EngineLink();
+  let service: TestService;
+  const canary = `canary-${Date.now()}-do-not-leak`;
+
+  beforeAll(async () => {
+    await link.open();
+    service = await startService({
+      engine: { type: 'docker', socket: link.path },
+      reconcile_interval_seconds: 1,
+      instance_timeout_seconds: 3,
+      log_level: 'debug',
+    });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await link.cut();
+  });
+
+  it('counts transitions, times each stage and serves Node process metrics', async () => {
+    const id = await submit(service, {
+      job_definition: 't::echo:1',
+      job_queue: 't::default',
+      container_env: { TOKEN: { value: canary, sensitive: true } },
+    });
+    await waitForState(service, id, 'completed');
+    await submit(service, { job_definition: 't::echo:1', job_queue: 't::paused' });
+    const text = await scrape(service);
+
+    const q = 'queue="t::default"';
+    for (const [from, to] of [
+      ['submitted', 'runnable'],
+      ['runnable', 'starting'],
+      ['starting', 'running'],
+      ['running', 'completed'],
+    ]) {
+      expect(sample(text, `jobdeck_job_transitions_total{${q},from="${from}",to="${to}"}`)).toBe(1);
+    }
+    expect(sample(text, `jobdeck_job_submit_to_running_seconds_count{${q}}`)).toBe(1);
+    expect(sample(text, `jobdeck_job_queue_wait_seconds_count{${q}}`)).toBe(1);
+    expect(sample(text, `jobdeck_job_running_to_final_seconds_count{${q},state="completed"}`)).toBe(
+      1,
+    );
+    expect(sample(text, 'jobdeck_jobs{state="runnable",queue="t::paused"}')).toBe(1);
+    expect(sample(text, 'jobdeck_engine_up')).toBe(1);
+    expect(
+      sample(
+        text,
+        'jobdeck_http_request_duration_seconds_count{method="POST",route="/v1/client/job",status_code="202"}',
+      ),
+    ).toBe(2);
+    expect(text).toMatch(/route="\/v1\/client\/job\/:job_id",status_code="200"/);
+    expect(text).toMatch(/^process_cpu_seconds_total \d/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+  });
+
+  it('labels carry templates and declared names only: no id, key, URL or secret', async () => {
+    await service.request('GET', '/v1/client/job/00000000-0000-4000-8000-000000000000');
+    await service.request('GET', '/v1/no/such/path-chosen-by-a-client');
+    const text = await scrape(service);
+    expect(text).toContain('route="unmatched",status_code="404"');
+    expect(text).not.toContain('00000000-0000-4000-8000-000000000000');
+    expect(text).not.toContain('path-chosen-by-a-client');
+    expect(text).not.toContain(canary);
+    expect(text).not.toContain(service.key);
+    const labelValues = [...text.matchAll(/="([^"]*)"/g)].map((m) => m[1]!);
+    for (const value of labelValues) expect(value).toMatch(/^[\w:./+-]*$/);
+  });
+
+  it('healthz answers while alive; readyz and /v1/health name what is unreachable', async () => {
+    expect(await service.request('GET', '/healthz', undefined, null)).toMatchObject({
+      status: 200,
+      body: { ok: true },
+    });
+    expect((await service.request('GET', '/readyz', undefined, null)).body).toEqual({
+      ok: true,
+      data: { store: 'reachable', engine: 'reachable' },
+    });
+
+    await link.cut();
+    const ready = await service.request('GET', '/readyz', undefined, null);
+    expect(ready.status).toBe(503);
+    expect(ready.body).toEqual({ ok: false, message: 'engine: unreachable' });
+    expect((await service.request('GET', '/v1/health', undefined, null)).status).toBe(503);
+    expect((await service.request('GET', '/healthz', undefined, null)).status).toBe(200);
+    // The reconciler's next pass (1 s here) sees the engine gone.
+    await new Promise((r) => setTimeout(r, 2500));
+    const text = await scrape(service);
+    expect(sample(text, 'jobdeck_engine_up')).toBe(0);
+    expect(
+      sample(text, 'jobdeck_engine_errors_total{operation="ping",kind="unavailable"}'),
+    ).toBeGreaterThan(0);
+    await link.open();
+  });
+
+  it('logs JSON lines with the request id, reusing a proxy’s X-Request-Id', async () => {
+    const response = await fetch(`${service.baseUrl}/healthz`, {
+      headers: { 'x-request-id': 'proxy-id-42' },
+    });
+    expect(response.headers.get('x-request-id')).toBe('proxy-id-42');
+    const odd = await fetch(`${service.baseUrl}/healthz`, {
+      headers: { 'x-request-id': 'has spaces and "quotes"' },
+    });
+    expect(odd.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+
+    await new Promise((r) => setTimeout(r, 200));
+    const lines = service
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.some((line) => line.reqId === 'proxy-id-42')).toBe(true);
+    expect(service.output()).not.toContain(canary);
+  });
+});
