@@ -46,6 +46,13 @@ start_node() {
   local n=$1 run data ns
   run=$(node_run "$n") data=$(node_data "$n") ns=$(node_ns "$n")
   mkdir -p "$run" "$data"
+  # A killed dockerd can linger a moment (exiting, or a zombie): dockerd refuses its pidfile until then.
+  local old
+  old=$(cat "$run/docker.pid" 2>/dev/null || true)
+  if [ -n "$old" ]; then
+    for _ in $(seq 1 40); do [ -e "/proc/$old" ] || break; sleep 0.25; done
+    rm -f "$run/docker.pid"
+  fi
   # Its own config file: /etc/docker/daemon.json is the default engine's. Its own key file
   # (20.10 has no flag for it), or all nodes would report the default engine's ID.
   echo "{\"deprecated-key-path\": \"$data/key.json\"}" >"$run/daemon.json"
@@ -71,10 +78,9 @@ for n in "${JDSWARM_NODES[@]}"; do
     pid=
   fi
   if [ -n "$pid" ] && dk "$n" version >/dev/null 2>&1; then continue; fi
-  if [ -z "$pid" ]; then
-    stop_node "$n" # leftovers of a crashed node (containerd, shims, mounts) would confuse a new one
-    start_node "$n"
-  fi
+  # A crashed node's leftovers (shims, containers, mounts) are the new dockerd's to restore, as
+  # after a crash of a real machine's engine: tests of node loss depend on that.
+  [ -n "$pid" ] || start_node "$n"
   started+=("$n")
 done
 for n in "${started[@]}"; do
@@ -97,7 +103,9 @@ if [ "$mgr_state" != "active true" ]; then
   dk 1 swarm init --advertise-addr "$MGR_ADDR" --listen-addr "$MGR_ADDR:2377" >/dev/null
   say "initialised on node 1 ($MGR_ADDR:2377)"
 fi
-token=$(dk 1 swarm join-token -q worker)
+# A restarted manager answers before raft has a leader again ("The swarm does not have a leader").
+for _ in $(seq 1 120); do dk 1 node ls -q >/dev/null 2>&1 && break; sleep 0.25; done
+token=$(dk 1 swarm join-token -q worker) || die "the manager on node 1 does not answer swarm requests; see $(node_run 1)/dockerd.log"
 join_worker() {
   local n=$1 state id
   read -r state id < <(dk "$n" info --format '{{.Swarm.LocalNodeState}} {{.Swarm.NodeID}}')
