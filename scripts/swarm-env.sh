@@ -19,14 +19,9 @@ die() { echo "swarm: $*" >&2; exit 1; }
 
 # Pids of node N's dockerd, its containerd and the shims: they name the node's exec root on their
 # command line. Matching that path, never a program name, keeps the shared default engine out of
-# reach.
+# reach. The pattern comes from a file so that grep's own command line does not match.
 node_pids() {
-  local exec p cmd
-  exec="$(node_run "$1")/exec"
-  for p in /proc/[0-9]*; do
-    cmd=$(tr '\0' ' ' 2>/dev/null <"$p/cmdline") || continue
-    case "$cmd" in *"--exec-root $exec "* | *"$exec/containerd/"*) echo "${p#/proc/}" ;; esac
-  done
+  grep -lsFf <(echo "$(node_run "$1")/exec") /proc/[0-9]*/cmdline | cut -d/ -f3 || true
 }
 
 # The node's dockerd pid if it is alive (a stale pidfile yields nothing).
@@ -37,11 +32,12 @@ dockerd_pid() {
   return 0
 }
 
-# Mount points under the node's directories, deepest first (overlay layers, container shm, the
-# netns files of libnetwork): rm -rf cannot remove them while mounted.
+# Mount points at or under the node's directories, deepest first (dockerd's bind mount of its
+# data root, overlay layers, container shm, libnetwork's netns files): rm -rf stops at them.
 node_mounts() {
-  awk -v a="$(node_run "$1")/" -v b="$(node_data "$1")/" \
-    'index($5, a) == 1 || index($5, b) == 1 { print $5 }' /proc/self/mountinfo | sort -r
+  awk -v a="$(node_run "$1")" -v b="$(node_data "$1")" \
+    '$5 == a || $5 == b || index($5, a "/") == 1 || index($5, b "/") == 1 { print $5 }' \
+    /proc/self/mountinfo | sort -r
 }
 
 # Stops node N's dockerd (which stops its containers and its containerd), then removes whatever
@@ -52,17 +48,23 @@ stop_node() {
   if [ -n "$pid" ]; then
     kill -TERM "$pid" 2>/dev/null || true
     # dockerd gives running containers their stop timeout (at most --shutdown-timeout, 15 s).
-    for i in $(seq 1 40); do [ -d "/proc/$pid" ] || break; sleep 0.5; done
+    for i in $(seq 1 200); do [ -d "/proc/$pid" ] || break; sleep 0.1; done
   fi
   runc_root="$(node_run "$n")/exec/runtime-runc/moby"
   if [ -d "$runc_root" ]; then
     for id in $(runc --root "$runc_root" list -q 2>/dev/null); do
       runc --root "$runc_root" delete --force "$id" >/dev/null 2>&1 || true
+      # The shim we kill below leaves its socket; containerd names it by this hash.
+      rm -f "/run/containerd/s/$(printf '%s' "$(node_run "$n")/exec/containerd/containerd.sock/moby/$id" | sha256sum | cut -d' ' -f1)"
     done
   fi
   for pid in $(node_pids "$n"); do kill -KILL "$pid" 2>/dev/null || true; done
-  for i in $(seq 1 20); do [ -z "$(node_pids "$n")" ] && break; sleep 0.25; done
+  for i in $(seq 1 50); do [ -z "$(node_pids "$n")" ] && break; sleep 0.1; done
   local m
-  for m in $(node_mounts "$n"); do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
+  # Several passes: a dockerd restarted after a SIGKILL stacks a second bind mount on its root.
+  for _ in 1 2 3 4 5; do
+    [ -n "$(node_mounts "$n")" ] || break
+    for m in $(node_mounts "$n"); do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
+  done
   rm -f "$(node_run "$n")/docker.pid" "$(node_sock "$n")"
 }
