@@ -8,6 +8,8 @@ import { openSqlite } from './store/sqlite';
 import { join } from 'node:path';
 
 const DEFAULT_CONFIG = process.env.JOBDECK_CONFIG ?? 'config/jobdeck.yaml';
+/** How long a stop may take to answer requests under way before the process just exits. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 function port(value: string): number {
   const n = Number(value);
@@ -70,7 +72,13 @@ configured(program.command('start'))
         `  Try:     curl -s -X POST ${jobdeck.apiUrl}/v1/client/job -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{"job_definition":"demo::hello:1","job_queue":"demo::default"}'`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
-      const stop = () => {
+      const stop = (signal: NodeJS.Signals) => {
+        process.stderr.write(
+          `jobdeck: ${signal}: stopping (running containers keep running and are adopted at the next start)\n`,
+        );
+        // A second signal, or a close that hangs, ends the process at once; nothing is lost either way.
+        process.once(signal, () => process.exit(1));
+        setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
         void jobdeck.close().then(() => process.exit(0));
       };
       process.once('SIGINT', stop);

@@ -8,12 +8,8 @@ import { ConfigError } from './config/load';
 import type { JobdeckConfig } from './config/schema';
 import { buildConsoleServer } from './http/console-server';
 import { buildHttpApp } from './http/app';
-import { Dispatcher } from './jobs/dispatcher';
-import { JobService } from './jobs/job-service';
-import { recoverJobs } from './jobs/recovery';
-import { Runner } from './jobs/runner';
-import { JobStateMachine } from './jobs/state-machine';
-import { DockerRuntime } from './runtime/docker-runtime';
+import { createJobSystem } from './jobs/job-system';
+import { createRuntime } from './runtime/create-runtime';
 import { AesGcmSecretBox, loadSecretKey } from './secrets/secret-box';
 import { SqlJobStore } from './store/job-store';
 import { KeyStore } from './store/key-store';
@@ -64,23 +60,30 @@ export async function startJobdeck(
   const store = new SqlJobStore(db);
   const keys = new KeyStore(db);
   const secrets = new AesGcmSecretBox(loadSecretKey(config.secret_key, config.data_dir));
-  const runtime = new DockerRuntime(
-    config.docker_socket,
-    await storeId(db),
-    config.container_labels,
-  );
-  const machine = new JobStateMachine(store);
+  const runtime = createRuntime(config.engine, {
+    storeId: await storeId(db),
+    labels: config.container_labels,
+  });
   const logger = pino({
     level: config.log_level,
     // Keys never reach the log; bodies are never logged at all (they can hold sensitive values).
     redact: ['req.headers.authorization', 'req.headers.cookie'],
   });
-  const runner = new Runner(runtime, machine, store, secrets, logger, config.log_tail_bytes);
-  const dispatcher = new Dispatcher(store, machine, catalog, runner, logger);
-  const service = new JobService(store, machine, catalog, dispatcher, runner, secrets);
+  const jobs = createJobSystem(
+    { store, runtime, secrets, catalog, logger },
+    {
+      logTailBytes: config.log_tail_bytes,
+      defaults: {
+        cpus: config.job_defaults.cpus,
+        memoryBytes: config.job_defaults.memory,
+        pidsLimit: config.job_defaults.pids_limit,
+      },
+      reconcileIntervalMs: config.reconcile_interval_seconds * 1000,
+    },
+  );
 
   const api = await buildHttpApp({
-    service,
+    service: jobs.service,
     keys,
     submitSchema: buildSubmitJobSchema(DEFAULT_LIMITS),
     bodyLimitBytes: config.body_limit_bytes,
@@ -101,8 +104,7 @@ export async function startJobdeck(
     await db.destroy();
     throw new ConfigError((error as Error).message);
   }
-  await recoverJobs(store, runtime, machine, runner, logger);
-  dispatcher.start();
+  await jobs.start();
   const apiUrl = await api.listen({ host: config.host, port: config.port });
 
   const key = await consoleKey(keys, config);
@@ -117,11 +119,14 @@ export async function startJobdeck(
     apiUrl,
     consoleUrl,
     consoleKey: key,
+    /**
+     * Takes no new requests and answers those under way, then stops dispatching; containers keep
+     * running and the next start adopts them.
+     */
     async close() {
-      // Containers keep running; the next start adopts them.
-      dispatcher.stop();
       await consoleServer?.close();
       await api.close();
+      await jobs.stop();
       await db.destroy();
     },
   };

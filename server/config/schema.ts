@@ -31,6 +31,26 @@ const definitionSchema = z.strictObject({
   network: z.string().default('none'),
 });
 
+/** The local Docker Engine: today's behaviour, and the default. */
+const dockerEngineSchema = z.strictObject({
+  type: z.literal('docker'),
+  socket: z.string().default('/var/run/docker.sock'),
+  /** A tiny init as PID 1 forwards SIGTERM to the job, so a grace period means something. */
+  init: z.boolean().default(true),
+});
+
+const engineSchema = z.discriminatedUnion('type', [dockerEngineSchema], {
+  error: 'type: must be docker',
+});
+
+/** Limits every job container gets unless its definition sets its own. */
+const jobDefaultsSchema = z.strictObject({
+  memory: memorySize.default(512 * 1024 ** 2),
+  cpus: z.number().positive().default(1),
+  /** Processes and threads a job may have at once: a fork bomb stops here. */
+  pids_limit: positiveInt.default(512),
+});
+
 const queueSchema = z.strictObject({
   max_running: positiveInt.default(4),
   priority: z.number().int().default(0),
@@ -48,7 +68,10 @@ export const configSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).default(8080),
   console_port: z.number().int().min(0).max(65535).default(8081),
   data_dir: z.string().default('./data'),
-  docker_socket: z.string().default('/var/run/docker.sock'),
+  engine: engineSchema.default({ type: 'docker', socket: '/var/run/docker.sock', init: true }),
+  job_defaults: jobDefaultsSchema.default({ memory: 512 * 1024 ** 2, cpus: 1, pids_limit: 512 }),
+  /** How often every unfinished job is compared with the engine (and the engine pinged). */
+  reconcile_interval_seconds: z.number().positive().max(60).default(2),
   max_running: positiveInt.default(16),
   log_tail_bytes: positiveInt.default(64 * 1024),
   body_limit_bytes: positiveInt.default(DEFAULT_BODY_LIMIT_BYTES),
@@ -63,5 +86,4 @@ export const configSchema = z.strictObject({
 });
 
 export type JobdeckConfig = z.infer<typeof configSchema>;
-export type DefinitionConfig = z.infer<typeof definitionSchema>;
-export type QueueConfig = z.infer<typeof queueSchema>;
+export type EngineConfig = z.infer<typeof engineSchema>;

@@ -10,7 +10,7 @@ import type { buildSubmitJobSchema } from '../../contract';
 import type { JobService } from '../jobs/job-service';
 import type { KeyStore } from '../store/key-store';
 import { authenticate } from './auth';
-import { HttpError, installErrorHandling, sendError } from './errors';
+import { HttpError, installDraining, installErrorHandling, sendError } from './errors';
 import { installJsonParser } from './json-body';
 import { jobRoutes } from './routes/jobs';
 import { metaRoutes, type HealthCheck } from './routes/meta';
@@ -35,9 +35,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     logController: new LogController({
       disableRequestLogging: !['debug', 'trace'].includes(options.logger.level),
     }),
+    // Fastify's own answer while closing is outside the envelope; installDraining gives ours.
+    return503OnClosing: false,
   });
   installJsonParser(app);
   installErrorHandling(app, options.bodyLimitBytes);
+  installDraining(app);
 
   const methodsByUrl = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {

@@ -52,3 +52,22 @@ export function installErrorHandling(app: FastifyInstance, bodyLimitBytes: numbe
     sendError(reply, 404, `no endpoint ${request.method} ${request.url.split('?')[0]}`),
   );
 }
+
+/**
+ * Once the service is stopping, a request that still arrives on an open connection gets a 503
+ * in the envelope, and the connection is closed so the client's next try goes elsewhere.
+ */
+export function installDraining(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    return sendError(
+      reply.header('connection', 'close'),
+      503,
+      'service: stopping for a restart; retry in a moment',
+    );
+  });
+}

@@ -1,9 +1,12 @@
 import { SLOT_STATES, isFinalState } from '../../contract';
 import type { Catalog } from './catalog';
+import type { EngineHealth } from './engine-health';
 import type { Job } from './model';
 import { notes } from './notes';
 import type { JobStore, Logger } from './ports';
+import { DISPATCH_LOCK } from './reconciler';
 import type { Runner } from './runner';
+import type { KeyedSerial } from './serial';
 import type { JobStateMachine } from './state-machine';
 
 const totalOf = (countsByQueue: Map<string, number>) =>
@@ -14,8 +17,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Moves jobs forward when something happens, never by polling: a submit, a job leaving a slot,
- * or the timer armed for the earliest schedule_at. Ticks never overlap; a kick during a tick
- * makes it run once more.
+ * the engine answering again, or the timer armed for the earliest schedule_at. Ticks never
+ * overlap; a kick during a tick makes it run once more. Containers are started only while the
+ * engine answers; meanwhile jobs wait as runnable and say why.
  */
 export class Dispatcher {
   private ticking = false;
@@ -29,12 +33,17 @@ export class Dispatcher {
     private readonly machine: JobStateMachine,
     private readonly catalog: Catalog,
     private readonly runner: Runner,
+    private readonly health: EngineHealth,
+    private readonly locks: KeyedSerial,
     private readonly logger: Logger,
   ) {
     // A slot frees when a job leaves starting/running/cancelling for good. Nothing else needs a
     // kick: submits kick directly, and only this dispatcher makes jobs runnable.
     machine.onTransition((job, from) => {
       if (isFinalState(job.state) && SLOT_STATES.includes(from)) this.kick();
+    });
+    health.onChange((available) => {
+      if (available) this.kick();
     });
   }
 
@@ -69,7 +78,7 @@ export class Dispatcher {
         this.kickedDuringTick = false;
         await this.evaluateSubmitted();
         await this.promoteDue();
-        await this.fillSlots();
+        if (this.health.available) await this.locks.run(DISPATCH_LOCK, () => this.fillSlots());
         await this.armTimer();
       } while (this.kickedDuringTick && !this.stopped);
     } catch (error) {
@@ -133,6 +142,9 @@ export class Dispatcher {
 
   /** What a runnable job is waiting for, counted now. */
   async waitingNote(job: Job, counts?: Map<string, number>): Promise<string> {
+    if (this.health.unreachableSince !== null) {
+      return notes.waitingForEngine(this.health.unreachableSince);
+    }
     const active = counts ?? (await this.store.activeCountsByQueue());
     const queue = this.catalog.queue(job.queue);
     const inQueue = active.get(job.queue) ?? 0;

@@ -1,12 +1,14 @@
-import { cancelEffect, type SubmitJobRequest } from '../../contract';
+import { failpoint } from '../failpoints';
+import { SLOT_STATES, cancelEffect, type SubmitJobRequest } from '../../contract';
 import type { Catalog } from './catalog';
 import type { Dispatcher } from './dispatcher';
+import type { EngineHealth } from './engine-health';
 import { conflict, invalid, notFound } from './errors';
 import type { ContainerLogs, Job, JobListFilter, Transition } from './model';
 import { notes } from './notes';
 import type { JobStore, SecretBox } from './ports';
 import type { Runner } from './runner';
-import type { JobStateMachine } from './state-machine';
+import { ContendedError, type JobStateMachine } from './state-machine';
 import { planJob } from './submission';
 
 /** The three operations of the spec (and the read-only extensions), for one project at a time. */
@@ -18,6 +20,7 @@ export class JobService {
     private readonly dispatcher: Dispatcher,
     private readonly runner: Runner,
     private readonly secrets: SecretBox,
+    private readonly health: EngineHealth,
   ) {}
 
   async submit(project: string, payload: SubmitJobRequest): Promise<string> {
@@ -29,6 +32,7 @@ export class JobService {
         `name: "${job.name}" is already held by job ${result.nameHeldBy} in queue ${job.queue}, which has not finished`,
       );
     }
+    failpoint('after-insert');
     this.dispatcher.kick();
     return job.id;
   }
@@ -60,37 +64,42 @@ export class JobService {
    * while the container is stopped; a retried cancel is a no-op; a finished job is a conflict.
    */
   async cancel(project: string, id: string): Promise<void> {
-    // A lost compare-and-set means the job moved meanwhile: decide again on its new state.
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      const job = await this.visibleJob(project, id);
-      const effect = cancelEffect(job.state);
-      if (effect === 'already-cancelling') return;
-      if (effect === 'cancel-now') {
+    let moved: Job | undefined;
+    try {
+      moved = await this.machine.decideAndMove(id, (job) => {
+        if (job.project !== project) throw notFound(id);
         const now = Date.now();
-        const moved = await this.machine.move(job, 'cancelled', notes.cancelledBeforeStart, {
-          cancelRequestedAt: now,
-          finishedAt: now,
-        });
-        if (moved) return;
-      } else if (effect === 'stop-container') {
-        const moved = await this.machine.move(
-          job,
-          'cancelling',
-          notes.cancelling(job.stopGraceSeconds),
-          {
-            cancelRequestedAt: Date.now(),
-          },
-        );
-        if (moved) {
-          // Answer at once: the stop can take the whole grace period.
-          void this.runner.requestStop(moved);
-          return;
+        switch (cancelEffect(job.state)) {
+          case 'already-cancelling':
+            return undefined;
+          case 'cancel-now':
+            return {
+              to: 'cancelled',
+              note: notes.cancelledBeforeStart,
+              fields: { cancelRequestedAt: now, finishedAt: now },
+            };
+          case 'stop-container':
+            return {
+              to: 'cancelling',
+              note: notes.cancelling(job.stopGraceSeconds),
+              fields: { cancelRequestedAt: now },
+            };
+          case 'refused':
+            throw conflict(
+              `job_id: job ${id} is ${job.state}; a ${job.state} job cannot be cancelled`,
+            );
         }
-      } else {
-        throw conflict(`job_id: job ${id} is ${job.state}; a ${job.state} job cannot be cancelled`);
+      });
+    } catch (error) {
+      if (error instanceof ContendedError) {
+        throw conflict(`job_id: job ${id} kept changing state; try the cancel again`);
       }
+      throw error;
     }
-    throw conflict(`job_id: job ${id} kept changing state; try the cancel again`);
+    if (moved === undefined)
+      await this.visibleJob(project, id); // no such job is a 404
+    // Answer at once: the stop can take the whole grace period.
+    else if (moved.state === 'cancelling') void this.runner.settle(id);
   }
 
   /** Another project's job is reported exactly like a missing one: no existence leak. */
@@ -100,8 +109,15 @@ export class JobService {
     return job;
   }
 
+  /** Notes that depend on now: what a runnable job waits for, an engine that does not answer. */
   private async describe(job: Job, counts?: Map<string, number>): Promise<Job> {
-    if (job.state !== 'runnable') return job;
-    return { ...job, systemNote: await this.dispatcher.waitingNote(job, counts) };
+    if (job.state === 'runnable') {
+      return { ...job, systemNote: await this.dispatcher.waitingNote(job, counts) };
+    }
+    const since = this.health.unreachableSince;
+    if (since !== null && SLOT_STATES.includes(job.state)) {
+      return { ...job, systemNote: notes.engineAwayWhileActive(since) };
+    }
+    return job;
   }
 }

@@ -20,10 +20,20 @@ export const notes = {
   cancelledWhileRunning: (code: number) =>
     `cancelled on request; the container exited with code ${code}`,
   cancelledBeforeContainer: 'cancelled on request before the container started',
-  requeuedAfterRestart:
-    'requeued: the service restarted before the container was created, so it never ran',
+  requeuedNeverCreated:
+    'requeued: its container was never created (the service stopped before it could), so it never ran',
   vanished:
     'the container vanished (removed outside Jobdeck?) so its outcome is unknown; submit it again',
-  vanishedWhileDown:
-    'the container was gone when the service restarted (removed outside Jobdeck?) so its outcome is unknown; submit it again',
+  cancelledContainerGone:
+    'cancelled on request; the container was gone, so its exit code is unknown',
+  waitingForEngine: (since: number) =>
+    `waiting for the container engine: unreachable since ${iso(since)}`,
+  engineAwayWhileActive: (since: number) =>
+    `the container engine is unreachable since ${iso(since)}; the job is settled once it answers`,
+  engineStopped: (code: number) =>
+    `exited with code ${code} while the container engine was stopped or unreachable, so the engine may have ended it; submit it again`,
+  endedWithoutExitCode: 'the container engine reports no exit code for it; submit it again',
+  waitingForPlacement: (reason: string) => `waiting for the container engine: ${reason}`,
+  runningOn: (node: string) => `running on node ${node}`,
+  engineFailed: (reason: string) => `the container engine failed: ${reason}`,
 };

@@ -14,8 +14,9 @@ export interface JobStore {
   getJob(id: string): Promise<Job | undefined>;
   /** Compare-and-set on the state, recording the transition in the same transaction. */
   moveJob(change: StateChange): Promise<Job | undefined>;
-  setContainerId(id: string, containerId: string): Promise<void>;
   jobsInStates(states: readonly JobState[]): Promise<Job[]>;
+  /** Replaces the note of a job still in `state` (what it waits for changed); no transition. */
+  setNote(id: string, state: JobState, note: string | null): Promise<void>;
   /** Pending jobs whose time has come. */
   dueJobs(now: number): Promise<Job[]>;
   nextScheduleAt(): Promise<number | undefined>;
@@ -28,39 +29,82 @@ export interface JobStore {
   getLogs(id: string): Promise<ContainerLogs | undefined>;
 }
 
-export interface ContainerSpec {
+/** What the engine is asked to run for one job. */
+export interface WorkloadSpec {
   jobId: string;
   image: string;
   command: string[];
   /** NAME=value, sensitive values already opened: only the runtime ever sees them. */
   env: string[];
-  cpus: number | null;
-  memoryBytes: number | null;
+  cpus: number;
+  memoryBytes: number;
+  pidsLimit: number;
+  /** `none` isolates the job; any other value names a network of the engine. */
   network: string;
 }
 
-export interface ManagedContainer {
-  containerId: string;
+/** A job's container (or cluster task) as the engine reports it now. */
+export interface Workload {
+  /** The engine's own id for it. */
+  id: string;
   jobId: string;
-  state: 'created' | 'running' | 'exited';
+  /**
+   * `created`: made but never started (launching it again starts it); `pending`: the engine is
+   * placing or preparing it and starts it by itself (`message` says what it waits for).
+   */
+  status: 'created' | 'pending' | 'running' | 'exited';
+  /** Null while it runs, or when it ended without running (then `message` says why). */
+  exitCode: number | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  /** Where it runs, when the engine has several machines. */
+  node: string | null;
+  /**
+   * Why it waits, or why it ended without an exit code (it could not run, or was lost), in
+   * words for the job's system_note.
+   */
+  message: string | null;
 }
 
-/** Why the engine could not do what was asked, in words for the job's system_note. */
+/** The engine refused the job for a reason of the job's own: the message is for its system_note. */
 export class RuntimeError extends Error {}
 
-/** A container engine: Docker today, a cluster engine later. */
+/** The engine did not answer (stopped, restarting, unreachable): try again later, blame no job. */
+export class EngineUnavailableError extends Error {}
+
+/**
+ * A container engine: the local Docker Engine, a cluster engine. Every workload is found again by
+ * its job id, so a lost answer or a restart never leads to a second container for one job.
+ */
 export interface ContainerRuntime {
-  /** Creates (not starts) the container; throws RuntimeError. */
-  create(spec: ContainerSpec): Promise<string>;
-  start(containerId: string): Promise<void>;
-  /** Resolves with the exit code once the container has stopped. */
-  wait(containerId: string): Promise<number>;
-  /** SIGTERM, then SIGKILL after the grace period. */
-  stop(containerId: string, graceSeconds: number): Promise<void>;
-  logs(containerId: string, maxBytes: number): Promise<ContainerLogs>;
-  remove(containerId: string): Promise<void>;
-  /** Every container this store created, running or not. */
-  listManaged(): Promise<ManagedContainer[]>;
+  /** Resolves when the engine answers; throws EngineUnavailableError otherwise. */
+  ping(): Promise<void>;
+  /**
+   * Makes the job's workload and starts it, or returns the one that already exists for the job
+   * (starting it if it was only created). Throws RuntimeError or EngineUnavailableError.
+   */
+  launch(spec: WorkloadSpec): Promise<Workload>;
+  /** The job's workload now, or null when the engine has none. */
+  inspect(jobId: string): Promise<Workload | null>;
+  /** Every workload of this store, whatever its status. */
+  list(): Promise<Workload[]>;
+  /**
+   * Resolves when the workload's status is no longer the one given (it started, or ended). The
+   * fast path only: it may reject, or never settle, when the engine goes away; the reconciler
+   * is what guarantees an outcome.
+   */
+  waitForChange(workload: Workload): Promise<void>;
+  /** SIGTERM, then SIGKILL after the grace period; resolves at once if it already ended. */
+  stop(workload: Workload, graceSeconds: number): Promise<void>;
+  /** The last `maxBytes` of its output, read without holding more than that in memory. */
+  logs(workload: Workload, maxBytes: number): Promise<ContainerLogTail>;
+  remove(workload: Workload): Promise<void>;
+}
+
+export interface ContainerLogTail {
+  bytes: Buffer;
+  /** Whether earlier output was left out. */
+  truncated: boolean;
 }
 
 export interface SecretBox {

@@ -1,53 +1,79 @@
-import { SLOT_STATES } from '../../contract';
+import { SLOT_STATES, isFinalState } from '../../contract';
+import type { EngineHealth } from './engine-health';
+import { JobSecrets } from './job-secrets';
 import type { Job } from './model';
 import { notes } from './notes';
+import { deadlineOf, outcomeOf } from './outcome';
 import {
+  EngineUnavailableError,
   RuntimeError,
   type ContainerRuntime,
   type JobStore,
   type Logger,
   type SecretBox,
+  type Workload,
 } from './ports';
+import { KeyedSerial } from './serial';
 import type { JobStateMachine } from './state-machine';
 
-interface Supervision {
-  containerId?: string;
-  timedOut: boolean;
+/** Limits every job container gets unless its definition sets its own. */
+export interface ContainerDefaults {
+  cpus: number;
+  memoryBytes: number;
+  pidsLimit: number;
 }
 
+export interface RunnerOptions {
+  logTailBytes: number;
+  defaults: ContainerDefaults;
+}
+
+// A stop that has not ended the container this long after its grace period is asked again.
+const STOP_RETRY_AFTER_GRACE_MS = 10_000;
+// setTimeout's ceiling; a later deadline is caught by the reconciler's passes instead.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
- * Runs one container per job and records how it ended. The only place where sealed
- * environment values are opened, just before they go to the engine.
+ * Runs one workload per job and settles each job against what the engine reports. `settle` is
+ * level-driven: it looks at the job's state and its workload now and does what is missing
+ * (follow it, stop it, record how it ended, requeue it), so whoever calls it — the launch, the
+ * fast path when a container ends, the reconciler's regular pass — reaches the same outcome.
  */
 export class Runner {
-  private readonly supervised = new Map<string, Supervision>();
+  /** Jobs whose launch call is with the engine now: their launch settles them. */
+  private readonly launching = new Set<string>();
+  /** Jobs whose end this process is waiting for (the fast path). */
+  private readonly followed = new Set<string>();
+  private readonly stopsIssued = new Map<string, number>();
+  private readonly serial = new KeyedSerial();
+  private stopped = false;
 
   constructor(
     private readonly runtime: ContainerRuntime,
     private readonly machine: JobStateMachine,
     private readonly store: JobStore,
     private readonly secrets: SecretBox,
+    private readonly health: EngineHealth,
     private readonly logger: Logger,
-    private readonly logTailBytes: number,
+    private readonly options: RunnerOptions,
   ) {}
+
+  /** Settles nothing more: what is under way is left for the next start to adopt. */
+  stop(): void {
+    this.stopped = true;
+  }
 
   /** Starts a job that is in `starting`; returns at once. */
   launch(job: Job): void {
-    this.track(this.execute(job));
+    this.launching.add(job.id);
+    this.track(this.launchNow(job));
   }
 
-  /** Follows an existing container to its end (after a restart, or when a start raced a cancel). */
-  adopt(job: Job, containerId: string): void {
-    this.track(this.supervise(job, containerId));
-  }
-
-  /** Asks the engine to stop the job's container, if it has one yet; never throws. */
-  async requestStop(job: Job): Promise<void> {
-    const containerId = this.supervised.get(job.id)?.containerId;
-    if (!containerId) return; // execute() sees `cancelling` once the container exists
-    await this.runtime.stop(containerId, job.stopGraceSeconds).catch((error: unknown) => {
-      this.logger.warn({ jobId: job.id, err: error }, 'stop request failed');
-    });
+  /** Brings the job in line with its workload (looked up afresh unless given). Never throws. */
+  settle(jobId: string, observed?: Workload | null): Promise<void> {
+    return this.serial
+      .run(jobId, () => this.settleNow(jobId, observed))
+      .catch((error: unknown) => this.engineTrouble(error, jobId));
   }
 
   private track(work: Promise<void>): void {
@@ -56,142 +82,221 @@ export class Runner {
     });
   }
 
-  private async execute(job: Job): Promise<void> {
-    const supervision: Supervision = { timedOut: false };
-    this.supervised.set(job.id, supervision);
-    let containerId: string;
+  private async launchNow(job: Job): Promise<void> {
+    let secrets: JobSecrets | undefined;
+    let workload: Workload;
     try {
-      containerId = await this.runtime.create({
+      secrets = new JobSecrets(job, this.secrets);
+      workload = await this.runtime.launch({
         jobId: job.id,
         image: job.image,
         command: job.command,
-        env: job.env.map(
-          (v) => `${v.name}=${'sealed' in v ? this.secrets.open(v.sealed) : v.value}`,
-        ),
-        cpus: job.cpus,
-        memoryBytes: job.memoryBytes,
+        env: secrets.engineEnv(),
+        cpus: job.cpus ?? this.options.defaults.cpus,
+        memoryBytes: job.memoryBytes ?? this.options.defaults.memoryBytes,
+        pidsLimit: this.options.defaults.pidsLimit,
         network: job.network,
       });
     } catch (error) {
-      this.supervised.delete(job.id);
-      await this.failStart(job.id, error);
+      this.launching.delete(job.id);
+      await this.launchFailed(job.id, error, secrets);
       return;
     }
-    supervision.containerId = containerId;
-    await this.store.setContainerId(job.id, containerId);
-
-    const current = await this.store.getJob(job.id);
-    if (current?.state === 'cancelling') {
-      await this.runtime.remove(containerId).catch(() => undefined);
-      this.supervised.delete(job.id);
-      await this.machine.move(current, 'cancelled', notes.cancelledBeforeContainer, {
-        finishedAt: Date.now(),
-      });
-      return;
-    }
-    try {
-      await this.runtime.start(containerId);
-    } catch (error) {
-      this.supervised.delete(job.id);
-      await this.runtime.remove(containerId).catch(() => undefined);
-      await this.failStart(job.id, error);
-      return;
-    }
-    const running = await this.machine.move(job, 'running', null, {
-      startedAt: Date.now(),
-      containerId,
-    });
-    // Not moved: a cancel won the race while the container started; it is `cancelling` now.
-    const followed = running ?? (await this.store.getJob(job.id));
-    if (followed) await this.supervise(followed, containerId);
+    this.launching.delete(job.id);
+    await this.settle(job.id, workload);
   }
 
-  private async supervise(job: Job, containerId: string): Promise<void> {
-    const supervision = this.supervised.get(job.id) ?? { timedOut: false };
-    supervision.containerId = containerId;
-    this.supervised.set(job.id, supervision);
-
-    const deadline = (job.startedAt ?? Date.now()) + job.timeoutSeconds * 1000;
-    const timer = setTimeout(
-      () => {
-        supervision.timedOut = true;
-        void this.runtime.stop(containerId, job.stopGraceSeconds).catch(() => undefined);
-      },
-      Math.max(0, deadline - Date.now()),
-    );
-    if (job.state === 'cancelling') await this.requestStop(job);
-
-    let exitCode: number;
-    try {
-      exitCode = await this.runtime.wait(containerId);
-    } catch (error) {
-      clearTimeout(timer);
-      this.supervised.delete(job.id);
-      await this.settle(job.id, () => ({ to: 'error', note: messageOf(error), fields: {} }));
+  private async launchFailed(
+    jobId: string,
+    error: unknown,
+    secrets: JobSecrets | undefined,
+  ): Promise<void> {
+    if (this.stopped) return;
+    if (error instanceof EngineUnavailableError) {
+      // Not the job's fault: it waits for the engine. Should the engine have made the container
+      // after all, the next launch finds it by the job's id instead of making a second.
+      this.health.markDown(error.message);
+      const since = this.health.unreachableSince ?? Date.now();
+      await this.machine.decideAndMove(jobId, (job) =>
+        job.state === 'starting'
+          ? { to: 'runnable', note: notes.waitingForEngine(since) }
+          : undefined,
+      );
       return;
     }
-    clearTimeout(timer);
-    const logs = await this.runtime.logs(containerId, this.logTailBytes).catch(() => undefined);
-    if (logs) await this.store.saveLogs(job.id, { ...logs, text: this.redact(logs.text, job) });
-
-    // Record the outcome before removing the container: a crash in between then leaves an
-    // orphan that recovery removes, never a finished job whose outcome is lost.
-    const fields = { exitCode, finishedAt: Date.now() };
-    await this.settle(job.id, (state) => {
-      if (state === 'cancelling') {
-        return { to: 'cancelled', note: notes.cancelledWhileRunning(exitCode), fields };
+    const message =
+      error instanceof RuntimeError ? error.message : notes.engineFailed(messageOf(error));
+    const reason = secrets ? secrets.scrub(message) : message;
+    this.logger.warn({ jobId, reason }, 'the engine could not run a job');
+    const finishedAt = Date.now();
+    await this.machine.decideAndMove(jobId, (job) => {
+      if (job.state === 'starting') return { to: 'error', note: reason, fields: { finishedAt } };
+      if (job.state === 'cancelling') {
+        return { to: 'cancelled', note: notes.cancelledBeforeContainer, fields: { finishedAt } };
       }
-      if (supervision.timedOut) {
-        return { to: 'timeout', note: notes.timedOut(job.timeoutSeconds, exitCode), fields };
+      return undefined;
+    });
+  }
+
+  private async settleNow(jobId: string, observed: Workload | null | undefined): Promise<void> {
+    if (this.stopped || this.launching.has(jobId)) return;
+    // "Gone" is only believed from a fresh look: a listing from a moment ago misses new workloads.
+    let workload = observed ?? (await this.runtime.inspect(jobId));
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const job = await this.store.getJob(jobId);
+      if (!job) return;
+      if (isFinalState(job.state)) {
+        // Its outcome is recorded: the workload is left over from a crash during clean-up.
+        if (workload) await this.runtime.remove(workload);
+        return;
       }
-      return exitCode === 0
-        ? { to: 'completed', note: null, fields }
-        : { to: 'failed', note: notes.failed(exitCode), fields };
-    });
-    this.supervised.delete(job.id);
-    await this.runtime.remove(containerId).catch((error: unknown) => {
-      this.logger.warn({ jobId: job.id, err: error }, 'could not remove a finished container');
-    });
-  }
-
-  /** A job that prints its own secret must not leak it through the logs endpoint. */
-  private redact(text: string, job: Job): string {
-    let redacted = text;
-    for (const variable of job.env) {
-      if (!('sealed' in variable)) continue;
-      const secret = this.secrets.open(variable.sealed);
-      if (secret) redacted = redacted.split(secret).join(`[${variable.name} redacted]`);
+      if (!SLOT_STATES.includes(job.state)) return;
+      if (await this.step(job, workload)) return;
+      workload = await this.runtime.inspect(jobId); // the job moved meanwhile: look again
     }
-    return redacted;
+    this.logger.error({ jobId }, 'could not settle a job after 5 attempts');
   }
 
-  private async failStart(jobId: string, error: unknown): Promise<void> {
-    await this.settle(jobId, () => ({ to: 'error', note: messageOf(error), fields: {} }));
+  /** One decision on a job holding a slot; false when it moved under us (decide again). */
+  private async step(job: Job, workload: Workload | null): Promise<boolean> {
+    const now = Date.now();
+    if (job.state === 'starting') {
+      if (!workload) return this.moved(job, 'runnable', notes.requeuedNeverCreated);
+      if (workload.status === 'created') {
+        // Made but never started (the service stopped in between): launching again starts it.
+        this.launch(job);
+        return true;
+      }
+      if (workload.status === 'pending') {
+        const note = notes.waitingForPlacement(workload.message ?? 'placing the job');
+        if (note !== job.systemNote) await this.store.setNote(job.id, job.state, note);
+        this.follow(job, workload);
+        return true;
+      }
+      const running = await this.machine.move(
+        job,
+        'running',
+        workload.node && notes.runningOn(workload.node),
+        { startedAt: workload.startedAt ?? now, containerId: workload.id },
+      );
+      return running ? this.step(running, workload) : false;
+    }
+    if (!workload) {
+      return job.state === 'cancelling'
+        ? this.moved(job, 'cancelled', notes.cancelledContainerGone, { finishedAt: now })
+        : this.moved(job, 'error', notes.vanished, { finishedAt: now });
+    }
+    if (workload.status === 'exited') return this.record(job, workload);
+    if (
+      job.state === 'cancelling' &&
+      (workload.status === 'created' || workload.status === 'pending')
+    ) {
+      await this.runtime.remove(workload);
+      return this.moved(job, 'cancelled', notes.cancelledBeforeContainer, { finishedAt: now });
+    }
+    this.follow(job, workload);
+    if (job.state === 'cancelling') {
+      this.stopOnce(job, workload, (job.cancelRequestedAt ?? now) + job.stopGraceSeconds * 1000);
+    } else if (now >= deadlineOf(job, now)) {
+      this.stopOnce(job, workload, deadlineOf(job, now) + job.stopGraceSeconds * 1000);
+    }
+    return true;
+  }
+
+  private async moved(
+    job: Job,
+    to: Job['state'],
+    note: string,
+    fields?: { finishedAt: number },
+  ): Promise<boolean> {
+    return (await this.machine.move(job, to, note, fields)) !== undefined;
   }
 
   /**
-   * Records the outcome against the job's current state. A cancel can land between the read
-   * and the write, so a lost compare-and-set re-reads and decides again.
+   * Records how the workload ended, its output first; removes it only once the outcome is
+   * stored, so a crash in between leaves a workload to remove, never an outcome lost.
    */
-  private async settle(
-    jobId: string,
-    decide: (state: Job['state']) => {
-      to: Job['state'];
-      note: string | null;
-      fields: { exitCode?: number; finishedAt?: number };
-    },
-  ): Promise<void> {
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      const job = await this.store.getJob(jobId);
-      if (!job || !SLOT_STATES.includes(job.state)) return;
-      const outcome = decide(job.state);
-      if (await this.machine.move(job, outcome.to, outcome.note, outcome.fields)) return;
+  private async record(job: Job, workload: Workload): Promise<boolean> {
+    const secrets = new JobSecrets(job, this.secrets);
+    const maxBytes = this.options.logTailBytes;
+    const tail = await this.runtime.logs(workload, maxBytes + secrets.margin).catch((error) => {
+      if (error instanceof EngineUnavailableError) throw error;
+      return undefined; // no output to keep (gone already): the outcome matters more
+    });
+    if (tail)
+      await this.store.saveLogs(job.id, secrets.redactTail(tail.bytes, tail.truncated, maxBytes));
+    const now = Date.now();
+    const outcome = outcomeOf(
+      job,
+      workload,
+      this.health.wasDownAt(workload.finishedAt ?? now),
+      now,
+    );
+    const moved = await this.machine.move(
+      job,
+      outcome.to,
+      outcome.note && secrets.scrub(outcome.note),
+      outcome.fields,
+    );
+    if (!moved) return false;
+    this.stopsIssued.delete(job.id);
+    await this.runtime.remove(workload);
+    return true;
+  }
+
+  /** The fast path: settles the job as soon as its workload changes (starts, ends), or at its deadline. */
+  private follow(job: Job, workload: Workload): void {
+    if (this.followed.has(job.id)) return;
+    this.followed.add(job.id);
+    const untilDeadline = deadlineOf(job, Date.now()) - Date.now();
+    const timer =
+      job.state === 'running' && untilDeadline > 0
+        ? setTimeout(() => void this.settle(job.id), Math.min(untilDeadline, MAX_TIMER_MS))
+        : undefined;
+    timer?.unref();
+    const changed = this.runtime.waitForChange(workload).then(async () => {
+      // An engine that is stopping kills every container first: such an exit is the engine's,
+      // and a fresh connection is refused by then. The reconciler settles it once it is back.
+      await this.runtime.ping();
+      await this.settle(job.id);
+    });
+    void changed
+      .catch((error: unknown) => this.engineTrouble(error, job.id))
+      .finally(() => {
+        clearTimeout(timer);
+        this.followed.delete(job.id);
+      });
+  }
+
+  /** Asks the engine to stop the workload unless this process already did and is still waiting. */
+  private stopOnce(job: Job, workload: Workload, killAt: number): void {
+    const issued = this.stopsIssued.get(job.id);
+    const now = Date.now();
+    if (
+      issued !== undefined &&
+      now < issued + job.stopGraceSeconds * 1000 + STOP_RETRY_AFTER_GRACE_MS
+    ) {
+      return;
     }
-    this.logger.error({ jobId }, 'could not record the outcome of a job after 5 attempts');
+    this.stopsIssued.set(job.id, now);
+    const graceSeconds = Math.max(0, Math.ceil((killAt - now) / 1000));
+    void this.runtime
+      .stop(workload, graceSeconds)
+      .catch((error: unknown) => this.engineTrouble(error, job.id));
+  }
+
+  private async engineTrouble(error: unknown, jobId: string): Promise<void> {
+    if (error instanceof EngineUnavailableError) {
+      this.health.markDown(error.message);
+      return;
+    }
+    // An engine message can quote the job's environment: it is logged scrubbed, or not at all.
+    const job = await this.store.getJob(jobId).catch(() => undefined);
+    const reason = job ? new JobSecrets(job, this.secrets).scrub(messageOf(error)) : 'withheld';
+    this.logger.warn({ jobId, reason }, 'an engine call for a job failed');
   }
 }
 
 function messageOf(error: unknown): string {
-  if (error instanceof RuntimeError) return error.message;
-  return `the container engine failed: ${error instanceof Error ? error.message : String(error)}`;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,5 @@
 import type { JobState } from '../../contract';
+import { failpoint } from '../failpoints';
 import type { Job, StateChange, TransitionFields } from './model';
 import type { JobStore } from './ports';
 
@@ -28,6 +29,18 @@ export function canMove(from: JobState, to: JobState): boolean {
 
 export type TransitionListener = (job: Job, from: JobState) => void;
 
+/** A move decided on a job's current state. */
+export interface Move {
+  to: JobState;
+  note: string | null;
+  fields?: TransitionFields;
+}
+
+/** Someone kept moving the job between our read and our write. */
+export class ContendedError extends Error {}
+
+const DECIDE_ATTEMPTS = 5;
+
 export class JobStateMachine {
   private readonly listeners = new Set<TransitionListener>();
 
@@ -54,7 +67,27 @@ export class JobStateMachine {
     const change: StateChange = { id: job.id, from: job.state, to, at: Date.now(), note };
     if (fields) change.fields = fields;
     const moved = await this.store.moveJob(change);
+    if (moved) failpoint(`after-move-to-${to}`);
     if (moved) for (const listener of this.listeners) listener(moved, job.state);
     return moved;
+  }
+
+  /**
+   * Reads the job, lets `decide` choose a move for its current state (or none), and
+   * compare-and-sets it; when someone moved the job in between, reads and decides again.
+   * Returns the moved job, or undefined when there was no job or nothing to do.
+   */
+  async decideAndMove(
+    id: string,
+    decide: (job: Job) => Move | undefined,
+  ): Promise<Job | undefined> {
+    for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
+      const job = await this.store.getJob(id);
+      const move = job && decide(job);
+      if (!job || !move) return undefined;
+      const moved = await this.move(job, move.to, move.note, move.fields);
+      if (moved) return moved;
+    }
+    throw new ContendedError(`job ${id} kept changing state`);
   }
 }

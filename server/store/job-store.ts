@@ -159,11 +159,12 @@ export class SqlJobStore implements JobStore {
     });
   }
 
-  async setContainerId(id: string, containerId: string) {
+  async setNote(id: string, state: JobState, note: string | null) {
     await this.db
       .updateTable('jobs')
-      .set({ container_id: containerId })
+      .set({ system_note: note })
       .where('id', '=', id)
+      .where('state', '=', state)
       .execute();
   }
 

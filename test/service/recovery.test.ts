@@ -41,7 +41,7 @@ describe('restart recovery', () => {
     const failed = await waitForState(service, endsWhileDown, 'failed');
     expect(failed.system_note).toBe('exited with code 4');
     const lost = await waitForState(service, vanishes, 'error');
-    expect(lost.system_note).toContain('the container was gone when the service restarted');
+    expect(lost.system_note).toContain('the container vanished (removed outside Jobdeck?)');
     await waitForState(service, adopt, 'completed');
     expect(await logsOf(service, adopt)).toBe('survived\n');
     // Adopted, not started twice: one start in its history.

@@ -102,8 +102,10 @@ export interface TestService {
   /** Everything the process wrote to stdout and stderr, for leak checks. */
   output(): string;
   stop(signal?: NodeJS.Signals): Promise<void>;
-  /** Starts the service again on the same data directory and port. */
-  restart(): Promise<void>;
+  /** Starts the service again on the same data directory and port (with `env` added, if given). */
+  restart(env?: Record<string, string>): Promise<void>;
+  /** Resolves when the process has exited by itself (a fail point, a crash). */
+  exited(): Promise<void>;
   cli(...args: string[]): Promise<string>;
   request(method: string, path: string, body?: unknown, key?: string | null): Promise<ApiResponse>;
 }
@@ -118,7 +120,7 @@ export interface ApiResponse {
 export async function startService(
   settings: Record<string, unknown> = {},
   dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-test-')),
-  options: { withConsole?: boolean } = {},
+  options: { withConsole?: boolean; env?: Record<string, string> } = {},
 ): Promise<TestService> {
   const configFile = join(dataDir, 'jobdeck.yaml');
   writeFileSync(
@@ -139,7 +141,7 @@ export async function startService(
   let consoleUrl = '';
   let key = '';
 
-  const launch = async (port: number) => {
+  const launch = async (port: number, env: Record<string, string> = {}) => {
     chunks = [];
     const consoleArgs = options.withConsole ? ['--console-port', '0'] : ['--no-console'];
     child = spawn(
@@ -148,6 +150,7 @@ export async function startService(
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...env },
       },
     );
     const collect = (data: Buffer) => {
@@ -181,7 +184,7 @@ export async function startService(
     });
   };
 
-  await launch(0);
+  await launch(0, options.env);
 
   const service: TestService = {
     get baseUrl() {
@@ -201,9 +204,13 @@ export async function startService(
       child.kill(signal);
       await exited;
     },
-    async restart() {
+    async restart(env) {
       await service.stop();
-      await launch(Number(new URL(baseUrl).port));
+      await launch(Number(new URL(baseUrl).port), env);
+    },
+    exited() {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      return new Promise((resolve) => child.once('exit', () => resolve()));
     },
     async cli(...args) {
       const { stdout } = await run(process.execPath, [...CLI, ...args, '--config', configFile], {

@@ -1,0 +1,66 @@
+import type { Logger } from './ports';
+
+interface Outage {
+  from: number;
+  to: number;
+}
+
+// Enough to attribute the exits of one bad hour; older outages no longer explain anything.
+const OUTAGES_KEPT = 32;
+
+/**
+ * Whether the container engine answers, as every engine call made by this process saw it.
+ * The dispatcher starts work only while it does; notes of waiting jobs say since when it does not;
+ * and an exit during an outage is put down to the engine, not to the job.
+ */
+export class EngineHealth {
+  private downSince: number | null = null;
+  private readonly outages: Outage[] = [];
+  private readonly listeners = new Set<(available: boolean) => void>();
+
+  /**
+   * @param slackMs how far before the first failed call an outage may have begun: a stop can
+   *   kill containers up to one reconcile interval before anyone notices.
+   */
+  constructor(
+    private readonly logger: Logger,
+    private readonly slackMs: number,
+  ) {}
+
+  get available(): boolean {
+    return this.downSince === null;
+  }
+
+  get unreachableSince(): number | null {
+    return this.downSince;
+  }
+
+  onChange(listener: (available: boolean) => void): void {
+    this.listeners.add(listener);
+  }
+
+  markDown(reason: string, at = Date.now()): void {
+    if (this.downSince !== null) return;
+    this.downSince = at;
+    this.logger.warn({ reason }, 'the container engine is unreachable; dispatch paused');
+    for (const listener of this.listeners) listener(false);
+  }
+
+  markUp(at = Date.now()): void {
+    if (this.downSince === null) return;
+    this.outages.push({ from: this.downSince - this.slackMs, to: at });
+    if (this.outages.length > OUTAGES_KEPT) this.outages.shift();
+    this.logger.info(
+      { unreachableForMs: at - this.downSince },
+      'the container engine answers again; dispatch resumed',
+    );
+    this.downSince = null;
+    for (const listener of this.listeners) listener(true);
+  }
+
+  /** Whether something that happened at `at` falls inside an outage this process saw. */
+  wasDownAt(at: number): boolean {
+    if (this.downSince !== null && at >= this.downSince - this.slackMs) return true;
+    return this.outages.some((o) => at >= o.from && at <= o.to);
+  }
+}

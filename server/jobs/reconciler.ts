@@ -1,0 +1,80 @@
+import { SLOT_STATES } from '../../contract';
+import type { EngineHealth } from './engine-health';
+import { EngineUnavailableError, type ContainerRuntime, type JobStore, type Logger } from './ports';
+import type { Runner } from './runner';
+import type { KeyedSerial } from './serial';
+
+export const DISPATCH_LOCK = 'dispatch';
+
+/**
+ * The guarantee behind the runner's fast path, the way Kubernetes controllers and Nomad work:
+ * on a short interval, compare every job that holds a slot with what the engine reports and
+ * settle what differs; remove workloads whose jobs have ended. It only ever reads levels (job
+ * state, workload status), so a lost event, a dropped engine connection or a restart of this
+ * process changes how soon a job is settled, never how.
+ */
+export class Reconciler {
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly runtime: ContainerRuntime,
+    private readonly store: JobStore,
+    private readonly runner: Runner,
+    private readonly health: EngineHealth,
+    /** Shared with the dispatcher: a claimed job is being launched before any pass can see it. */
+    private readonly locks: KeyedSerial,
+    private readonly logger: Logger,
+    private readonly intervalMs: number,
+  ) {}
+
+  /** Runs one pass (the recovery after a restart), then one every interval. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.pass();
+    this.schedule();
+  }
+
+  /** Stops the passes; resolves once a pass under way has finished. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      void this.pass().finally(() => this.schedule());
+    }, this.intervalMs);
+  }
+
+  pass(): Promise<void> {
+    this.running ??= this.passNow()
+      .catch((error: unknown) => {
+        if (error instanceof EngineUnavailableError) this.health.markDown(error.message);
+        else this.logger.error({ err: error }, 'reconcile pass failed; retrying next interval');
+      })
+      .finally(() => {
+        this.running = undefined;
+      });
+    return this.running;
+  }
+
+  private async passNow(): Promise<void> {
+    await this.runtime.ping();
+    const { workloads, jobs } = await this.locks.run(DISPATCH_LOCK, async () => ({
+      workloads: await this.runtime.list(),
+      jobs: await this.store.jobsInStates(SLOT_STATES),
+    }));
+    this.health.markUp();
+    const byJob = new Map(workloads.map((w) => [w.jobId, w]));
+    const active = new Set(jobs.map((j) => j.id));
+    await Promise.all([
+      ...jobs.map((job) => this.runner.settle(job.id, byJob.get(job.id) ?? null)),
+      // The rest belong to jobs that ended (or never reached a slot): settle removes the former.
+      ...workloads.filter((w) => !active.has(w.jobId)).map((w) => this.runner.settle(w.jobId, w)),
+    ]);
+  }
+}

@@ -1,0 +1,233 @@
+import { Agent } from 'node:http';
+import type { Readable } from 'node:stream';
+import Docker from 'dockerode';
+import {
+  RuntimeError,
+  type ContainerLogTail,
+  type ContainerRuntime,
+  type Workload,
+  type WorkloadSpec,
+} from '../../jobs/ports';
+import { failpoint } from '../../failpoints';
+import { LogTail } from '../log-tail';
+import { statusOf, translate } from './docker-errors';
+
+const JOB_LABEL = 'jobdeck.job';
+const STORE_LABEL = 'jobdeck.store';
+
+/**
+ * What a job may still do as root inside its container: Docker's default set without MKNOD,
+ * NET_RAW, SETPCAP, SETFCAP, SYS_CHROOT and AUDIT_WRITE, which batch jobs have no use for.
+ */
+export const JOB_CAPABILITIES = [
+  'CHOWN',
+  'DAC_OVERRIDE',
+  'FOWNER',
+  'FSETID',
+  'KILL',
+  'SETGID',
+  'SETUID',
+  'NET_BIND_SERVICE',
+];
+
+// A quick call that has not answered in this long is an engine that is not answering.
+const QUICK_CALL_TIMEOUT_MS = 15_000;
+// Output the engine keeps per container: json-file rotates at this size, two files at most.
+const ENGINE_LOG_FILE_SIZE = '8m';
+
+export interface DockerRuntimeOptions {
+  socketPath: string;
+  storeId: string;
+  /** Extra labels on every container; Jobdeck's own win. */
+  labels: Record<string, string>;
+  /** A tiny init as PID 1 forwards SIGTERM, so a cancel's grace period means something. */
+  init: boolean;
+}
+
+const containerName = (jobId: string) => `jobdeck-${jobId}`;
+
+function timeOf(value: string | undefined): number | null {
+  const ms = value ? Date.parse(value) : NaN;
+  return Number.isFinite(ms) && ms > 0 ? ms : null; // Docker says 0001-01-01 for "never"
+}
+
+function workloadOf(info: Docker.ContainerInspectInfo): Workload {
+  const state = info.State;
+  const status =
+    state.Running || state.Paused || state.Restarting
+      ? 'running'
+      : state.Status === 'created'
+        ? 'created'
+        : 'exited';
+  return {
+    id: info.Id,
+    jobId: info.Config.Labels[JOB_LABEL] ?? '',
+    status,
+    exitCode: status === 'exited' ? state.ExitCode : null,
+    startedAt: timeOf(state.StartedAt),
+    finishedAt: status === 'exited' ? timeOf(state.FinishedAt) : null,
+    node: null,
+    message: state.Error || null,
+  };
+}
+
+/** The local Docker Engine through its API (dockerode). */
+export class DockerRuntime implements ContainerRuntime {
+  /** Calls that answer at once: ping, create, start, inspect, list, remove. */
+  private readonly quick: Docker;
+  /** Calls that last as long as a container does: wait, stop, logs. */
+  private readonly long: Docker;
+
+  constructor(private readonly options: DockerRuntimeOptions) {
+    // No keep-alive: a stopping engine closes its listener first, and only a new connection
+    // notices. A reused one would still be served while the engine kills every container.
+    // (docker-modem takes an `agent`; @types/dockerode does not list it.)
+    const connection: Docker.DockerOptions & { agent: Agent } = {
+      socketPath: options.socketPath,
+      agent: new Agent({ keepAlive: false }),
+    };
+    this.quick = new Docker({ ...connection, timeout: QUICK_CALL_TIMEOUT_MS });
+    this.long = new Docker(connection);
+  }
+
+  async ping(): Promise<void> {
+    await this.quick.ping().catch((error: unknown) => {
+      throw this.translate(error, 'ping');
+    });
+  }
+
+  async launch(spec: WorkloadSpec): Promise<Workload> {
+    const name = containerName(spec.jobId);
+    try {
+      await this.quick.createContainer({ name, ...this.containerConfig(spec) });
+      failpoint('after-create');
+    } catch (error) {
+      // 409: the name is taken: this job's container was made before and the answer was lost.
+      // It is this job's one container, never reason to make a second.
+      if (statusOf(error) !== 409) throw this.translate(error, 'create', spec.image);
+    }
+    const existing = await this.inspect(spec.jobId);
+    if (!existing)
+      throw new RuntimeError('the container vanished (removed outside Jobdeck?) as it was created');
+    if (existing.status !== 'created') return existing;
+    try {
+      await this.quick.getContainer(name).start();
+      failpoint('after-start');
+    } catch (error) {
+      const failure = this.translate(error, 'start');
+      if (failure instanceof RuntimeError) await this.remove(existing).catch(() => undefined);
+      throw failure;
+    }
+    return (await this.inspect(spec.jobId)) ?? existing;
+  }
+
+  private containerConfig(spec: WorkloadSpec): Docker.ContainerCreateOptions {
+    return {
+      Image: spec.image,
+      Cmd: spec.command.length > 0 ? spec.command : undefined,
+      Env: spec.env,
+      Labels: {
+        ...this.options.labels,
+        [JOB_LABEL]: spec.jobId,
+        [STORE_LABEL]: this.options.storeId,
+      },
+      HostConfig: {
+        Init: this.options.init,
+        NetworkMode: spec.network,
+        NanoCpus: Math.round(spec.cpus * 1e9),
+        Memory: spec.memoryBytes,
+        PidsLimit: spec.pidsLimit,
+        CapDrop: ['ALL'],
+        CapAdd: JOB_CAPABILITIES,
+        SecurityOpt: ['no-new-privileges'],
+        LogConfig: {
+          Type: 'json-file',
+          Config: { 'max-size': ENGINE_LOG_FILE_SIZE, 'max-file': '2' },
+        },
+      },
+    };
+  }
+
+  async inspect(jobId: string): Promise<Workload | null> {
+    try {
+      const info = await this.quick.getContainer(containerName(jobId)).inspect();
+      if (info.Config.Labels[STORE_LABEL] !== this.options.storeId) return null;
+      // Jobdeck removes a container only after recording its outcome: one being removed
+      // otherwise was removed outside Jobdeck, and its exit code (137 from `rm -f`) says nothing.
+      if (info.State.Status === 'removing') return null;
+      return workloadOf(info);
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw this.translate(error, 'inspect');
+    }
+  }
+
+  async list(): Promise<Workload[]> {
+    let containers: Docker.ContainerInfo[];
+    try {
+      containers = await this.quick.listContainers({
+        all: true,
+        filters: { label: [`${STORE_LABEL}=${this.options.storeId}`] },
+      });
+    } catch (error) {
+      throw this.translate(error, 'list');
+    }
+    const found = await Promise.all(containers.map((c) => this.inspect(c.Labels[JOB_LABEL] ?? '')));
+    return found.filter((w): w is Workload => w !== null);
+  }
+
+  /** A container changes status only by ending here: `created` ones are started by launch. */
+  async waitForChange(workload: Workload): Promise<void> {
+    try {
+      await this.long.getContainer(workload.id).wait();
+    } catch (error) {
+      if (statusOf(error) === 404) return; // gone is ended, too
+      throw this.translate(error, 'wait');
+    }
+  }
+
+  async stop(workload: Workload, graceSeconds: number): Promise<void> {
+    try {
+      await this.long.getContainer(workload.id).stop({ t: graceSeconds });
+    } catch (error) {
+      // 304: already stopped; 404: already gone. Nothing to do, and no error for whoever asked.
+      const status = statusOf(error);
+      if (status === 304 || status === 404) return;
+      throw this.translate(error, 'stop');
+    }
+  }
+
+  async logs(workload: Workload, maxBytes: number): Promise<ContainerLogTail> {
+    const sink = new LogTail(maxBytes);
+    try {
+      const stream = (await this.long.getContainer(workload.id).logs({
+        follow: true, // a stream, not one buffer; it ends by itself since the container has ended
+        stdout: true,
+        stderr: true,
+        // At least one byte per line, so this many lines hold at least maxBytes of output.
+        tail: maxBytes,
+      })) as unknown as Readable;
+      await new Promise<void>((resolve, reject) => {
+        this.long.modem.demuxStream(stream, sink, sink);
+        stream.once('end', resolve);
+        stream.once('error', reject);
+      });
+    } catch (error) {
+      throw this.translate(error, 'read the logs of');
+    }
+    return sink.tail();
+  }
+
+  async remove(workload: Workload): Promise<void> {
+    try {
+      await this.quick.getContainer(workload.id).remove({ force: true });
+    } catch (error) {
+      if (statusOf(error) === 404) return;
+      throw this.translate(error, 'remove');
+    }
+  }
+
+  private translate(error: unknown, action: string, image?: string): Error {
+    return translate(error, action, { socketPath: this.options.socketPath, image });
+  }
+}

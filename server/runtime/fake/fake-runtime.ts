@@ -1,0 +1,190 @@
+import {
+  EngineUnavailableError,
+  RuntimeError,
+  type ContainerLogTail,
+  type ContainerRuntime,
+  type Workload,
+  type WorkloadSpec,
+} from '../../jobs/ports';
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+interface FakeWorkload extends Workload {
+  spec: WorkloadSpec;
+  output: Buffer;
+  waiters: Set<Waiter>;
+}
+
+/**
+ * An engine in memory, for fast tests of the dispatcher, runner and reconciler: every fault a
+ * real engine has (refusals, outages, lost containers, slow launches) on demand. Tests on the
+ * real engines stay; this adds the cases that are hard to time on a real one.
+ */
+export class FakeRuntime implements ContainerRuntime {
+  private readonly workloads = new Map<string, FakeWorkload>();
+  private away = false;
+  private nextId = 1;
+  private readonly refusals = new Map<string, string>();
+  private launchGate: Promise<void> | undefined;
+  private placing: string | undefined;
+  /** Every launch call, in order: how tests count that nothing started twice. */
+  readonly launches: string[] = [];
+  readonly stops: { jobId: string; graceSeconds: number }[] = [];
+
+  /** Every call fails as an unreachable engine would, until `comeBack`. */
+  goAway(): void {
+    this.away = true;
+    // Connections drop: every wait under way fails.
+    for (const workload of this.workloads.values()) {
+      for (const waiter of workload.waiters) waiter.reject(new EngineUnavailableError('dropped'));
+      workload.waiters.clear();
+    }
+  }
+
+  comeBack(): void {
+    this.away = false;
+  }
+
+  /** The next launch of this image is refused with this message. */
+  refuseImage(image: string, message: string): void {
+    this.refusals.set(image, message);
+  }
+
+  /** New workloads wait to be placed, as on a cluster with no room, saying why. */
+  holdPlacement(message: string): void {
+    this.placing = message;
+  }
+
+  /** The engine found room: the workload runs. */
+  place(jobId: string): void {
+    const workload = this.required(jobId);
+    Object.assign(workload, {
+      status: 'running',
+      message: null,
+      node: 'node-2',
+      startedAt: Date.now(),
+    });
+    this.release(workload);
+  }
+
+  /** Launches wait until the returned function is called: a slow create, for races. */
+  holdLaunches(): () => void {
+    let release!: () => void;
+    this.launchGate = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.launchGate = undefined;
+      release();
+    };
+  }
+
+  /** The workload ends as a process would, with this exit code and output. */
+  exit(jobId: string, exitCode: number, output = '', at = Date.now()): void {
+    const workload = this.required(jobId);
+    Object.assign(workload, { status: 'exited', exitCode, finishedAt: at });
+    workload.output = Buffer.from(output);
+    this.release(workload);
+  }
+
+  /** Removed behind the service's back. */
+  vanish(jobId: string): void {
+    this.release(this.required(jobId));
+    this.workloads.delete(jobId);
+  }
+
+  workload(jobId: string): (Workload & { spec: WorkloadSpec }) | undefined {
+    return this.workloads.get(jobId);
+  }
+
+  async ping(): Promise<void> {
+    this.answer();
+  }
+
+  async launch(spec: WorkloadSpec): Promise<Workload> {
+    this.answer();
+    this.launches.push(spec.jobId);
+    await this.launchGate;
+    this.answer();
+    const existing = this.workloads.get(spec.jobId);
+    if (existing) return this.snapshot(existing);
+    const refusal = this.refusals.get(spec.image);
+    if (refusal) throw new RuntimeError(refusal);
+    const workload: FakeWorkload = {
+      id: `fake-${this.nextId++}`,
+      jobId: spec.jobId,
+      status: this.placing ? 'pending' : 'running',
+      exitCode: null,
+      startedAt: this.placing ? null : Date.now(),
+      finishedAt: null,
+      node: null,
+      message: this.placing ?? null,
+      spec,
+      output: Buffer.alloc(0),
+      waiters: new Set(),
+    };
+    this.workloads.set(spec.jobId, workload);
+    return this.snapshot(workload);
+  }
+
+  async inspect(jobId: string): Promise<Workload | null> {
+    this.answer();
+    const workload = this.workloads.get(jobId);
+    return workload ? this.snapshot(workload) : null;
+  }
+
+  async list(): Promise<Workload[]> {
+    this.answer();
+    return [...this.workloads.values()].map((w) => this.snapshot(w));
+  }
+
+  async waitForChange(workload: Workload): Promise<void> {
+    this.answer();
+    const current = this.workloads.get(workload.jobId);
+    if (!current || current.status !== workload.status) return;
+    await new Promise<void>((resolve, reject) => current.waiters.add({ resolve, reject }));
+  }
+
+  async stop(workload: Workload, graceSeconds: number): Promise<void> {
+    this.answer();
+    this.stops.push({ jobId: workload.jobId, graceSeconds });
+    const current = this.workloads.get(workload.jobId);
+    if (current?.status === 'running') this.exit(workload.jobId, 143);
+  }
+
+  async logs(workload: Workload, maxBytes: number): Promise<ContainerLogTail> {
+    this.answer();
+    const output = this.required(workload.jobId).output;
+    return output.length <= maxBytes
+      ? { bytes: output, truncated: false }
+      : { bytes: output.subarray(output.length - maxBytes), truncated: true };
+  }
+
+  async remove(workload: Workload): Promise<void> {
+    this.answer();
+    const current = this.workloads.get(workload.jobId);
+    if (current) this.release(current);
+    this.workloads.delete(workload.jobId);
+  }
+
+  private release(workload: FakeWorkload): void {
+    for (const waiter of workload.waiters) waiter.resolve();
+    workload.waiters.clear();
+  }
+
+  private answer(): void {
+    if (this.away) throw new EngineUnavailableError('the fake engine is away');
+  }
+
+  private required(jobId: string): FakeWorkload {
+    const workload = this.workloads.get(jobId);
+    if (!workload) throw new Error(`no fake workload for job ${jobId}`);
+    return workload;
+  }
+
+  private snapshot(workload: FakeWorkload): Workload {
+    const { id, jobId, status, exitCode, startedAt, finishedAt, node, message } = workload;
+    return { id, jobId, status, exitCode, startedAt, finishedAt, node, message };
+  }
+}

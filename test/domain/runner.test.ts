@@ -1,0 +1,196 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { MISSING_IMAGE, RECONCILE_MS, startDomain } from './harness';
+
+let domain: Awaited<ReturnType<typeof startDomain>>;
+afterEach(() => domain.close());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('the runner and the reconciler, on a fake engine', () => {
+  it('runs a job to completion and keeps its output', async () => {
+    domain = await startDomain();
+    const id = await domain.submit();
+    await domain.waitFor(id, 'running');
+    domain.engine.exit(id, 0, 'done\n');
+    const job = await domain.waitFor(id, 'completed');
+    expect(job.exitCode).toBe(0);
+    expect(await domain.store.getLogs(id)).toEqual({ text: 'done\n', truncated: false });
+    expect(domain.engine.workload(id)).toBeUndefined(); // removed once recorded
+    expect(await domain.history(id)).toEqual([
+      'submitted',
+      'runnable',
+      'starting',
+      'running',
+      'completed',
+    ]);
+  });
+
+  it('stops a job cancelled while its container is being created, and starts it only once', async () => {
+    domain = await startDomain();
+    const release = domain.engine.holdLaunches();
+    const id = await domain.submit();
+    await domain.waitFor(id, 'starting');
+    await domain.system.service.cancel('t', id);
+    expect((await domain.system.service.detail('t', id)).state).toBe('cancelling');
+    release();
+    const job = await domain.waitFor(id, 'cancelled');
+    expect(job.systemNote).toBe('cancelled on request; the container exited with code 143');
+    expect(domain.engine.launches).toEqual([id]);
+    expect(domain.engine.stops.map((s) => s.jobId)).toEqual([id]);
+  });
+
+  it('records a refused start as error, with every secret scrubbed from the engine message', async () => {
+    domain = await startDomain();
+    domain.engine.refuseImage(MISSING_IMAGE, 'bad env entry "TOKEN=s3cr3t-v4lue\\x00" refused');
+    const id = await domain.submit({
+      job_definition: 't::ghost:1',
+      container_env: { TOKEN: { value: 's3cr3t-v4lue\u0000', sensitive: true } },
+    });
+    const job = await domain.waitFor(id, 'error');
+    expect(job.systemNote).toBe('bad env entry "TOKEN=[TOKEN redacted]" refused');
+  });
+
+  it('keeps a job the engine is still placing in starting, says why, and follows it once placed', async () => {
+    domain = await startDomain();
+    domain.engine.holdPlacement('no suitable node (insufficient resources on 3 nodes)');
+    const id = await domain.submit();
+    for (const deadline = Date.now() + 2000; ; await sleep(10)) {
+      const job = await domain.system.service.detail('t', id);
+      if (
+        job.systemNote ===
+        'waiting for the container engine: no suitable node (insufficient resources on 3 nodes)'
+      ) {
+        expect(job.state).toBe('starting');
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`the note never said why: ${job.systemNote}`);
+    }
+    domain.engine.place(id);
+    await domain.waitFor(id, 'running');
+    expect((await domain.store.transitions(id)).at(-1)?.note).toBe('running on node node-2');
+    domain.engine.exit(id, 0);
+    await domain.waitFor(id, 'completed');
+  });
+
+  it('ends a job whose container exits while cancelling as cancelled, with the exit code', async () => {
+    domain = await startDomain();
+    const id = await domain.submit();
+    await domain.waitFor(id, 'running');
+    await domain.system.machine.move(
+      await domain.store.getJob(id).then((j) => j!),
+      'cancelling',
+      null,
+      {
+        cancelRequestedAt: Date.now(),
+      },
+    );
+    domain.engine.exit(id, 3);
+    const job = await domain.waitFor(id, 'cancelled');
+    expect(job.systemNote).toBe('cancelled on request; the container exited with code 3');
+  });
+
+  it('marks a job whose container vanished as error, within a reconcile interval', async () => {
+    domain = await startDomain();
+    const id = await domain.submit();
+    await domain.waitFor(id, 'running');
+    domain.engine.vanish(id);
+    const job = await domain.waitFor(id, 'error', RECONCILE_MS * 20);
+    expect(job.systemNote).toContain('the container vanished');
+  });
+
+  it('times a job out at its deadline', async () => {
+    domain = await startDomain();
+    const id = await domain.submit({ job_definition: 't::brief:1' });
+    const job = await domain.waitFor(id, 'timeout', 3000);
+    expect(job.systemNote).toBe('ran past its timeout of 1 s and was stopped (exit code 143)');
+  });
+
+  it('keeps jobs waiting while the engine is away, says why, and runs them when it is back', async () => {
+    domain = await startDomain();
+    const running = await domain.submit();
+    await domain.waitFor(running, 'running');
+    domain.engine.goAway();
+    await sleep(RECONCILE_MS * 3);
+    expect(domain.system.health.available).toBe(false);
+    const waiting = await domain.submit();
+    const held = await domain.waitFor(waiting, 'runnable');
+    expect(held.systemNote).toMatch(/^waiting for the container engine: unreachable since \d{4}-/);
+    const active = await domain.system.service.detail('t', running);
+    expect(active.state).toBe('running');
+    expect(active.systemNote).toMatch(
+      /^the container engine is unreachable since .*; the job is settled once it answers$/,
+    );
+    // The engine stops every container while it is away: that exit is the engine's, not the job's.
+    domain.engine.exit(running, 143);
+    domain.engine.comeBack();
+    const killed = await domain.waitFor(running, 'error');
+    expect(killed.systemNote).toBe(
+      'exited with code 143 while the container engine was stopped or unreachable, so the engine may have ended it; submit it again',
+    );
+    await domain.waitFor(waiting, 'running');
+    domain.engine.exit(waiting, 0);
+    await domain.waitFor(waiting, 'completed');
+  });
+
+  it('requeues a launch the engine was too far away to take, and starts it once it answers', async () => {
+    domain = await startDomain();
+    const release = domain.engine.holdLaunches();
+    const id = await domain.submit();
+    await domain.waitFor(id, 'starting');
+    domain.engine.goAway();
+    release();
+    const requeued = await domain.waitFor(id, 'runnable');
+    expect(requeued.systemNote).toMatch(/^waiting for the container engine/);
+    domain.engine.comeBack();
+    await domain.waitFor(id, 'running', RECONCILE_MS * 40);
+    expect(await domain.history(id)).toEqual([
+      'submitted',
+      'runnable',
+      'starting',
+      'runnable',
+      'starting',
+      'running',
+    ]);
+  });
+
+  it('recovers after a restart: adopts, records, requeues, and finishes a cancel past its grace', async () => {
+    domain = await startDomain();
+    const adopted = await domain.submit();
+    const endsWhileDown = await domain.submit();
+    const cancelledWhileDown = await domain.submit();
+    for (const id of [adopted, endsWhileDown, cancelledWhileDown])
+      await domain.waitFor(id, 'running');
+    await domain.system.stop(); // the process is gone; the engine keeps going
+    domain.engine.exit(endsWhileDown, 4);
+    const cancelling = (await domain.store.getJob(cancelledWhileDown))!;
+    await domain.system.machine.move(cancelling, 'cancelling', null, {
+      cancelRequestedAt: Date.now() - 60_000, // its grace period ended long ago
+    });
+    // A job caught between its claim and its create: starting, with no container.
+    const stranded = await domain.submit();
+    await domain.system.machine.move((await domain.store.getJob(stranded))!, 'runnable', null);
+    await domain.system.machine.move((await domain.store.getJob(stranded))!, 'starting', null);
+    await domain.restart();
+
+    expect((await domain.waitFor(endsWhileDown, 'failed')).systemNote).toBe('exited with code 4');
+    expect((await domain.waitFor(cancelledWhileDown, 'cancelled')).exitCode).toBe(143);
+    expect(domain.engine.stops).toContainEqual({ jobId: cancelledWhileDown, graceSeconds: 0 });
+    await domain.waitFor(stranded, 'running');
+    expect(await domain.history(stranded)).toContain('runnable');
+    domain.engine.exit(adopted, 0);
+    await domain.waitFor(adopted, 'completed');
+    for (const id of [adopted, endsWhileDown, cancelledWhileDown, stranded]) {
+      expect(domain.engine.launches.filter((launched) => launched === id)).toHaveLength(1);
+    }
+  });
+
+  it('settles an exit the fast path missed (a dropped wait), on the next pass', async () => {
+    domain = await startDomain();
+    const id = await domain.submit();
+    await domain.waitFor(id, 'running');
+    domain.engine.goAway(); // the wait fails...
+    domain.engine.comeBack(); // ...and the engine is back before any pass noticed
+    domain.engine.exit(id, 0);
+    await domain.waitFor(id, 'completed', RECONCILE_MS * 20);
+  });
+});

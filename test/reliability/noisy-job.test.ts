@@ -1,0 +1,57 @@
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type TestService } from '../support/service';
+import { logsOf, submit, waitForState } from '../support/jobs';
+import { budget, recordFigure } from './figures';
+
+const OUTPUT_MB = budget({ ci: 100, full: 400 });
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(() => service.stop());
+
+const rssMiB = (pid: number) =>
+  Number(
+    execFileSync('ps', ['-o', 'rss=', '-p', String(pid)])
+      .toString()
+      .trim(),
+  ) / 1024;
+
+describe('a job that prints a flood of output', () => {
+  it('costs the service a bounded tail, not the whole output, and never stalls it', async () => {
+    const before = rssMiB(service.pid());
+    const id = await submit(service, {
+      job_definition: 't::sh:1',
+      container_cmd_parameter: {
+        script: `yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c ${OUTPUT_MB * 1024 * 1024}; echo; echo the-end`,
+      },
+    });
+    let peak = before;
+    let slowestHealthMs = 0;
+    for (;;) {
+      const started = Date.now();
+      const health = await service.request('GET', '/v1/health', undefined, null);
+      slowestHealthMs = Math.max(slowestHealthMs, Date.now() - started);
+      expect(health.status).toBe(200);
+      peak = Math.max(peak, rssMiB(service.pid()));
+      const job = (await service.request('GET', `/v1/client/job/${id}`)).body.data as {
+        state: string;
+      };
+      if (job.state === 'completed' || job.state === 'failed') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await waitForState(service, id, 'completed');
+    const kept = await service.request('GET', `/v1/client/job/${id}/logs`);
+    const logs = kept.body.data as { text: string; truncated: boolean };
+    expect(logs.truncated).toBe(true);
+    expect(logs.text.endsWith('\nthe-end\n')).toBe(true);
+    expect(Buffer.byteLength(await logsOf(service, id))).toBeLessThanOrEqual(64 * 1024);
+    expect(peak - before).toBeLessThan(100); // MiB: the tail and the machinery, not the output
+    recordFigure(
+      `a job printing ${OUTPUT_MB} MB`,
+      `service RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB; slowest health ${slowestHealthMs} ms; 64 KiB tail kept`,
+    );
+  });
+});
