@@ -14,13 +14,17 @@ export class LogTail extends Writable {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    this.add(chunk);
+    done();
+  }
+
+  add(chunk: Buffer): void {
     this.chunks.push(chunk);
     this.size += chunk.length;
     while (this.chunks.length > 1 && this.size - this.chunks[0]!.length >= this.maxBytes) {
       this.size -= this.chunks.shift()!.length;
       this.dropped = true;
     }
-    done();
   }
 
   /** What was kept, and whether anything before it was left out. */

@@ -1,6 +1,5 @@
-import { Agent } from 'node:http';
 import type { Readable } from 'node:stream';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import {
   RuntimeError,
   type ContainerLogTail,
@@ -9,31 +8,18 @@ import {
   type WorkloadSpec,
 } from '../../jobs/ports';
 import { failpoint } from '../../failpoints';
-import { LogTail } from '../log-tail';
-import { statusOf, translate } from './docker-errors';
-
-const JOB_LABEL = 'jobdeck.job';
-const STORE_LABEL = 'jobdeck.store';
-
-/**
- * What a job may still do as root inside its container: Docker's default set without MKNOD,
- * NET_RAW, SETPCAP, SETFCAP, SYS_CHROOT and AUDIT_WRITE, which batch jobs have no use for.
- */
-export const JOB_CAPABILITIES = [
-  'CHOWN',
-  'DAC_OVERRIDE',
-  'FOWNER',
-  'FSETID',
-  'KILL',
-  'SETGID',
-  'SETUID',
-  'NET_BIND_SERVICE',
-];
-
-// A quick call that has not answered in this long is an engine that is not answering.
-const QUICK_CALL_TIMEOUT_MS = 15_000;
-// Output the engine keeps per container: json-file rotates at this size, two files at most.
-const ENGINE_LOG_FILE_SIZE = '8m';
+import { engineClients } from '../engine-api/connection';
+import { statusOf } from '../engine-api/errors';
+import { readLogTail } from '../engine-api/log-frames';
+import {
+  ENGINE_LOG_DRIVER,
+  JOB_CAPABILITIES,
+  JOB_LABEL,
+  STORE_LABEL,
+  jobLabels,
+  workloadName,
+} from '../job-container';
+import { translate } from './docker-errors';
 
 export interface DockerRuntimeOptions {
   socketPath: string;
@@ -43,8 +29,6 @@ export interface DockerRuntimeOptions {
   /** A tiny init as PID 1 forwards SIGTERM, so a cancel's grace period means something. */
   init: boolean;
 }
-
-const containerName = (jobId: string) => `jobdeck-${jobId}`;
 
 function timeOf(value: string | undefined): number | null {
   const ms = value ? Date.parse(value) : NaN;
@@ -79,15 +63,7 @@ export class DockerRuntime implements ContainerRuntime {
   private readonly long: Docker;
 
   constructor(private readonly options: DockerRuntimeOptions) {
-    // No keep-alive: a stopping engine closes its listener first, and only a new connection
-    // notices. A reused one would still be served while the engine kills every container.
-    // (docker-modem takes an `agent`; @types/dockerode does not list it.)
-    const connection: Docker.DockerOptions & { agent: Agent } = {
-      socketPath: options.socketPath,
-      agent: new Agent({ keepAlive: false }),
-    };
-    this.quick = new Docker({ ...connection, timeout: QUICK_CALL_TIMEOUT_MS });
-    this.long = new Docker(connection);
+    ({ quick: this.quick, long: this.long } = engineClients({ socketPath: options.socketPath }));
   }
 
   async ping(): Promise<void> {
@@ -97,7 +73,7 @@ export class DockerRuntime implements ContainerRuntime {
   }
 
   async launch(spec: WorkloadSpec): Promise<Workload> {
-    const name = containerName(spec.jobId);
+    const name = workloadName(spec.jobId);
     try {
       await this.quick.createContainer({ name, ...this.containerConfig(spec) });
       failpoint('after-create');
@@ -126,11 +102,7 @@ export class DockerRuntime implements ContainerRuntime {
       Image: spec.image,
       Cmd: spec.command.length > 0 ? spec.command : undefined,
       Env: spec.env,
-      Labels: {
-        ...this.options.labels,
-        [JOB_LABEL]: spec.jobId,
-        [STORE_LABEL]: this.options.storeId,
-      },
+      Labels: jobLabels(this.options.labels, spec.jobId, this.options.storeId),
       HostConfig: {
         Init: this.options.init,
         NetworkMode: spec.network,
@@ -140,17 +112,14 @@ export class DockerRuntime implements ContainerRuntime {
         CapDrop: ['ALL'],
         CapAdd: JOB_CAPABILITIES,
         SecurityOpt: ['no-new-privileges'],
-        LogConfig: {
-          Type: 'json-file',
-          Config: { 'max-size': ENGINE_LOG_FILE_SIZE, 'max-file': '2' },
-        },
+        LogConfig: ENGINE_LOG_DRIVER,
       },
     };
   }
 
   async inspect(jobId: string): Promise<Workload | null> {
     try {
-      const info = await this.quick.getContainer(containerName(jobId)).inspect();
+      const info = await this.quick.getContainer(workloadName(jobId)).inspect();
       if (info.Config.Labels[STORE_LABEL] !== this.options.storeId) return null;
       // Jobdeck removes a container only after recording its outcome: one being removed
       // otherwise was removed outside Jobdeck, and its exit code (137 from `rm -f`) says nothing.
@@ -198,7 +167,6 @@ export class DockerRuntime implements ContainerRuntime {
   }
 
   async logs(workload: Workload, maxBytes: number): Promise<ContainerLogTail> {
-    const sink = new LogTail(maxBytes);
     try {
       const stream = (await this.long.getContainer(workload.id).logs({
         follow: true, // a stream, not one buffer; it ends by itself since the container has ended
@@ -207,15 +175,10 @@ export class DockerRuntime implements ContainerRuntime {
         // At least one byte per line, so this many lines hold at least maxBytes of output.
         tail: maxBytes,
       })) as unknown as Readable;
-      await new Promise<void>((resolve, reject) => {
-        this.long.modem.demuxStream(stream, sink, sink);
-        stream.once('end', resolve);
-        stream.once('error', reject);
-      });
+      return await readLogTail(stream, maxBytes);
     } catch (error) {
       throw this.translate(error, 'read the logs of');
     }
-    return sink.tail();
   }
 
   async remove(workload: Workload): Promise<void> {
