@@ -95,6 +95,7 @@ export class Runner {
         cpus: job.cpus ?? this.options.defaults.cpus,
         memoryBytes: job.memoryBytes ?? this.options.defaults.memoryBytes,
         pidsLimit: this.options.defaults.pidsLimit,
+        stopGraceSeconds: job.stopGraceSeconds,
         network: job.network,
       });
     } catch (error) {
