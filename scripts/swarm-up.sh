@@ -55,7 +55,8 @@ start_node() {
   fi
   # Its own config file: /etc/docker/daemon.json is the default engine's. Its own key file
   # (20.10 has no flag for it), or all nodes would report the default engine's ID.
-  echo "{\"deprecated-key-path\": \"$data/key.json\"}" >"$run/daemon.json"
+  # no-new-privileges for every container: a 20.10 service spec cannot ask for it per job.
+  echo "{\"deprecated-key-path\": \"$data/key.json\", \"no-new-privileges\": true}" >"$run/daemon.json"
   # nsenter, not `ip netns exec` (that remounts /sys and dockerd fails with "Devices cgroup isn't
   # mounted"); unshare --uts gives the node its own hostname, which swarm reports per node.
   # setsid: the engine outlives this script, as a system service would.
