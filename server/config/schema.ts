@@ -31,16 +31,52 @@ const definitionSchema = z.strictObject({
   network: z.string().default('none'),
 });
 
+export const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
+
+/** A tiny init as PID 1 forwards SIGTERM to the job, so a grace period means something. */
+const init = z.boolean().default(true);
+
 /** The local Docker Engine: today's behaviour, and the default. */
 const dockerEngineSchema = z.strictObject({
   type: z.literal('docker'),
-  socket: z.string().default('/var/run/docker.sock'),
-  /** A tiny init as PID 1 forwards SIGTERM to the job, so a grace period means something. */
-  init: z.boolean().default(true),
+  socket: z.string().default(DEFAULT_DOCKER_SOCKET),
+  init,
 });
 
-const engineSchema = z.discriminatedUnion('type', [dockerEngineSchema], {
-  error: 'type: must be docker',
+/** What Swarm accepts as a placement constraint: an attribute, == or !=, a value. */
+const placementConstraint = z
+  .string()
+  .regex(
+    /^(node\.(id|hostname|role|platform\.os|platform\.arch|labels\.[^\s=!]+)|engine\.labels\.[^\s=!]+)\s*(==|!=)\s*[^\s=!][^=!]*$/,
+    'must look like node.labels.KEY==VALUE: node.id, node.hostname, node.role, node.platform.os, node.platform.arch, node.labels.KEY or engine.labels.KEY, then == or !=, then a value',
+  );
+
+/** A Docker Swarm, through one of its managers. */
+const swarmEngineSchema = z
+  .strictObject({
+    type: z.literal('swarm'),
+    /** The manager's unix socket (the default: this machine's engine, if it is a manager). */
+    socket: z.string().optional(),
+    /** Or the manager's Engine API over plain TCP: only on a network you trust. */
+    host: z
+      .string()
+      .regex(/^[^\s:/]+:\d{1,5}$/, 'must be host:port, e.g. 10.0.0.5:2375')
+      .optional(),
+    /** Where every job may run; the swarm's scheduler picks among the nodes that match. */
+    constraints: z.array(placementConstraint).default([]),
+    /** How a job with network `none` is isolated (see README, Run jobs on a Swarm cluster). */
+    isolation: z
+      .enum(['job-network', 'node-bridge'], 'must be job-network or node-bridge')
+      .default('job-network'),
+    init,
+  })
+  .refine((engine) => !(engine.socket && engine.host), {
+    message: "give the manager's socket or its host, not both",
+    path: ['host'],
+  });
+
+const engineSchema = z.discriminatedUnion('type', [dockerEngineSchema, swarmEngineSchema], {
+  error: 'must be docker or swarm',
 });
 
 /** Limits every job container gets unless its definition sets its own. */
@@ -68,7 +104,7 @@ export const configSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).default(8080),
   console_port: z.number().int().min(0).max(65535).default(8081),
   data_dir: z.string().default('./data'),
-  engine: engineSchema.default({ type: 'docker', socket: '/var/run/docker.sock', init: true }),
+  engine: engineSchema.default({ type: 'docker', socket: DEFAULT_DOCKER_SOCKET, init: true }),
   job_defaults: jobDefaultsSchema.default({ memory: 512 * 1024 ** 2, cpus: 1, pids_limit: 512 }),
   /** How often every unfinished job is compared with the engine (and the engine pinged). */
   reconcile_interval_seconds: z.number().positive().max(60).default(2),
