@@ -174,6 +174,15 @@ export class Runner {
         this.follow(job, workload);
         return true;
       }
+      // Ended without ever having run (a cluster engine accepted it, then could not start it):
+      // its history must not say it ran.
+      if (
+        workload.status === 'exited' &&
+        workload.startedAt === null &&
+        workload.exitCode === null
+      ) {
+        return this.record(job, workload);
+      }
       const running = await this.machine.move(
         job,
         'running',

@@ -147,6 +147,18 @@ describe('the runner and the reconciler, on a fake engine', () => {
     expect(domain.engine.workload(id)).toBeUndefined();
   });
 
+  it('goes from starting straight to error when the engine could not start what it accepted', async () => {
+    domain = await startDomain();
+    domain.engine.holdPlacement('preparing on node n1');
+    const id = await domain.submit();
+    await domain.waitFor(id, 'starting');
+    const missing = "image fake:job is not on the swarm's nodes; load it on every node";
+    domain.engine.endByEngine(id, null, missing);
+    const job = await domain.waitFor(id, 'error');
+    expect(job.systemNote).toBe(missing);
+    expect(await domain.history(id)).toEqual(['submitted', 'runnable', 'starting', 'error']);
+  });
+
   it('marks a job whose container vanished as error, within a reconcile interval', async () => {
     domain = await startDomain();
     const id = await domain.submit();
