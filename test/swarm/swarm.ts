@@ -1,0 +1,106 @@
+import { execFileSync } from 'node:child_process';
+import { ContainerStarts } from '../support/engine-events';
+import { transitions } from '../support/jobs';
+import { startService, testProjects, type TestService } from '../support/service';
+
+/** The swarm of scripts/swarm-up.sh (names from scripts/swarm-env.sh). */
+const RUN_DIR = process.env.JDSWARM_RUN_DIR ?? '/run/jobdeck-swarm';
+const PREFIX = process.env.JDSWARM_PREFIX ?? 'jdswarm';
+export const NODES = [1, 2, 3] as const;
+export const nodeSocket = (n: number) => `${RUN_DIR}/node${n}/docker.sock`;
+export const hostname = (n: number) => `${PREFIX}${n}`;
+export const MANAGER_SOCKET = nodeSocket(1);
+
+/** The docker CLI against node n's engine (node 1 is the manager); stdout, trimmed. */
+export function onNode(n: number, ...args: string[]): string {
+  return execFileSync('docker', ['-H', `unix://${nodeSocket(n)}`, ...args])
+    .toString()
+    .trim();
+}
+
+/** The test projects, plus definitions only a cluster makes interesting. */
+export function swarmProjects() {
+  const projects = testProjects();
+  const image = 'jobdeck/busybox:local';
+  return {
+    ...projects,
+    t: {
+      ...projects.t,
+      queues: { ...projects.t.queues, wide: { max_running: 12 } },
+      definitions: {
+        ...projects.t.definitions,
+        // More memory than any node has: the swarm cannot place it.
+        huge: { '1': { image, command: ['true'], memory: '512g' } },
+        // What the job sees of its limits, privileges and network.
+        probe: {
+          '1': {
+            image,
+            command: [
+              'sh',
+              '-c',
+              [
+                'grep -E "^(NoNewPrivs|CapEff)" /proc/self/status',
+                'echo "pids.max $(cat /sys/fs/cgroup/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids/pids.max)"',
+                'echo "routes: $(ip route | tr "\\n" ";")"',
+                'wget -q -T 2 -O /dev/null http://10.77.0.11:2377 2>&1 && echo "reached the manager" || echo "manager unreachable"',
+              ].join('; '),
+            ],
+          },
+        },
+      },
+    },
+  };
+}
+
+/** Jobdeck on the swarm: reconciles every second so that faults settle quickly. */
+export function startSwarmService(
+  engine: Record<string, unknown> = {},
+  settings: Record<string, unknown> = {},
+): Promise<TestService> {
+  return startService({
+    engine: { type: 'swarm', ...(engine.host ? {} : { socket: MANAGER_SOCKET }), ...engine },
+    reconcile_interval_seconds: 1,
+    projects: swarmProjects(),
+    ...settings,
+  });
+}
+
+/** The node the job ran on, from the note the runner wrote when it started. */
+export async function nodeOfJob(service: TestService, id: string): Promise<string> {
+  const running = (await transitions(service, id)).find((t) => t.to === 'running');
+  const node = /^running on node (\S+)$/.exec(running?.note ?? '')?.[1];
+  if (!node) throw new Error(`job ${id} has no running note: ${JSON.stringify(running)}`);
+  return node;
+}
+
+/** Services (and job networks) the manager still holds for a job. */
+export function leftOnSwarm(jobId: string): string {
+  const filter = `label=jobdeck.job=${jobId}`;
+  return [
+    onNode(1, 'service', 'ls', '-q', '--filter', filter),
+    onNode(1, 'network', 'ls', '-q', '--filter', filter),
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** Container starts per job on every node, from each engine's own events. */
+export class SwarmStarts {
+  private readonly perNode = NODES.map((n) => new ContainerStarts(nodeSocket(n)));
+
+  started(): Promise<unknown> {
+    return Promise.all(this.perNode.map((s) => s.started()));
+  }
+
+  async byJob(): Promise<Map<string, number>> {
+    const all = new Map<string, number>();
+    for (const starts of this.perNode) {
+      for (const [job, count] of await starts.byJob()) all.set(job, (all.get(job) ?? 0) + count);
+    }
+    return all;
+  }
+
+  stop(): void {
+    for (const starts of this.perNode) starts.stop();
+  }
+}
