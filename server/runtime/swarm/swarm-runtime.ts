@@ -31,10 +31,10 @@ export interface SwarmRuntimeOptions extends ServiceSpecOptions {
 // The manager has no task events: how often waiting jobs are looked at. One listing of services,
 // tasks and nodes per interval, answered from the manager's memory in a few ms.
 const POLL_INTERVAL_MS = 250;
-// A job network older than this with no service is left from a crash between the two creates
-// or after the service's removal (a launch makes the service milliseconds after the network).
-const ORPHAN_NETWORK_AGE_MS = 60_000;
-const SWEEP_INTERVAL_MS = 60_000;
+// A job network seen without its service at two sweeps this far apart is left over (from a crash
+// between the two creates, or a service removed outside Jobdeck): a launch makes the service
+// milliseconds after the network.
+const SWEEP_INTERVAL_MS = 15_000;
 // Concurrent updates of one service fail "update out of sequence"; the next try reads afresh.
 const UPDATE_TRIES = 3;
 
@@ -49,6 +49,8 @@ export class SwarmRuntime implements ContainerRuntime {
   private readonly storeFilter: { label: string[] };
   private readonly poller = new ChangePoller(() => this.list(), POLL_INTERVAL_MS);
   private lastSweep = 0;
+  /** Job networks seen without their service at the last sweep. */
+  private orphanSuspects = new Set<string>();
 
   constructor(private readonly options: SwarmRuntimeOptions) {
     ({ quick: this.quick, long: this.long } = engineClients(options.endpoint));
@@ -229,23 +231,20 @@ export class SwarmRuntime implements ContainerRuntime {
     }
   }
 
-  /** At most once a minute, in the background: job networks whose service is long gone. */
+  /** Every 15 s at most, in the background: job networks whose service is gone. */
   private sweepNetworks(services: SwarmService[]): void {
     if (this.options.isolation !== 'job-network') return;
-    const now = Date.now();
-    if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
-    this.lastSweep = now;
+    if (Date.now() - this.lastSweep < SWEEP_INTERVAL_MS) return;
+    this.lastSweep = Date.now();
     const jobs = new Set(services.map((s) => s.Spec?.Labels?.[JOB_LABEL]));
     void this.quick
       .listNetworks({ filters: this.storeFilter })
       .then(async (networks) => {
-        for (const network of networks) {
-          const jobId = network.Labels?.[JOB_LABEL];
-          const age = now - Date.parse(network.Created);
-          if (jobId && !jobs.has(jobId) && age > ORPHAN_NETWORK_AGE_MS) {
-            await this.removeJobNetwork(network.Name);
-          }
+        const orphans = networks.filter((n) => !jobs.has(n.Labels?.[JOB_LABEL])).map((n) => n.Name);
+        for (const name of orphans.filter((n) => this.orphanSuspects.has(n))) {
+          await this.removeJobNetwork(name);
         }
+        this.orphanSuspects = new Set(orphans);
       })
       .catch(() => undefined); // tried again at the next sweep
   }
