@@ -12,6 +12,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 command -v busybox >/dev/null 2>&1 || missing+=(busybox-static)
+command -v ip >/dev/null 2>&1 || missing+=(iproute2) # the test swarm's network namespaces
 $want_browser && { command -v chromium >/dev/null 2>&1 || missing+=(chromium); }
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} (Debian packages)"
