@@ -9,6 +9,7 @@ import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedu
 import { initialBundleSize, watchedJobCost } from './scenarios/console';
 import { engineOverhead, shortJobThroughput } from './scenarios/overhead';
 import { storeScale } from './scenarios/store-scale';
+import { swarmComparison } from './scenarios/swarm';
 import { sleep } from './stats';
 
 /**
@@ -24,6 +25,7 @@ const plan = {
   scheduleJobs: 100,
   storeSizes: quick ? [10_000] : [10_000, 1_000_000],
   consoleWindowSeconds: quick ? 10 : 30,
+  swarm: { jobs: quick ? 5 : 30, throughputJobs: quick ? 40 : 200 },
 };
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -43,25 +45,27 @@ async function main() {
   try {
     await sleep(1000);
     results.idleRssMiB = rssMiB(service.pid());
-    log('1/7 API throughput and latency …');
+    log('1/8 API throughput and latency …');
     results.api = await apiThroughput(service, plan.apiSeconds);
-    log('2/7 engine overhead …');
+    log('2/8 engine overhead …');
     results.overhead = await engineOverhead(service, plan.overheadJobs);
-    log('3/7 short-job throughput …');
+    log('3/8 short-job throughput …');
     results.throughput = await shortJobThroughput(service, plan.throughputJobs);
-    log('4/7 cancel latency …');
+    log('4/8 cancel latency …');
     results.cancel = await cancelLatencies(service, plan.cancelSamples);
-    log('5/7 schedule accuracy …');
+    log('5/8 schedule accuracy …');
     results.schedule = await scheduleAccuracy(service, plan.scheduleJobs);
-    log('6/7 console …');
+    log('6/8 console …');
     results.console = {
       initial: initialBundleSize(),
       watchedJob: await watchedJobCost(service, plan.consoleWindowSeconds),
     };
+    log('7/8 the three-node swarm (brought up if it is not) …');
+    results.swarm = await swarmComparison(service, plan.swarm);
   } finally {
     await service.stop();
   }
-  log('7/7 store scale …');
+  log('8/8 store scale …');
   results.store = await storeScale(plan.storeSizes, plan.apiSeconds);
   removeRunContainers(runId());
 
@@ -124,6 +128,19 @@ function report(r: Record<string, unknown>): string {
   row(
     `short jobs (${t.jobs}, 8 at a time)`,
     `Jobdeck ${t.jobdeckJobsPerMinute}/min, docker run ${t.dockerRunJobsPerMinute}/min, ratio ${t.ratio}×`,
+  );
+  const w = get('swarm') as {
+    completed: Record<string, Record<string, number>>;
+    throughput: Record<string, number>;
+  };
+  const p = (f: Record<string, number> | undefined) => `p50 ${f!.p50} ms, p99 ${f!.p99} ms`;
+  row('submit → completed, swarm (job network)', p(w.completed.swarm));
+  row('submit → completed, swarm (node bridge)', p(w.completed.swarmNodeBridge));
+  row('docker service create + poll (CLI)', p(w.completed.serviceCreateCli));
+  row('submit → completed, local engine (same run)', p(w.completed.localEngine));
+  row(
+    `short jobs (${w.throughput.jobs}, 8 at a time), swarm vs local`,
+    `${w.throughput.swarmJobsPerMinute}/min (node bridge ${w.throughput.swarmNodeBridgeJobsPerMinute}/min) vs ${w.throughput.localJobsPerMinute}/min`,
   );
   const c = get('cancel') as Record<string, Record<string, number>>;
   row('cancel pending → cancelled', `p50 ${c.pendingMs!.p50} ms, p99 ${c.pendingMs!.p99} ms`);

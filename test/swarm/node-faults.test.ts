@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detail, submit, waitForState } from '../support/jobs';
 import type { TestService } from '../support/service';
@@ -11,10 +9,9 @@ import {
   nodeOfJob,
   nodeSocket,
   onNode,
+  repairSwarm,
   startSwarmService,
 } from './swarm';
-
-const SWARM_UP = resolve(import.meta.dirname, '..', '..', 'scripts', 'swarm-up.sh');
 
 let service: TestService;
 const starts = new SwarmStarts();
@@ -26,8 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.stop();
   starts.stop();
-  // Brings a stopped node back and undoes a drain, whatever the tests left.
-  execFileSync(SWARM_UP, { stdio: ['ignore', 'ignore', 'inherit'] });
+  repairSwarm();
 });
 
 /** Four long jobs, spread by the swarm over both workers; the worker that got the first one. */
