@@ -1,4 +1,4 @@
-import { ensureSwarm, swarmDown } from '../../test/swarm/swarm';
+import { ensureSwarm, swarmDown } from '../../test/support/swarm';
 import { startService, type TestService } from '../../test/support/service';
 import { BENCH_SETTINGS } from '../jobdeck-client';
 import { round, summary } from '../stats';

@@ -2,29 +2,14 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detail, logsOf, statesOf, submit, waitForState } from '../support/jobs';
 import type { TestService } from '../support/service';
-import {
-  MANAGER_SOCKET,
-  SwarmStarts,
-  hostname,
-  leftOnSwarm,
-  nodeOfJob,
-  startSwarmService,
-} from './swarm';
+import { MANAGER_SOCKET, hostname } from '../support/swarm';
+import { leftOnSwarm, nodeOfJob, startSwarmService, swarmServiceForFile } from './swarm';
 
-let service: TestService;
-const starts = new SwarmStarts();
+const swarm = swarmServiceForFile();
 const submitted: string[] = [];
-beforeAll(async () => {
-  await starts.started();
-  service = await startSwarmService();
-});
-afterAll(async () => {
-  await service?.stop();
-  starts.stop();
-});
 
 const run = async (payload: Record<string, unknown>) => {
-  const id = await submit(service, payload);
+  const id = await submit(swarm.service, payload);
   submitted.push(id);
   return id;
 };
@@ -35,17 +20,17 @@ describe('a job on the swarm', () => {
       job_definition: 't::echo:1',
       container_cmd_parameter: { greeting: 'hi from the swarm' },
     });
-    const job = await waitForState(service, id, 'completed');
+    const job = await waitForState(swarm.service, id, 'completed');
     expect(job.system_note).toBeNull();
-    expect(await logsOf(service, id)).toBe('hi from the swarm\n');
-    expect(await statesOf(service, id)).toEqual([
+    expect(await logsOf(swarm.service, id)).toBe('hi from the swarm\n');
+    expect(await statesOf(swarm.service, id)).toEqual([
       'submitted',
       'runnable',
       'starting',
       'running',
       'completed',
     ]);
-    expect([1, 2, 3].map(hostname)).toContain(await nodeOfJob(service, id));
+    expect([1, 2, 3].map(hostname)).toContain(await nodeOfJob(swarm.service, id));
     expect(leftOnSwarm(id)).toBe('');
   });
 
@@ -54,14 +39,14 @@ describe('a job on the swarm', () => {
       job_definition: 't::sh:1',
       container_cmd_parameter: { script: 'echo oops >&2; exit 3' },
     });
-    const job = await waitForState(service, id, 'failed');
+    const job = await waitForState(swarm.service, id, 'failed');
     expect(job.system_note).toBe('exited with code 3');
-    expect(await logsOf(service, id)).toBe('oops\n');
+    expect(await logsOf(swarm.service, id)).toBe('oops\n');
   });
 
   it('times out past the definition timeout and is stopped', async () => {
     const id = await run({ job_definition: 't::short:1' });
-    const job = await waitForState(service, id, 'timeout');
+    const job = await waitForState(swarm.service, id, 'timeout');
     // sleep as the init's child ends on SIGTERM: 143.
     expect(job.system_note).toBe('ran past its timeout of 1 s and was stopped (exit code 143)');
   });
@@ -69,17 +54,17 @@ describe('a job on the swarm', () => {
   it('cancels a running job, keeping the exit code: SIGTERM, then SIGKILL after the grace period', async () => {
     const polite = await run({ job_definition: 't::sleep:1' });
     const stubborn = await run({ job_definition: 't::stubborn:1' });
-    for (const id of [polite, stubborn]) await waitForState(service, id, 'running');
+    for (const id of [polite, stubborn]) await waitForState(swarm.service, id, 'running');
     for (const id of [polite, stubborn]) {
-      const response = await service.request('POST', `/v1/client/job/${id}/cancel`);
+      const response = await swarm.service.request('POST', `/v1/client/job/${id}/cancel`);
       expect(response.status).toBe(202);
-      expect((await detail(service, id)).state).toBe('cancelling');
+      expect((await detail(swarm.service, id)).state).toBe('cancelling');
     }
-    expect((await waitForState(service, polite, 'cancelled')).system_note).toBe(
+    expect((await waitForState(swarm.service, polite, 'cancelled')).system_note).toBe(
       'cancelled on request; the container exited with code 143',
     );
-    // It ignores SIGTERM: only the definition's 1 s grace period, fixed on its service, ends it.
-    expect((await waitForState(service, stubborn, 'cancelled')).system_note).toBe(
+    // It ignores SIGTERM: only the definition's 1 s grace period, fixed on its swarm.service, ends it.
+    expect((await waitForState(swarm.service, stubborn, 'cancelled')).system_note).toBe(
       'cancelled on request; the container exited with code 137',
     );
     for (const id of [polite, stubborn]) expect(leftOnSwarm(id)).toBe('');
@@ -87,49 +72,54 @@ describe('a job on the swarm', () => {
 
   it('cancels a waiting job at once, and it never reaches the swarm', async () => {
     const id = await run({ job_definition: 't::echo:1', job_queue: 't::paused' });
-    await waitForState(service, id, 'runnable');
-    await service.request('POST', `/v1/client/job/${id}/cancel`);
-    const job = await waitForState(service, id, 'cancelled');
+    await waitForState(swarm.service, id, 'runnable');
+    await swarm.service.request('POST', `/v1/client/job/${id}/cancel`);
+    const job = await waitForState(swarm.service, id, 'cancelled');
     expect(job.system_note).toBe('cancelled on request before it started');
   });
 
   it('says why a job the swarm cannot place waits, and cancels it before it starts', async () => {
     const id = await run({ job_definition: 't::huge:1' });
     const deadline = Date.now() + 30_000;
-    let job = await detail(service, id);
+    let job = await detail(swarm.service, id);
     while (!job.system_note?.includes('no node can take it') && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
-      job = await detail(service, id);
+      job = await detail(swarm.service, id);
     }
     expect(job.state).toBe('starting');
     expect(job.system_note).toBe(
       'waiting for the container engine: no node can take it: 3 nodes lack 1 CPUs and 524288 MiB of memory unreserved (other jobs hold them, or no node is that big)',
     );
-    await service.request('POST', `/v1/client/job/${id}/cancel`);
-    const cancelled = await waitForState(service, id, 'cancelled');
+    await swarm.service.request('POST', `/v1/client/job/${id}/cancel`);
+    const cancelled = await waitForState(swarm.service, id, 'cancelled');
     expect(cancelled.system_note).toBe('cancelled on request before the container started');
     expect(leftOnSwarm(id)).toBe('');
   });
 
   it('is an error with an actionable note when the image is on no node', async () => {
     const id = await run({ job_definition: 't::ghost:1' });
-    const job = await waitForState(service, id, 'error');
+    const job = await waitForState(swarm.service, id, 'error');
     expect(job.system_note).toMatch(
       /^image jobdeck\/no-such-image:missing is not on the swarm's nodes \(node jdswarm\d has none\); load it on every node/,
     );
     // It never ran, and its history does not say it did.
-    expect(await statesOf(service, id)).toEqual(['submitted', 'runnable', 'starting', 'error']);
+    expect(await statesOf(swarm.service, id)).toEqual([
+      'submitted',
+      'runnable',
+      'starting',
+      'error',
+    ]);
   });
 
   it('runs with the limits, capabilities and no-new-privileges of the local engine, and no network', async () => {
     const limited = await run({ job_definition: 't::limited:1' });
     const probe = await run({ job_definition: 't::probe:1' });
-    await waitForState(service, limited, 'completed');
-    const [memory, cpu] = (await logsOf(service, limited)).trim().split('\n');
+    await waitForState(swarm.service, limited, 'completed');
+    const [memory, cpu] = (await logsOf(swarm.service, limited)).trim().split('\n');
     expect(Number(memory)).toBe(64 * 1024 * 1024);
     expect(cpu!.split(' ')[0]).toBe('50000');
-    await waitForState(service, probe, 'completed');
-    const seen = await logsOf(service, probe);
+    await waitForState(swarm.service, probe, 'completed');
+    const seen = await logsOf(swarm.service, probe);
     expect(seen).toContain('NoNewPrivs:\t1'); // from the nodes' daemon default (swarm-up.sh)
     expect(seen).toContain('CapEff:\t00000000000004fb'); // the eight capabilities kept
     expect(seen).toContain('pids.max 512'); // job_defaults.pids_limit
@@ -142,16 +132,16 @@ describe('a job on the swarm', () => {
     const ids = await Promise.all(
       Array.from({ length: 6 }, () => run({ job_definition: 't::echo:1', job_queue: 't::wide' })),
     );
-    for (const id of ids) await waitForState(service, id, 'completed');
-    const nodes = new Set(await Promise.all(ids.map((id) => nodeOfJob(service, id))));
+    for (const id of ids) await waitForState(swarm.service, id, 'completed');
+    const nodes = new Set(await Promise.all(ids.map((id) => nodeOfJob(swarm.service, id))));
     expect(nodes.size).toBeGreaterThan(1);
   });
 
   it('started each job that ran exactly once, counted by the nodes themselves', async () => {
-    const byJob = await starts.byJob();
+    const byJob = await swarm.starts.byJob();
     const ran: string[] = [];
     for (const id of submitted) {
-      if ((await statesOf(service, id)).includes('running')) ran.push(id);
+      if ((await statesOf(swarm.service, id)).includes('running')) ran.push(id);
     }
     expect(ran.length).toBeGreaterThan(10);
     for (const id of ran) expect(byJob.get(id), id).toBe(1);

@@ -1,44 +1,27 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { detail, submit, waitForState } from '../support/jobs';
-import type { TestService } from '../support/service';
-import {
-  NODES,
-  SwarmStarts,
-  hostname,
-  nodeOfJob,
-  nodeSocket,
-  onNode,
-  repairSwarm,
-  startSwarmService,
-} from './swarm';
+import { NODES, hostname, nodeSocket, onNode, repairSwarm } from '../support/swarm';
+import { nodeOfJob, swarmServiceForFile } from './swarm';
 
-let service: TestService;
-const starts = new SwarmStarts();
-beforeAll(async () => {
-  await starts.started();
-  // Jobs on the workers only: their faults never take the manager (and its API) down.
-  service = await startSwarmService({ constraints: ['node.role==worker'] });
-});
-afterAll(async () => {
-  await service?.stop();
-  starts.stop();
-  repairSwarm();
-});
+// Jobs on the workers only: their faults never take the manager (and its API) down.
+const swarm = swarmServiceForFile({ constraints: ['node.role==worker'] });
+
+afterAll(() => repairSwarm()); // brings a stopped node back, undoes a drain
 
 /** Four long jobs, spread by the swarm over both workers; the worker that got the first one. */
 async function jobsOnWorkers() {
   const ids = await Promise.all(
     Array.from({ length: 4 }, () =>
-      submit(service, {
+      submit(swarm.service, {
         job_definition: 't::sleep:1',
         job_queue: 't::wide',
         container_cmd_parameter: { seconds: '300' },
       }),
     ),
   );
-  for (const id of ids) await waitForState(service, id, 'running');
-  const nodes = await Promise.all(ids.map((id) => nodeOfJob(service, id)));
+  for (const id of ids) await waitForState(swarm.service, id, 'running');
+  const nodes = await Promise.all(ids.map((id) => nodeOfJob(swarm.service, id)));
   const victim = nodes[0]!;
   return {
     victim,
@@ -50,14 +33,14 @@ async function jobsOnWorkers() {
 /** The rest were not touched: still running; then cancelled, to free the queue. */
 async function stillRunning(ids: string[]) {
   for (const id of ids) {
-    expect((await detail(service, id)).state, id).toBe('running');
-    await service.request('POST', `/v1/client/job/${id}/cancel`);
+    expect((await detail(swarm.service, id)).state, id).toBe('running');
+    await swarm.service.request('POST', `/v1/client/job/${id}/cancel`);
   }
-  for (const id of ids) await waitForState(service, id, 'cancelled');
+  for (const id of ids) await waitForState(swarm.service, id, 'cancelled');
 }
 
 async function startedOnce(ids: string[]) {
-  const byJob = await starts.byJob();
+  const byJob = await swarm.starts.byJob();
   for (const id of ids) expect(byJob.get(id), id).toBe(1);
 }
 
@@ -71,7 +54,7 @@ describe('a node fails under running jobs', () => {
     const drainedAt = Date.now();
     onNode(1, 'node', 'update', '--availability', 'drain', victim);
     for (const id of onVictim) {
-      const job = await waitForState(service, id, 'error', 60_000);
+      const job = await waitForState(swarm.service, id, 'error', 60_000);
       // sleep under the init ends on the drain's SIGTERM: 143.
       expect(job.system_note).toBe(
         `the swarm stopped it because its node ${victim} was drained (exit code 143); submit it again`,
@@ -91,7 +74,7 @@ describe('a node fails under running jobs', () => {
     const stoppedAt = Date.now();
     process.kill(pid, 'SIGTERM');
     for (const id of onVictim) {
-      const job = await waitForState(service, id, 'error', 90_000);
+      const job = await waitForState(swarm.service, id, 'error', 90_000);
       expect(job.system_note).toBe(
         `its node ${victim} stopped answering the swarm (heartbeat failure), so whether it ran to the end is unknown; submit it again`,
       );

@@ -1,63 +1,54 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { detail, logsOf, statesOf, submit, waitForState } from '../support/jobs';
-import type { TestService } from '../support/service';
-import { SwarmStarts, leftOnSwarm, onNode, startSwarmService } from './swarm';
+import { onNode } from '../support/swarm';
+import { leftOnSwarm, swarmServiceForFile } from './swarm';
 
-let service: TestService;
-const starts = new SwarmStarts();
-beforeAll(async () => {
-  await starts.started();
-  service = await startSwarmService();
-});
-afterAll(async () => {
-  await service?.stop();
-  starts.stop();
-});
+const swarm = swarmServiceForFile();
 
 describe('Jobdeck killed (kill -9) while jobs run on the swarm', () => {
   it('adopts what runs, records what ended meanwhile, errors what vanished, finishes a cancel', async () => {
-    const adopt = await submit(service, {
+    const adopt = await submit(swarm.service, {
       job_definition: 't::sh:1',
       container_cmd_parameter: { script: 'sleep 15; echo survived' },
     });
-    const endsWhileDown = await submit(service, {
+    const endsWhileDown = await submit(swarm.service, {
       job_definition: 't::sh:1',
       container_cmd_parameter: { script: 'sleep 6; exit 4' },
     });
-    const vanishes = await submit(service, { job_definition: 't::sleep:1' });
-    const cancelled = await submit(service, { job_definition: 't::stubborn:1' });
-    const waiting = await submit(service, {
+    const vanishes = await submit(swarm.service, { job_definition: 't::sleep:1' });
+    const cancelled = await submit(swarm.service, { job_definition: 't::stubborn:1' });
+    const waiting = await submit(swarm.service, {
       job_definition: 't::echo:1',
       schedule_at: Date.now() / 1000 + 6,
     });
     const active = [adopt, endsWhileDown, vanishes, cancelled];
-    for (const id of active) await waitForState(service, id, 'running');
-    await service.request('POST', `/v1/client/job/${cancelled}/cancel`);
-    expect((await detail(service, cancelled)).state).toBe('cancelling');
-    expect((await detail(service, endsWhileDown)).state).toBe('running');
+    for (const id of active) await waitForState(swarm.service, id, 'running');
+    await swarm.service.request('POST', `/v1/client/job/${cancelled}/cancel`);
+    expect((await detail(swarm.service, cancelled)).state).toBe('cancelling');
+    expect((await detail(swarm.service, endsWhileDown)).state).toBe('running');
 
-    await service.stop('SIGKILL'); // no chance to clean up
+    await swarm.service.stop('SIGKILL'); // no chance to clean up
     onNode(1, 'service', 'rm', `jobdeck-${vanishes}`);
     await new Promise((r) => setTimeout(r, 8000)); // endsWhileDown exits meanwhile
-    await service.restart();
+    await swarm.service.restart();
 
-    expect((await waitForState(service, endsWhileDown, 'failed')).system_note).toBe(
+    expect((await waitForState(swarm.service, endsWhileDown, 'failed')).system_note).toBe(
       'exited with code 4',
     );
-    expect((await waitForState(service, vanishes, 'error')).system_note).toContain(
+    expect((await waitForState(swarm.service, vanishes, 'error')).system_note).toContain(
       'the container vanished (removed outside Jobdeck?)',
     );
-    expect((await waitForState(service, cancelled, 'cancelled')).system_note).toMatch(
+    expect((await waitForState(swarm.service, cancelled, 'cancelled')).system_note).toMatch(
       /^cancelled on request; the container exited with code 137$/,
     );
-    await waitForState(service, adopt, 'completed');
-    expect(await logsOf(service, adopt)).toBe('survived\n');
-    await waitForState(service, waiting, 'completed');
+    await waitForState(swarm.service, adopt, 'completed');
+    expect(await logsOf(swarm.service, adopt)).toBe('survived\n');
+    await waitForState(swarm.service, waiting, 'completed');
 
-    const byJob = await starts.byJob();
+    const byJob = await swarm.starts.byJob();
     for (const id of [...active, waiting]) {
       expect(
-        (await statesOf(service, id)).filter((s) => s === 'starting'),
+        (await statesOf(swarm.service, id)).filter((s) => s === 'starting'),
         id,
       ).toHaveLength(1);
       expect(byJob.get(id), id).toBe(1);

@@ -1,4 +1,4 @@
-import { ensureSwarm, swarmDown } from './swarm';
+import { ensureSwarm, swarmDown } from '../support/swarm';
 
 /**
  * The three-node swarm of scripts/swarm-up.sh, with the test image on every node: brought up
