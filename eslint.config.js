@@ -2,6 +2,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+// Only server/store knows which database is under it; the rest of the service uses its ports.
+const storeInternals = [
+  'better-sqlite3',
+  'pg',
+  'kysely',
+  '**/store/sql/*',
+  '**/store/sqlite/*',
+  '**/store/postgres/*',
+  '**/store/migrations/**',
+];
+
 export default tseslint.config(
   {
     ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report', 'bench/results'],
@@ -20,6 +31,11 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
+    files: ['server/**/*.ts'],
+    ignores: ['server/store/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: storeInternals }] },
+  },
+  {
     // The domain stays free of adapters: jobs/ never reaches for HTTP, Docker or SQL.
     files: ['server/jobs/**/*.ts'],
     rules: {
@@ -30,11 +46,10 @@ export default tseslint.config(
             'fastify',
             '@fastify/*',
             'dockerode',
-            'better-sqlite3',
-            'kysely',
             '../http/*',
             '../store/*',
             '../runtime/*',
+            ...storeInternals,
           ],
         },
       ],

@@ -1,7 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import {
+  CONSOLE_PAGE_HEADERS,
+  CSP_NONCE_PLACEHOLDER,
+  crossSiteRefusal,
+} from './server/http/console-guard.ts';
 
 /**
  * The dev server proxies /v1 to the service and adds the API key on the server side, so a
@@ -13,10 +18,34 @@ function devApiKey(): string | undefined {
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
 }
 
+/**
+ * The proxy acts with the key, so another site's page must not drive it: the same cross-site
+ * refusal as the console server, run before Vite's proxy. (Host names are Vite's own check,
+ * server.allowedHosts: loopback names and IP addresses only, which stops DNS rebinding.)
+ */
+function refuseCrossSiteWrites(): Plugin {
+  return {
+    name: 'jobdeck-refuse-cross-site-writes',
+    configureServer(server) {
+      server.middlewares.use('/v1', (request, response, next) => {
+        const refusal = crossSiteRefusal(request);
+        if (!refusal) return next();
+        response.writeHead(403, { 'content-type': 'application/json; charset=utf-8' });
+        response.end(JSON.stringify({ ok: false, message: refusal }));
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), refuseCrossSiteWrites()],
+  // Vite writes a csp-nonce meta tag and nonce attributes; the console server replaces the
+  // placeholder with a fresh nonce per page (server/http/console-server.ts).
+  html: { cspNonce: CSP_NONCE_PLACEHOLDER },
   server: {
     port: Number(process.env.JOBDECK_CONSOLE_PORT ?? 5173),
+    // No script or style policy here: React Refresh injects an inline script in development.
+    headers: { ...CONSOLE_PAGE_HEADERS, 'content-security-policy': "frame-ancestors 'none'" },
     proxy: {
       '/v1': {
         target: process.env.JOBDECK_API_URL ?? 'http://127.0.0.1:8080',

@@ -1,5 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+// Services under test run on SQLite unless JOBDECK_TEST_STORE=postgres (scripts/test-all.sh runs
+// the service suite on both).
+const POSTGRES_SETUP = 'test/support/postgres-setup.ts';
+const servicesOnPostgres = process.env.JOBDECK_TEST_STORE === 'postgres';
+const serviceSetup = [
+  'test/support/global-setup.ts',
+  ...(servicesOnPostgres ? [POSTGRES_SETUP] : []),
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -26,7 +35,7 @@ export default defineConfig({
           name: 'service',
           include: ['test/service/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/support/global-setup.ts'],
+          globalSetup: serviceSetup,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -34,12 +43,13 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'reliability',
-          include: ['test/reliability/**/*.test.ts'],
+          // One suite over every store driver: SQLite files and a throw-away PostgreSQL.
+          name: 'store',
+          include: ['test/store/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/support/global-setup.ts'],
-          testTimeout: 300_000,
-          hookTimeout: 120_000,
+          globalSetup: [POSTGRES_SETUP],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
     ],

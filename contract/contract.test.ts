@@ -42,6 +42,66 @@ describe('the submission schema', () => {
   });
 });
 
+describe('hostile keys and bytes', () => {
+  const base = { job_definition: 'demo::hello:1', job_queue: 'demo::default' };
+  const messageOf = (body: string) => {
+    const parsed = submitJobSchema.safeParse(JSON.parse(body));
+    return parsed.success ? 'accepted' : formatIssues(parsed.error.issues);
+  };
+  const withBase = (rest: string) =>
+    `{"job_definition":"demo::hello:1","job_queue":"demo::default",${rest}}`;
+
+  it('refuses __proto__, constructor and prototype as keys in every object, by name', () => {
+    // JSON.parse keeps "__proto__" as an own key; the schema must see it, not drop it.
+    expect(
+      messageOf(withBase('"container_env":{"__proto__":{"value":"s","sensitive":true}}')),
+    ).toBe(
+      'container_env.__proto__: is a reserved name (__proto__, constructor, prototype are not allowed as keys)',
+    );
+    expect(messageOf(withBase('"container_env":{"constructor":{"value":"s"}}'))).toMatch(
+      /^container_env\.constructor: is a reserved name/,
+    );
+    expect(messageOf(withBase('"container_cmd_parameter":{"prototype":"x"}'))).toMatch(
+      /^container_cmd_parameter\.prototype: is a reserved name/,
+    );
+    expect(messageOf(withBase('"__proto__":{"name":"x"}'))).toBe(
+      '__proto__: is not a field of this payload',
+    );
+    expect(messageOf(withBase('"container_env":{"A":{"value":"v","constructor":{}}}'))).toBe(
+      'container_env.A.constructor: is not a field of this payload',
+    );
+    // Nothing leaked onto Object.prototype while checking.
+    expect(({} as Record<string, unknown>).sensitive).toBeUndefined();
+  });
+
+  it('refuses NUL bytes in command words, parameters, env names and values, and lone surrogates', () => {
+    const nul = '\0';
+    const cases: [Record<string, unknown>, string][] = [
+      [{ container_cmd: ['echo', `a${nul}b`] }, 'container_cmd[1]: must not contain NUL bytes'],
+      [
+        { container_cmd_parameter: { p: `a${nul}` } },
+        'container_cmd_parameter.p: must not contain NUL bytes',
+      ],
+      [
+        { container_env: { T: { value: `s${nul}`, sensitive: true } } },
+        'container_env.T.value: must not contain NUL bytes',
+      ],
+      [
+        { container_env: { [`T${nul}`]: { value: 's' } } },
+        `container_env.T${nul}: is not a valid variable name (use [A-Za-z_][A-Za-z0-9_]*)`,
+      ],
+    ];
+    cases.push([
+      { container_env: { T: { value: 'a\ud800b', sensitive: true } } },
+      'container_env.T.value: must be well-formed Unicode (no lone surrogate \\uD800–\\uDFFF)',
+    ]);
+    for (const [extra, message] of cases) {
+      const parsed = submitJobSchema.safeParse({ ...base, ...extra });
+      expect(parsed.success ? 'accepted' : formatIssues(parsed.error.issues)).toBe(message);
+    }
+  });
+});
+
 describe('identifiers and commands', () => {
   it('parses definition references', () => {
     expect(parseDefinitionRef('demo::hello:1')).toEqual({

@@ -5,3 +5,5 @@ export * from './submit';
 export * from './job';
 export * from './envelope';
 export * from './issues';
+export * from './queues';
+export * from './events';

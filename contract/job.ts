@@ -17,10 +17,16 @@ export type JobRecord = z.infer<typeof jobRecordSchema>;
 
 export const submitJobResultSchema = z.object({ id: z.string() });
 
-/** Extension: one row of the job list, the record plus where the job runs. */
+/**
+ * Extension: one row of the job list (and of the event stream), the record plus where the job
+ * runs and how it went, for a table's columns.
+ */
 export const jobListItemSchema = jobRecordSchema.extend({
   job_queue: z.string(),
   job_definition: z.string(),
+  started_at: timestamp.nullable(),
+  finished_at: timestamp.nullable(),
+  exit_code: z.number().int().nullable(),
 });
 export type JobListItem = z.infer<typeof jobListItemSchema>;
 
@@ -30,12 +36,28 @@ export const jobListSchema = z.object({
 });
 export type JobList = z.infer<typeof jobListSchema>;
 
+/** One value or several (`?state=running&state=runnable`, or `?state=running,runnable`). */
+const oneOrMany = <T extends z.ZodType>(item: T) =>
+  z.preprocess(
+    (value) =>
+      [value]
+        .flat()
+        .flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]))
+        .filter((v) => v !== ''),
+    z.array(item).min(1),
+  );
+
 export const jobListQuerySchema = z.strictObject({
-  state: jobStateSchema.optional(),
+  state: oneOrMany(jobStateSchema).optional(),
   queue: z.string().optional(),
+  /** Jobs whose name starts with this. */
+  name: z.string().max(128).optional(),
+  created_after: timestamp.optional(),
+  created_before: timestamp.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().optional(),
 });
+export type JobListQuery = z.input<typeof jobListQuerySchema>;
 
 /** Extension: the job's state history as the service recorded it. */
 export const jobTransitionSchema = z.object({
@@ -53,3 +75,31 @@ export const jobLogsSchema = z.object({
   truncated: z.boolean(),
 });
 export type JobLogs = z.infer<typeof jobLogsSchema>;
+
+/** Extension: what actually ran, and where. */
+export const jobExecutionSchema = z.object({
+  job_definition: z.string(),
+  job_queue: z.string(),
+  image: z.string(),
+  /** The command as run: `Param::` words substituted. */
+  command: z.array(z.string()),
+  /** Every variable the container got; a sensitive one's value is never shown (null). */
+  env: z.array(
+    z.object({ name: z.string(), sensitive: z.boolean(), value: z.string().nullable() }),
+  ),
+  limits: z.object({
+    cpus: z.number(),
+    memory_bytes: z.number().int(),
+    timeout_seconds: z.number().int(),
+  }),
+  exit_code: z.number().int().nullable(),
+  started_at: timestamp.nullable(),
+  finished_at: timestamp.nullable(),
+  /** finished_at − started_at, or the time so far while it runs; null before it started. */
+  duration_ms: z.number().int().nullable(),
+  /** Where it ran: the engine's kind, the Jobdeck instance that ran it, the node when known. */
+  engine: z.string(),
+  instance: z.string().nullable(),
+  node: z.string().nullable(),
+});
+export type JobExecution = z.infer<typeof jobExecutionSchema>;

@@ -5,10 +5,51 @@ import { DEFAULT_LIMITS, type SubmitLimits } from './limits';
 const encoder = new TextEncoder();
 const byteLength = (text: string) => encoder.encode(text).length;
 
+/**
+ * A NUL byte cannot reach a process: argv and environ are C strings, so the engine refuses the
+ * container (and quotes the entry in its error). Refused here, at the field, instead.
+ */
+const withoutNul = [(text: string) => !text.includes('\0'), 'must not contain NUL bytes'] as const;
+
+/**
+ * JSON can spell a lone surrogate (`"\ud800"`), which no UTF-8 can carry: it would reach the
+ * container (or the sealed store) as U+FFFD, a different value than the one submitted.
+ */
+const wellFormed = [
+  (text: string) => !/[\uD800-\uDFFF]/u.test(text),
+  'must be well-formed Unicode (no lone surrogate \\uD800–\\uDFFF)',
+] as const;
+
 function boundedString(maxBytes: number) {
   return z
     .string({ error: 'must be a string' })
+    .refine(...withoutNul)
+    .refine(...wellFormed)
     .refine((text) => byteLength(text) <= maxBytes, `must be at most ${maxBytes} bytes`);
+}
+
+/**
+ * Keys that JavaScript objects treat specially. JSON.parse keeps `"__proto__"` as an own key, but
+ * zod's records skip it (so a variable of that name vanished without a word) and assigning it
+ * anywhere sets a prototype. Refused by name, before the record ever copies the object.
+ */
+export const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+
+function refusingReservedKeys<T extends z.ZodType>(record: T) {
+  return z.preprocess((value, context) => {
+    if (value === null || typeof value !== 'object') return value;
+    for (const key of RESERVED_KEYS) {
+      if (Object.hasOwn(value, key)) {
+        context.issues.push({
+          code: 'custom',
+          message: `is a reserved name (${RESERVED_KEYS.join(', ')} are not allowed as keys)`,
+          path: [key],
+          input: value,
+        });
+      }
+    }
+    return value;
+  }, record);
 }
 
 /** A record with at most `max` keys, saying what they are when there are more. */
@@ -47,26 +88,28 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
         .array(boundedString(limits.commandWordMaxBytes), { error: 'must be an array of strings' })
         .max(limits.commandWordsMax, `must have at most ${limits.commandWordsMax} words`)
         .optional(),
-      container_cmd_parameter: z
-        .record(z.string(), boundedString(limits.commandWordMaxBytes), {
-          error: 'must be an object of string values',
-        })
-        .refine(...atMostKeys(limits.parametersMax, 'parameters'))
-        .optional(),
-      container_env: z
-        .record(
-          z.string().regex(ENV_NAME, 'is not a valid variable name (use [A-Za-z_][A-Za-z0-9_]*)'),
-          z.strictObject(
-            {
-              value: boundedString(limits.envValueMaxBytes),
-              sensitive: z.boolean({ error: 'must be true or false' }).optional(),
-            },
-            { error: 'must be an object like { "value": "…", "sensitive": false }' },
-          ),
-          { error: 'must be an object mapping variable names to { value, sensitive }' },
-        )
-        .refine(...atMostKeys(limits.envVarsMax, 'variables'))
-        .optional(),
+      container_cmd_parameter: refusingReservedKeys(
+        z
+          .record(z.string().refine(...withoutNul), boundedString(limits.commandWordMaxBytes), {
+            error: 'must be an object of string values',
+          })
+          .refine(...atMostKeys(limits.parametersMax, 'parameters')),
+      ).optional(),
+      container_env: refusingReservedKeys(
+        z
+          .record(
+            z.string().regex(ENV_NAME, 'is not a valid variable name (use [A-Za-z_][A-Za-z0-9_]*)'),
+            z.strictObject(
+              {
+                value: boundedString(limits.envValueMaxBytes),
+                sensitive: z.boolean({ error: 'must be true or false' }).optional(),
+              },
+              { error: 'must be an object like { "value": "…", "sensitive": false }' },
+            ),
+            { error: 'must be an object mapping variable names to { value, sensitive }' },
+          )
+          .refine(...atMostKeys(limits.envVarsMax, 'variables')),
+      ).optional(),
       schedule_at: z
         .union(
           [

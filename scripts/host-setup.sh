@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Makes this machine ready for Jobdeck: Docker Engine running, the local job image built,
-# and (with --browser) Debian's Chromium for the end-to-end tests. Safe to run again.
+# and (with --for-tests) what only the tests use: Debian's Chromium for the end-to-end tests and
+# PostgreSQL's binaries for the throw-away clusters of the store tests. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-want_browser=false
-[ "${1:-}" = "--browser" ] && want_browser=true
+want_test_tools=false
+[ "${1:-}" = "--for-tests" ] && want_test_tools=true
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -13,7 +14,9 @@ missing=()
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 command -v busybox >/dev/null 2>&1 || missing+=(busybox-static)
 command -v ip >/dev/null 2>&1 || missing+=(iproute2) # the test swarm's network namespaces
-$want_browser && { command -v chromium >/dev/null 2>&1 || missing+=(chromium); }
+$want_test_tools && { command -v chromium >/dev/null 2>&1 || missing+=(chromium); }
+# The tests start throw-away clusters with initdb and pg_ctl; the package's own cluster is unused.
+$want_test_tools && { compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql); }
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} (Debian packages)"
   as_root apt-get update -qq

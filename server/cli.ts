@@ -2,10 +2,11 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from './config/load';
 import type { JobdeckConfig } from './config/schema';
-import { startJobdeck } from './jobdeck';
-import { KeyStore } from './store/key-store';
-import { openSqlite } from './store/sqlite';
-import { join } from 'node:path';
+import { startJobdeck, type ConsoleKey } from './jobdeck';
+import { resealAll } from './secrets/rotate';
+import { openSecretBox, replaceKeyFile } from './secrets/secret-box';
+import { openStore } from './store/open-store';
+import type { KeyStore, Store } from './store/ports';
 
 const DEFAULT_CONFIG = process.env.JOBDECK_CONFIG ?? 'config/jobdeck.yaml';
 /** How long a stop may take to answer requests under way before the process just exits. */
@@ -33,24 +34,39 @@ function configFrom(
   return loadConfig(resolve(options.config), overrides);
 }
 
-async function withKeys<T>(
+async function withStore<T>(
   options: CommonOptions,
-  work: (keys: KeyStore, config: JobdeckConfig) => Promise<T>,
+  work: (store: Store, config: JobdeckConfig) => Promise<T>,
 ) {
   const config = configFrom(options);
-  const db = await openSqlite(join(config.data_dir, 'jobdeck.sqlite'));
+  const store = await openStore(config);
   try {
-    return await work(new KeyStore(db), config);
+    return await work(store, config);
   } finally {
-    await db.destroy();
+    await store.close();
   }
 }
+
+const withKeys = <T>(
+  options: CommonOptions,
+  work: (keys: KeyStore, config: JobdeckConfig) => Promise<T>,
+) => withStore(options, (store, config) => work(store.keys, config));
 
 /** The options every command that reads the configuration takes. */
 function configured(command: Command): Command {
   return command
     .option('-c, --config <file>', 'configuration file', DEFAULT_CONFIG)
     .option('--data-dir <dir>', 'override data_dir');
+}
+
+/**
+ * The console's key is shown once, on the start that created it; every later start says where it
+ * is, so a live key does not sit in every log that captured the service's output.
+ */
+function keyLine({ project, key, file, created }: ConsoleKey): string {
+  return created
+    ? `  API key for project "${project}": ${key}  (shown only now; kept in ${file}, mode 0600)`
+    : `  API key for project "${project}": in ${file} (mode 0600), or create one: jobdeck keys create --project ${project}`;
 }
 
 const program = new Command('jobdeck').description('Containerized batch jobs: service and console');
@@ -68,7 +84,7 @@ configured(program.command('start'))
         `Jobdeck is running (data in ${config.data_dir})`,
         `  API:     ${jobdeck.apiUrl}/v1  (OpenAPI: ${jobdeck.apiUrl}/v1/openapi.json)`,
         jobdeck.consoleUrl ? `  Console: ${jobdeck.consoleUrl}` : '  Console: off (--no-console)',
-        `  API key for project "${jobdeck.consoleKey.project}": ${jobdeck.consoleKey.key}`,
+        keyLine(jobdeck.consoleKey),
         `  Try:     curl -s -X POST ${jobdeck.apiUrl}/v1/client/job -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{"job_definition":"demo::hello:1","job_queue":"demo::default"}'`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
@@ -143,6 +159,39 @@ configured(keys.command('revoke <id>'))
       if (!(await store.revoke(id)))
         throw new ConfigError(`<id>: no key "${id}" (see: jobdeck keys list)`);
       process.stderr.write(`revoked ${id}\n`);
+    });
+  });
+
+const secrets = program
+  .command('secrets')
+  .description('the key that seals sensitive env values: rotate it without losing a value');
+
+configured(secrets.command('new-key'))
+  .description(
+    'with key files (no secret_key configured): make a new current key, keep the old one as retired',
+  )
+  .action((options: CommonOptions) => {
+    const config = configFrom(options);
+    if (config.secret_key) {
+      throw new ConfigError(
+        'secret_key is configured: put the new key in secret_key and the old one in retired_secret_keys instead',
+      );
+    }
+    const { retiredId, currentId } = replaceKeyFile(config.data_dir);
+    process.stderr.write(
+      `new current key ${currentId}; ${retiredId} retired (still opens its values). Restart the service, then run: jobdeck secrets rotate\n`,
+    );
+  });
+
+configured(secrets.command('rotate'))
+  .description('seal every stored sensitive value again with the current key')
+  .action(async (options: CommonOptions) => {
+    await withStore(options, async (store, config) => {
+      const box = openSecretBox(config);
+      const report = await resealAll(store.sealedEnv, box);
+      process.stdout.write(
+        `${report.resealed} values sealed again with key ${box.currentKeyId} (${report.current} were already), in ${report.jobs} jobs; no stored value needs a retired key now\n`,
+      );
     });
   });
 

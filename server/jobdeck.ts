@@ -9,34 +9,44 @@ import type { JobdeckConfig } from './config/schema';
 import { buildConsoleServer } from './http/console-server';
 import { buildHttpApp } from './http/app';
 import { createJobSystem } from './jobs/job-system';
+import { isProcessAlive, thisInstance } from './instance';
 import { createRuntime } from './runtime/create-runtime';
-import { AesGcmSecretBox, loadSecretKey } from './secrets/secret-box';
-import { SqlJobStore } from './store/job-store';
-import { KeyStore } from './store/key-store';
-import { changedDefinitions, storeId } from './store/meta-store';
-import { openSqlite } from './store/sqlite';
+import { openSecretBox } from './secrets/secret-box';
+import { openStore } from './store/open-store';
+import type { KeyStore } from './store/ports';
 
 export interface RunningJobdeck {
   apiUrl: string;
   consoleUrl: string | undefined;
-  consoleKey: { project: string; key: string };
+  consoleKey: ConsoleKey;
   close(): Promise<void>;
 }
 
 const DIST_DIR = resolve(import.meta.dirname, '..', 'dist');
 
+export interface ConsoleKey {
+  project: string;
+  key: string;
+  /** Where the key is kept (0600). */
+  file: string;
+  /** True only on the start that created it: the one time it may be shown. */
+  created: boolean;
+}
+
 /**
  * The key the console proxy injects: created once per data directory (0600 file), so the
  * quick start has a working key and the browser never has to hold one.
  */
-async function consoleKey(keys: KeyStore, config: JobdeckConfig) {
+async function consoleKey(keys: KeyStore, config: JobdeckConfig): Promise<ConsoleKey> {
   const file = join(config.data_dir, 'console.key');
   const project = Object.keys(config.projects)[0] ?? 'default';
-  if (existsSync(file)) return { project, key: readFileSync(file, 'utf8').trim() };
+  if (existsSync(file)) {
+    return { project, key: readFileSync(file, 'utf8').trim(), file, created: false };
+  }
   const { key } = await keys.create(project, 'console (created at first start)');
   writeFileSync(file, key, { mode: 0o600 });
   chmodSync(file, 0o600);
-  return { project, key };
+  return { project, key, file, created: true };
 }
 
 /** API + scheduler + runner (+ console): the whole service in one process. */
@@ -44,24 +54,23 @@ export async function startJobdeck(
   config: JobdeckConfig,
   options: { withConsole: boolean },
 ): Promise<RunningJobdeck> {
-  const db = await openSqlite(join(config.data_dir, 'jobdeck.sqlite'));
+  const storage = await openStore(config);
   const catalog = catalogFromConfig(config);
-  const changed = await changedDefinitions(
-    db,
+  const changed = await storage.meta.changedDefinitions(
     new Map(catalog.definitions().map((d) => [d.ref, d.fingerprint])),
   );
   if (changed.length > 0) {
-    await db.destroy();
+    await storage.close();
     throw new ConfigError(
       `job definitions are immutable once used, but these changed: ${changed.join(', ')}; restore them and declare a new version instead`,
     );
   }
 
-  const store = new SqlJobStore(db);
-  const keys = new KeyStore(db);
-  const secrets = new AesGcmSecretBox(loadSecretKey(config.secret_key, config.data_dir));
+  const store = storage.jobs;
+  const keys = storage.keys;
+  const secrets = openSecretBox(config);
   const runtime = createRuntime(config.engine, {
-    storeId: await storeId(db),
+    storeId: await storage.meta.storeId(),
     labels: config.container_labels,
   });
   const logger = pino({
@@ -69,8 +78,17 @@ export async function startJobdeck(
     // Keys never reach the log; bodies are never logged at all (they can hold sensitive values).
     redact: ['req.headers.authorization', 'req.headers.cookie'],
   });
+  if (storage.migrated.length > 0) logger.info({ migrations: storage.migrated }, 'store migrated');
   const jobs = createJobSystem(
-    { store, runtime, secrets, catalog, logger },
+    {
+      store,
+      instances: storage.instances,
+      signals: storage.signals,
+      runtime,
+      secrets,
+      catalog,
+      logger,
+    },
     {
       logTailBytes: config.log_tail_bytes,
       defaults: {
@@ -79,6 +97,9 @@ export async function startJobdeck(
         pidsLimit: config.job_defaults.pids_limit,
       },
       reconcileIntervalMs: config.reconcile_interval_seconds * 1000,
+      identity: thisInstance(),
+      instanceTimeoutMs: config.instance_timeout_seconds * 1000,
+      isLocalProcessAlive: isProcessAlive,
     },
   );
 
@@ -88,6 +109,8 @@ export async function startJobdeck(
     submitSchema: buildSubmitJobSchema(DEFAULT_LIMITS),
     bodyLimitBytes: config.body_limit_bytes,
     rateLimitPerMinute: config.rate_limit_per_minute,
+    authFailuresPerMinute: config.auth_failures_per_minute,
+    timeouts: config.http_timeouts,
     logger,
     health: async () => ({
       engine: await runtime.ping().then(
@@ -101,7 +124,7 @@ export async function startJobdeck(
   try {
     await runtime.ping();
   } catch (error) {
-    await db.destroy();
+    await storage.close();
     throw new ConfigError((error as Error).message);
   }
   await jobs.start();
@@ -111,7 +134,13 @@ export async function startJobdeck(
   let consoleServer: FastifyInstance | undefined;
   let consoleUrl: string | undefined;
   if (options.withConsole) {
-    consoleServer = await buildConsoleServer({ distDir: DIST_DIR, apiUrl, apiKey: key.key });
+    consoleServer = await buildConsoleServer({
+      distDir: DIST_DIR,
+      apiUrl,
+      apiKey: key.key,
+      listenHost: config.host,
+      extraHostNames: config.console_hosts,
+    });
     consoleUrl = await consoleServer.listen({ host: config.host, port: config.console_port });
   }
 
@@ -127,7 +156,7 @@ export async function startJobdeck(
       await consoleServer?.close();
       await api.close();
       await jobs.stop();
-      await db.destroy();
+      await storage.close();
     },
   };
 }

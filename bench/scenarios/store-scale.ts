@@ -4,19 +4,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import autocannon from 'autocannon';
-import { openSqlite } from '../../server/store/sqlite';
+import { openStore } from '../../server/store/open-store';
 import { startService } from '../../test/support/service';
 import { BENCH_SETTINGS, rssMiB } from '../jobdeck-client';
 import { round } from '../stats';
 
 /**
- * Fills a fresh store with `count` finished jobs (one transition each) straight through SQL:
- * a million submits over HTTP would take longer than the figure is worth.
+ * Fills a fresh SQLite store (the embedded default) with `count` finished jobs, one transition
+ * each, straight through SQL: a million submits over HTTP would take longer than the figure is
+ * worth.
  */
 async function seed(dataDir: string, count: number): Promise<string> {
-  const file = join(dataDir, 'jobdeck.sqlite');
-  await (await openSqlite(file)).destroy(); // schema through the real migrations
-  const db = new SqliteDatabase(file);
+  const file = 'jobdeck.sqlite';
+  // The schema through the real migrations.
+  await (await openStore({ store: { type: 'sqlite', path: file }, data_dir: dataDir })).close();
+  const db = new SqliteDatabase(join(dataDir, file));
   db.pragma('journal_mode = WAL');
   const job =
     db.prepare(`INSERT INTO jobs (id, project, queue, definition, name, state, system_note,

@@ -28,12 +28,30 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
           cpus: d.cpus ?? null,
           memoryBytes: d.memory ?? null,
           network: d.network,
+          // Options added after 0.1 count only when declared, so a definition used before they
+          // existed keeps its fingerprint (and stays valid) across the upgrade.
+          ...(d.user !== undefined && { user: d.user }),
+          ...(d.read_only_root !== undefined && { readOnlyRootfs: d.read_only_root }),
+          ...(d.placement !== undefined && { placement: d.placement }),
         };
         definitions.push({
           ref: `${project}::${name}:${version}`,
           project,
           name,
-          ...content,
+          image: content.image,
+          command: content.command,
+          parameters: content.parameters,
+          env: content.env,
+          timeoutSeconds: content.timeoutSeconds,
+          stopGraceSeconds: content.stopGraceSeconds,
+          cpus: content.cpus,
+          memoryBytes: content.memoryBytes,
+          network: content.network,
+          runOptions: {
+            user: d.user ?? null,
+            readOnlyRootfs: d.read_only_root ?? false,
+            placement: d.placement ?? [],
+          },
           fingerprint: createHash('sha256').update(JSON.stringify(content)).digest('hex'),
         });
       }

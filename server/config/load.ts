@@ -1,10 +1,28 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, dirname, resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { LineCounter, parseDocument, type Document } from 'yaml';
 import { formatPath } from '../../contract';
-import { configSchema, type JobdeckConfig } from './schema';
+import { configSchema, DATABASE_URL_VARIABLE, type JobdeckConfig } from './schema';
 
 export class ConfigError extends Error {}
+
+/** `store.url` from the environment when a PostgreSQL store's entry in the file has none. */
+function withDatabaseUrlFromEnvironment(raw: Record<string, unknown>): Record<string, unknown> {
+  const url = process.env[DATABASE_URL_VARIABLE];
+  const store = raw.store as Record<string, unknown> | null | undefined;
+  if (!url || store?.type !== 'postgres' || store.url !== undefined) return raw;
+  return { ...raw, store: { ...store, url } };
+}
+
+/** The line of the key at `path`, or of its nearest parent when the key is missing. */
+function lineOf(doc: Document, lineCounter: LineCounter, path: PropertyKey[]): number | undefined {
+  for (let depth = path.length; depth > 0; depth -= 1) {
+    const node = doc.getIn(path.slice(0, depth), true) as
+      { range?: [number, number, number] } | undefined;
+    if (node?.range) return lineCounter.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
 
 /**
  * Reads and validates the YAML configuration. Every problem is reported as
@@ -26,13 +44,12 @@ export function loadConfig(file: string, overrides: Partial<JobdeckConfig> = {})
     });
     throw new ConfigError(lines.join('\n'));
   }
-  const parsed = configSchema.safeParse({ ...(doc.toJS() as object), ...overrides });
+  const parsed = configSchema.safeParse(
+    withDatabaseUrlFromEnvironment({ ...(doc.toJS() as object), ...overrides }),
+  );
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
-      const node = doc.getIn(issue.path as (string | number)[], true) as
-        { range?: [number, number, number] } | undefined;
-      const offset = node?.range?.[0];
-      const line = offset === undefined ? undefined : lineCounter.linePos(offset).line;
+      const line = lineOf(doc, lineCounter, issue.path);
       const keys =
         issue.code === 'unrecognized_keys' ? ` (unknown key ${issue.keys.join(', ')})` : '';
       return `${file}${line ? `:${line}` : ''}: ${formatPath(issue.path) || '(top level)'}: ${issue.message}${keys}`;

@@ -29,6 +29,15 @@ const definitionSchema = z.strictObject({
   cpus: z.number().positive().optional(),
   memory: memorySize.optional(),
   network: z.string().default('none'),
+  /** `uid[:gid]` (or a user the image knows) to run as instead of the image's user. */
+  user: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+(:[A-Za-z0-9_.-]+)?$/, 'must look like 1000, 1000:1000 or a user name')
+    .optional(),
+  /** The container's root filesystem read-only (a small /tmp stays writable). */
+  read_only_root: z.boolean().optional(),
+  /** Placement constraints, for engines with several machines (`node.labels.gpu==true`). */
+  placement: z.array(z.string().min(1)).optional(),
 });
 
 export const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
@@ -99,27 +108,81 @@ const projectSchema = z.strictObject({
   definitions: z.record(identifier, z.record(identifier, definitionSchema)),
 });
 
-export const configSchema = z.strictObject({
-  host: z.string().default('127.0.0.1'),
-  port: z.number().int().min(0).max(65535).default(8080),
-  console_port: z.number().int().min(0).max(65535).default(8081),
-  data_dir: z.string().default('./data'),
-  engine: engineSchema.default({ type: 'docker', socket: DEFAULT_DOCKER_SOCKET, init: true }),
-  job_defaults: jobDefaultsSchema.default({ memory: 512 * 1024 ** 2, cpus: 1, pids_limit: 512 }),
-  /** How often every unfinished job is compared with the engine (and the engine pinged). */
-  reconcile_interval_seconds: z.number().positive().max(60).default(2),
-  max_running: positiveInt.default(16),
-  log_tail_bytes: positiveInt.default(64 * 1024),
-  body_limit_bytes: positiveInt.default(DEFAULT_BODY_LIMIT_BYTES),
-  /** Requests per minute per API key; 0 turns the limit off. */
-  rate_limit_per_minute: z.number().int().min(0).default(1200),
-  /** Base64 of 32 bytes; when absent a 0600 key file in data_dir is used. */
-  secret_key: z.string().optional(),
-  /** Extra labels on every job container (ownership, cost allocation); Jobdeck's own win. */
-  container_labels: z.record(z.string(), z.string()).default({}),
-  log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  projects: z.record(identifier, projectSchema),
-});
+/** Where `store.url` comes from when the file leaves it out (so a password can stay out of it). */
+export const DATABASE_URL_VARIABLE = 'JOBDECK_DATABASE_URL';
+
+const storeSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({
+      type: z.literal('sqlite'),
+      /** Relative to data_dir. */
+      path: z.string().min(1).default('jobdeck.sqlite'),
+    }),
+    z.strictObject({
+      type: z.literal('postgres'),
+      url: z
+        .string({ error: `missing: set store.url or the ${DATABASE_URL_VARIABLE} variable` })
+        .regex(
+          /^postgres(ql)?:\/\//,
+          `must be a postgres:// or postgresql:// URL (from store.url or ${DATABASE_URL_VARIABLE})`,
+        ),
+      pool_size: positiveInt.default(10),
+    }),
+  ],
+  { error: 'must be sqlite or postgres' },
+);
+
+export const configSchema = z
+  .strictObject({
+    host: z.string().default('127.0.0.1'),
+    port: z.number().int().min(0).max(65535).default(8080),
+    console_port: z.number().int().min(0).max(65535).default(8081),
+    /** Host names the console answers to besides loopback and `host` (DNS-rebinding guard). */
+    console_hosts: z.array(z.string()).default([]),
+    data_dir: z.string().default('./data'),
+    engine: engineSchema.default({ type: 'docker', socket: DEFAULT_DOCKER_SOCKET, init: true }),
+    job_defaults: jobDefaultsSchema.default({ memory: 512 * 1024 ** 2, cpus: 1, pids_limit: 512 }),
+    /** How often every unfinished job is compared with the engine (and the engine pinged). */
+    reconcile_interval_seconds: z.number().positive().max(60).default(2),
+    /** How long an instance sharing the store may stay silent before another takes over its jobs. */
+    instance_timeout_seconds: z.number().positive().default(15),
+    max_running: positiveInt.default(16),
+    log_tail_bytes: positiveInt.default(64 * 1024),
+    body_limit_bytes: positiveInt.default(DEFAULT_BODY_LIMIT_BYTES),
+    /** Requests per minute per API key; 0 turns the limit off. */
+    rate_limit_per_minute: z.number().int().min(0).default(1200),
+    /** Failed authentications per minute per client address before 429; 0 turns the limit off. */
+    auth_failures_per_minute: z.number().int().min(0).default(30),
+    /** How long a client may take; a slow or stalled one is cut (408) so it cannot hold a connection. */
+    http_timeouts: z
+      .strictObject({
+        headers_seconds: positiveInt.default(10),
+        request_seconds: positiveInt.default(30),
+        keep_alive_seconds: positiveInt.default(5),
+      })
+      .refine((t) => t.headers_seconds <= t.request_seconds, {
+        message: 'headers_seconds: must not exceed request_seconds',
+      })
+      .default({ headers_seconds: 10, request_seconds: 30, keep_alive_seconds: 5 }),
+    /** Base64 of 32 bytes; when absent a 0600 key file in data_dir is used. */
+    secret_key: z.string().optional(),
+    /** Earlier secret keys (base64): they open what they sealed, never seal (see secrets rotate). */
+    retired_secret_keys: z.array(z.string()).default([]),
+    /** Extra labels on every job container (ownership, cost allocation); Jobdeck's own win. */
+    container_labels: z.record(z.string(), z.string()).default({}),
+    log_level: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    projects: z.record(identifier, projectSchema),
+    /** The embedded default: one SQLite file in data_dir. */
+    store: storeSchema.default({ type: 'sqlite', path: 'jobdeck.sqlite' }),
+  })
+  .refine((config) => config.instance_timeout_seconds >= 3 * config.reconcile_interval_seconds, {
+    path: ['instance_timeout_seconds'],
+    message:
+      'must be at least 3 × reconcile_interval_seconds (an instance beats once per interval; fewer beats would make live instances look lost)',
+  });
 
 export type JobdeckConfig = z.infer<typeof configSchema>;
 export type EngineConfig = z.infer<typeof engineSchema>;

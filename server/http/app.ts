@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -8,9 +7,16 @@ import Fastify, {
 import rateLimit from '@fastify/rate-limit';
 import type { buildSubmitJobSchema } from '../../contract';
 import type { JobService } from '../jobs/job-service';
-import type { KeyStore } from '../store/key-store';
-import { authenticate } from './auth';
+import type { KeyStore } from '../store/ports';
+import { authenticate, principalOf } from './auth';
 import { HttpError, installDraining, installErrorHandling, sendError } from './errors';
+import {
+  API_SECURITY_HEADERS,
+  answerExpectationsInEnvelope,
+  cutStalledConnectionsOnClose,
+  hardenedServerOptions,
+  type HttpTimeouts,
+} from './hardening';
 import { installJsonParser } from './json-body';
 import { jobRoutes } from './routes/jobs';
 import { metaRoutes, type HealthCheck } from './routes/meta';
@@ -21,6 +27,8 @@ export interface HttpAppOptions {
   submitSchema: ReturnType<typeof buildSubmitJobSchema>;
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
+  authFailuresPerMinute: number;
+  timeouts: HttpTimeouts;
   logger: FastifyBaseLogger;
   health: HealthCheck;
 }
@@ -29,6 +37,7 @@ const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    ...hardenedServerOptions(options.timeouts),
     bodyLimit: options.bodyLimitBytes,
     loggerInstance: options.logger,
     // Per-request lines only when debugging: at info the log says what happened to jobs.
@@ -40,7 +49,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
   installJsonParser(app);
   installErrorHandling(app, options.bodyLimitBytes);
+  answerExpectationsInEnvelope(app);
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(API_SECURITY_HEADERS);
+  });
   installDraining(app);
+  cutStalledConnectionsOnClose(app);
 
   const methodsByUrl = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
@@ -51,20 +65,32 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   metaRoutes(app, options.health);
   await app.register(async (client) => {
-    client.addHook('onRequest', authenticate(options.keys));
+    await client.register(rateLimit, { global: false });
+    const failedAuth =
+      options.authFailuresPerMinute > 0
+        ? {
+            limiter: client.createRateLimit({
+              max: options.authFailuresPerMinute,
+              timeWindow: 60_000,
+            }),
+            max: options.authFailuresPerMinute,
+          }
+        : undefined;
+    client.addHook('onRequest', authenticate(options.keys, failedAuth));
     if (options.rateLimitPerMinute > 0) {
-      await client.register(rateLimit, {
-        hook: 'preHandler',
-        max: options.rateLimitPerMinute,
-        timeWindow: 60_000,
-        keyGenerator: (request) =>
-          request.principal?.keyId ?? createHash('sha256').update(request.ip).digest('hex'),
-        errorResponseBuilder: (_request, context) =>
-          new HttpError(
-            429,
-            `rate limit: at most ${context.max} requests per minute per API key; retry after ${context.after}`,
-          ),
-      });
+      client.addHook(
+        'preHandler',
+        client.rateLimit({
+          max: options.rateLimitPerMinute,
+          timeWindow: 60_000,
+          keyGenerator: (request) => principalOf(request).keyId,
+          errorResponseBuilder: (_request, context) =>
+            new HttpError(
+              429,
+              `rate limit: at most ${context.max} requests per minute per API key; retry after ${context.after}`,
+            ),
+        }),
+      );
     }
     jobRoutes(client, { service: options.service, submitSchema: options.submitSchema });
   });

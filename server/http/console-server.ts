@@ -1,21 +1,65 @@
-import { existsSync } from 'node:fs';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import httpProxy from '@fastify/http-proxy';
+import {
+  CONSOLE_PAGE_HEADERS,
+  CSP_NONCE_PLACEHOLDER,
+  allowedHostNames,
+  consolePolicy,
+  crossSiteRefusal,
+  hostNameOf,
+  newNonce,
+} from './console-guard';
+import { API_SECURITY_HEADERS, envelope } from './hardening';
 
 export interface ConsoleServerOptions {
   distDir: string;
   apiUrl: string;
   /** Injected when the browser sends no key, so a long-lived key never sits in the browser. */
   apiKey: string | undefined;
+  /** The address the console listens on; with loopback names, the Host headers it accepts. */
+  listenHost: string;
+  /** More Host names to accept, for a console reached under a name of its own. */
+  extraHostNames: readonly string[];
+}
+
+function refuse(reply: FastifyReply, status: number, message: string) {
+  return reply
+    .code(status)
+    .headers(API_SECURITY_HEADERS)
+    .type('application/json')
+    .send(envelope(message));
 }
 
 /**
- * Serves the built console and proxies /v1 to the service, the same arrangement as the
- * dev server. It answers on loopback by default: whoever reaches it acts with the injected key.
+ * Serves the built console and proxies /v1 to the service, the same arrangement as the dev server.
+ * Whoever reaches it acts with the injected key, so it answers only under its own host names and
+ * forwards no state-changing request that another site's page made.
  */
 export async function buildConsoleServer(options: ConsoleServerOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
+  const hostNames = allowedHostNames(options.listenHost, options.extraHostNames);
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!hostNames.has(hostNameOf(request.headers.host))) {
+      return refuse(reply, 421, `Host: this console answers only to ${[...hostNames].join(', ')}`);
+    }
+    const refusal = crossSiteRefusal(request);
+    if (refusal) return refuse(reply, 403, refusal);
+  });
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    return refuse(
+      reply,
+      status,
+      status >= 500
+        ? `service: the console could not reach the API (${error.code ?? 'error'})`
+        : error.message,
+    );
+  });
+
   await app.register(httpProxy, {
     upstream: options.apiUrl,
     prefix: '/v1',
@@ -27,16 +71,39 @@ export async function buildConsoleServer(options: ConsoleServerOptions): Promise
           : { ...headers, authorization: `Bearer ${options.apiKey}` },
     },
   });
-  if (existsSync(options.distDir)) {
-    await app.register(fastifyStatic, { root: options.distDir, wildcard: false });
-    // Deep links (/jobs/:id) are the SPA's to route.
-    app.setNotFoundHandler((_request, reply) => reply.sendFile('index.html'));
-  } else {
+
+  const indexFile = join(options.distDir, 'index.html');
+  if (!existsSync(indexFile)) {
     app.get('/', async (_request, reply) =>
       reply
         .type('text/plain')
         .send('The console is not built: run "npm run build", or "npm start".'),
     );
+    return app;
   }
+  const indexHtml = readFileSync(indexFile, 'utf8');
+  await app.register(fastifyStatic, {
+    root: options.distDir,
+    wildcard: false,
+    index: false,
+    // The page itself always goes through the handler below, which gives it its nonce.
+    allowedPath: (path) => path !== '/index.html',
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/v1')) return; // the API's own headers pass through
+    reply.headers(CONSOLE_PAGE_HEADERS);
+    // Scripts, styles and the icon are never documents of their own: they get no powers at all.
+    if (!reply.hasHeader('content-security-policy')) {
+      reply.header('content-security-policy', API_SECURITY_HEADERS['content-security-policy']);
+    }
+  });
+  // Every page (deep links like /jobs/:id are the SPA's to route) with a nonce of its own.
+  app.setNotFoundHandler((_request, reply) => {
+    const nonce = newNonce();
+    return reply
+      .headers({ 'content-security-policy': consolePolicy(nonce), 'cache-control': 'no-store' })
+      .type('text/html; charset=utf-8')
+      .send(indexHtml.replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
+  });
   return app;
 }

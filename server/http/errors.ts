@@ -17,6 +17,15 @@ export function sendError(reply: FastifyReply, status: number, message: string):
 }
 
 /**
+ * The path as the client sent it, when it is short and plain: an arbitrary path can be 16 KiB of
+ * anything (a pasted key, markup), and the query string can hold a secret, so neither is echoed.
+ */
+function quotablePath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.length <= 200 && /^[\w\-./~%:]*$/.test(path) ? path : 'at this path';
+}
+
+/**
  * Every failure leaves as `{ ok: false, message }`. Messages of 4xx name the field and the
  * reason; a 5xx says only that it failed and which request to look for in the log.
  */
@@ -49,7 +58,7 @@ export function installErrorHandling(app: FastifyInstance, bodyLimitBytes: numbe
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 404, `no endpoint ${request.method} ${request.url.split('?')[0]}`),
+    sendError(reply, 404, `no endpoint ${request.method} ${quotablePath(request.url)}`),
   );
 }
 

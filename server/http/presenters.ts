@@ -18,7 +18,14 @@ export function toJobRecord(job: Job): JobRecord {
 }
 
 export function toJobListItem(job: Job): JobListItem {
-  return { ...toJobRecord(job), job_queue: job.queue, job_definition: job.definition };
+  return {
+    ...toJobRecord(job),
+    job_queue: job.queue,
+    job_definition: job.definition,
+    started_at: isoOrNull(job.startedAt),
+    finished_at: isoOrNull(job.finishedAt),
+    exit_code: job.exitCode,
+  };
 }
 
 export function toTransition(t: Transition): JobTransition {

@@ -1,3 +1,5 @@
+import type { RunOptions } from './model';
+
 /** What the admin declared: queues and versioned definitions, per project. */
 export interface QueueSettings {
   ref: string;
@@ -20,6 +22,7 @@ export interface DefinitionSettings {
   cpus: number | null;
   memoryBytes: number | null;
   network: string;
+  runOptions: RunOptions;
   /** Hash of everything above: a used version must keep it (definitions are immutable). */
   fingerprint: string;
 }

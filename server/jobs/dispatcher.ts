@@ -3,7 +3,7 @@ import type { Catalog } from './catalog';
 import type { EngineHealth } from './engine-health';
 import type { Job } from './model';
 import { notes } from './notes';
-import type { JobStore, Logger } from './ports';
+import type { JobStore, Logger, Signals } from './ports';
 import { DISPATCH_LOCK } from './reconciler';
 import type { Runner } from './runner';
 import type { KeyedSerial } from './serial';
@@ -16,9 +16,10 @@ const totalOf = (countsByQueue: Map<string, number>) =>
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Moves jobs forward when something happens, never by polling: a submit, a job leaving a slot,
- * the engine answering again, or the timer armed for the earliest schedule_at. Ticks never
- * overlap; a kick during a tick makes it run once more. Containers are started only while the
+ * Moves jobs forward when something happens: a submit or a job leaving a slot (on any instance
+ * sharing the store: they signal each other), the engine answering again, the timer armed for
+ * the earliest schedule_at, and the reconciler's passes as a backstop. Ticks never overlap; a
+ * kick during a tick makes it run once more. Containers are started only while the
  * engine answers; meanwhile jobs wait as runnable and say why.
  */
 export class Dispatcher {
@@ -35,12 +36,16 @@ export class Dispatcher {
     private readonly runner: Runner,
     private readonly health: EngineHealth,
     private readonly locks: KeyedSerial,
+    private readonly signals: Signals,
     private readonly logger: Logger,
   ) {
-    // A slot frees when a job leaves starting/running/cancelling for good. Nothing else needs a
-    // kick: submits kick directly, and only this dispatcher makes jobs runnable.
+    // A slot frees when a job leaves starting/running/cancelling for good: another instance's
+    // runnable job may take it too.
     machine.onTransition((job, from) => {
-      if (isFinalState(job.state) && SLOT_STATES.includes(from)) this.kick();
+      if (isFinalState(job.state) && SLOT_STATES.includes(from)) this.wakeAll();
+    });
+    signals.subscribe((signal) => {
+      if (signal.kind === 'dispatch') this.kick();
     });
     health.onChange((available) => {
       if (available) this.kick();
@@ -55,6 +60,14 @@ export class Dispatcher {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+  }
+
+  /** Dispatches here at once, and on every other instance sharing the store. */
+  wakeAll(): void {
+    this.kick();
+    this.signals.publish({ kind: 'dispatch' }).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'could not signal the other instances; their passes will');
+    });
   }
 
   kick(): void {
@@ -107,26 +120,18 @@ export class Dispatcher {
   }
 
   private async fillSlots(): Promise<void> {
-    const counts = await this.store.activeCountsByQueue();
-    let total = totalOf(counts);
     for (const queue of this.catalog.queuesByPriority) {
       if (queue.paused) continue;
-      const free = Math.min(
-        queue.maxRunning - (counts.get(queue.ref) ?? 0),
-        this.catalog.maxRunning - total,
+      const claimed = await this.machine.claim(
+        {
+          queue: queue.ref,
+          limit: queue.maxRunning,
+          queueMax: queue.maxRunning,
+          serviceMax: this.catalog.maxRunning,
+        },
+        (job) => notes.creatingContainer(job.image),
       );
-      if (free <= 0) continue;
-      for (const job of await this.store.oldestRunnable(queue.ref, free)) {
-        const starting = await this.machine.move(
-          job,
-          'starting',
-          notes.creatingContainer(job.image),
-        );
-        if (starting) {
-          total += 1;
-          this.runner.launch(starting);
-        }
-      }
+      for (const job of claimed) this.runner.launch(job);
     }
   }
 

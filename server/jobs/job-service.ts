@@ -33,7 +33,7 @@ export class JobService {
       );
     }
     failpoint('after-insert');
-    this.dispatcher.kick();
+    this.dispatcher.wakeAll();
     return job.id;
   }
 
@@ -99,7 +99,7 @@ export class JobService {
     if (moved === undefined)
       await this.visibleJob(project, id); // no such job is a 404
     // Answer at once: the stop can take the whole grace period.
-    else if (moved.state === 'cancelling') void this.runner.settle(id);
+    else if (moved.state === 'cancelling') this.runner.nudge(id);
   }
 
   /** Another project's job is reported exactly like a missing one: no existence leak. */

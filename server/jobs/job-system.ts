@@ -2,7 +2,15 @@ import type { Catalog } from './catalog';
 import { Dispatcher } from './dispatcher';
 import { EngineHealth } from './engine-health';
 import { JobService } from './job-service';
-import type { ContainerRuntime, JobStore, Logger, SecretBox } from './ports';
+import { Membership, type InstanceIdentity } from './membership';
+import type {
+  ContainerRuntime,
+  InstanceRegistry,
+  JobStore,
+  Logger,
+  SecretBox,
+  Signals,
+} from './ports';
 import { Reconciler } from './reconciler';
 import { Runner, type ContainerDefaults } from './runner';
 import { KeyedSerial } from './serial';
@@ -10,6 +18,8 @@ import { JobStateMachine } from './state-machine';
 
 export interface JobSystemPorts {
   store: JobStore;
+  instances: InstanceRegistry;
+  signals: Signals;
   runtime: ContainerRuntime;
   secrets: SecretBox;
   catalog: Catalog;
@@ -20,30 +30,55 @@ export interface JobSystemOptions {
   logTailBytes: number;
   defaults: ContainerDefaults;
   reconcileIntervalMs: number;
+  identity: InstanceIdentity;
+  /** How long an instance may stay silent before another takes over its jobs. */
+  instanceTimeoutMs: number;
+  isLocalProcessAlive: (pid: number) => boolean;
 }
 
 export type JobSystem = ReturnType<typeof createJobSystem>;
 
 /** The domain, wired: what the service runs, and what tests run against a fake engine. */
 export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions) {
-  const { store, runtime, secrets, catalog, logger } = ports;
-  const machine = new JobStateMachine(store);
+  const { store, instances, signals, runtime, secrets, catalog, logger } = ports;
+  const owner = options.identity.id;
+  const machine = new JobStateMachine(store, owner);
   // An engine stop can kill containers up to one interval before a pass notices it.
   const health = new EngineHealth(logger, options.reconcileIntervalMs + 1000);
-  const runner = new Runner(runtime, machine, store, secrets, health, logger, {
+  const runner = new Runner(runtime, machine, store, secrets, health, signals, logger, {
     logTailBytes: options.logTailBytes,
     defaults: options.defaults,
+    owner,
   });
   const locks = new KeyedSerial();
-  const dispatcher = new Dispatcher(store, machine, catalog, runner, health, locks, logger);
+  const dispatcher = new Dispatcher(
+    store,
+    machine,
+    catalog,
+    runner,
+    health,
+    locks,
+    signals,
+    logger,
+  );
+  const membership = new Membership(
+    instances,
+    store,
+    options.identity,
+    options.instanceTimeoutMs,
+    options.isLocalProcessAlive,
+    logger,
+  );
   const reconciler = new Reconciler(
     runtime,
     store,
     runner,
     health,
     locks,
+    membership,
     logger,
     options.reconcileIntervalMs,
+    () => dispatcher.kick(),
   );
   const service = new JobService(store, machine, catalog, dispatcher, runner, secrets, health);
   return {
@@ -51,16 +86,24 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     machine,
     health,
     reconciler,
-    /** Recovers what the last run left (the first reconcile pass), then starts dispatching. */
+    /**
+     * Joins the instances on the store, recovers what the last run left (the first reconcile
+     * pass: adopt, record, requeue, take over lost instances' jobs), then dispatches.
+     */
     async start(): Promise<void> {
+      await membership.join();
       await reconciler.start();
       dispatcher.start();
     },
-    /** Takes no new work; containers keep running for the next start to adopt. */
+    /**
+     * Takes no new work and leaves the store's instances, so that another takes over this one's
+     * jobs at once; containers keep running for it (or the next start) to adopt.
+     */
     async stop(): Promise<void> {
       dispatcher.stop();
       await reconciler.stop();
       runner.stop();
+      await membership.leave();
     },
   };
 }

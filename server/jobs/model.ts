@@ -13,7 +13,19 @@ export interface ContainerPlan {
   cpus: number | null;
   memoryBytes: number | null;
   network: string;
+  runOptions: RunOptions;
 }
+
+/** How a job runs beyond its command and limits: each engine applies what it can. */
+export interface RunOptions {
+  /** `uid[:gid]` or a user name of the image; null: the image's own user. */
+  user: string | null;
+  readOnlyRootfs: boolean;
+  /** Placement constraints for engines with several machines (`node.labels.gpu==true`). */
+  placement: string[];
+}
+
+export const DEFAULT_RUN_OPTIONS: RunOptions = { user: null, readOnlyRootfs: false, placement: [] };
 
 export interface Job extends ContainerPlan {
   id: string;
@@ -32,6 +44,8 @@ export interface Job extends ContainerPlan {
   startedAt: number | null;
   finishedAt: number | null;
   cancelRequestedAt: number | null;
+  /** The instance that claimed the job to run it; null until claimed. */
+  owner: string | null;
 }
 
 export type NewJob = Omit<
@@ -45,11 +59,12 @@ export type NewJob = Omit<
   | 'startedAt'
   | 'finishedAt'
   | 'cancelRequestedAt'
+  | 'owner'
 >;
 
 /** Columns a transition may set together with the state, in the same transaction. */
 export type TransitionFields = Partial<
-  Pick<Job, 'containerId' | 'exitCode' | 'startedAt' | 'finishedAt' | 'cancelRequestedAt'>
+  Pick<Job, 'containerId' | 'exitCode' | 'startedAt' | 'finishedAt' | 'cancelRequestedAt' | 'owner'>
 >;
 
 export interface StateChange {
@@ -59,6 +74,21 @@ export interface StateChange {
   at: number;
   note: string | null;
   fields?: TransitionFields;
+}
+
+/**
+ * A dispatcher asking for work: up to `limit` of the queue's oldest runnable jobs, as far as the
+ * queue's and the whole service's slots allow, counted in the same transaction that takes them.
+ */
+export interface Claim {
+  queue: string;
+  limit: number;
+  /** The queue's max_running and the service's. */
+  queueMax: number;
+  serviceMax: number;
+  /** The instance that will run what it claims. */
+  owner: string;
+  at: number;
 }
 
 export interface Transition {
@@ -75,8 +105,11 @@ export interface ContainerLogs {
 
 export interface JobListFilter {
   project: string;
-  state?: JobState;
+  states?: readonly JobState[];
   queue?: string;
+  namePrefix?: string;
+  createdAfter?: number;
+  createdBefore?: number;
   limit: number;
   /** Only jobs older than this seq: the list runs newest first. */
   beforeSeq?: number;

@@ -22,6 +22,8 @@ export const notes = {
   cancelledBeforeContainer: 'cancelled on request before the container started',
   requeuedNeverCreated:
     'requeued: its container was never created (the service stopped before it could), so it never ran',
+  lostWithInstance:
+    'the Jobdeck instance running it stopped, and its container is gone, so its outcome is unknown; submit it again',
   vanished:
     'the container vanished (removed outside Jobdeck?) so its outcome is unknown; submit it again',
   cancelledContainerGone:

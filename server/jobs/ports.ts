@@ -1,7 +1,16 @@
 import type { JobState } from '../../contract';
-import type { ContainerLogs, Job, JobListFilter, NewJob, StateChange, Transition } from './model';
+import type {
+  Claim,
+  ContainerLogs,
+  Job,
+  JobListFilter,
+  NewJob,
+  RunOptions,
+  StateChange,
+  Transition,
+} from './model';
 
-/** Storage the domain needs. SQLite implements it today; PostgreSQL can tomorrow. */
+/** Storage the domain needs; server/store implements it over SQLite and PostgreSQL. */
 export interface JobStore {
   /**
    * Inserts a job in state `submitted` and pins its definition's fingerprint on first use;
@@ -22,7 +31,19 @@ export interface JobStore {
   nextScheduleAt(): Promise<number | undefined>;
   /** Jobs holding a slot (starting, running, cancelling), per queue. */
   activeCountsByQueue(): Promise<Map<string, number>>;
-  oldestRunnable(queue: string, limit: number): Promise<Job[]>;
+  /**
+   * In one transaction: counts the slots held in the queue and in the whole service, moves the
+   * oldest runnable jobs that fit to `starting` (note from `noteFor`, owner set, transitions
+   * recorded) and returns them. Claims never overlap, across processes too, so no job is claimed
+   * twice and no limit is exceeded whoever claims at the same time.
+   */
+  claimRunnable(claim: Claim, noteFor: (job: Job) => string): Promise<Job[]>;
+  /**
+   * Makes `to` the owner of every job that holds a slot for `from` (null: jobs claimed before
+   * owners were recorded); returns their ids. Two survivors taking over at once split nothing:
+   * each job goes to exactly one.
+   */
+  takeOver(from: string | null, to: string): Promise<string[]>;
   listJobs(filter: JobListFilter): Promise<Job[]>;
   transitions(id: string): Promise<Transition[]>;
   saveLogs(id: string, logs: ContainerLogs): Promise<void>;
@@ -46,6 +67,7 @@ export interface WorkloadSpec {
   stopGraceSeconds: number;
   /** `none` isolates the job; any other value names a network of the engine. */
   network: string;
+  runOptions: RunOptions;
 }
 
 /** A job's container (or cluster task) as the engine reports it now. */
@@ -111,6 +133,36 @@ export interface ContainerLogTail {
   bytes: Buffer;
   /** Whether earlier output was left out. */
   truncated: boolean;
+}
+
+/** One Jobdeck process on the store, as it last reported itself. */
+export interface InstanceRecord {
+  id: string;
+  host: string;
+  pid: number;
+  startedAt: number;
+  heartbeatAt: number;
+  /** Set when it stopped cleanly; its jobs are for another instance to follow then. */
+  stoppedAt: number | null;
+}
+
+/** The instances sharing a store, so that a survivor can take over a lost one's jobs. */
+export interface InstanceRegistry {
+  register(instance: InstanceRecord): Promise<void>;
+  heartbeat(id: string, at: number): Promise<void>;
+  leave(id: string, at: number): Promise<void>;
+  list(): Promise<InstanceRecord[]>;
+  /** Forgets instances not heard of since `before` (their jobs were taken over long ago). */
+  forget(before: number): Promise<void>;
+}
+
+/** Something every instance should act on now rather than at its next pass. */
+export type Signal = { kind: 'dispatch' } | { kind: 'job'; jobId: string };
+
+/** Wake-ups across the instances sharing a store (and to this one). Best effort: passes catch up. */
+export interface Signals {
+  publish(signal: Signal): Promise<void>;
+  subscribe(listener: (signal: Signal) => void): void;
 }
 
 export interface SecretBox {

@@ -1,6 +1,7 @@
 import { SLOT_STATES } from '../../contract';
 import type { EngineHealth } from './engine-health';
 import { EngineUnavailableError, type ContainerRuntime, type JobStore, type Logger } from './ports';
+import type { Membership } from './membership';
 import type { Runner } from './runner';
 import type { KeyedSerial } from './serial';
 
@@ -8,8 +9,9 @@ export const DISPATCH_LOCK = 'dispatch';
 
 /**
  * The guarantee behind the runner's fast path, the way Kubernetes controllers and Nomad work:
- * on a short interval, compare every job that holds a slot with what the engine reports and
- * settle what differs; remove workloads whose jobs have ended. It only ever reads levels (job
+ * on a short interval, beat this instance's heartbeat and take over the jobs of lost instances,
+ * compare every job this instance owns with what the engine reports and settle what differs;
+ * remove workloads whose jobs have ended. It only ever reads levels (job
  * state, workload status), so a lost event, a dropped engine connection or a restart of this
  * process changes how soon a job is settled, never how.
  */
@@ -25,8 +27,11 @@ export class Reconciler {
     private readonly health: EngineHealth,
     /** Shared with the dispatcher: a claimed job is being launched before any pass can see it. */
     private readonly locks: KeyedSerial,
+    private readonly membership: Membership,
     private readonly logger: Logger,
     private readonly intervalMs: number,
+    /** Called after every pass: the dispatcher's backstop for a wake-up that got lost. */
+    private readonly afterPass: () => void,
   ) {}
 
   /** Runs one pass (the recovery after a restart), then one every interval. */
@@ -63,6 +68,8 @@ export class Reconciler {
   }
 
   private async passNow(): Promise<void> {
+    // The heartbeat first: an engine that does not answer must not make this instance look lost.
+    const takenOver = await this.membership.beat();
     await this.runtime.ping();
     const { workloads, jobs } = await this.locks.run(DISPATCH_LOCK, async () => ({
       workloads: await this.runtime.list(),
@@ -72,9 +79,12 @@ export class Reconciler {
     const byJob = new Map(workloads.map((w) => [w.jobId, w]));
     const active = new Set(jobs.map((j) => j.id));
     await Promise.all([
-      ...jobs.map((job) => this.runner.settle(job.id, byJob.get(job.id) ?? null)),
+      ...jobs.map((job) =>
+        this.runner.settle(job.id, byJob.get(job.id) ?? null, takenOver.has(job.id)),
+      ),
       // The rest belong to jobs that ended (or never reached a slot): settle removes the former.
       ...workloads.filter((w) => !active.has(w.jobId)).map((w) => this.runner.settle(w.jobId, w)),
     ]);
+    this.afterPass();
   }
 }

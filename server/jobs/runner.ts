@@ -11,6 +11,7 @@ import {
   type JobStore,
   type Logger,
   type SecretBox,
+  type Signals,
   type Workload,
 } from './ports';
 import { KeyedSerial } from './serial';
@@ -26,6 +27,8 @@ export interface ContainerDefaults {
 export interface RunnerOptions {
   logTailBytes: number;
   defaults: ContainerDefaults;
+  /** This instance: the runner settles only the jobs it owns. */
+  owner: string;
 }
 
 // A stop that has not ended the container this long after its grace period is asked again.
@@ -54,9 +57,25 @@ export class Runner {
     private readonly store: JobStore,
     private readonly secrets: SecretBox,
     private readonly health: EngineHealth,
+    private readonly signals: Signals,
     private readonly logger: Logger,
     private readonly options: RunnerOptions,
-  ) {}
+  ) {
+    signals.subscribe((signal) => {
+      if (signal.kind === 'job') void this.settle(signal.jobId);
+    });
+  }
+
+  /** Settles the job now, wherever it runs: here, or on the instance that owns it. */
+  nudge(jobId: string): void {
+    void this.settle(jobId);
+    this.signals.publish({ kind: 'job', jobId }).catch((error: unknown) => {
+      this.logger.warn(
+        { jobId, err: error },
+        'could not signal the other instances; their passes will',
+      );
+    });
+  }
 
   /** Settles nothing more: what is under way is left for the next start to adopt. */
   stop(): void {
@@ -69,10 +88,13 @@ export class Runner {
     this.track(this.launchNow(job));
   }
 
-  /** Brings the job in line with its workload (looked up afresh unless given). Never throws. */
-  settle(jobId: string, observed?: Workload | null): Promise<void> {
+  /**
+   * Brings the job in line with its workload (looked up afresh unless given). `takenOver`: the
+   * job was just taken over from a lost instance. Never throws.
+   */
+  settle(jobId: string, observed?: Workload | null, takenOver = false): Promise<void> {
     return this.serial
-      .run(jobId, () => this.settleNow(jobId, observed))
+      .run(jobId, () => this.settleNow(jobId, observed, takenOver))
       .catch((error: unknown) => this.engineTrouble(error, jobId));
   }
 
@@ -97,6 +119,7 @@ export class Runner {
         pidsLimit: this.options.defaults.pidsLimit,
         stopGraceSeconds: job.stopGraceSeconds,
         network: job.network,
+        runOptions: job.runOptions,
       });
     } catch (error) {
       this.launching.delete(job.id);
@@ -139,7 +162,11 @@ export class Runner {
     });
   }
 
-  private async settleNow(jobId: string, observed: Workload | null | undefined): Promise<void> {
+  private async settleNow(
+    jobId: string,
+    observed: Workload | null | undefined,
+    takenOver: boolean,
+  ): Promise<void> {
     if (this.stopped || this.launching.has(jobId)) return;
     // "Gone" is only believed from a fresh look: a listing from a moment ago misses new workloads.
     let workload = observed ?? (await this.runtime.inspect(jobId));
@@ -151,15 +178,16 @@ export class Runner {
         if (workload) await this.runtime.remove(workload);
         return;
       }
-      if (!SLOT_STATES.includes(job.state)) return;
-      if (await this.step(job, workload)) return;
+      // Another live instance follows it; a cancel reaches that one through a signal.
+      if (!SLOT_STATES.includes(job.state) || job.owner !== this.options.owner) return;
+      if (await this.step(job, workload, takenOver)) return;
       workload = await this.runtime.inspect(jobId); // the job moved meanwhile: look again
     }
     this.logger.error({ jobId }, 'could not settle a job after 5 attempts');
   }
 
   /** One decision on a job holding a slot; false when it moved under us (decide again). */
-  private async step(job: Job, workload: Workload | null): Promise<boolean> {
+  private async step(job: Job, workload: Workload | null, takenOver: boolean): Promise<boolean> {
     const now = Date.now();
     if (job.state === 'starting') {
       if (!workload) return this.moved(job, 'runnable', notes.requeuedNeverCreated);
@@ -189,12 +217,14 @@ export class Runner {
         workload.node && notes.runningOn(workload.node),
         { startedAt: workload.startedAt ?? now, containerId: workload.id },
       );
-      return running ? this.step(running, workload) : false;
+      return running ? this.step(running, workload, takenOver) : false;
     }
     if (!workload) {
       return job.state === 'cancelling'
         ? this.moved(job, 'cancelled', notes.cancelledContainerGone, { finishedAt: now })
-        : this.moved(job, 'error', notes.vanished, { finishedAt: now });
+        : this.moved(job, 'error', takenOver ? notes.lostWithInstance : notes.vanished, {
+            finishedAt: now,
+          });
     }
     if (workload.status === 'exited') return this.record(job, workload);
     if (

@@ -1,12 +1,13 @@
 import type { JobState } from '../../contract';
 import { failpoint } from '../failpoints';
-import type { Job, StateChange, TransitionFields } from './model';
+import type { Claim, Job, StateChange, TransitionFields } from './model';
 import type { JobStore } from './ports';
 
 /**
  * The legal transitions of PRODUCT.md's table. This module is the only writer of a job's state:
  * every change goes through `move`, which checks the table and compare-and-sets in the store,
- * so a cancel racing a dispatch can never both win.
+ * so a cancel racing a dispatch can never both win, or through `claim`, the dispatcher's
+ * runnable → starting.
  */
 const LEGAL: Record<JobState, readonly JobState[]> = {
   submitted: ['pending', 'runnable', 'cancelled'],
@@ -44,7 +45,11 @@ const DECIDE_ATTEMPTS = 5;
 export class JobStateMachine {
   private readonly listeners = new Set<TransitionListener>();
 
-  constructor(private readonly store: JobStore) {}
+  /** `owner`: the instance this machine runs in, recorded on every job it claims. */
+  constructor(
+    private readonly store: JobStore,
+    private readonly owner: string,
+  ) {}
 
   onTransition(listener: TransitionListener): () => void {
     this.listeners.add(listener);
@@ -68,7 +73,7 @@ export class JobStateMachine {
     if (fields) change.fields = fields;
     const moved = await this.store.moveJob(change);
     if (moved) failpoint(`after-move-to-${to}`);
-    if (moved) for (const listener of this.listeners) listener(moved, job.state);
+    if (moved) this.notify(moved, job.state);
     return moved;
   }
 
@@ -89,5 +94,23 @@ export class JobStateMachine {
       if (moved) return moved;
     }
     throw new ContendedError(`job ${id} kept changing state`);
+  }
+
+  /**
+   * Moves the queue's oldest runnable jobs to starting, as many as its slots and the service's
+   * allow, counted and moved in one transaction (see JobStore.claimRunnable); returns them.
+   */
+  async claim(request: Omit<Claim, 'owner' | 'at'>, noteFor: (job: Job) => string): Promise<Job[]> {
+    const claimed = await this.store.claimRunnable(
+      { ...request, owner: this.owner, at: Date.now() },
+      noteFor,
+    );
+    if (claimed.length > 0) failpoint('after-move-to-starting');
+    for (const job of claimed) this.notify(job, 'runnable');
+    return claimed;
+  }
+
+  private notify(job: Job, from: JobState): void {
+    for (const listener of this.listeners) listener(job, from);
   }
 }

@@ -83,5 +83,6 @@ export function planJob(
     cpus: definition.cpus,
     memoryBytes: definition.memoryBytes,
     network: definition.network,
+    runOptions: definition.runOptions,
   };
 }

@@ -1,6 +1,9 @@
 import type { Generated } from 'kysely';
 
-/** Column types as Kysely sees them. Times are integer milliseconds since the epoch. */
+/**
+ * Column types as Kysely sees them, the same for every driver. Times are integer milliseconds
+ * since the epoch (64-bit columns: `bigint` on PostgreSQL, read back as numbers).
+ */
 export interface JobsTable {
   seq: Generated<number>;
   id: string;
@@ -27,6 +30,9 @@ export interface JobsTable {
   started_at: number | null;
   finished_at: number | null;
   cancel_requested_at: number | null;
+  owner: string | null;
+  /** RunOptions as JSON; null in rows from before it existed, read as the defaults. */
+  run_options_json: string | null;
 }
 
 export interface JobTransitionsTable {
@@ -65,6 +71,15 @@ export interface DefinitionFingerprintsTable {
   first_used_at: number;
 }
 
+export interface InstancesTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: number;
+  heartbeat_at: number;
+  stopped_at: number | null;
+}
+
 export interface Database {
   jobs: JobsTable;
   job_transitions: JobTransitionsTable;
@@ -72,4 +87,5 @@ export interface Database {
   api_keys: ApiKeysTable;
   meta: MetaTable;
   definition_fingerprints: DefinitionFingerprintsTable;
+  instances: InstancesTable;
 }

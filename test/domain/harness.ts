@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { catalogFromConfig } from '../../server/config/catalog';
 import { configSchema } from '../../server/config/schema';
-import { createJobSystem, type JobSystem } from '../../server/jobs/job-system';
+import { createJobSystem } from '../../server/jobs/job-system';
+import type { InstanceRegistry } from '../../server/jobs/ports';
 import type { Job } from '../../server/jobs/model';
 import { FakeRuntime } from '../../server/runtime/fake/fake-runtime';
 import { AesGcmSecretBox } from '../../server/secrets/secret-box';
-import { SqlJobStore } from '../../server/store/job-store';
-import { openSqlite } from '../../server/store/sqlite';
+import { openStore } from '../../server/store/open-store';
 import type { JobState, SubmitJobRequest } from '../../contract';
 
 /** The image the fake engine refuses, as a real one refuses an image it does not have. */
@@ -28,22 +28,39 @@ export const projects = {
   },
 };
 
+export const INSTANCE_TIMEOUT_MS = 300;
+
 /**
- * The real domain (dispatcher, runner, reconciler, state machine) on a real SQLite store and a
- * fake engine: each test drives the engine's faults directly.
+ * The real domain (dispatcher, runner, reconciler, state machine, membership) on a real SQLite
+ * store and a fake engine: each test drives the engine's faults directly. More instances can
+ * join the same store and engine, and any can crash (stop without a word, its process gone).
  */
 export async function startDomain(engine = new FakeRuntime(), dataDir?: string) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'jobdeck-domain-'));
-  const db = await openSqlite(join(dir, 'jobdeck.sqlite'));
-  const store = new SqlJobStore(db);
   const config = configSchema.parse({ projects, data_dir: dir });
+  const storage = await openStore(config);
+  const store = storage.jobs;
   const key = randomBytes(32);
-  let system: JobSystem = build();
+  const livePids = new Set<number>();
+  let nextPid = 1;
 
-  function build(): JobSystem {
-    return createJobSystem(
+  /** One instance; `host`: instances on one host can tell that another's process is gone. */
+  function build(host: string) {
+    const identity = { id: `${host}-${nextPid}`, host, pid: nextPid++ };
+    livePids.add(identity.pid);
+    let silent = false;
+    const instances: InstanceRegistry = {
+      register: (record) => storage.instances.register(record),
+      heartbeat: (id, at) => (silent ? Promise.resolve() : storage.instances.heartbeat(id, at)),
+      leave: (id, at) => (silent ? Promise.resolve() : storage.instances.leave(id, at)),
+      list: () => storage.instances.list(),
+      forget: (before) => storage.instances.forget(before),
+    };
+    const system = createJobSystem(
       {
         store,
+        instances,
+        signals: storage.signals,
         runtime: engine,
         secrets: new AesGcmSecretBox(key),
         catalog: catalogFromConfig(config),
@@ -53,9 +70,23 @@ export async function startDomain(engine = new FakeRuntime(), dataDir?: string) 
         logTailBytes: 64,
         defaults: { cpus: 1, memoryBytes: 64 * 1024 ** 2, pidsLimit: 64 },
         reconcileIntervalMs: RECONCILE_MS,
+        identity,
+        instanceTimeoutMs: INSTANCE_TIMEOUT_MS,
+        isLocalProcessAlive: (pid) => livePids.has(pid),
       },
     );
+    return Object.assign(system, {
+      identity,
+      /** Gone without a word, as after kill -9: no heartbeat, no goodbye, no process. */
+      async crash(): Promise<void> {
+        silent = true;
+        await system.stop();
+        livePids.delete(identity.pid);
+      },
+    });
   }
+  let system = build('host-a');
+  const others: ReturnType<typeof build>[] = [];
 
   await system.start();
   const domain = {
@@ -70,11 +101,18 @@ export async function startDomain(engine = new FakeRuntime(), dataDir?: string) 
         job_queue: 't::default',
         ...payload,
       }),
-    /** A process that died without a word, and a new one on the same store and engine. */
+    /** The process dies without a word; a new one starts on the same host, store and engine. */
     async restart(): Promise<void> {
-      await system.stop();
-      system = build();
+      await system.crash();
+      system = build(system.identity.host);
       await system.start();
+    },
+    /** Another instance on the same store and engine, on a host of its own. */
+    async join(host: string) {
+      const other = build(host);
+      others.push(other);
+      await other.start();
+      return other;
     },
     async waitFor(id: string, states: JobState | JobState[], timeoutMs = 5000): Promise<Job> {
       const wanted = [states].flat();
@@ -93,7 +131,8 @@ export async function startDomain(engine = new FakeRuntime(), dataDir?: string) 
     },
     async close(): Promise<void> {
       await system.stop();
-      await db.destroy();
+      for (const other of others) await other.stop();
+      await storage.close();
     },
   };
   return domain;

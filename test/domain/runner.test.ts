@@ -230,7 +230,7 @@ describe('the runner and the reconciler, on a fake engine', () => {
     const cancelledWhileDown = await domain.submit();
     for (const id of [adopted, endsWhileDown, cancelledWhileDown])
       await domain.waitFor(id, 'running');
-    await domain.system.stop(); // the process is gone; the engine keeps going
+    await domain.system.crash(); // the process is gone; the engine keeps going
     domain.engine.exit(endsWhileDown, 4);
     const cancelling = (await domain.store.getJob(cancelledWhileDown))!;
     await domain.system.machine.move(cancelling, 'cancelling', null, {

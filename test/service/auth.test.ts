@@ -46,12 +46,15 @@ describe('API keys', () => {
   });
 
   it('stores keys only as hashes', async () => {
-    const { readFileSync, readdirSync } = await import('node:fs');
+    const { readFileSync } = await import('node:fs');
+    const { createHash } = await import('node:crypto');
     const key = await service.cli('keys', 'create', '--project', 't');
-    const files = readdirSync(service.dataDir).filter((f) => f.startsWith('jobdeck.sqlite'));
-    for (const file of files) {
-      expect(readFileSync(`${service.dataDir}/${file}`).includes(key)).toBe(false);
-    }
+    const files = await service.storeFiles();
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(readFileSync(file).includes(key), file).toBe(false);
+    // The hash is there: the files read are those the keys are kept in.
+    const hash = createHash('sha256').update(key).digest('hex');
+    expect(files.some((file) => readFileSync(file).includes(hash))).toBe(true);
   });
 
   it("hides another project's jobs behind a 404, for detail, cancel and the extensions", async () => {

@@ -10,7 +10,7 @@ import { logsOf, submit, waitForState } from '../support/jobs';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
 
-async function startWith(configText: string): Promise<string> {
+async function startWith(configText: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
   const file = join(
     (await import('node:os')).tmpdir(),
     `jobdeck-bad-${process.pid}-${Date.now()}.yaml`,
@@ -23,6 +23,7 @@ async function startWith(configText: string): Promise<string> {
       {
         cwd: ROOT,
         timeout: 30_000,
+        env: { ...process.env, ...env },
       },
     );
     return 'started';
@@ -52,6 +53,45 @@ describe('configuration', () => {
   it('refuses YAML that does not parse, with its line', async () => {
     const stderr = await startWith('port: 0\nprojects:\n  demo: [unclosed\n');
     expect(stderr).toMatch(/jobdeck-bad-[\d-]+\.yaml:\d+: /);
+  });
+
+  it('refuses a PostgreSQL store without a URL, naming the key and the variable', async () => {
+    const config = ['port: 0', 'store:', '  type: postgres', '  pool_size: 0', 'projects: {}'];
+    const stderr = await startWith(config.join('\n'), { JOBDECK_DATABASE_URL: '' });
+    expect(stderr).toMatch(
+      /jobdeck-bad-[\d-]+\.yaml:3: store\.url: missing: set store\.url or the JOBDECK_DATABASE_URL variable\n.*jobdeck-bad-[\d-]+\.yaml:4: store\.pool_size: must be positive/,
+    );
+    // The variable supplies the URL the file leaves out: this one is refused for its scheme.
+    const fromVariable = await startWith(config.join('\n'), {
+      JOBDECK_DATABASE_URL: 'mysql://db/jobdeck',
+    });
+    expect(fromVariable).toMatch(/:3: store\.url: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(await startWith('port: 0\nstore: { type: mysql }\nprojects: {}')).toMatch(
+      /jobdeck-bad-[\d-]+\.yaml:2: store\.type: must be sqlite or postgres/,
+    );
+  });
+
+  it('refuses an instance timeout too short for the heartbeat, naming both keys', async () => {
+    const stderr = await startWith(
+      [
+        'port: 0',
+        'reconcile_interval_seconds: 2',
+        'instance_timeout_seconds: 5',
+        'projects: {}',
+      ].join('\n'),
+    );
+    expect(stderr).toMatch(
+      /jobdeck-bad-[\d-]+\.yaml:3: instance_timeout_seconds: must be at least 3 × reconcile_interval_seconds/,
+    );
+  });
+
+  it('says which store it cannot open, without the password or a stack trace', async () => {
+    const stderr = await startWith(
+      'port: 0\nstore: { type: postgres, url: "postgresql://jd:s3cret@127.0.0.1:1/jobdeck" }\nprojects: {}',
+    );
+    expect(stderr).toBe(
+      'jobdeck: store: cannot open postgresql://jd:***@127.0.0.1:1/jobdeck: connect ECONNREFUSED 127.0.0.1:1\n',
+    );
   });
 
   it('refuses to start when a definition version changed after a job used it', async () => {

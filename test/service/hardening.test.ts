@@ -1,10 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type TestService } from '../support/service';
+import { startService, testProjects, TEST_IMAGE, type TestService } from '../support/service';
 import { logsOf, submit, waitForState } from '../support/jobs';
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startService();
+  const projects = testProjects();
+  // A definition that opts into a non-root user and a read-only root filesystem.
+  (projects.t.definitions as Record<string, object>).locked = {
+    '1': {
+      image: TEST_IMAGE,
+      command: [
+        'sh',
+        '-c',
+        'id -u; touch /x 2>/dev/null && echo root-writable; touch /tmp/ok && echo tmp-writable',
+      ],
+      user: '1000:1000',
+      read_only_root: true,
+    },
+  };
+  service = await startService({ projects });
 });
 afterAll(() => service.stop());
 
@@ -43,5 +57,11 @@ describe('a job container', () => {
     });
     await waitForState(service, id, 'completed');
     expect(await logsOf(service, id)).toBe('checked\n');
+  });
+
+  it('runs as the definition user on a read-only root, with a writable /tmp, when asked', async () => {
+    const id = await submit(service, { job_definition: 't::locked:1' });
+    await waitForState(service, id, 'completed');
+    expect(await logsOf(service, id)).toBe('1000\ntmp-writable\n');
   });
 });

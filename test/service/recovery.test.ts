@@ -41,7 +41,9 @@ describe('restart recovery', () => {
     const failed = await waitForState(service, endsWhileDown, 'failed');
     expect(failed.system_note).toBe('exited with code 4');
     const lost = await waitForState(service, vanishes, 'error');
-    expect(lost.system_note).toContain('the container vanished (removed outside Jobdeck?)');
+    expect(lost.system_note).toBe(
+      'the Jobdeck instance running it stopped, and its container is gone, so its outcome is unknown; submit it again',
+    );
     await waitForState(service, adopt, 'completed');
     expect(await logsOf(service, adopt)).toBe('survived\n');
     // Adopted, not started twice: one start in its history.

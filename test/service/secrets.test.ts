@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../support/service';
@@ -57,9 +57,9 @@ describe('a sensitive env value', () => {
     for (const text of seen) expect(text).not.toContain(SECRET);
     expect(service.output()).not.toContain(SECRET);
 
-    for (const file of readdirSync(service.dataDir).filter((f) => f.startsWith('jobdeck.sqlite'))) {
-      expect(readFileSync(join(service.dataDir, file)).includes(SECRET), file).toBe(false);
-    }
+    const files = await service.storeFiles();
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(readFileSync(file).includes(SECRET), file).toBe(false);
   });
 
   it('is kept when not sensitive, for contrast: the check above can fail', async () => {
@@ -71,10 +71,15 @@ describe('a sensitive env value', () => {
     });
     await waitForState(service, id, 'completed');
     expect(await logsOf(service, id)).toBe(`${plain}\n`);
-    const files = readdirSync(service.dataDir).filter((f) => f.startsWith('jobdeck.sqlite'));
-    expect(files.some((file) => readFileSync(join(service.dataDir, file)).includes(plain))).toBe(
-      true,
-    );
+    const files = await service.storeFiles();
+    expect(files.some((file) => readFileSync(file).includes(plain))).toBe(true);
+  });
+
+  it('prints the console key only on the start that created it', async () => {
+    await service.restart();
+    const output = service.output();
+    expect(output.split(service.key).length - 1).toBe(1);
+    expect(output).toContain(`in ${join(service.dataDir, 'console.key')} (mode 0600)`);
   });
 
   it('keeps the secret key file private (0600)', async () => {

@@ -10,6 +10,9 @@ afterAll(() => service.stop());
 
 const post = (body: unknown) => service.request('POST', '/v1/client/job', body);
 const base = { job_definition: 't::echo:1', job_queue: 't::default' };
+const jobCount = async () =>
+  ((await service.request('GET', '/v1/client/jobs?limit=200')).body.data as { items: unknown[] })
+    .items.length;
 
 describe('Job Submit: the command and the environment', () => {
   it('substitutes Param:: words, submission parameters over definition defaults', async () => {
@@ -156,9 +159,53 @@ describe('Job Submit: every bad input is a 400 that names the field', () => {
       /^contianer_cmd: is not a field of this payload$/,
     ],
     ['array body', [base], /^body must be a JSON object$/],
+    [
+      'NUL in a command word',
+      { ...base, container_cmd: ['echo', 'a\0b'] },
+      /^container_cmd\[1\]: must not contain NUL bytes$/,
+    ],
+    [
+      'NUL in a parameter value',
+      { ...base, container_cmd_parameter: { greeting: 'a\0' } },
+      /^container_cmd_parameter\.greeting: must not contain NUL bytes$/,
+    ],
+    [
+      'NUL in a sensitive env value',
+      { ...base, container_env: { TOKEN: { value: 's3cret\0', sensitive: true } } },
+      /^container_env\.TOKEN\.value: must not contain NUL bytes$/,
+    ],
+    [
+      'NUL in an env name',
+      { ...base, container_env: { 'A\0B': { value: 'x' } } },
+      /^container_env\.A.B: is not a valid variable name/,
+    ],
+    // JSON text: a lone surrogate is valid JSON, but no UTF-8 (and no container) can carry it.
+    [
+      'a lone surrogate in a sensitive value',
+      `{"job_definition":"t::echo:1","job_queue":"t::default","container_env":{"T":{"value":"a\\ud800","sensitive":true}}}`,
+      /^container_env\.T\.value: must be well-formed Unicode/,
+    ],
+    // JSON text, so that "__proto__" is an own key as it is on the wire.
+    [
+      'a sensitive env named __proto__',
+      `{"job_definition":"t::echo:1","job_queue":"t::default","container_env":{"__proto__":{"value":"s3cret","sensitive":true}}}`,
+      /^container_env\.__proto__: is a reserved name/,
+    ],
+    [
+      'a parameter named constructor',
+      { ...base, container_cmd_parameter: { constructor: 'x' } },
+      /^container_cmd_parameter\.constructor: is a reserved name/,
+    ],
+    [
+      'a __proto__ field',
+      `{"job_definition":"t::echo:1","job_queue":"t::default","__proto__":{"name":"x"}}`,
+      /^__proto__: is not a field of this payload$/,
+    ],
   ];
   it.each(cases)('%s', async (_label, body, message) => {
+    const before = await jobCount();
     const response = await post(body);
+    expect(await jobCount()).toBe(before);
     expect(response.status).toBe(400);
     expect(response.body.ok).toBe(false);
     expect(response.body.message).toMatch(message);

@@ -74,3 +74,31 @@ export async function transitionTimes(
 ): Promise<Map<JobState, number>> {
   return new Map((await transitions(service, id)).map((t) => [t.to, Date.parse(t.at)]));
 }
+
+/**
+ * How many jobs the project has that are newer than `since` (a job id, or undefined for all),
+ * read through the list extension newest first, so it works on any store.
+ */
+export async function jobsNewerThan(service: TestService, since: string | undefined) {
+  let count = 0;
+  let cursor = '';
+  for (;;) {
+    const page = expectStatus(
+      await service.request('GET', `/v1/client/jobs?limit=200${cursor}`),
+      200,
+    ).body.data as { items: { id: string }[]; next_cursor: string | null };
+    for (const item of page.items) {
+      if (item.id === since) return count;
+      count += 1;
+    }
+    if (!page.next_cursor) return count;
+    cursor = `&cursor=${page.next_cursor}`;
+  }
+}
+
+/** The id of the project's newest job, to count from with jobsNewerThan. */
+export async function newestJobId(service: TestService): Promise<string | undefined> {
+  const page = expectStatus(await service.request('GET', '/v1/client/jobs?limit=1'), 200).body
+    .data as { items: { id: string }[] };
+  return page.items[0]?.id;
+}

@@ -1,9 +1,10 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
+import { testStore } from './test-store';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 // One process (no tsx wrapper), so a SIGKILL in a test kills the service itself.
@@ -101,6 +102,8 @@ export interface TestService {
   configFile: string;
   /** Everything the process wrote to stdout and stderr, for leak checks. */
   output(): string;
+  /** The files holding the service's store at rest (SQLite's, or its PostgreSQL database's). */
+  storeFiles(): Promise<string[]>;
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Starts the service again on the same data directory and port (with `env` added, if given). */
   restart(env?: Record<string, string>): Promise<void>;
@@ -123,6 +126,7 @@ export async function startService(
   options: { withConsole?: boolean; env?: Record<string, string> } = {},
 ): Promise<TestService> {
   const configFile = join(dataDir, 'jobdeck.yaml');
+  const store = await testStore();
   writeFileSync(
     configFile,
     stringify({
@@ -130,6 +134,7 @@ export async function startService(
       rate_limit_per_minute: 0,
       projects: testProjects(),
       container_labels: { [RUN_LABEL]: runId() },
+      ...store.settings,
       ...settings,
       data_dir: dataDir,
     }),
@@ -167,11 +172,11 @@ export async function startService(
       const check = () => {
         const text = chunks.join('');
         const api = /API:\s+(http:\/\/[\d.:]+)\/v1/.exec(text);
-        const apiKey = /API key for project "\w+": (\S+)/.exec(text);
-        if (api?.[1] && apiKey?.[1]) {
+        if (api?.[1]) {
           clearTimeout(timer);
           baseUrl = api[1];
-          key = apiKey[1];
+          // The key is printed only on the first start, so tests read it where the service keeps it.
+          key = readFileSync(join(dataDir, 'console.key'), 'utf8').trim();
           consoleUrl = /Console: (http:\/\/[\d.:]+)/.exec(text)?.[1] ?? '';
           resolveReady();
         }
@@ -198,6 +203,7 @@ export async function startService(
     pid: () => child.pid ?? 0,
     consoleUrl: () => consoleUrl,
     output: () => allOutput.join(''),
+    storeFiles: () => store.filesAtRest(dataDir),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

@@ -50,8 +50,12 @@ export function jobRoutes(app: FastifyInstance, { service, submitSchema }: JobRo
     }
     const jobs = await service.list({
       project: principalOf(request).project,
-      state: query.state,
+      states: query.state,
       queue: query.queue,
+      namePrefix: query.name,
+      createdAfter: query.created_after === undefined ? undefined : Date.parse(query.created_after),
+      createdBefore:
+        query.created_before === undefined ? undefined : Date.parse(query.created_before),
       limit: query.limit,
       beforeSeq,
     });

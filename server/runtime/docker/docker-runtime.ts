@@ -102,6 +102,7 @@ export class DockerRuntime implements ContainerRuntime {
       Image: spec.image,
       Cmd: spec.command.length > 0 ? spec.command : undefined,
       Env: spec.env,
+      ...(spec.runOptions.user !== null && { User: spec.runOptions.user }),
       Labels: jobLabels(this.options.labels, spec.jobId, this.options.storeId),
       HostConfig: {
         Init: this.options.init,
@@ -112,6 +113,11 @@ export class DockerRuntime implements ContainerRuntime {
         CapDrop: ['ALL'],
         CapAdd: JOB_CAPABILITIES,
         SecurityOpt: ['no-new-privileges'],
+        ReadonlyRootfs: spec.runOptions.readOnlyRootfs,
+        // A read-only job still gets a small scratch space, as most programs expect.
+        ...(spec.runOptions.readOnlyRootfs && {
+          Tmpfs: { '/tmp': 'rw,noexec,nosuid,size=64m,mode=1777' },
+        }),
         LogConfig: ENGINE_LOG_DRIVER,
       },
     };

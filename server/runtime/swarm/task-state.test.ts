@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_RUN_OPTIONS } from '../../jobs/model';
 import { serviceSpec, cancelledSpec } from './service-spec';
 import { workloadOf, type SwarmNode, type SwarmService, type SwarmTask } from './task-state';
 
@@ -15,6 +16,7 @@ const spec = serviceSpec(
     pidsLimit: 64,
     stopGraceSeconds: 2,
     network: 'none',
+    runOptions: DEFAULT_RUN_OPTIONS,
   },
   { storeId: 's1', labels: {}, constraints: ['node.labels.gpu==true'], init: true },
   'jobdeck-j1',

@@ -65,6 +65,18 @@ describe('validateForm', () => {
     });
   });
 
+  it('applies the contract to hostile names and bytes, at the field', () => {
+    const errors = validateForm({
+      ...valid(),
+      command: [{ word: 'a\0b' }],
+      parameters: [{ key: 'constructor', value: 'x' }],
+      env: [{ name: '__proto__', value: 'secret', sensitive: true }],
+    });
+    expect(errors['env.0.name']).toMatch(/^is a reserved name/);
+    expect(errors['command.0.word']).toBe('must not contain NUL bytes');
+    expect(errors['parameters.0.value']).toMatch(/^is a reserved name/);
+  });
+
   it('warns about parameters no word uses', () => {
     const values = {
       ...valid(),

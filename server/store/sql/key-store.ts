@@ -1,27 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from './schema';
-
-export interface ApiKeyInfo {
-  id: string;
-  project: string;
-  label: string | null;
-  createdAt: number;
-  revokedAt: number | null;
-}
-
-export interface Principal {
-  keyId: string;
-  project: string;
-}
+import type { KeyStore } from '../ports';
+import type { Database } from '../schema';
 
 const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 
-/** API keys are shown once at creation and stored only as a hash. */
-export class KeyStore {
+/** Keys are 256 random bits, so SHA-256 is enough: a slow hash would buy nothing. */
+export class SqlKeyStore implements KeyStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(project: string, label: string | null): Promise<{ id: string; key: string }> {
+  async create(project: string, label: string | null) {
     const key = `jd_${randomBytes(32).toString('base64url')}`;
     const id = `key_${randomBytes(6).toString('hex')}`;
     await this.db
@@ -38,7 +26,7 @@ export class KeyStore {
     return { id, key };
   }
 
-  async list(): Promise<ApiKeyInfo[]> {
+  async list() {
     const rows = await this.db.selectFrom('api_keys').selectAll().orderBy('created_at').execute();
     return rows.map((r) => ({
       id: r.id,
@@ -49,8 +37,7 @@ export class KeyStore {
     }));
   }
 
-  /** Returns false when no such key exists (revoking twice is fine). */
-  async revoke(id: string): Promise<boolean> {
+  async revoke(id: string) {
     const result = await this.db
       .updateTable('api_keys')
       .set({ revoked_at: Date.now() })
@@ -67,7 +54,7 @@ export class KeyStore {
     );
   }
 
-  async authenticate(key: string): Promise<Principal | undefined> {
+  async authenticate(key: string) {
     const row = await this.db
       .selectFrom('api_keys')
       .select(['id', 'project'])

@@ -1,0 +1,15 @@
+import type { Migration } from '../../sql/migrate';
+import * as m001 from './001-jobs';
+import * as m002 from './002-keys-and-meta';
+import * as m003 from './003-job-owner';
+import * as m004 from './004-instances';
+import * as m005 from './005-run-options';
+
+/** Same numbers and names as the SQLite migrations: one schema version whatever the driver. */
+export const postgresMigrations: readonly Migration[] = [
+  { name: '001-jobs', up: m001.up },
+  { name: '002-keys-and-meta', up: m002.up },
+  { name: '003-job-owner', up: m003.up },
+  { name: '004-instances', up: m004.up },
+  { name: '005-run-options', up: m005.up },
+];

@@ -1,0 +1,62 @@
+import type { StoredEnvVar } from '../jobs/model';
+import type { InstanceRegistry, JobStore, Signals } from '../jobs/ports';
+
+export interface ApiKeyInfo {
+  id: string;
+  project: string;
+  label: string | null;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface Principal {
+  keyId: string;
+  project: string;
+}
+
+/** API keys: shown once at creation, stored only as a hash. */
+export interface KeyStore {
+  create(project: string, label: string | null): Promise<{ id: string; key: string }>;
+  list(): Promise<ApiKeyInfo[]>;
+  /** Returns false when no such key exists (revoking twice is fine). */
+  revoke(id: string): Promise<boolean>;
+  authenticate(key: string): Promise<Principal | undefined>;
+}
+
+/** Facts about the store itself rather than about jobs or keys. */
+export interface MetaStore {
+  /**
+   * A random id for this store, created on first use and put on every container it creates:
+   * several Jobdeck stores (tests, staging) can share one engine without adopting each other's.
+   */
+  storeId(): Promise<string>;
+  /**
+   * Definition versions are immutable once used: of `current` (ref → fingerprint), the refs
+   * whose content changed since a job first used them.
+   */
+  changedDefinitions(current: ReadonlyMap<string, string>): Promise<string[]>;
+}
+
+/** Sealed env values as stored, for `jobdeck secrets rotate` (re-sealing with the current key). */
+export interface SealedEnvStore {
+  /** A page of jobs holding sealed values, in insert order after `afterSeq`. */
+  jobsWithSealedEnv(
+    afterSeq: number,
+    limit: number,
+  ): Promise<{ seq: number; id: string; envJson: string; env: StoredEnvVar[] }[]>;
+  /** Replaces a job's env, only if it is still the text read (env is written once, at insert). */
+  replaceEnv(id: string, readJson: string, env: StoredEnvVar[]): Promise<boolean>;
+}
+
+/** One open store: what the service and the CLI use, whichever database is under it. */
+export interface Store {
+  jobs: JobStore;
+  keys: KeyStore;
+  meta: MetaStore;
+  instances: InstanceRegistry;
+  signals: Signals;
+  sealedEnv: SealedEnvStore;
+  /** The migrations this open applied, oldest first (empty when the schema was up to date). */
+  migrated: string[];
+  close(): Promise<void>;
+}

@@ -1,0 +1,34 @@
+import { sql } from 'kysely';
+import pg from 'pg';
+import { postgresMigrations } from '../migrations/postgres';
+import type { StoreDialect } from '../sql/dialect';
+
+// Advisory lock keys: arbitrary, fixed, and scoped to the database by PostgreSQL itself.
+const MIGRATION_LOCK = 0x10bdec_01;
+const CLAIM_LOCK = 0x10bdec_02;
+
+const UNIQUE_VIOLATION = '23505';
+
+export const postgresStoreDialect: StoreDialect = {
+  migrations: postgresMigrations,
+  // A session lock, so it is held on one connection for the whole run; a process killed while
+  // holding it loses its session, and the lock with it.
+  withMigrationLock: (db, work) =>
+    db.connection().execute(async (connection) => {
+      await sql`SELECT pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
+      try {
+        return await work(connection);
+      } finally {
+        await sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
+      }
+    }),
+  // Released at commit or rollback. One lock for all queues: the service-wide limit spans them.
+  serializeClaims: async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
+  },
+  isUniqueViolation: (error, index) =>
+    error instanceof pg.DatabaseError &&
+    error.code === UNIQUE_VIOLATION &&
+    error.constraint === index.name,
+  storableText: (text) => text.replaceAll('\0', '\uFFFD'),
+};

@@ -1,0 +1,64 @@
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
+import type { Signal, Signals } from '../../jobs/ports';
+import type { Database } from '../schema';
+
+const CHANNEL = 'jobdeck';
+const RECONNECT_MS = 1000;
+
+const encode = (signal: Signal) => (signal.kind === 'job' ? `job:${signal.jobId}` : signal.kind);
+
+function decode(payload: string | undefined): Signal | undefined {
+  if (payload === 'dispatch') return { kind: 'dispatch' };
+  if (payload?.startsWith('job:')) return { kind: 'job', jobId: payload.slice(4) };
+  return undefined;
+}
+
+/**
+ * LISTEN/NOTIFY: a submit or a freed slot on one instance wakes the others at once. A lost
+ * connection is opened again; what was missed meanwhile, the reconciler's passes catch up on.
+ */
+export class PostgresSignals implements Signals {
+  private readonly listeners = new Set<(signal: Signal) => void>();
+  private client: pg.Client | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly db: Kysely<Database>,
+  ) {}
+
+  async listen(): Promise<void> {
+    const client = new pg.Client({
+      connectionString: this.url,
+      application_name: 'jobdeck-listen',
+    });
+    client.on('notification', (message) => {
+      const signal = decode(message.payload);
+      if (signal) for (const listener of this.listeners) listener(signal);
+    });
+    const reconnect = () => {
+      if (this.closed || this.client !== client) return;
+      this.client = undefined;
+      setTimeout(() => void this.listen().catch(reconnect), RECONNECT_MS).unref();
+    };
+    client.on('error', reconnect);
+    client.on('end', reconnect);
+    this.client = client;
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+  }
+
+  async publish(signal: Signal): Promise<void> {
+    await sql`SELECT pg_notify(${CHANNEL}, ${encode(signal)})`.execute(this.db);
+  }
+
+  subscribe(listener: (signal: Signal) => void): void {
+    this.listeners.add(listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.client?.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,32 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../schema';
+import type { Migration } from './migrate';
+
+/** A unique index, described so that each driver can recognise a violation of it. */
+export interface UniqueIndex {
+  name: string;
+  table: string;
+  columns: readonly string[];
+}
+
+/**
+ * What the shared SQL in this folder needs from a driver: the parts that are not the same in
+ * every database. Everything else (queries, upserts through Kysely's `onConflict`) is shared.
+ */
+export interface StoreDialect {
+  /** This dialect's migrations, numbered and named like every other dialect's. */
+  migrations: readonly Migration[];
+  /** Runs `work` on a connection that no other process migrates the same database through. */
+  withMigrationLock<T>(
+    db: Kysely<Database>,
+    work: (db: Kysely<Database>) => Promise<T>,
+  ): Promise<T>;
+  /**
+   * Called first in a claim's transaction: holds until no other claim on the database, from
+   * any process, is between counting slots and taking jobs.
+   */
+  serializeClaims(trx: Transaction<Database>): Promise<void>;
+  isUniqueViolation(error: unknown, index: UniqueIndex): boolean;
+  /** Text as this database can keep it (PostgreSQL's text cannot hold a NUL character). */
+  storableText(text: string): string;
+}

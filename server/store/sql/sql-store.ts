@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import type { Store } from '../ports';
+import type { Database } from '../schema';
+import type { StoreDialect } from './dialect';
+import type { Signals } from '../../jobs/ports';
+import { SqlInstanceRegistry } from './instance-registry';
+import { SqlJobStore } from './job-store';
+import { SqlKeyStore } from './key-store';
+import { SqlMetaStore } from './meta-store';
+import { migrate } from './migrate';
+
+/** Brings the schema up to date, then hands out the stores over one Kysely instance. */
+export async function openSqlStore(
+  db: Kysely<Database>,
+  dialect: StoreDialect,
+  signals: Signals & { close?(): Promise<void> },
+): Promise<Store> {
+  let migrated: string[];
+  try {
+    migrated = await migrate(db, dialect);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const jobs = new SqlJobStore(db, dialect);
+  return {
+    jobs,
+    sealedEnv: jobs,
+    keys: new SqlKeyStore(db),
+    meta: new SqlMetaStore(db),
+    instances: new SqlInstanceRegistry(db),
+    signals,
+    migrated,
+    async close() {
+      await signals.close?.();
+      await db.destroy();
+    },
+  };
+}

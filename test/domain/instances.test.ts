@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { Membership } from '../../server/jobs/membership';
+import type { InstanceRecord, InstanceRegistry, JobStore } from '../../server/jobs/ports';
+import { INSTANCE_TIMEOUT_MS, startDomain } from './harness';
+
+let domain: Awaited<ReturnType<typeof startDomain>> | undefined;
+afterEach(async () => {
+  await domain?.close();
+  domain = undefined;
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('several instances on one store, on a fake engine', () => {
+  it('never run more than the queue allows between them, and start each job once', async () => {
+    domain = await startDomain();
+    const d = domain;
+    await d.join('host-b');
+    await d.join('host-c');
+    const ids = await Promise.all(Array.from({ length: 12 }, () => d.submit()));
+    let mostHoldingSlots = 0;
+    for (;;) {
+      const holding = await d.store.jobsInStates(['starting', 'running', 'cancelling']);
+      mostHoldingSlots = Math.max(mostHoldingSlots, holding.length);
+      for (const id of ids) {
+        if (d.engine.workload(id)?.status === 'running') d.engine.exit(id, 0);
+      }
+      if ((await d.store.jobsInStates(['completed'])).length === ids.length) break;
+      await sleep(5);
+    }
+    expect(mostHoldingSlots).toBeLessThanOrEqual(4); // the queue's max_running, across instances
+    for (const id of ids) expect(d.engine.launches.filter((l) => l === id)).toHaveLength(1);
+  });
+
+  it('takes over a lost instance’s jobs: adopts what runs, errors what is gone with it', async () => {
+    domain = await startDomain();
+    const running = await domain.submit();
+    const gone = await domain.submit();
+    await domain.waitFor(running, 'running');
+    await domain.waitFor(gone, 'running');
+    const lost = domain.system;
+    const survivor = await domain.join('host-b');
+    expect((await domain.store.getJob(running))!.owner).toBe(lost.identity.id);
+
+    await lost.crash();
+    domain.engine.vanish(gone);
+    const goneJob = await domain.waitFor(gone, 'error', INSTANCE_TIMEOUT_MS * 20);
+    expect(goneJob.systemNote).toBe(
+      'the Jobdeck instance running it stopped, and its container is gone, so its outcome is unknown; submit it again',
+    );
+    expect((await domain.store.getJob(running))!.owner).toBe(survivor.identity.id);
+    domain.engine.exit(running, 0);
+    await domain.waitFor(running, 'completed');
+    expect(domain.engine.launches.filter((l) => l === running)).toHaveLength(1);
+  });
+
+  it('lets a cancel accepted by one instance reach the container another one runs', async () => {
+    domain = await startDomain();
+    const id = await domain.submit();
+    await domain.waitFor(id, 'running');
+    const other = await domain.join('host-b');
+    await other.service.cancel('t', id);
+    const job = await domain.waitFor(id, 'cancelled');
+    expect(job.systemNote).toBe('cancelled on request; the container exited with code 143');
+    expect(domain.engine.stops.map((s) => s.jobId)).toEqual([id]);
+  });
+});
+
+describe('an instance is lost', () => {
+  const now = 1_000_000;
+  const me = { id: 'me', host: 'host-a', pid: 1 };
+  const record = (overrides: Partial<InstanceRecord>): InstanceRecord => ({
+    id: 'other',
+    host: 'host-b',
+    pid: 2,
+    startedAt: now - 60_000,
+    heartbeatAt: now,
+    stoppedAt: null,
+    ...overrides,
+  });
+
+  async function takenFrom(instance: InstanceRecord, alivePids: number[] = [1, 2]) {
+    const taken: string[] = [];
+    const registry: InstanceRegistry = {
+      register: async () => {},
+      heartbeat: async () => {},
+      leave: async () => {},
+      forget: async () => {},
+      list: async () => [{ ...me, startedAt: now, heartbeatAt: now, stoppedAt: null }, instance],
+    };
+    const store = {
+      takeOver: async (from: string | null) => {
+        taken.push(String(from));
+        return [];
+      },
+    } as unknown as JobStore;
+    const membership = new Membership(
+      registry,
+      store,
+      me,
+      10_000,
+      (pid) => alivePids.includes(pid),
+      pino({ level: 'silent' }),
+    );
+    await membership.beat(now);
+    return taken;
+  }
+
+  it('when it stopped, went silent past the timeout, or was a process of this host that is gone', async () => {
+    expect(await takenFrom(record({}))).toEqual([]);
+    expect(await takenFrom(record({ stoppedAt: now - 1 }))).toEqual(['other']);
+    expect(await takenFrom(record({ heartbeatAt: now - 10_001 }))).toEqual(['other']);
+    expect(await takenFrom(record({ heartbeatAt: now - 9_999 }))).toEqual([]);
+    // On this host with its process gone: lost at once, without waiting out the timeout.
+    expect(await takenFrom(record({ host: 'host-a' }), [1])).toEqual(['other']);
+    // On another host the same pid says nothing.
+    expect(await takenFrom(record({ host: 'host-b' }), [1])).toEqual([]);
+  });
+});

@@ -1,0 +1,117 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBodySchema } from '../../contract';
+import { startService, type TestService } from '../support/service';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+let service: TestService;
+beforeAll(async () => {
+  // The console serves the built files; build them when this checkout has none yet.
+  if (!existsSync(resolve(ROOT, 'dist', 'index.html'))) {
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  }
+  service = await startService({}, undefined, { withConsole: true });
+}, 120_000);
+afterAll(() => service.stop());
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/** node:http, because fetch will not send a Host header of our choosing. */
+function send(method: string, path: string, headers: Record<string, string>): Promise<Answer> {
+  const url = new URL(path, service.consoleUrl());
+  return new Promise((done, fail) => {
+    const request = httpRequest(url, { method, headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () =>
+        done({ status: response.statusCode ?? 0, headers: response.headers, text }),
+      );
+    });
+    request.on('error', fail);
+    request.end();
+  });
+}
+
+const ownHost = () => new URL(service.consoleUrl()).host;
+
+describe('the console page', () => {
+  it('has a CSP with a fresh nonce per response and no inline script, and the other headers', async () => {
+    const first = await send('GET', '/jobs/some-id', { host: ownHost() });
+    const second = await send('GET', '/', { host: ownHost() });
+    expect(first.status).toBe(200);
+    const policy = String(first.headers['content-security-policy']);
+    const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(first.text).toContain(`nonce="${nonce}"`);
+    expect(first.text).not.toContain('JOBDECK_CSP_NONCE');
+    expect(String(second.headers['content-security-policy'])).not.toContain(nonce);
+    expect(policy).toContain("script-src 'self';");
+    expect(policy).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(first.headers['x-content-type-options']).toBe('nosniff');
+    expect(first.headers['referrer-policy']).toBe('no-referrer');
+    expect(first.headers['cache-control']).toBe('no-store');
+  });
+
+  it('passes the API headers through on /v1', async () => {
+    const answer = await send('GET', '/v1/client/jobs', { host: ownHost() });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('the proxy cannot be driven by other sites', () => {
+  it('answers 421 to a foreign Host (DNS rebinding), before using its key', async () => {
+    for (const path of ['/', '/v1/client/jobs']) {
+      const answer = await send('GET', path, { host: 'attacker.example:8081' });
+      expect(answer.status).toBe(421);
+      expect(errorBodySchema.parse(JSON.parse(answer.text)).message).toMatch(
+        /^Host: this console answers only to /,
+      );
+    }
+    expect(
+      (await send('GET', '/', { host: `localhost:${new URL(service.consoleUrl()).port}` })).status,
+    ).toBe(200);
+  });
+
+  it('refuses cross-site writes (Origin, Sec-Fetch-Site) and forwards same-origin ones', async () => {
+    const id = 'a0000000-0000-4000-8000-000000000000';
+    const cancel = (headers: Record<string, string>) =>
+      send('POST', `/v1/client/job/${id}/cancel`, { host: ownHost(), ...headers });
+    const crossSite: Record<string, string>[] = [
+      { origin: 'http://attacker.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site', origin: `http://${ownHost()}` },
+    ];
+    for (const headers of crossSite) {
+      const answer = await cancel(headers);
+      expect(answer.status, JSON.stringify(headers)).toBe(403);
+      expect(errorBodySchema.parse(JSON.parse(answer.text)).message).toMatch(
+        /^(Origin|Sec-Fetch-Site): /,
+      );
+    }
+    // Same origin, and a client that is no browser: forwarded with the console's key (the job is unknown).
+    const forwarded: Record<string, string>[] = [
+      { origin: `http://${ownHost()}`, 'sec-fetch-site': 'same-origin' },
+      {},
+    ];
+    for (const headers of forwarded) {
+      const answer = await cancel(headers);
+      expect(answer.status).toBe(404);
+      expect(JSON.parse(answer.text)).toEqual({
+        ok: false,
+        message: `job_id: no job "${id}" in this project`,
+      });
+    }
+  });
+});

@@ -1,0 +1,297 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { JobState } from '../../contract';
+import type { Job, NewJob } from '../../server/jobs/model';
+import type { JobStore } from '../../server/jobs/ports';
+import { openStore } from '../../server/store/open-store';
+import type { Store } from '../../server/store/ports';
+import { DRIVERS } from './drivers';
+import { newJob, T0 } from './new-job';
+
+describe.each(DRIVERS)('JobStore on $name', (driver) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await openStore(await driver.fresh());
+  });
+  afterEach(() => store.close());
+
+  async function insert(overrides: Partial<NewJob> = {}): Promise<Job> {
+    const job = newJob(overrides);
+    expect(await store.jobs.insertJob(job, 'fingerprint')).toEqual({ inserted: true });
+    return (await store.jobs.getJob(job.id))!;
+  }
+
+  /** Walks a job along `path` (each a legal move), as the state machine would. */
+  async function walk(job: Job, ...path: JobState[]): Promise<Job> {
+    let current = job;
+    for (const to of path) {
+      const at = (current.updatedAt ?? current.createdAt) + 1;
+      current = (await store.jobs.moveJob({
+        id: job.id,
+        from: current.state,
+        to,
+        at,
+        note: null,
+      }))!;
+      expect(current.state).toBe(to);
+    }
+    return current;
+  }
+
+  it('keeps every field of a job as inserted, with 64-bit times and sizes', async () => {
+    const planned = newJob({ scheduleAt: T0 + 60_000 });
+    await store.jobs.insertJob(planned, 'fingerprint');
+    const job = await store.jobs.getJob(planned.id);
+    const { seq, ...stored } = job!;
+    expect(stored).toEqual({
+      ...planned,
+      state: 'submitted',
+      systemNote: null,
+      updatedAt: T0,
+      containerId: null,
+      exitCode: null,
+      startedAt: null,
+      finishedAt: null,
+      cancelRequestedAt: null,
+      owner: null,
+    });
+    expect(typeof seq).toBe('number');
+    expect(await store.jobs.transitions(planned.id)).toEqual([
+      { from: null, to: 'submitted', at: T0, note: null },
+    ]);
+    expect(await store.jobs.getJob('no-such-job')).toBeUndefined();
+  });
+
+  it('numbers jobs in insertion order', async () => {
+    const first = await insert();
+    const second = await insert();
+    expect(second.seq).toBeGreaterThan(first.seq);
+  });
+
+  it('refuses a name held by an unfinished job of the queue, naming the holder', async () => {
+    const holder = await insert({ name: 'nightly' });
+    const again = newJob({ name: 'nightly' });
+    expect(await store.jobs.insertJob(again, 'fingerprint')).toEqual({
+      inserted: false,
+      nameHeldBy: holder.id,
+    });
+    expect(await store.jobs.getJob(again.id)).toBeUndefined();
+    // Another queue may use it; and once the holder is final, so may this one.
+    await insert({ name: 'nightly', queue: 'p::other' });
+    await walk(holder, 'cancelled');
+    await insert({ name: 'nightly' });
+  });
+
+  it('moves a job only from the state it is in, recording each transition with its fields', async () => {
+    const job = await insert();
+    const change = { id: job.id, from: 'submitted' as const, to: 'runnable' as const, note: null };
+    expect(await store.jobs.moveJob({ ...change, at: T0 + 1 })).toMatchObject({
+      state: 'runnable',
+      updatedAt: T0 + 1,
+    });
+    // The second of two racing moves from the same state loses and changes nothing.
+    expect(await store.jobs.moveJob({ ...change, at: T0 + 2 })).toBeUndefined();
+    const starting = await store.jobs.moveJob({
+      id: job.id,
+      from: 'runnable',
+      to: 'starting',
+      at: T0 + 3,
+      note: 'creating the container',
+      fields: { containerId: 'c0ffee', startedAt: T0 + 3, owner: 'instance-a' },
+    });
+    expect(starting).toMatchObject({
+      state: 'starting',
+      systemNote: 'creating the container',
+      containerId: 'c0ffee',
+      startedAt: T0 + 3,
+      owner: 'instance-a',
+      exitCode: null,
+    });
+    expect(await store.jobs.transitions(job.id)).toEqual([
+      { from: null, to: 'submitted', at: T0, note: null },
+      { from: 'submitted', to: 'runnable', at: T0 + 1, note: null },
+      { from: 'runnable', to: 'starting', at: T0 + 3, note: 'creating the container' },
+    ]);
+  });
+
+  it('replaces the note of a job only while it is in the state given, recording no transition', async () => {
+    const job = await walk(await insert(), 'runnable', 'starting');
+    await store.jobs.setNote(job.id, 'starting', 'waiting for a node: no\0 capacity');
+    expect((await store.jobs.getJob(job.id))!.systemNote).toMatch(
+      /^waiting for a node: no(\0|\uFFFD) capacity$/,
+    );
+    await store.jobs.setNote(job.id, 'runnable', 'too late');
+    expect((await store.jobs.getJob(job.id))!.systemNote).not.toBe('too late');
+    await store.jobs.setNote(job.id, 'starting', null);
+    expect((await store.jobs.getJob(job.id))!.systemNote).toBeNull();
+    expect(await store.jobs.transitions(job.id)).toHaveLength(3);
+  });
+
+  it('keeps a note holding a NUL character (as the character or a replacement)', async () => {
+    const job = await insert();
+    await store.jobs.moveJob({
+      id: job.id,
+      from: 'submitted',
+      to: 'cancelled',
+      at: T0 + 1,
+      note: 'engine said: a\0b',
+    });
+    expect((await store.jobs.getJob(job.id))!.systemNote).toMatch(/^engine said: a(\0|\uFFFD)b$/);
+  });
+
+  it('finds due jobs in schedule order and the next schedule among pending ones', async () => {
+    const later = await walk(await insert({ scheduleAt: T0 + 3000 }), 'pending');
+    const soon = await walk(await insert({ scheduleAt: T0 + 1000 }), 'pending');
+    const sooner = await walk(await insert({ scheduleAt: T0 + 500 }), 'pending');
+    await insert({ scheduleAt: T0 + 100 }); // still submitted: not pending, not due
+    expect(await store.jobs.nextScheduleAt()).toBe(sooner.scheduleAt);
+    expect((await store.jobs.dueJobs(T0 + 1000)).map((j) => j.id)).toEqual([sooner.id, soon.id]);
+    await walk(sooner, 'cancelled');
+    await walk(soon, 'runnable');
+    expect(await store.jobs.nextScheduleAt()).toBe(later.scheduleAt);
+    await walk(later, 'cancelled');
+    expect(await store.jobs.nextScheduleAt()).toBeUndefined();
+  });
+
+  it('counts the slots held per queue and finds jobs by state', async () => {
+    const a = await walk(await insert(), 'runnable', 'starting');
+    const b = await walk(await insert(), 'runnable', 'starting', 'running');
+    const c = await walk(await insert({ queue: 'p::other' }), 'runnable', 'starting', 'cancelling');
+    await walk(await insert(), 'runnable', 'starting', 'running', 'completed');
+    const waiting = await walk(await insert(), 'runnable');
+    expect(await store.jobs.activeCountsByQueue()).toEqual(
+      new Map([
+        ['p::default', 2],
+        ['p::other', 1],
+      ]),
+    );
+    const inSlots = await store.jobs.jobsInStates(['starting', 'running', 'cancelling']);
+    expect(inSlots.map((j) => j.id)).toEqual([a.id, b.id, c.id]);
+    expect((await store.jobs.jobsInStates(['runnable'])).map((j) => j.id)).toEqual([waiting.id]);
+  });
+
+  it("lists a project's jobs newest first, filtered, page by page", async () => {
+    const mine: Job[] = [];
+    for (let i = 0; i < 5; i += 1) mine.push(await insert({ queue: i % 2 ? 'p::a' : 'p::b' }));
+    await insert({ project: 'q', queue: 'q::default' });
+    await walk(mine[1]!, 'cancelled');
+    const ids = (jobs: Job[]) => jobs.map((j) => j.id);
+    const newestFirst = ids([...mine].reverse());
+
+    const firstPage = await store.jobs.listJobs({ project: 'p', limit: 2 });
+    expect(ids(firstPage)).toEqual(newestFirst.slice(0, 2));
+    const nextPage = await store.jobs.listJobs({
+      project: 'p',
+      limit: 10,
+      beforeSeq: firstPage.at(-1)!.seq,
+    });
+    expect(ids(nextPage)).toEqual(newestFirst.slice(2));
+    expect(ids(await store.jobs.listJobs({ project: 'p', limit: 10, queue: 'p::a' }))).toEqual([
+      mine[3]!.id,
+      mine[1]!.id,
+    ]);
+    expect(
+      ids(await store.jobs.listJobs({ project: 'p', limit: 10, states: ['cancelled'] })),
+    ).toEqual([mine[1]!.id]);
+    expect(
+      ids(
+        await store.jobs.listJobs({ project: 'p', limit: 10, states: ['cancelled', 'submitted'] }),
+      ),
+    ).toEqual(newestFirst);
+  });
+
+  it('lists jobs by name prefix (case-sensitive, wildcards literal) and creation time', async () => {
+    const nightly = await insert({ name: 'nightly-report', createdAt: T0 + 10 });
+    await insert({ name: 'nightly_backup', createdAt: T0 + 5 });
+    await insert({ name: 'Nightly-other', createdAt: T0 + 20 });
+    await insert({ name: 'hourly', createdAt: T0 + 30 });
+    const names = async (filter: Partial<Parameters<JobStore['listJobs']>[0]>) =>
+      (await store.jobs.listJobs({ project: 'p', limit: 10, ...filter })).map((j) => j.name);
+    expect(await names({ namePrefix: 'nightly' })).toEqual(['nightly_backup', 'nightly-report']);
+    expect(await names({ namePrefix: 'nightly_' })).toEqual(['nightly_backup']);
+    expect(await names({ namePrefix: 'nightly%' })).toEqual([]);
+    expect(await names({ createdAfter: T0 + 5, createdBefore: T0 + 30 })).toEqual([
+      'Nightly-other',
+      nightly.name,
+    ]); // both bounds exclusive
+  });
+
+  it('keeps the last logs saved for a job', async () => {
+    const job = await insert();
+    expect(await store.jobs.getLogs(job.id)).toBeUndefined();
+    await store.jobs.saveLogs(job.id, { text: 'partial\n', truncated: false });
+    await store.jobs.saveLogs(job.id, { text: 'line 200\n', truncated: true });
+    expect(await store.jobs.getLogs(job.id)).toEqual({ text: 'line 200\n', truncated: true });
+  });
+
+  it('keeps logs holding a NUL byte (as the character or a replacement)', async () => {
+    const job = await insert();
+    await store.jobs.saveLogs(job.id, { text: 'binary \0 output\n', truncated: false });
+    expect((await store.jobs.getLogs(job.id))!.text).toMatch(/^binary (\0|\uFFFD) output\n$/);
+  });
+
+  describe('claiming runnable jobs', () => {
+    const claimOf = (queue: string, queueMax: number, serviceMax: number, limit = 10) => ({
+      queue,
+      limit,
+      queueMax,
+      serviceMax,
+      owner: 'instance-a',
+      at: T0 + 10,
+    });
+    const noteFor = (job: Job) => `creating ${job.image}`;
+
+    it('takes the oldest runnable jobs of the queue, moving them to starting with note and owner', async () => {
+      const runnable = [];
+      for (let i = 0; i < 3; i += 1) runnable.push(await walk(await insert(), 'runnable'));
+      await walk(await insert({ queue: 'p::other' }), 'runnable');
+      await insert(); // submitted, not runnable
+
+      const claimed = await store.jobs.claimRunnable(claimOf('p::default', 2, 10), noteFor);
+      expect(claimed.map((j) => j.id)).toEqual([runnable[0]!.id, runnable[1]!.id]);
+      for (const job of claimed) {
+        expect(job).toMatchObject({
+          state: 'starting',
+          systemNote: 'creating jobdeck/busybox:local',
+          owner: 'instance-a',
+          updatedAt: T0 + 10,
+        });
+        expect(await store.jobs.getJob(job.id)).toEqual(job);
+        expect((await store.jobs.transitions(job.id)).at(-1)).toEqual({
+          from: 'runnable',
+          to: 'starting',
+          at: T0 + 10,
+          note: 'creating jobdeck/busybox:local',
+        });
+      }
+      // The queue is full now: nothing more until a slot frees.
+      expect(await store.jobs.claimRunnable(claimOf('p::default', 2, 10), noteFor)).toEqual([]);
+      await walk(claimed[0]!, 'running', 'completed');
+      const next = await store.jobs.claimRunnable(claimOf('p::default', 2, 10), noteFor);
+      expect(next.map((j) => j.id)).toEqual([runnable[2]!.id]);
+    });
+
+    it('counts every slot state of the queue and of the whole service', async () => {
+      await walk(await insert(), 'runnable', 'starting');
+      await walk(await insert(), 'runnable', 'starting', 'running');
+      await walk(await insert({ queue: 'p::other' }), 'runnable', 'starting', 'cancelling');
+      await walk(await insert(), 'runnable', 'starting', 'running', 'failed');
+      for (let i = 0; i < 4; i += 1) await walk(await insert(), 'runnable');
+
+      // Queue: 2 of 3 held → 1 more; service: 3 of 4 held → 1 more; limit 1 → 1.
+      expect(await store.jobs.claimRunnable(claimOf('p::default', 3, 10), noteFor)).toHaveLength(1);
+      expect(await store.jobs.claimRunnable(claimOf('p::default', 10, 5), noteFor)).toHaveLength(1);
+      expect(await store.jobs.claimRunnable(claimOf('p::default', 10, 5), noteFor)).toHaveLength(0);
+      expect(
+        await store.jobs.claimRunnable(claimOf('p::default', 10, 10, 1), noteFor),
+      ).toHaveLength(1);
+    });
+
+    it('skips jobs that are no longer runnable', async () => {
+      const cancelled = await walk(await insert(), 'runnable', 'cancelled');
+      const runnable = await walk(await insert(), 'runnable');
+      const claimed = await store.jobs.claimRunnable(claimOf('p::default', 4, 4), noteFor);
+      expect(claimed.map((j) => j.id)).toEqual([runnable.id]);
+      expect((await store.jobs.getJob(cancelled.id))!.state).toBe('cancelled');
+    });
+  });
+});

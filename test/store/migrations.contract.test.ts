@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { postgresMigrations } from '../../server/store/migrations/postgres';
+import { sqliteMigrations } from '../../server/store/migrations/sqlite';
+import { openStore } from '../../server/store/open-store';
+import { DRIVERS, runWorker } from './drivers';
+import { insertRunnable } from './new-job';
+
+const NAMES = sqliteMigrations.map((m) => m.name);
+
+it('numbers and names the migrations of every dialect alike', () => {
+  expect(postgresMigrations.map((m) => m.name)).toEqual(NAMES);
+  expect(NAMES).toEqual([...NAMES].sort());
+  for (const name of NAMES) expect(name).toMatch(/^\d{3}-[a-z-]+$/);
+});
+
+const migratedBy = (stdout: string) => (JSON.parse(stdout) as { migrated: string[] }).migrated;
+
+describe.each(DRIVERS)('migrations on $name', (driver) => {
+  it('migrate a new store once, then find nothing to do', async () => {
+    const config = await driver.fresh();
+    const first = await openStore(config);
+    expect(first.migrated).toEqual(NAMES);
+    await first.close();
+    const again = await openStore(config);
+    expect(again.migrated).toEqual([]);
+    await again.close();
+  });
+
+  it('run exactly once when several processes open a new store at the same time', async () => {
+    const config = await driver.fresh();
+    const exits = await Promise.all([1, 2, 3].map(() => runWorker(config, ['open'])));
+    const migrated = exits.map((exit) => migratedBy(exit.stdout));
+    expect(migrated.flat().sort()).toEqual(NAMES);
+  });
+
+  it('complete on the next start when the process is killed inside one', async () => {
+    const config = await driver.fresh();
+    // The middle one: what came before must stay, the killed one and what follows must run.
+    const [, killedIn, ...after] = NAMES;
+    const killed = await runWorker(config, ['open'], {
+      JOBDECK_FAILPOINT: `migration:${killedIn}`,
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    const restarted = await runWorker(config, ['open']);
+    expect(migratedBy(restarted.stdout)).toEqual([killedIn, ...after]);
+
+    const store = await openStore(config);
+    try {
+      expect(store.migrated).toEqual([]);
+      // The whole schema is there: a job goes through a claim (the newest column, owner).
+      const job = await insertRunnable(store.jobs);
+      const claim = { queue: job.queue, limit: 1, queueMax: 1, serviceMax: 1, owner: 'o', at: 2 };
+      expect(await store.jobs.claimRunnable(claim, () => 'n')).toMatchObject([{ owner: 'o' }]);
+      expect(await store.keys.list()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,86 @@
+import { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../server/store/open-store';
+import { newJob } from './new-job';
+
+let dataDir: string;
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-sqlite-'));
+});
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const sqliteIn = (dir: string, path = 'jobdeck.sqlite') => ({
+  store: { type: 'sqlite' as const, path },
+  data_dir: dir,
+});
+const modeOf = (file: string) => statSync(file).mode & 0o777;
+
+describe('the SQLite driver', () => {
+  it('creates the database file and its -wal and -shm readable by the owner only', async () => {
+    const store = await openStore(sqliteIn(dataDir, 'nested/dir/jobdeck.sqlite'));
+    await store.jobs.insertJob(newJob(), 'fingerprint');
+    const dir = join(dataDir, 'nested', 'dir');
+    const files = readdirSync(dir);
+    expect(files.sort()).toEqual(['jobdeck.sqlite', 'jobdeck.sqlite-shm', 'jobdeck.sqlite-wal']);
+    for (const file of files) expect(modeOf(join(dir, file)), file).toBe(0o600);
+    await store.close();
+  });
+
+  it('opens a file written by the release before PostgreSQL: data kept, only the new migrations run', async () => {
+    const file = join(dataDir, 'jobdeck.sqlite');
+    copyFileSync(resolve(import.meta.dirname, 'fixtures', 'release-0.1.sqlite'), file);
+    chmodSync(file, 0o644); // as that release left it
+    const store = await openStore(sqliteIn(dataDir));
+    try {
+      expect(store.migrated).toEqual(['003-job-owner', '004-instances', '005-run-options']);
+      expect(modeOf(file)).toBe(0o600);
+      expect(await store.meta.storeId()).toBe('76ff9718-6217-4192-ab89-c5ac56ea2153');
+      expect(
+        await store.keys.authenticate('jd_EhOSiT-bNqKoc5mvUSp_5HbvqV73Kj8o0P_JXhcNktM'),
+      ).toMatchObject({ project: 'p' });
+      expect(await store.jobs.getJob('job-from-before')).toMatchObject({
+        state: 'completed',
+        exitCode: 0,
+        containerId: 'c1',
+        owner: null,
+      });
+      expect((await store.jobs.transitions('job-from-before')).map((t) => t.to)).toEqual([
+        'submitted',
+        'runnable',
+        'starting',
+        'running',
+        'completed',
+      ]);
+      expect(await store.jobs.getLogs('job-from-before')).toEqual({
+        text: 'hi\n',
+        truncated: false,
+      });
+      expect(await store.meta.changedDefinitions(new Map([['p::echo:1', 'fp-changed']]))).toEqual([
+        'p::echo:1',
+      ]);
+      // New rows go on after the old ones, and the job left waiting can be claimed.
+      const claimed = await store.jobs.claimRunnable(
+        {
+          queue: 'p::default',
+          limit: 4,
+          queueMax: 4,
+          serviceMax: 4,
+          owner: 'local',
+          at: Date.now(),
+        },
+        () => 'creating',
+      );
+      expect(claimed.map((j) => [j.id, j.owner])).toEqual([['runnable-from-before', 'local']]);
+      const job = newJob();
+      await store.jobs.insertJob(job, 'fp-echo');
+      expect((await store.jobs.getJob(job.id))!.seq).toBeGreaterThan(claimed[0]!.seq);
+    } finally {
+      await store.close();
+    }
+    const reopened = await openStore(sqliteIn(dataDir));
+    expect(reopened.migrated).toEqual([]);
+    await reopened.close();
+  });
+});
