@@ -21,6 +21,24 @@ function engine(...lines: string[]): unknown {
 }
 
 describe('the engine configuration', () => {
+  it('checks the placement constraints of a definition the same way', () => {
+    const file = join(dir, 'placement.yaml');
+    writeFileSync(
+      file,
+      [
+        'projects:',
+        '  p:',
+        '    queues: { q: {} }',
+        '    definitions:',
+        '      d:',
+        "        '1': { image: x, placement: [node.labels.gpu==true, gpu] }",
+      ].join('\n'),
+    );
+    expect(() => loadConfig(file)).toThrow(
+      /placement\.yaml:6: projects\.p\.definitions\.d\.1\.placement\[1\]: must look like node\.labels\.KEY==VALUE/,
+    );
+  });
+
   it('defaults to the local Docker Engine', () => {
     const file = join(dir, 'default.yaml');
     writeFileSync(file, 'projects: {}\n');

@@ -19,6 +19,14 @@ const memorySize = z
     return units[unit] ? Number.parseInt(value, 10) * units[unit] : Number.parseInt(value, 10);
   });
 
+/** What Swarm accepts as a placement constraint: an attribute, == or !=, a value. */
+const placementConstraint = z
+  .string()
+  .regex(
+    /^(node\.(id|hostname|role|platform\.os|platform\.arch|labels\.[^\s=!]+)|engine\.labels\.[^\s=!]+)\s*(==|!=)\s*[^\s=!][^=!]*$/,
+    'must look like node.labels.KEY==VALUE: node.id, node.hostname, node.role, node.platform.os, node.platform.arch, node.labels.KEY or engine.labels.KEY, then == or !=, then a value',
+  );
+
 const definitionSchema = z.strictObject({
   image: z.string().min(1),
   command: z.array(z.string()).default([]),
@@ -37,7 +45,7 @@ const definitionSchema = z.strictObject({
   /** The container's root filesystem read-only (a small /tmp stays writable). */
   read_only_root: z.boolean().optional(),
   /** Placement constraints, for engines with several machines (`node.labels.gpu==true`). */
-  placement: z.array(z.string().min(1)).optional(),
+  placement: z.array(placementConstraint).optional(),
 });
 
 export const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
@@ -51,14 +59,6 @@ const dockerEngineSchema = z.strictObject({
   socket: z.string().default(DEFAULT_DOCKER_SOCKET),
   init,
 });
-
-/** What Swarm accepts as a placement constraint: an attribute, == or !=, a value. */
-const placementConstraint = z
-  .string()
-  .regex(
-    /^(node\.(id|hostname|role|platform\.os|platform\.arch|labels\.[^\s=!]+)|engine\.labels\.[^\s=!]+)\s*(==|!=)\s*[^\s=!][^=!]*$/,
-    'must look like node.labels.KEY==VALUE: node.id, node.hostname, node.role, node.platform.os, node.platform.arch, node.labels.KEY or engine.labels.KEY, then == or !=, then a value',
-  );
 
 /** A Docker Swarm, through one of its managers. */
 const swarmEngineSchema = z

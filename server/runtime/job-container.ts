@@ -38,3 +38,7 @@ export const ENGINE_LOG_DRIVER = {
   Type: 'json-file',
   Config: { 'max-size': '8m', 'max-file': '2' },
 };
+
+/** A read-only job still gets a small writable scratch space, as most programs expect. */
+export const SCRATCH_DIR = '/tmp';
+export const SCRATCH_BYTES = 64 * 1024 ** 2;

@@ -128,6 +128,20 @@ describe('a job on the swarm', () => {
     expect(seen).toContain('manager unreachable');
   });
 
+  it('runs as the definition user on a read-only root, with a writable /tmp', async () => {
+    const id = await run({ job_definition: 't::locked:1' });
+    await waitForState(swarm.service, id, 'completed');
+    expect(await logsOf(swarm.service, id)).toBe('1000\ntmp-writable\n');
+  });
+
+  it('places jobs where their definition says', async () => {
+    const ids = await Promise.all(
+      Array.from({ length: 6 }, () => run({ job_definition: 't::pinned:1', job_queue: 't::wide' })),
+    );
+    for (const id of ids) await waitForState(swarm.service, id, 'completed');
+    for (const id of ids) expect(await nodeOfJob(swarm.service, id)).toBe(hostname(3));
+  });
+
   it('lands jobs on more than one node', async () => {
     const ids = await Promise.all(
       Array.from({ length: 6 }, () => run({ job_definition: 't::echo:1', job_queue: 't::wide' })),

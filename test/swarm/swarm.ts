@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { ContainerStarts } from '../support/engine-events';
 import { transitions } from '../support/jobs';
 import { startService, testProjects, type TestService } from '../support/service';
-import { MANAGER_SOCKET, NODES, nodeSocket, onNode } from '../support/swarm';
+import { MANAGER_SOCKET, NODES, hostname, nodeSocket, onNode } from '../support/swarm';
 
 /** The test projects, plus definitions only a cluster makes interesting. */
 export function swarmProjects() {
@@ -17,6 +17,21 @@ export function swarmProjects() {
         ...projects.t.definitions,
         // More memory than any node has: the swarm cannot place it.
         huge: { '1': { image, command: ['true'], memory: '512g' } },
+        // A non-root user on a read-only root filesystem, with a writable /tmp.
+        locked: {
+          '1': {
+            image,
+            command: [
+              'sh',
+              '-c',
+              'id -u; touch /x 2>/dev/null && echo root-writable; touch /tmp/ok && echo tmp-writable',
+            ],
+            user: '1000:1000',
+            read_only_root: true,
+          },
+        },
+        // Placed by the definition on one node.
+        pinned: { '1': { image, command: ['true'], placement: [`node.hostname==${hostname(3)}`] } },
         // What the job sees of its limits, privileges and network.
         probe: {
           '1': {

@@ -15,6 +15,8 @@ import {
   ENGINE_LOG_DRIVER,
   JOB_CAPABILITIES,
   JOB_LABEL,
+  SCRATCH_BYTES,
+  SCRATCH_DIR,
   STORE_LABEL,
   jobLabels,
   workloadName,
@@ -114,9 +116,8 @@ export class DockerRuntime implements ContainerRuntime {
         CapAdd: JOB_CAPABILITIES,
         SecurityOpt: ['no-new-privileges'],
         ReadonlyRootfs: spec.runOptions.readOnlyRootfs,
-        // A read-only job still gets a small scratch space, as most programs expect.
         ...(spec.runOptions.readOnlyRootfs && {
-          Tmpfs: { '/tmp': 'rw,noexec,nosuid,size=64m,mode=1777' },
+          Tmpfs: { [SCRATCH_DIR]: `rw,noexec,nosuid,size=${SCRATCH_BYTES},mode=1777` },
         }),
         LogConfig: ENGINE_LOG_DRIVER,
       },

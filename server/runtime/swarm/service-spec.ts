@@ -1,6 +1,13 @@
 import type Docker from 'dockerode';
 import type { WorkloadSpec } from '../../jobs/ports';
-import { ENGINE_LOG_DRIVER, JOB_CAPABILITIES, jobLabels, workloadName } from '../job-container';
+import {
+  ENGINE_LOG_DRIVER,
+  JOB_CAPABILITIES,
+  SCRATCH_BYTES,
+  SCRATCH_DIR,
+  jobLabels,
+  workloadName,
+} from '../job-container';
 
 /**
  * A constraint no node matches. Jobdeck stops a job by adding it to the service: the rolling
@@ -16,7 +23,7 @@ export type SwarmIsolation = 'job-network' | 'node-bridge';
 export interface ServiceSpecOptions {
   storeId: string;
   labels: Record<string, string>;
-  /** Where every job may run (node.labels.jobs==true, node.role==worker, …). */
+  /** Where every job may run (node.labels.jobs==true, node.role==worker, …), before the definition's. */
   constraints: string[];
   init: boolean;
 }
@@ -47,6 +54,19 @@ export function serviceSpec(
         Env: spec.env,
         Labels: labels,
         Init: options.init,
+        ...(spec.runOptions.user !== null && { User: spec.runOptions.user }),
+        ReadOnly: spec.runOptions.readOnlyRootfs,
+        // Swarm's tmpfs (API 1.41) takes a size and a mode only: not noexec/nosuid as locally.
+        ...(spec.runOptions.readOnlyRootfs && {
+          Mounts: [
+            {
+              Type: 'tmpfs',
+              Source: '', // none for tmpfs; the type wants the field
+              Target: SCRATCH_DIR,
+              TmpfsOptions: { SizeBytes: SCRATCH_BYTES, Mode: 0o1777 },
+            },
+          ],
+        }),
         // Fixed here: a task is stopped with the grace period of the spec it was made from.
         StopGracePeriod: spec.stopGraceSeconds * 1e9,
         CapabilityDrop: ['ALL'],
@@ -60,7 +80,8 @@ export function serviceSpec(
         Reservations: share,
       },
       RestartPolicy: { Condition: 'none' },
-      Placement: { Constraints: options.constraints },
+      // The engine's constraints, then the definition's: a node must satisfy all of them.
+      Placement: { Constraints: [...options.constraints, ...spec.runOptions.placement] },
       Networks: network === undefined ? undefined : [{ Target: network }],
       LogDriver: { Name: ENGINE_LOG_DRIVER.Type, Options: ENGINE_LOG_DRIVER.Config },
     },
