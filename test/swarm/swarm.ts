@@ -17,19 +17,6 @@ export function swarmProjects() {
         ...projects.t.definitions,
         // More memory than any node has: the swarm cannot place it.
         huge: { '1': { image, command: ['true'], memory: '512g' } },
-        // A non-root user on a read-only root filesystem, with a writable /tmp.
-        locked: {
-          '1': {
-            image,
-            command: [
-              'sh',
-              '-c',
-              'id -u; touch /x 2>/dev/null && echo root-writable; touch /tmp/ok && echo tmp-writable',
-            ],
-            user: '1000:1000',
-            read_only_root: true,
-          },
-        },
         // Placed by the definition on one node.
         pinned: { '1': { image, command: ['true'], placement: [`node.hostname==${hostname(3)}`] } },
         // What the job sees of its limits, privileges and network.
