@@ -190,3 +190,20 @@ describe('a swarm manager over TCP', () => {
     expect(await logsOf(tcpService, id)).toBe('hello\n');
   });
 });
+
+describe('isolation: node-bridge', () => {
+  let bridged: TestService;
+  beforeAll(async () => {
+    bridged = await startSwarmService({ isolation: 'node-bridge' });
+  });
+  afterAll(() => bridged?.stop());
+
+  it("gives the job its node's default bridge: loopback only on nodes run with --bridge=none", async () => {
+    const id = await submit(bridged, { job_definition: 't::probe:1' });
+    await waitForState(bridged, id, 'completed');
+    const seen = await logsOf(bridged, id);
+    expect(seen).toMatch(/^routes: $/m);
+    expect(seen).toContain('manager unreachable');
+    expect(leftOnSwarm(id)).toBe('');
+  });
+});
