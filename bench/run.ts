@@ -13,6 +13,7 @@ import { scaleOut } from './scenarios/scale-out';
 import { startupBeforeAfter } from './scenarios/startup';
 import { storeScale } from './scenarios/store-scale';
 import { submitCeiling } from './scenarios/submit-ceiling';
+import { swarmComparison } from './scenarios/swarm';
 import { sleep } from './stats';
 
 /**
@@ -31,6 +32,7 @@ const plan = {
   scaleOutJobs: quick ? 60 : 500,
   logWindowSeconds: quick ? 5 : 15,
   startupRuns: quick ? 2 : 5,
+  swarm: { jobs: quick ? 5 : 30, throughputJobs: quick ? 40 : 200 },
 };
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -50,19 +52,19 @@ async function main() {
   try {
     await sleep(1000);
     results.idleRssMiB = rssMiB(service.pid());
-    log('1/10 API throughput and latency …');
+    log('1/11 API throughput and latency …');
     results.api = await apiThroughput(service, plan.apiSeconds);
-    log('2/10 Job Submit beside a bare Fastify server with the same schema …');
+    log('2/11 Job Submit beside a bare Fastify server with the same schema …');
     results.submitCeiling = await submitCeiling(service, plan.apiSeconds);
-    log('3/10 engine overhead …');
+    log('3/11 engine overhead …');
     results.overhead = await engineOverhead(service, plan.overheadJobs);
-    log('4/10 short-job throughput …');
+    log('4/11 short-job throughput …');
     results.throughput = await shortJobThroughput(service, plan.throughputJobs);
-    log('5/10 cancel latency …');
+    log('5/11 cancel latency …');
     results.cancel = await cancelLatencies(service, plan.cancelSamples);
-    log('6/10 schedule accuracy …');
+    log('6/11 schedule accuracy …');
     results.schedule = await scheduleAccuracy(service, plan.scheduleJobs);
-    log('7/10 console …');
+    log('7/11 console …');
     results.console = {
       initial: initialBundleSize(),
       watchedJob: await watchedJobCost(service, plan.consoleWindowSeconds),
@@ -70,14 +72,16 @@ async function main() {
       followedLog: await followedLogFrames(service, plan.logWindowSeconds),
       lighthouse: await lighthouseScores(service),
     };
+    log('8/11 the three-node swarm (brought up if it is not) …');
+    results.swarm = await swarmComparison(service, plan.swarm);
   } finally {
     await service.stop();
   }
-  log('8/10 store scale …');
+  log('9/11 store scale …');
   results.store = await storeScale(plan.storeSizes, plan.apiSeconds);
-  log('9/10 scale out: SQLite, PostgreSQL, 3 instances on PostgreSQL …');
+  log('10/11 scale out: SQLite, PostgreSQL, 3 instances on PostgreSQL …');
   results.scaleOut = await scaleOut(plan.apiSeconds, plan.scaleOutJobs);
-  log('10/10 start-up and idle memory: through tsx (before) and compiled (after) …');
+  log('11/11 start-up and idle memory: through tsx (before) and compiled (after) …');
   results.startup = await startupBeforeAfter(plan.startupRuns);
   removeRunContainers(runId());
 
@@ -140,6 +144,19 @@ function report(r: Record<string, unknown>): string {
   row(
     `short jobs (${t.jobs}, 8 at a time)`,
     `Jobdeck ${t.jobdeckJobsPerMinute}/min, docker run ${t.dockerRunJobsPerMinute}/min, ratio ${t.ratio}×`,
+  );
+  const w = get('swarm') as {
+    completed: Record<string, Record<string, number>>;
+    throughput: Record<string, number>;
+  };
+  const p = (f: Record<string, number> | undefined) => `p50 ${f!.p50} ms, p99 ${f!.p99} ms`;
+  row('submit → completed, swarm (job network)', p(w.completed.swarm));
+  row('submit → completed, swarm (node bridge)', p(w.completed.swarmNodeBridge));
+  row('docker service create + poll (CLI)', p(w.completed.serviceCreateCli));
+  row('submit → completed, local engine (same run)', p(w.completed.localEngine));
+  row(
+    `short jobs (${w.throughput.jobs}, 8 at a time), swarm vs local`,
+    `${w.throughput.swarmJobsPerMinute}/min (node bridge ${w.throughput.swarmNodeBridgeJobsPerMinute}/min) vs ${w.throughput.localJobsPerMinute}/min`,
   );
   const c = get('cancel') as Record<string, Record<string, number>>;
   row('cancel pending → cancelled', `p50 ${c.pendingMs!.p50} ms, p99 ${c.pendingMs!.p99} ms`);

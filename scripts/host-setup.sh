@@ -14,6 +14,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 command -v busybox >/dev/null 2>&1 || missing+=(busybox-static)
+command -v ip >/dev/null 2>&1 || missing+=(iproute2) # the test swarm's network namespaces
 $want_test_tools && { command -v chromium >/dev/null 2>&1 || missing+=(chromium); }
 # The tests start throw-away clusters with initdb and pg_ctl; the package's own cluster is unused.
 $want_test_tools && { compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql); }

@@ -11,3 +11,7 @@ npm test                  # SQLite for the service suite; the store suite on SQL
 npm run test:postgres     # the service suite again, on PostgreSQL
 # The bounded part of the reliability suite (the whole suite: npm run test:reliability).
 RELIABILITY_BUDGET=ci npm run test:reliability
+# The Swarm engine on a real three-node swarm (scripts/swarm-up.sh; as root). The suite takes the
+# swarm down when it brought it up; the trap makes sure of it even if the suite is killed.
+trap scripts/swarm-down.sh EXIT
+npm run test:swarm

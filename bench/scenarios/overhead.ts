@@ -5,6 +5,31 @@ import { pool, round, summary } from '../stats';
 import { dockerRunCli, engineApiRun } from './direct-docker';
 
 /**
+ * One job of `true`: submit sent → `running` and → `completed` recorded, in ms, from the
+ * service's own records, so polling does not inflate them.
+ */
+export async function runTrue(
+  service: TestService,
+): Promise<{ running: number; completed: number }> {
+  const sentAt = Date.now();
+  const id = await submit(service, { job_definition: 'b::true:1', job_queue: 'b::fast' });
+  await waitForState(service, id, ['completed', 'failed', 'error'], BENCH_WAIT_MS, 20);
+  const times = await transitionTimes(service, id);
+  return { running: times.get('running')! - sentAt, completed: times.get('completed')! - sentAt };
+}
+
+/** Jobs of `true` submitted all at once to a queue that runs 8 at a time, per minute. */
+export async function jobsPerMinute(service: TestService, jobs: number): Promise<number> {
+  const begin = Date.now();
+  const ids = await pool(Array.from({ length: jobs }), 16, () =>
+    submit(service, { job_definition: 'b::true:1', job_queue: 'b::eight' }),
+  );
+  for (const id of ids)
+    await waitForState(service, id, ['completed', 'failed', 'error'], BENCH_WAIT_MS, 100);
+  return round((jobs / ((Date.now() - begin) / 1000)) * 60, 0);
+}
+
+/**
  * The headline: a job of `true`, one at a time, through Jobdeck and straight on the engine,
  * interleaved so both see the same machine. Jobdeck's times are the service's own records
  * (submit sent → `running` / `completed` recorded), so polling does not inflate them.
@@ -16,12 +41,9 @@ export async function engineOverhead(service: TestService, jobs: number) {
   const apiExited: number[] = [];
   const cli: number[] = [];
   for (let i = 0; i < jobs; i += 1) {
-    const sentAt = Date.now();
-    const id = await submit(service, { job_definition: 'b::true:1', job_queue: 'b::fast' });
-    await waitForState(service, id, ['completed', 'failed', 'error'], BENCH_WAIT_MS, 20);
-    const times = await transitionTimes(service, id);
-    toRunning.push(times.get('running')! - sentAt);
-    toCompleted.push(times.get('completed')! - sentAt);
+    const times = await runTrue(service);
+    toRunning.push(times.running);
+    toCompleted.push(times.completed);
     const direct = await engineApiRun();
     apiStarted.push(direct.startedMs);
     apiExited.push(direct.exitedMs);
@@ -48,23 +70,15 @@ export async function engineOverhead(service: TestService, jobs: number) {
 
 /** Many short jobs with 8 at a time, through Jobdeck and as `docker run` with the same parallelism. */
 export async function shortJobThroughput(service: TestService, jobs: number) {
-  const begin = Date.now();
-  const ids = await pool(Array.from({ length: jobs }), 16, () =>
-    submit(service, { job_definition: 'b::true:1', job_queue: 'b::eight' }),
-  );
-  for (const id of ids)
-    await waitForState(service, id, ['completed', 'failed', 'error'], BENCH_WAIT_MS, 100);
-  const jobdeckSeconds = (Date.now() - begin) / 1000;
-
+  const jobdeck = await jobsPerMinute(service, jobs);
   const directBegin = Date.now();
   await pool(Array.from({ length: jobs }), 8, () => dockerRunCli());
-  const directSeconds = (Date.now() - directBegin) / 1000;
-  const perMinute = (seconds: number) => round((jobs / seconds) * 60, 0);
+  const direct = round((jobs / ((Date.now() - directBegin) / 1000)) * 60, 0);
   return {
     jobs,
     parallelism: 8,
-    jobdeckJobsPerMinute: perMinute(jobdeckSeconds),
-    dockerRunJobsPerMinute: perMinute(directSeconds),
-    ratio: round(perMinute(jobdeckSeconds) / perMinute(directSeconds), 2),
+    jobdeckJobsPerMinute: jobdeck,
+    dockerRunJobsPerMinute: direct,
+    ratio: round(jobdeck / direct, 2),
   };
 }

@@ -19,6 +19,14 @@ const memorySize = z
     return units[unit] ? Number.parseInt(value, 10) * units[unit] : Number.parseInt(value, 10);
   });
 
+/** What Swarm accepts as a placement constraint: an attribute, == or !=, a value. */
+const placementConstraint = z
+  .string()
+  .regex(
+    /^(node\.(id|hostname|role|platform\.os|platform\.arch|labels\.[^\s=!]+)|engine\.labels\.[^\s=!]+)\s*(==|!=)\s*[^\s=!][^=!]*$/,
+    'must look like node.labels.KEY==VALUE: node.id, node.hostname, node.role, node.platform.os, node.platform.arch, node.labels.KEY or engine.labels.KEY, then == or !=, then a value',
+  );
+
 const definitionSchema = z.strictObject({
   image: z.string().min(1),
   command: z.array(z.string()).default([]),
@@ -37,19 +45,47 @@ const definitionSchema = z.strictObject({
   /** The container's root filesystem read-only (a small /tmp stays writable). */
   read_only_root: z.boolean().optional(),
   /** Placement constraints, for engines with several machines (`node.labels.gpu==true`). */
-  placement: z.array(z.string().min(1)).optional(),
+  placement: z.array(placementConstraint).optional(),
 });
+
+export const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
+
+/** A tiny init as PID 1 forwards SIGTERM to the job, so a grace period means something. */
+const init = z.boolean().default(true);
 
 /** The local Docker Engine: today's behaviour, and the default. */
 const dockerEngineSchema = z.strictObject({
   type: z.literal('docker'),
-  socket: z.string().default('/var/run/docker.sock'),
-  /** A tiny init as PID 1 forwards SIGTERM to the job, so a grace period means something. */
-  init: z.boolean().default(true),
+  socket: z.string().default(DEFAULT_DOCKER_SOCKET),
+  init,
 });
 
-const engineSchema = z.discriminatedUnion('type', [dockerEngineSchema], {
-  error: 'type: must be docker',
+/** A Docker Swarm, through one of its managers. */
+const swarmEngineSchema = z
+  .strictObject({
+    type: z.literal('swarm'),
+    /** The manager's unix socket (the default: this machine's engine, if it is a manager). */
+    socket: z.string().optional(),
+    /** Or the manager's Engine API over plain TCP: only on a network you trust. */
+    host: z
+      .string()
+      .regex(/^[^\s:/]+:\d{1,5}$/, 'must be host:port, e.g. 10.0.0.5:2375')
+      .optional(),
+    /** Where every job may run; the swarm's scheduler picks among the nodes that match. */
+    constraints: z.array(placementConstraint).default([]),
+    /** How a job with network `none` is isolated (see README, Run jobs on a Swarm cluster). */
+    isolation: z
+      .enum(['job-network', 'node-bridge'], 'must be job-network or node-bridge')
+      .default('job-network'),
+    init,
+  })
+  .refine((engine) => !(engine.socket && engine.host), {
+    message: "give the manager's socket or its host, not both",
+    path: ['host'],
+  });
+
+const engineSchema = z.discriminatedUnion('type', [dockerEngineSchema, swarmEngineSchema], {
+  error: 'must be docker or swarm',
 });
 
 /** Limits every job container gets unless its definition sets its own. */
@@ -105,7 +141,7 @@ export const configSchema = z
     /** Host names the console answers to besides loopback and `host` (DNS-rebinding guard). */
     console_hosts: z.array(z.string()).default([]),
     data_dir: z.string().default('./data'),
-    engine: engineSchema.default({ type: 'docker', socket: '/var/run/docker.sock', init: true }),
+    engine: engineSchema.default({ type: 'docker', socket: DEFAULT_DOCKER_SOCKET, init: true }),
     job_defaults: jobDefaultsSchema.default({ memory: 512 * 1024 ** 2, cpus: 1, pids_limit: 512 }),
     /** How often every unfinished job is compared with the engine (and the engine pinged). */
     reconcile_interval_seconds: z.number().positive().max(60).default(2),

@@ -30,7 +30,8 @@ export function outcomeOf(
       exitCode === null ? notes.cancelledContainerGone : notes.cancelledWhileRunning(exitCode);
     return { to: 'cancelled', note, fields };
   }
-  if (exitCode === null) {
+  // Ended by the engine (node drained or lost) or never run: the exit code says nothing of the job.
+  if (exitCode === null || workload.message !== null) {
     return { to: 'error', note: workload.message ?? notes.endedWithoutExitCode, fields };
   }
   // Engine clock on both sides when it has them; a stop at the deadline lands just after it.

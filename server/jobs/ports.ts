@@ -92,6 +92,11 @@ export interface WorkloadSpec {
   cpus: number;
   memoryBytes: number;
   pidsLimit: number;
+  /**
+   * How long a stop waits between SIGTERM and SIGKILL. A cluster engine may need it when the
+   * workload is made (a Swarm service fixes it in its spec), not only when it is stopped.
+   */
+  stopGraceSeconds: number;
   /** `none` isolates the job; any other value names a network of the engine. */
   network: string;
   runOptions: RunOptions;
@@ -114,8 +119,9 @@ export interface Workload {
   /** Where it runs, when the engine has several machines. */
   node: string | null;
   /**
-   * Why it waits, or why it ended without an exit code (it could not run, or was lost), in
-   * words for the job's system_note.
+   * Why it waits; or, once exited, why the engine ended it or could not run it (a drained node,
+   * a node lost, an image missing), in words for the job's system_note. An exited workload with
+   * a message did not end by itself: whatever its exit code, the job did not finish its work.
    */
   message: string | null;
 }

@@ -118,6 +118,7 @@ export class Runner {
         cpus: job.cpus ?? this.options.defaults.cpus,
         memoryBytes: job.memoryBytes ?? this.options.defaults.memoryBytes,
         pidsLimit: this.options.defaults.pidsLimit,
+        stopGraceSeconds: job.stopGraceSeconds,
         network: job.network,
         runOptions: job.runOptions,
       });
@@ -201,6 +202,15 @@ export class Runner {
         if (note !== job.systemNote) await this.store.setNote(job.id, job.state, note);
         this.follow(job, workload);
         return true;
+      }
+      // Ended without ever having run (a cluster engine accepted it, then could not start it):
+      // its history must not say it ran.
+      if (
+        workload.status === 'exited' &&
+        workload.startedAt === null &&
+        workload.exitCode === null
+      ) {
+        return this.record(job, workload);
       }
       const running = await this.machine.move(
         job,

@@ -1,6 +1,8 @@
-import type { EngineConfig } from '../config/schema';
+import { DEFAULT_DOCKER_SOCKET, type EngineConfig } from '../config/schema';
 import type { ContainerRuntime } from '../jobs/ports';
 import { DockerRuntime } from './docker/docker-runtime';
+import type { EngineEndpoint } from './engine-api/connection';
+import { SwarmRuntime } from './swarm/swarm-runtime';
 
 export interface RuntimeContext {
   /** Put on every workload, so stores sharing one engine never touch each other's. */
@@ -8,10 +10,24 @@ export interface RuntimeContext {
   labels: Record<string, string>;
 }
 
+function endpointOf(engine: { socket?: string; host?: string }): EngineEndpoint {
+  if (!engine.host) return { socketPath: engine.socket ?? DEFAULT_DOCKER_SOCKET };
+  const [host = '', port = ''] = engine.host.split(':');
+  return { host, port: Number(port) };
+}
+
 /** The one place that knows which engines exist. */
 export function createRuntime(engine: EngineConfig, context: RuntimeContext): ContainerRuntime {
   switch (engine.type) {
     case 'docker':
       return new DockerRuntime({ socketPath: engine.socket, init: engine.init, ...context });
+    case 'swarm':
+      return new SwarmRuntime({
+        endpoint: endpointOf(engine),
+        constraints: engine.constraints,
+        isolation: engine.isolation,
+        init: engine.init,
+        ...context,
+      });
   }
 }

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type Docker from 'dockerode';
 import { epochPartsOf, toLogInstant, type LogInstant } from '../jobs/log-instant';
 import type { OutputStream } from '../jobs/model';
 import type { OutputWindow, WorkloadLine, WorkloadOutput } from '../jobs/ports';
@@ -17,6 +18,33 @@ export interface EngineLogsQuery {
 
 /** Opens the logs endpoint with this query; the stream ends after the last line (no follow). */
 export type OpenEngineLogs = (query: EngineLogsQuery) => Promise<Readable>;
+
+/**
+ * A logs endpoint (`/containers/{id}/logs` or `/services/{id}/logs`) as a stream that ends after
+ * the last line: dockerode's own call buffers the whole answer unless it follows, and following a
+ * running workload never ends. Give it a client with a timeout, so that an engine that stops
+ * answering mid-read fails the read instead of holding it.
+ */
+export function engineLogs(client: Docker, path: string): OpenEngineLogs {
+  return (query) =>
+    new Promise((resolve, reject) => {
+      client.modem.dial(
+        {
+          path: `${path}?`,
+          method: 'GET',
+          isStream: true,
+          statusCodes: {
+            200: true,
+            404: 'no such container or service',
+            500: 'server error',
+            503: 'node is not part of a swarm',
+          },
+          options: { ...query },
+        },
+        (error, stream) => (error ? reject(error) : resolve(stream as Readable)),
+      );
+    });
+}
 
 // A follower's read needs only the few lines printed since its last one: ask for this many
 // first, and more only when they do not reach back far enough.

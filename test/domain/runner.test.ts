@@ -92,6 +92,76 @@ describe('the runner and the reconciler, on a fake engine', () => {
     expect(job.systemNote).toBe('cancelled on request; the container exited with code 3');
   });
 
+  it('passes the definition grace period to the engine when it makes the workload', async () => {
+    domain = await startDomain();
+    const id = await domain.submit();
+    await domain.waitFor(id, 'running');
+    // A Swarm service fixes its stop grace period when it is created, not when it is stopped.
+    expect(domain.engine.workload(id)?.spec.stopGraceSeconds).toBe(2);
+  });
+
+  it('cancels a job the engine is still placing by removing its workload, which never starts', async () => {
+    domain = await startDomain();
+    domain.engine.holdPlacement('no suitable node (insufficient resources on 3 nodes)');
+    const id = await domain.submit();
+    await domain.waitFor(id, 'starting');
+    await domain.system.service.cancel('t', id);
+    const job = await domain.waitFor(id, 'cancelled');
+    expect(job.systemNote).toBe('cancelled on request before the container started');
+    expect(domain.engine.workload(id)).toBeUndefined();
+    expect(domain.engine.stops).toEqual([]);
+  });
+
+  it('records a job the engine ended for a reason of its own as error in its words, even on exit code 0', async () => {
+    domain = await startDomain();
+    const id = await domain.submit();
+    await domain.waitFor(id, 'running');
+    const drained =
+      'the swarm stopped it because its node n2 was drained (exit code 0); submit it again';
+    domain.engine.endByEngine(id, 0, drained);
+    const job = await domain.waitFor(id, 'error');
+    expect(job.systemNote).toBe(drained);
+    expect(job.exitCode).toBe(0);
+    expect(domain.engine.workload(id)).toBeUndefined();
+  });
+
+  it('still ends a cancelling job the engine ended as cancelled, with its exit code', async () => {
+    domain = await startDomain();
+    const id = await domain.submit();
+    await domain.waitFor(id, 'running');
+    const job = await domain.store.getJob(id);
+    await domain.system.machine.move(job!, 'cancelling', null, { cancelRequestedAt: Date.now() });
+    domain.engine.endByEngine(id, 143, 'the swarm stopped it because its node n2 was drained');
+    expect((await domain.waitFor(id, 'cancelled')).systemNote).toBe(
+      'cancelled on request; the container exited with code 143',
+    );
+  });
+
+  it('marks a job whose node was lost as error with the engine note, and removes its workload', async () => {
+    domain = await startDomain();
+    const id = await domain.submit();
+    await domain.waitFor(id, 'running');
+    const lost =
+      'its node n3 stopped answering the swarm (heartbeat failure), so whether it ran to the end is unknown; submit it again';
+    domain.engine.endByEngine(id, null, lost);
+    const job = await domain.waitFor(id, 'error');
+    expect(job.systemNote).toBe(lost);
+    expect(job.exitCode).toBeNull();
+    expect(domain.engine.workload(id)).toBeUndefined();
+  });
+
+  it('goes from starting straight to error when the engine could not start what it accepted', async () => {
+    domain = await startDomain();
+    domain.engine.holdPlacement('preparing on node n1');
+    const id = await domain.submit();
+    await domain.waitFor(id, 'starting');
+    const missing = "image fake:job is not on the swarm's nodes; load it on every node";
+    domain.engine.endByEngine(id, null, missing);
+    const job = await domain.waitFor(id, 'error');
+    expect(job.systemNote).toBe(missing);
+    expect(await domain.history(id)).toEqual(['submitted', 'runnable', 'starting', 'error']);
+  });
+
   it('marks a job whose container vanished as error, within a reconcile interval', async () => {
     domain = await startDomain();
     const id = await domain.submit();

@@ -1,24 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, testProjects, TEST_IMAGE, type TestService } from '../support/service';
+import { startService, type TestService } from '../support/service';
 import { logsOf, submit, waitForState } from '../support/jobs';
 
 let service: TestService;
 beforeAll(async () => {
-  const projects = testProjects();
-  // A definition that opts into a non-root user and a read-only root filesystem.
-  (projects.t.definitions as Record<string, object>).locked = {
-    '1': {
-      image: TEST_IMAGE,
-      command: [
-        'sh',
-        '-c',
-        'id -u; touch /x 2>/dev/null && echo root-writable; touch /tmp/ok && echo tmp-writable',
-      ],
-      user: '1000:1000',
-      read_only_root: true,
-    },
-  };
-  service = await startService({ projects });
+  service = await startService();
 });
 afterAll(() => service.stop());
 

@@ -54,12 +54,13 @@ export async function logsOf(service: TestService, id: string): Promise<string> 
   return (response.body.data as { text: string }).text;
 }
 
-async function transitions(service: TestService, id: string) {
+export async function transitions(service: TestService, id: string) {
   const response = expectStatus(
     await service.request('GET', `/v1/client/job/${id}/transitions`),
     200,
   );
-  return (response.body.data as { items: { to: JobState; at: string }[] }).items;
+  return (response.body.data as { items: { to: JobState; at: string; note: string | null }[] })
+    .items;
 }
 
 export async function statesOf(service: TestService, id: string): Promise<JobState[]> {

@@ -96,6 +96,19 @@ export function testProjects() {
             cpus: 0.5,
           },
         },
+        // A non-root user on a read-only root filesystem, with a writable /tmp.
+        locked: {
+          '1': {
+            image,
+            command: [
+              'sh',
+              '-c',
+              'id -u; touch /x 2>/dev/null && echo root-writable; touch /tmp/ok && echo tmp-writable',
+            ],
+            user: '1000:1000',
+            read_only_root: true,
+          },
+        },
         chatty: {
           '1': { image, command: ['sh', '-c', 'for i in $(seq 1 200); do echo "line $i"; done'] },
         },

@@ -1,6 +1,4 @@
-import { Agent } from 'node:http';
-import type { Readable } from 'node:stream';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import {
   RuntimeError,
   type ContainerRuntime,
@@ -10,31 +8,20 @@ import {
   type WorkloadSpec,
 } from '../../jobs/ports';
 import { failpoint } from '../../failpoints';
-import { readEngineOutput, type EngineLogsQuery } from '../engine-output';
-import { statusOf, translate } from './docker-errors';
-
-const JOB_LABEL = 'jobdeck.job';
-const STORE_LABEL = 'jobdeck.store';
-
-/**
- * What a job may still do as root inside its container: Docker's default set without MKNOD,
- * NET_RAW, SETPCAP, SETFCAP, SYS_CHROOT and AUDIT_WRITE, which batch jobs have no use for.
- */
-export const JOB_CAPABILITIES = [
-  'CHOWN',
-  'DAC_OVERRIDE',
-  'FOWNER',
-  'FSETID',
-  'KILL',
-  'SETGID',
-  'SETUID',
-  'NET_BIND_SERVICE',
-];
-
-// A quick call that has not answered in this long is an engine that is not answering.
-const QUICK_CALL_TIMEOUT_MS = 15_000;
-// Output the engine keeps per container: json-file rotates at this size, two files at most.
-const ENGINE_LOG_FILE_SIZE = '8m';
+import { engineLogs, readEngineOutput } from '../engine-output';
+import { engineClients } from '../engine-api/connection';
+import { statusOf } from '../engine-api/errors';
+import {
+  ENGINE_LOG_DRIVER,
+  JOB_CAPABILITIES,
+  JOB_LABEL,
+  SCRATCH_BYTES,
+  SCRATCH_DIR,
+  STORE_LABEL,
+  jobLabels,
+  workloadName,
+} from '../job-container';
+import { translate } from './docker-errors';
 
 export interface DockerRuntimeOptions {
   socketPath: string;
@@ -44,8 +31,6 @@ export interface DockerRuntimeOptions {
   /** A tiny init as PID 1 forwards SIGTERM, so a cancel's grace period means something. */
   init: boolean;
 }
-
-const containerName = (jobId: string) => `jobdeck-${jobId}`;
 
 function timeOf(value: string | undefined): number | null {
   const ms = value ? Date.parse(value) : NaN;
@@ -80,15 +65,7 @@ export class DockerRuntime implements ContainerRuntime {
   private readonly long: Docker;
 
   constructor(private readonly options: DockerRuntimeOptions) {
-    // No keep-alive: a stopping engine closes its listener first, and only a new connection
-    // notices. A reused one would still be served while the engine kills every container.
-    // (docker-modem takes an `agent`; @types/dockerode does not list it.)
-    const connection: Docker.DockerOptions & { agent: Agent } = {
-      socketPath: options.socketPath,
-      agent: new Agent({ keepAlive: false }),
-    };
-    this.quick = new Docker({ ...connection, timeout: QUICK_CALL_TIMEOUT_MS });
-    this.long = new Docker(connection);
+    ({ quick: this.quick, long: this.long } = engineClients({ socketPath: options.socketPath }));
   }
 
   async ping(): Promise<void> {
@@ -98,7 +75,7 @@ export class DockerRuntime implements ContainerRuntime {
   }
 
   async launch(spec: WorkloadSpec): Promise<Workload> {
-    const name = containerName(spec.jobId);
+    const name = workloadName(spec.jobId);
     try {
       await this.quick.createContainer({ name, ...this.containerConfig(spec) });
       failpoint('after-create');
@@ -128,11 +105,7 @@ export class DockerRuntime implements ContainerRuntime {
       Cmd: spec.command.length > 0 ? spec.command : undefined,
       Env: spec.env,
       ...(spec.runOptions.user !== null && { User: spec.runOptions.user }),
-      Labels: {
-        ...this.options.labels,
-        [JOB_LABEL]: spec.jobId,
-        [STORE_LABEL]: this.options.storeId,
-      },
+      Labels: jobLabels(this.options.labels, spec.jobId, this.options.storeId),
       HostConfig: {
         Init: this.options.init,
         NetworkMode: spec.network,
@@ -143,21 +116,17 @@ export class DockerRuntime implements ContainerRuntime {
         CapAdd: JOB_CAPABILITIES,
         SecurityOpt: ['no-new-privileges'],
         ReadonlyRootfs: spec.runOptions.readOnlyRootfs,
-        // A read-only job still gets a small scratch space, as most programs expect.
         ...(spec.runOptions.readOnlyRootfs && {
-          Tmpfs: { '/tmp': 'rw,noexec,nosuid,size=64m,mode=1777' },
+          Tmpfs: { [SCRATCH_DIR]: `rw,noexec,nosuid,size=${SCRATCH_BYTES},mode=1777` },
         }),
-        LogConfig: {
-          Type: 'json-file',
-          Config: { 'max-size': ENGINE_LOG_FILE_SIZE, 'max-file': '2' },
-        },
+        LogConfig: ENGINE_LOG_DRIVER,
       },
     };
   }
 
   async inspect(jobId: string): Promise<Workload | null> {
     try {
-      const info = await this.quick.getContainer(containerName(jobId)).inspect();
+      const info = await this.quick.getContainer(workloadName(jobId)).inspect();
       if (info.Config.Labels[STORE_LABEL] !== this.options.storeId) return null;
       // Jobdeck removes a container only after recording its outcome: one being removed
       // otherwise was removed outside Jobdeck, and its exit code (137 from `rm -f`) says nothing.
@@ -206,30 +175,13 @@ export class DockerRuntime implements ContainerRuntime {
 
   async readOutput(workload: Workload, window: OutputWindow): Promise<WorkloadOutput> {
     try {
-      return await readEngineOutput((query) => this.openLogs(workload.id, query), window);
+      return await readEngineOutput(
+        engineLogs(this.quick, `/containers/${workload.id}/logs`),
+        window,
+      );
     } catch (error) {
       throw this.translate(error, 'read the logs of');
     }
-  }
-
-  /**
-   * The logs endpoint as a stream that ends after the last line (dockerode buffers the whole
-   * answer unless it follows, and following a running container never ends). On the quick
-   * client: an engine that stops answering mid-read fails the read instead of holding it.
-   */
-  private openLogs(containerId: string, query: EngineLogsQuery): Promise<Readable> {
-    return new Promise((resolve, reject) => {
-      this.quick.modem.dial(
-        {
-          path: `/containers/${containerId}/logs?`,
-          method: 'GET',
-          isStream: true,
-          statusCodes: { 200: true, 404: 'no such container', 500: 'server error' },
-          options: { ...query },
-        },
-        (error, stream) => (error ? reject(error) : resolve(stream as Readable)),
-      );
-    });
   }
 
   async remove(workload: Workload): Promise<void> {

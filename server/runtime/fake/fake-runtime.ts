@@ -106,6 +106,13 @@ export class FakeRuntime implements ContainerRuntime {
     this.release(workload);
   }
 
+  /** The engine ends the workload for a reason of its own (its node drained or lost), saying why. */
+  endByEngine(jobId: string, exitCode: number | null, message: string): void {
+    const workload = this.required(jobId);
+    Object.assign(workload, { status: 'exited', exitCode, finishedAt: Date.now(), message });
+    this.release(workload);
+  }
+
   /** Removed behind the service's back. */
   vanish(jobId: string): void {
     this.release(this.required(jobId));

@@ -1,0 +1,113 @@
+import type Docker from 'dockerode';
+import type { WorkloadSpec } from '../../jobs/ports';
+import {
+  ENGINE_LOG_DRIVER,
+  JOB_CAPABILITIES,
+  SCRATCH_BYTES,
+  SCRATCH_DIR,
+  jobLabels,
+  workloadName,
+} from '../job-container';
+
+/**
+ * A constraint no node matches. Jobdeck stops a job by adding it to the service: the rolling
+ * update stops the running task with its grace period, the task ends `shutdown` with its exit
+ * code and stays in the task history, and the replacement task can never be placed. A delete
+ * would stop it too, but the task reaper drops the record ~250 ms later, exit code and all.
+ */
+export const CANCEL_CONSTRAINT = 'node.id==jobdeck-cancelled';
+
+/** How a job with network `none` is kept off every network. */
+export type SwarmIsolation = 'job-network' | 'node-bridge';
+
+export interface ServiceSpecOptions {
+  storeId: string;
+  labels: Record<string, string>;
+  /** Where every job may run (node.labels.jobs==true, node.role==worker, …), before the definition's. */
+  constraints: string[];
+  init: boolean;
+}
+
+/**
+ * One job is one replicated service of one replica that is never restarted: on Engine 20.10 the
+ * `replicated-job` mode runs a failed job again after a manager restart, ignores a drained node
+ * and leaks its task when removed (docs/engines.md).
+ *
+ * @param network the swarm network to attach, or undefined for the node's default bridge
+ */
+export function serviceSpec(
+  spec: WorkloadSpec,
+  options: ServiceSpecOptions,
+  network: string | undefined,
+): Docker.ServiceSpec {
+  const labels = jobLabels(options.labels, spec.jobId, options.storeId);
+  const share = { NanoCPUs: Math.round(spec.cpus * 1e9), MemoryBytes: spec.memoryBytes };
+  return {
+    Name: workloadName(spec.jobId),
+    Labels: labels,
+    Mode: { Replicated: { Replicas: 1 } },
+    TaskTemplate: {
+      ContainerSpec: {
+        Image: spec.image,
+        // Args, not Command: like the local engine's Cmd, it keeps the image's entrypoint.
+        Args: spec.command.length > 0 ? spec.command : undefined,
+        Env: spec.env,
+        Labels: labels,
+        Init: options.init,
+        ...(spec.runOptions.user !== null && { User: spec.runOptions.user }),
+        ReadOnly: spec.runOptions.readOnlyRootfs,
+        // Swarm's tmpfs (API 1.41) takes a size and a mode only: not noexec/nosuid as locally.
+        ...(spec.runOptions.readOnlyRootfs && {
+          Mounts: [
+            {
+              Type: 'tmpfs',
+              Source: '', // none for tmpfs; the type wants the field
+              Target: SCRATCH_DIR,
+              TmpfsOptions: { SizeBytes: SCRATCH_BYTES, Mode: 0o1777 },
+            },
+          ],
+        }),
+        // Fixed here: a task is stopped with the grace period of the spec it was made from.
+        StopGracePeriod: spec.stopGraceSeconds * 1e9,
+        CapabilityDrop: ['ALL'],
+        CapabilityAdd: JOB_CAPABILITIES,
+      },
+      Resources: {
+        Limits: { ...share, Pids: spec.pidsLimit },
+        // The scheduler places a job only where its limits fit beside the others', so jobs on
+        // one node never overcommit it (no OOM kill or CPU starvation from a neighbour), and a
+        // job too big for every node waits and says so instead of failing on the one it got.
+        Reservations: share,
+      },
+      RestartPolicy: { Condition: 'none' },
+      // The engine's constraints, then the definition's: a node must satisfy all of them.
+      Placement: { Constraints: [...options.constraints, ...spec.runOptions.placement] },
+      Networks: network === undefined ? undefined : [{ Target: network }],
+      LogDriver: { Name: ENGINE_LOG_DRIVER.Type, Options: ENGINE_LOG_DRIVER.Config },
+    },
+    // Only Jobdeck's cancel updates a service; stop-first so that the replacement task (which
+    // can never be placed) is not even tried before the running one has stopped.
+    UpdateConfig: { Parallelism: 1, Order: 'stop-first', FailureAction: 'continue' },
+    // No virtual IP: nothing connects to a batch job by its service name.
+    EndpointSpec: { Mode: 'dnsrr' },
+  };
+}
+
+export function constraintsOf(spec: Docker.ServiceSpec | undefined): string[] {
+  return spec?.TaskTemplate?.Placement?.Constraints ?? [];
+}
+
+/** The spec that stops the job (see CANCEL_CONSTRAINT). */
+export function cancelledSpec(spec: Docker.ServiceSpec): Docker.ServiceSpec {
+  const template = spec.TaskTemplate ?? {};
+  return {
+    ...spec,
+    TaskTemplate: {
+      ...template,
+      Placement: {
+        ...template.Placement,
+        Constraints: [...constraintsOf(spec), CANCEL_CONSTRAINT],
+      },
+    },
+  };
+}

@@ -1,0 +1,209 @@
+import { createConnection, createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detail, logsOf, statesOf, submit, waitForState } from '../support/jobs';
+import type { TestService } from '../support/service';
+import { MANAGER_SOCKET, hostname } from '../support/swarm';
+import { leftOnSwarm, nodeOfJob, startSwarmService, swarmServiceForFile } from './swarm';
+
+const swarm = swarmServiceForFile();
+const submitted: string[] = [];
+
+const run = async (payload: Record<string, unknown>) => {
+  const id = await submit(swarm.service, payload);
+  submitted.push(id);
+  return id;
+};
+
+describe('a job on the swarm', () => {
+  it('completes on one of its nodes, output kept, its service and network removed', async () => {
+    const id = await run({
+      job_definition: 't::echo:1',
+      container_cmd_parameter: { greeting: 'hi from the swarm' },
+    });
+    const job = await waitForState(swarm.service, id, 'completed');
+    expect(job.system_note).toBeNull();
+    expect(await logsOf(swarm.service, id)).toBe('hi from the swarm\n');
+    expect(await statesOf(swarm.service, id)).toEqual([
+      'submitted',
+      'runnable',
+      'starting',
+      'running',
+      'completed',
+    ]);
+    expect([1, 2, 3].map(hostname)).toContain(await nodeOfJob(swarm.service, id));
+    expect(leftOnSwarm(id)).toBe('');
+  });
+
+  it('fails with the exit code of the job', async () => {
+    const id = await run({
+      job_definition: 't::sh:1',
+      container_cmd_parameter: { script: 'echo oops >&2; exit 3' },
+    });
+    const job = await waitForState(swarm.service, id, 'failed');
+    expect(job.system_note).toBe('exited with code 3');
+    expect(await logsOf(swarm.service, id)).toBe('oops\n');
+  });
+
+  it('times out past the definition timeout and is stopped', async () => {
+    const id = await run({ job_definition: 't::short:1' });
+    const job = await waitForState(swarm.service, id, 'timeout');
+    // sleep as the init's child ends on SIGTERM: 143.
+    expect(job.system_note).toBe('ran past its timeout of 1 s and was stopped (exit code 143)');
+  });
+
+  it('cancels a running job, keeping the exit code: SIGTERM, then SIGKILL after the grace period', async () => {
+    const polite = await run({ job_definition: 't::sleep:1' });
+    const stubborn = await run({ job_definition: 't::stubborn:1' });
+    for (const id of [polite, stubborn]) await waitForState(swarm.service, id, 'running');
+    for (const id of [polite, stubborn]) {
+      const response = await swarm.service.request('POST', `/v1/client/job/${id}/cancel`);
+      expect(response.status).toBe(202);
+      expect((await detail(swarm.service, id)).state).toBe('cancelling');
+    }
+    expect((await waitForState(swarm.service, polite, 'cancelled')).system_note).toBe(
+      'cancelled on request; the container exited with code 143',
+    );
+    // It ignores SIGTERM: only the definition's 1 s grace period, fixed on its swarm.service, ends it.
+    expect((await waitForState(swarm.service, stubborn, 'cancelled')).system_note).toBe(
+      'cancelled on request; the container exited with code 137',
+    );
+    for (const id of [polite, stubborn]) expect(leftOnSwarm(id)).toBe('');
+  });
+
+  it('cancels a waiting job at once, and it never reaches the swarm', async () => {
+    const id = await run({ job_definition: 't::echo:1', job_queue: 't::paused' });
+    await waitForState(swarm.service, id, 'runnable');
+    await swarm.service.request('POST', `/v1/client/job/${id}/cancel`);
+    const job = await waitForState(swarm.service, id, 'cancelled');
+    expect(job.system_note).toBe('cancelled on request before it started');
+  });
+
+  it('says why a job the swarm cannot place waits, and cancels it before it starts', async () => {
+    const id = await run({ job_definition: 't::huge:1' });
+    const deadline = Date.now() + 30_000;
+    let job = await detail(swarm.service, id);
+    while (!job.system_note?.includes('no node can take it') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      job = await detail(swarm.service, id);
+    }
+    expect(job.state).toBe('starting');
+    expect(job.system_note).toBe(
+      'waiting for the container engine: no node can take it: 3 nodes lack 1 CPUs and 524288 MiB of memory unreserved (other jobs hold them, or no node is that big)',
+    );
+    await swarm.service.request('POST', `/v1/client/job/${id}/cancel`);
+    const cancelled = await waitForState(swarm.service, id, 'cancelled');
+    expect(cancelled.system_note).toBe('cancelled on request before the container started');
+    expect(leftOnSwarm(id)).toBe('');
+  });
+
+  it('is an error with an actionable note when the image is on no node', async () => {
+    const id = await run({ job_definition: 't::ghost:1' });
+    const job = await waitForState(swarm.service, id, 'error');
+    expect(job.system_note).toMatch(
+      /^image jobdeck\/no-such-image:missing is not on the swarm's nodes \(node jdswarm\d has none\); load it on every node/,
+    );
+    // It never ran, and its history does not say it did.
+    expect(await statesOf(swarm.service, id)).toEqual([
+      'submitted',
+      'runnable',
+      'starting',
+      'error',
+    ]);
+  });
+
+  it('runs with the limits, capabilities and no-new-privileges of the local engine, and no network', async () => {
+    const limited = await run({ job_definition: 't::limited:1' });
+    const probe = await run({ job_definition: 't::probe:1' });
+    await waitForState(swarm.service, limited, 'completed');
+    const [memory, cpu] = (await logsOf(swarm.service, limited)).trim().split('\n');
+    expect(Number(memory)).toBe(64 * 1024 * 1024);
+    expect(cpu!.split(' ')[0]).toBe('50000');
+    await waitForState(swarm.service, probe, 'completed');
+    const seen = await logsOf(swarm.service, probe);
+    expect(seen).toContain('NoNewPrivs:\t1'); // from the nodes' daemon default (swarm-up.sh)
+    expect(seen).toContain('CapEff:\t00000000000004fb'); // the eight capabilities kept
+    expect(seen).toContain('pids.max 512'); // job_defaults.pids_limit
+    // Its own internal network: a link route, no default route, nothing else reachable.
+    expect(seen).toMatch(/^routes: [\d.]+\/24 dev eth0 [^;]*;$/m);
+    expect(seen).toContain('manager unreachable');
+  });
+
+  it('runs as the definition user on a read-only root, with a writable /tmp', async () => {
+    const id = await run({ job_definition: 't::locked:1' });
+    await waitForState(swarm.service, id, 'completed');
+    expect(await logsOf(swarm.service, id)).toBe('1000\ntmp-writable\n');
+  });
+
+  it('places jobs where their definition says', async () => {
+    const ids = await Promise.all(
+      Array.from({ length: 6 }, () => run({ job_definition: 't::pinned:1', job_queue: 't::wide' })),
+    );
+    for (const id of ids) await waitForState(swarm.service, id, 'completed');
+    for (const id of ids) expect(await nodeOfJob(swarm.service, id)).toBe(hostname(3));
+  });
+
+  it('lands jobs on more than one node', async () => {
+    const ids = await Promise.all(
+      Array.from({ length: 6 }, () => run({ job_definition: 't::echo:1', job_queue: 't::wide' })),
+    );
+    for (const id of ids) await waitForState(swarm.service, id, 'completed');
+    const nodes = new Set(await Promise.all(ids.map((id) => nodeOfJob(swarm.service, id))));
+    expect(nodes.size).toBeGreaterThan(1);
+  });
+
+  it('started each job that ran exactly once, counted by the nodes themselves', async () => {
+    const byJob = await swarm.starts.byJob();
+    const ran: string[] = [];
+    for (const id of submitted) {
+      if ((await statesOf(swarm.service, id)).includes('running')) ran.push(id);
+    }
+    expect(ran.length).toBeGreaterThan(10);
+    for (const id of ran) expect(byJob.get(id), id).toBe(1);
+    expect([...byJob.keys()].filter((id) => !ran.includes(id))).toEqual([]);
+  });
+});
+
+describe('a swarm manager over TCP', () => {
+  let proxy: Server;
+  let tcpService: TestService;
+  beforeAll(async () => {
+    // The manager listens on its socket only; a TCP relay to it stands in for host:2375.
+    proxy = createServer((client) => {
+      const upstream = createConnection(MANAGER_SOCKET);
+      client.pipe(upstream).pipe(client);
+      const close = () => (client.destroy(), upstream.destroy());
+      client.on('error', close);
+      upstream.on('error', close);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const { port } = proxy.address() as { port: number };
+    tcpService = await startSwarmService({ host: `127.0.0.1:${port}` });
+  });
+  afterAll(async () => {
+    await tcpService?.stop();
+    proxy?.close();
+  });
+
+  it('runs a job through host:port', async () => {
+    const id = await submit(tcpService, { job_definition: 't::echo:1' });
+    await waitForState(tcpService, id, 'completed');
+    expect(await logsOf(tcpService, id)).toBe('hello\n');
+  });
+});
+
+describe('isolation: node-bridge', () => {
+  let bridged: TestService;
+  beforeAll(async () => {
+    bridged = await startSwarmService({ isolation: 'node-bridge' });
+  });
+  afterAll(() => bridged?.stop());
+
+  it("gives the job its node's default bridge: loopback only on nodes run with --bridge=none", async () => {
+    const id = await submit(bridged, { job_definition: 't::probe:1' });
+    await waitForState(bridged, id, 'completed');
+    const seen = await logsOf(bridged, id);
+    expect(seen).toMatch(/^routes: $/m);
+    expect(seen).toContain('manager unreachable');
+    expect(leftOnSwarm(id)).toBe('');
+  });
+});
