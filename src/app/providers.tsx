@@ -1,6 +1,5 @@
 import {
   MantineProvider,
-  Modal,
   createTheme,
   localStorageColorSchemeManager,
   type CSSVariablesResolver,
@@ -28,9 +27,11 @@ const theme = createTheme({
   autoContrast: true,
   luminanceThreshold: 0.18,
   defaultRadius: 'md',
-  // Mantine's close button is an icon alone: give every dialog's one a name.
+  // Mantine's close button is an icon alone: give every dialog's one a name. A plain object, not
+  // Modal.extend: importing Modal here would pull it (and its focus trap, scroll lock and
+  // transitions) into the first page load.
   components: {
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
   },
 });
 const contrastVariables: CSSVariablesResolver = () => ({
