@@ -25,8 +25,13 @@ describe('the OpenAPI document, as other people’s tools see it', () => {
       { timeout: 60_000 },
     ).catch((error: { stdout: string }) => error);
     const report = JSON.parse(stdout) as LintReport;
-    // The one warning left wants a licence URL or SPDX identifier: Jobdeck has no licence yet.
-    expect(report.problems.filter((p) => p.ruleId !== 'info-license-strict')).toEqual([]);
+    // Two warnings are left, each for a reason: one wants a licence URL or SPDX identifier (Jobdeck
+    // has no licence yet); the other finds JobEvent unreferenced, since OpenAPI 3.1 cannot give the
+    // schema of one server-sent event's data (3.2's itemSchema can). It is there for generators.
+    const expected = (p: LintReport['problems'][number]) =>
+      p.ruleId === 'info-license-strict' ||
+      (p.ruleId === 'no-unused-components' && p.message.includes('"JobEvent"'));
+    expect(report.problems.filter((p) => !expected(p))).toEqual([]);
   }, 60_000);
 
   it('generates the client types committed in test/typed-client (npm run generate:client)', async () => {

@@ -95,8 +95,62 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Container output, the last bytes kept (extension) */
+    /** Container output line by line, live while the job runs (extension) */
     get: operations['getJobLogs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/job/{job_id}/execution': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What ran and where (extension) */
+    get: operations['getJobExecution'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/queues': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's queues with their jobs counted by state (extension) */
+    get: operations['listQueues'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Server-sent events of the project's state changes (extension)
+     * @description One `job` event per state change: `id` is the change's sequence number, `data` a JobEvent (the job as a list row after the change). Resume with the `Last-Event-ID` header (or `since`; the header wins). The stream opens with `retry:` and, when it starts from now, a lone `id:` line with the position to resume from; a comment line is a heartbeat. A few streams per API key at once; more are a 429.
+     */
+    get: operations['streamEvents'];
     put?: never;
     post?: never;
     delete?: never;
@@ -109,6 +163,33 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    JobEvent: {
+      id: string;
+      name: string;
+      /** @enum {string} */
+      state:
+        | 'submitted'
+        | 'pending'
+        | 'runnable'
+        | 'starting'
+        | 'running'
+        | 'cancelling'
+        | 'cancelled'
+        | 'timeout'
+        | 'completed'
+        | 'failed'
+        | 'error';
+      system_note: string | null;
+      schedule_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      updated_at: string | null;
+      job_queue: string;
+      job_definition: string;
+      started_at: string | null;
+      finished_at: string | null;
+      exit_code: number | null;
+    };
     Error: {
       /** @enum {boolean} */
       ok: false;
@@ -153,6 +234,31 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string | null;
+    };
+    JobExecution: {
+      job_definition: string;
+      job_queue: string;
+      image: string;
+      command: string[];
+      env: {
+        name: string;
+        sensitive: boolean;
+        value: string | null;
+      }[];
+      limits: {
+        cpus: number;
+        memory_bytes: number;
+        timeout_seconds: number;
+      };
+      exit_code: number | null;
+      /** Format: date-time */
+      started_at: string | null;
+      /** Format: date-time */
+      finished_at: string | null;
+      duration_ms: number | null;
+      engine: string;
+      instance: string | null;
+      node: string | null;
     };
   };
   responses: never;
@@ -436,6 +542,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getJobTransitions: {
@@ -526,7 +641,9 @@ export interface operations {
   };
   getJobLogs: {
     parameters: {
-      query?: never;
+      query?: {
+        since?: string;
+      };
       header?: never;
       path: {
         job_id: string;
@@ -535,7 +652,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Logs */
+      /** @description The last log_tail_bytes of output after `since`: from the engine while the job runs, the stored tail once it ended. Follow a job by sending next_since back as `since` until it is null. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -547,7 +664,77 @@ export interface operations {
             data: {
               text: string;
               truncated: boolean;
+              lines: {
+                /** @enum {string} */
+                stream: 'stdout' | 'stderr';
+                /** Format: date-time */
+                at: string;
+                text: string;
+              }[];
+              next_since: string | null;
             };
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such job in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getJobExecution: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The resolved command, image, environment names (sensitive values never shown), limits, exit code, times and place */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['JobExecution'];
           };
         };
       };
@@ -570,6 +757,129 @@ export interface operations {
         };
       };
       /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listQueues: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queues, highest priority first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              items: {
+                queue: string;
+                max_running: number;
+                priority: number;
+                paused: boolean;
+                now: {
+                  submitted: number;
+                  pending: number;
+                  runnable: number;
+                  starting: number;
+                  running: number;
+                  cancelling: number;
+                };
+                last_hour: {
+                  completed: number;
+                  failed: number;
+                  timeout: number;
+                  cancelled: number;
+                  error: number;
+                };
+                last_day: {
+                  completed: number;
+                  failed: number;
+                  timeout: number;
+                  cancelled: number;
+                  error: number;
+                };
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  streamEvents: {
+    parameters: {
+      query?: {
+        since?: string;
+      };
+      header?: {
+        /** @description Resume after this event */
+        'last-event-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description An endless text/event-stream; each event's data is a JobEvent (#/components/schemas/JobEvent) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit, or too many event streams open for this API key */
       429: {
         headers: {
           [name: string]: unknown;
