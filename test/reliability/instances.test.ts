@@ -73,7 +73,7 @@ async function finalStatesOf(ids: string[]): Promise<Map<string, number>> {
 
 describe('three instances on one PostgreSQL', () => {
   it('race: jobs submitted round-robin each run once, within the limits at every moment', async () => {
-    const jobs = budget({ ci: 150, full: 2000 });
+    const jobs = budget({ ci: 90, full: 2000 });
     const instances = await threeInstances();
     let sampling = true;
     let mostInQueue = 0;
@@ -128,7 +128,7 @@ describe('three instances on one PostgreSQL', () => {
   });
 
   it('crash: one instance frozen, then killed, with jobs in every state; a survivor takes over; nothing lost or run twice', async () => {
-    const perState = budget({ ci: 20, full: 100 });
+    const perState = budget({ ci: 10, full: 100 });
     const instances = await threeInstances();
     // Held jobs keep their slots until the test lets them go (a file it makes in each).
     const hold = 'while [ ! -e /tmp/release ]; do sleep 0.2; done; echo done';
