@@ -13,6 +13,16 @@ async function seriousViolations(page: Page, include?: string): Promise<string[]
     'best-practice',
   ]);
   if (include) builder = builder.include(include);
+  // The page as it settles: a notification or dialog still fading in has its text at part
+  // opacity, which axe would judge as a colour. Spinners loop for ever and are not waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const { violations } = await builder.analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -61,7 +71,11 @@ test('every page and dialog passes axe with no serious or critical violation', a
   await expect(page.getByRole('dialog')).toBeVisible();
   await audit('cancel dialog', '[role="dialog"]');
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel job' }).click();
+  await expect(page.getByText('Cancel requested')).toBeVisible();
+  await audit('cancel notification', '.mantine-Notification-root');
   await expectState(page, 'cancelled');
+  // Audited apart while it is shown in full, not half faded out as it closes by itself.
+  await expect(page.getByText('Cancel requested')).toBeHidden({ timeout: 15_000 });
   await audit('job page, cancelled');
   await page.getByRole('tab', { name: 'Timeline' }).click();
   await audit('job page, timeline');

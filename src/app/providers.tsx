@@ -27,11 +27,18 @@ const theme = createTheme({
   autoContrast: true,
   luminanceThreshold: 0.18,
   defaultRadius: 'md',
-  // Mantine's close button is an icon alone: give every dialog's one a name. A plain object, not
-  // Modal.extend: importing Modal here would pull it (and its focus trap, scroll lock and
-  // transitions) into the first page load.
+  // Mantine's close buttons are an icon alone: give every dialog's and notification's a name.
+  // Plain objects, not Modal.extend: importing Modal here would pull it (and its focus trap,
+  // scroll lock and transitions) into the first page load.
   components: {
+    // A loader's aria-label names it only with a role (a bare span may not carry one).
+    Loader: { defaultProps: { role: 'status' } },
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
+    Notification: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
+      // Below a title Mantine greys the text with gray-6 itself, short of 4.5:1 on white.
+      styles: { description: { color: 'var(--mantine-color-dimmed)' } },
+    },
   },
 });
 const contrastVariables: CSSVariablesResolver = () => ({

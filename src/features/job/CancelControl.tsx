@@ -27,7 +27,7 @@ export function CancelButton({ job }: { job: JobRecord }) {
   if (isFinalState(job.state) || !next) return null;
   return (
     <>
-      <Button color="red" variant={pending ? 'outline' : 'filled'} onClick={dialog.open}>
+      <Button color="red.9" variant={pending ? 'outline' : 'filled'} onClick={dialog.open}>
         {pending ? 'Cancel again' : 'Cancel job'}
       </Button>
       <Modal opened={opened} onClose={dialog.close} title="Cancel this job?">
@@ -53,7 +53,7 @@ export function CancelButton({ job }: { job: JobRecord }) {
             <Button variant="default" onClick={dialog.close}>
               Keep running
             </Button>
-            <Button color="red" loading={mutation.isPending} onClick={confirm}>
+            <Button color="red.9" loading={mutation.isPending} onClick={confirm}>
               Cancel job
             </Button>
           </Group>

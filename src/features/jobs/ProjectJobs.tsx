@@ -1,7 +1,7 @@
 import { Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useCapabilities } from '../../api/capabilities';
 import { useLiveUpdates } from '../../api/events';
@@ -17,10 +17,18 @@ import { filterOfView, searchFromView, viewFromSearch, type TableView } from './
 function useTableView() {
   const [search, setSearch] = useSearchParams();
   const view = viewFromSearch(search);
-  // From the URL as it is when the change lands: a debounced name filter must not undo a state
-  // picked meanwhile.
-  const change = (part: Partial<TableView>) =>
-    setSearch((current) => searchFromView({ ...viewFromSearch(current), cursor: '', ...part }));
+  // Each change builds on the last one asked for, not on the URL of the last render: the
+  // router's functional update sees that render's URL, so two quick picks (two states, or a
+  // debounced name landing after a state) would otherwise drop the first.
+  const requested = useRef<URLSearchParams | null>(null);
+  useEffect(() => {
+    requested.current = null;
+  }, [search]);
+  const change = (part: Partial<TableView>) => {
+    const base = viewFromSearch(requested.current ?? search);
+    requested.current = searchFromView({ ...base, cursor: '', ...part });
+    setSearch(requested.current);
+  };
   return [view, change] as const;
 }
 
