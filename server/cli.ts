@@ -7,7 +7,7 @@ import { startJobdeck, type ConsoleKey } from './jobdeck';
 import { StartupError } from './startup-error';
 import { resealAll } from './secrets/rotate';
 import { openSecretBox, replaceKeyFile } from './secrets/secret-box';
-import { openStore } from './store/open-store';
+import { backupStore, openStore } from './store/open-store';
 import { packageVersion } from './package-info';
 import type { KeyStore, Store } from './store/ports';
 
@@ -201,6 +201,19 @@ configured(secrets.command('rotate'))
         `${report.resealed} values sealed again with key ${box.currentKeyId} (${report.current} were already), in ${report.jobs} jobs; no stored value needs a retired key now\n`,
       );
     });
+  });
+
+configured(program.command('backup <file>'))
+  .description(
+    'copy the SQLite store to <file> (0600), safe while the service runs; PostgreSQL: use pg_dump',
+  )
+  .action(async (file: string, options: CommonOptions) => {
+    const config = configFrom(options);
+    const started = Date.now();
+    const source = await backupStore(config, resolve(file));
+    process.stdout.write(
+      `backed up ${source} to ${resolve(file)} in ${Date.now() - started} ms; its sensitive values open only with the secret key (secret_key, or secret.key and secret.key.retired in data_dir): keep a copy of that too, stored apart\n`,
+    );
   });
 
 program

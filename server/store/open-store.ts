@@ -3,6 +3,7 @@ import { DATABASE_URL_VARIABLE, type JobdeckConfig } from '../config/schema';
 import { StartupError } from '../startup-error';
 import type { Store } from './ports';
 import { openPostgresStore } from './postgres/open';
+import { backupSqliteFile } from './sqlite/backup';
 import { openSqliteStore } from './sqlite/open';
 
 type StoreConfig = Pick<JobdeckConfig, 'store' | 'data_dir'>;
@@ -44,4 +45,24 @@ function openDriver(config: StoreConfig): Promise<Store> {
     case 'postgres':
       return openPostgresStore(config.store.url, config.store.pool_size);
   }
+}
+
+/**
+ * `jobdeck backup FILE`: a consistent copy of the store, taken while the service runs. SQLite's
+ * file is copied with its online backup API, as it is (nothing migrated). A PostgreSQL database
+ * has its own tools for that, which know its roles, its versions and its point-in-time recovery.
+ */
+export async function backupStore(config: StoreConfig, file: string): Promise<string> {
+  if (config.store.type === 'postgres') {
+    throw new StartupError(
+      `backup: the store is PostgreSQL (${nameOf(config)}); back it up with pg_dump (e.g. pg_dump -Fc -f jobdeck.dump "$${DATABASE_URL_VARIABLE}")`,
+    );
+  }
+  const source = nameOf(config);
+  try {
+    await backupSqliteFile(source, file);
+  } catch (error) {
+    throw new StartupError(`backup: ${(error as Error).message}`);
+  }
+  return source;
 }
