@@ -1,8 +1,8 @@
 import { Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigationType, useSearchParams } from 'react-router';
 import { useCapabilities } from '../../api/capabilities';
 import { useLiveUpdates } from '../../api/events';
 import { jobListQuery, queueListQuery } from '../../api/queries';
@@ -13,22 +13,37 @@ import { JobFilters } from './JobFilters';
 import { JobsTable } from './JobsTable';
 import { filterOfView, searchFromView, viewFromSearch, type TableView } from './url-filters';
 
-/** The view in the URL, and a way to change part of it (any change but paging starts over). */
+/**
+ * The table's view, kept in the URL (any change but paging starts over).
+ *
+ * The view itself lives in state, so that changes in quick succession (two states picked, a
+ * debounced name landing after a state) each build on the one before: the router applies a new
+ * URL some time after it is asked, and its own functional update sees the URL of the last
+ * render, which dropped the first of two quick picks. Each view is then written to the URL,
+ * marked as ours; a URL that is not ours (a link) or one brought back (back button) replaces the
+ * view.
+ */
 function useTableView() {
   const [search, setSearch] = useSearchParams();
-  const view = viewFromSearch(search);
-  // Each change builds on the last one asked for, not on the URL of the last render: the
-  // router's functional update sees that render's URL, so two quick picks (two states, or a
-  // debounced name landing after a state) would otherwise drop the first.
-  const requested = useRef<URLSearchParams | null>(null);
+  const location = useLocation();
+  const navigationType = useNavigationType();
+  const [state, setState] = useState(() => ({ key: location.key, view: viewFromSearch(search) }));
+  let { view } = state;
+  if (location.key !== state.key) {
+    // Back and forward (POP) bring an earlier URL back, even one this hook wrote: adopt it.
+    const ours =
+      navigationType !== 'POP' &&
+      (location.state as { filters?: boolean } | null)?.filters === true;
+    view = ours ? state.view : viewFromSearch(search);
+    setState({ key: location.key, view });
+  }
+  const wanted = searchFromView(view).toString();
+  const shown = search.toString();
   useEffect(() => {
-    requested.current = null;
-  }, [search]);
-  const change = (part: Partial<TableView>) => {
-    const base = viewFromSearch(requested.current ?? search);
-    requested.current = searchFromView({ ...base, cursor: '', ...part });
-    setSearch(requested.current);
-  };
+    if (wanted !== shown) setSearch(new URLSearchParams(wanted), { state: { filters: true } });
+  }, [wanted, shown, setSearch]);
+  const change = (part: Partial<TableView>) =>
+    setState((current) => ({ ...current, view: { ...current.view, cursor: '', ...part } }));
   return [view, change] as const;
 }
 
