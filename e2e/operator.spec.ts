@@ -84,11 +84,10 @@ test('the jobs table keeps its filters in the URL, across a reload', async ({
 
   // Narrow by queue: only the held job stays, and the URL says so.
   await page.getByRole('combobox', { name: 'Queue' }).fill('demo::held');
+  await page.keyboard.press('Escape'); // done typing: the suggestions close
   await expect(page).toHaveURL(/queue=demo%3A%3Aheld/);
   await expect(table.getByRole('row')).toHaveCount(2);
   await expect(table.getByRole('row', { name: new RegExp(`${prefix}-b`) })).toBeVisible();
-  await page.goBack();
-  await expect(table.getByRole('row')).toHaveCount(3);
 });
 
 test('bulk cancel says what happens to each job, then how each went', async ({
