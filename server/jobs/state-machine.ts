@@ -118,7 +118,11 @@ export class JobStateMachine {
       definitionFingerprint,
       admissionOf(job, job.createdAt),
     );
-    if (result.inserted) this.notify(result.job, 'submitted');
+    if (result.inserted) {
+      // Admission to runnable (or pending) is recorded in the insert's own transaction.
+      if (result.job.state !== 'submitted') failpoint(`after-move-to-${result.job.state}`);
+      this.notify(result.job, 'submitted');
+    }
     return result;
   }
 
