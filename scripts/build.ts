@@ -49,8 +49,11 @@ const targets: Target[] = [
     outDir: join(DIST, 'console'),
     async build() {
       // Vite is only needed to build: imported here so a service-only build never loads it.
+      // Always the production bundle: run from a test (vitest sets NODE_ENV=test), Vite would
+      // otherwise build React's development runtime into the console people are served.
+      process.env.NODE_ENV = 'production';
       const { build } = await import('vite');
-      await build({ root: ROOT, logLevel: 'warn' }); // into dist/console (vite.config.ts)
+      await build({ root: ROOT, mode: 'production', logLevel: 'warn' }); // into dist/console
     },
   },
   {

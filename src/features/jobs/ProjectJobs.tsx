@@ -57,7 +57,13 @@ export function ProjectJobs() {
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `search` stands for the view's fields
   const filter = useMemo(() => filterOfView(view), [search]);
   const list = useQuery(jobListQuery(filter, view.cursor || undefined, stream));
-  const queues = useQuery({ ...queueListQuery(stream), enabled: capabilities?.queues ?? false });
+  // Only suggestions for the queue filter: never polled, so an idle table with the stream down
+  // costs one request (the list) per poll, not two.
+  const queues = useQuery({
+    ...queueListQuery(stream),
+    enabled: capabilities?.queues ?? false,
+    refetchInterval: false,
+  });
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [dialogOpened, dialog] = useDisclosure();
 
