@@ -25,6 +25,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export class Dispatcher {
   private ticking = false;
   private kickedDuringTick = false;
+  private submittedEvaluated = false;
   private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
@@ -89,7 +90,7 @@ export class Dispatcher {
     try {
       do {
         this.kickedDuringTick = false;
-        await this.evaluateSubmitted();
+        if (!this.submittedEvaluated) await this.evaluateSubmitted();
         await this.promoteDue();
         if (this.health.available) await this.locks.run(DISPATCH_LOCK, () => this.fillSlots());
         await this.armTimer();
@@ -102,12 +103,17 @@ export class Dispatcher {
     }
   }
 
+  /**
+   * New jobs are admitted in their insert's transaction (JobStateMachine.admit): only a store
+   * written by an earlier release holds submitted jobs, all of them there before the first tick.
+   */
   private async evaluateSubmitted(): Promise<void> {
     const now = Date.now();
     for (const job of await this.store.jobsInStates(['submitted'])) {
       const { to, note } = admissionOf(job, now);
       await this.machine.move(job, to, note);
     }
+    this.submittedEvaluated = true;
   }
 
   private async promoteDue(): Promise<void> {
@@ -147,11 +153,11 @@ export class Dispatcher {
     if (this.health.unreachableSince !== null) {
       return notes.waitingForEngine(this.health.unreachableSince);
     }
-    const active = counts ?? (await this.store.activeCountsByQueue());
     const queue = this.catalog.queue(job.queue);
+    if (queue?.paused) return notes.queuePaused(job.queue);
+    const active = counts ?? (await this.store.activeCountsByQueue());
     const inQueue = active.get(job.queue) ?? 0;
     const total = totalOf(active);
-    if (queue?.paused) return notes.queuePaused(job.queue);
     if (queue && inQueue < queue.maxRunning && total >= this.catalog.maxRunning) {
       return notes.waitingForServiceSlot(total, this.catalog.maxRunning);
     }

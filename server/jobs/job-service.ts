@@ -35,6 +35,7 @@ export interface QueueOverview {
 }
 
 const HOUR_MS = 3600_000;
+const GENERATED_NAME_ATTEMPTS = 3;
 
 /** The three operations of the spec (and the read-only extensions), for one project at a time. */
 export class JobService {
@@ -51,17 +52,22 @@ export class JobService {
   ) {}
 
   async submit(project: string, payload: SubmitJobRequest): Promise<string> {
-    const job = planJob(payload, project, this.catalog, this.secrets, Date.now());
-    const fingerprint = this.catalog.definition(job.definition)?.fingerprint ?? '';
-    const result = await this.machine.admit(job, fingerprint);
-    if (!result.inserted) {
+    for (let attempt = 1; ; attempt += 1) {
+      const job = planJob(payload, project, this.catalog, this.secrets, Date.now());
+      const fingerprint = this.catalog.definition(job.definition)?.fingerprint ?? '';
+      const result = await this.machine.admit(job, fingerprint);
+      if (result.inserted) {
+        failpoint('after-insert');
+        this.dispatcher.wakeAll();
+        return job.id;
+      }
+      // A name made from the id's random digits can meet an unfinished job's: a new id makes a
+      // new name. A name the client chose is the client's to change.
+      if (payload.name === undefined && attempt < GENERATED_NAME_ATTEMPTS) continue;
       throw invalid(
         `name: "${job.name}" is already held by job ${result.nameHeldBy} in queue ${job.queue}, which has not finished`,
       );
     }
-    failpoint('after-insert');
-    this.dispatcher.wakeAll();
-    return job.id;
   }
 
   async detail(project: string, id: string): Promise<Job> {

@@ -31,8 +31,8 @@ export function canMove(from: JobState, to: JobState): boolean {
 
 /**
  * Where a submitted job goes first: pending while its schedule_at is ahead, runnable otherwise.
- * Decided at insert for new jobs, and by the dispatcher for any left in `submitted` (stored by
- * an earlier release, or left there by a crash between its insert and that decision).
+ * Decided at insert for new jobs, and by the dispatcher's first tick for any that an earlier
+ * release left in `submitted`.
  */
 export function admissionOf(job: Pick<Job, 'scheduleAt'>, now: number): Admission {
   return job.scheduleAt !== null && job.scheduleAt > now

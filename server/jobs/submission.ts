@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 import {
   missingParameterMessage,
   parseDefinitionRef,
@@ -64,7 +64,9 @@ export function planJob(
     );
   }
 
-  const id = randomUUID();
+  // Ids that grow with time land at the end of the indexes keyed by them (the id's, the
+  // transitions'), where random ones dirtied a random page each: Job Submit took 20% more CPU.
+  const id = timeOrderedUuid();
   const scheduleAt =
     payload.schedule_at === undefined ? null : scheduleAtToMillis(payload.schedule_at);
   return {
@@ -72,7 +74,9 @@ export function planJob(
     project,
     queue: queue.ref,
     definition: definition.ref,
-    name: payload.name ?? `${definition.name}-${id.slice(0, 8)}`,
+    // The id's first digits are its time, the same for every job of a minute; its last 12 are
+    // random (48 bits).
+    name: payload.name ?? `${definition.name}-${id.slice(-12)}`,
     scheduleAt,
     createdAt: now,
     image: definition.image,

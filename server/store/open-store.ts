@@ -2,9 +2,7 @@ import { resolve } from 'node:path';
 import { DATABASE_URL_VARIABLE, type JobdeckConfig } from '../config/schema';
 import { StartupError } from '../startup-error';
 import type { Store } from './ports';
-import { openPostgresStore } from './postgres/open';
 import { backupSqliteFile } from './sqlite/backup';
-import { openSqliteStore } from './sqlite/open';
 
 type StoreConfig = Pick<JobdeckConfig, 'store' | 'data_dir'>;
 
@@ -38,12 +36,17 @@ function whatToCheck(config: StoreConfig): string {
     : `check that PostgreSQL runs there and accepts these credentials (store.url or ${DATABASE_URL_VARIABLE})`;
 }
 
-function openDriver(config: StoreConfig): Promise<Store> {
+/** Only the configured driver's modules are loaded (the PostgreSQL client costs start-up time). */
+async function openDriver(config: StoreConfig): Promise<Store> {
   switch (config.store.type) {
-    case 'sqlite':
+    case 'sqlite': {
+      const { openSqliteStore } = await import('./sqlite/open');
       return openSqliteStore(resolve(config.data_dir, config.store.path));
-    case 'postgres':
+    }
+    case 'postgres': {
+      const { openPostgresStore } = await import('./postgres/open');
       return openPostgresStore(config.store.url, config.store.pool_size);
+    }
   }
 }
 

@@ -16,7 +16,7 @@ describe('a job runs as a real container', () => {
     });
     const job = await waitForState(service, id, 'completed');
     expect(job.system_note).toBeNull();
-    expect(job.name).toBe(`echo-${id.slice(0, 8)}`);
+    expect(job.name).toBe(`echo-${id.slice(-12)}`);
     expect(await logsOf(service, id)).toBe('hi there\n');
     expect(await statesOf(service, id)).toEqual([
       'submitted',

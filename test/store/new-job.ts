@@ -13,7 +13,7 @@ export function newJob(overrides: Partial<NewJob> = {}): NewJob {
     project: 'p',
     queue: 'p::default',
     definition: 'p::echo:1',
-    name: `echo-${id.slice(0, 8)}`,
+    name: `echo-${id.slice(-12)}`,
     scheduleAt: null,
     createdAt: T0,
     image: 'jobdeck/busybox:local',

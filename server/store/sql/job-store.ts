@@ -21,6 +21,7 @@ import type { JobStore } from '../../jobs/ports';
 import type { JobCounts, SealedEnvStore } from '../ports';
 import type { Database, JobTransitionsTable, JobsTable } from '../schema';
 import type { StoreDialect, UniqueIndex } from './dialect';
+import { hotQueries } from './hot-queries';
 import { WriteBatch } from './write-batch';
 
 function toJob(row: Selectable<JobsTable>): Job {
@@ -86,16 +87,6 @@ const ACTIVE_NAME: UniqueIndex = {
   columns: ['queue', 'name'],
 };
 
-async function slotsHeldByQueue(db: Kysely<Database>): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom('jobs')
-    .select((eb) => ['queue', eb.fn.countAll<number>().as('count')])
-    .where('state', 'in', SLOT_STATES)
-    .groupBy('queue')
-    .execute();
-  return new Map(rows.map((r) => [r.queue, Number(r.count)]));
-}
-
 /**
  * JobStore over Kysely, one SQL for every driver: what differs between databases (locking,
  * unique violations, what text can hold) comes from the driver's dialect.
@@ -106,10 +97,21 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
     (insert) => this.insertAlone(insert),
   );
 
+  private readonly hot: ReturnType<typeof hotQueries>;
+  /** Definitions whose first use a committed transaction has recorded. */
+  private readonly fingerprinted = new Set<string>();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: StoreDialect,
-  ) {}
+  ) {
+    this.hot = hotQueries(db);
+  }
+
+  private async slotsHeldByQueue(executor: Kysely<Database>): Promise<Map<string, number>> {
+    const rows = await this.hot.slotsHeldByQueue(executor, {});
+    return new Map(rows.map((r) => [r.queue, Number(r.count)]));
+  }
 
   insertJob(job: NewJob, definitionFingerprint: string, admission?: Admission) {
     return this.inserts.add({ job, definitionFingerprint, admission });
@@ -122,6 +124,7 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
       for (const insert of inserts) written.push(await this.writeJob(trx, insert));
       return written;
     });
+    for (const row of rows) this.fingerprinted.add(row.definition);
     return rows.map((row) => ({ inserted: true as const, job: toJob(row) }));
   }
 
@@ -130,6 +133,7 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
     const { job } = insert;
     try {
       const row = await this.db.transaction().execute((trx) => this.writeJob(trx, insert));
+      this.fingerprinted.add(row.definition);
       return { inserted: true as const, job: toJob(row) };
     } catch (error) {
       if (!this.dialect.isUniqueViolation(error, ACTIVE_NAME)) throw error;
@@ -149,57 +153,64 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
     trx: Kysely<Database>,
     { job, definitionFingerprint, admission }: PendingInsert,
   ) {
-    const inserted = await trx
-      .insertInto('jobs')
-      .values({
-        id: job.id,
-        project: job.project,
-        queue: job.queue,
-        definition: job.definition,
-        name: job.name,
-        state: admission?.to ?? 'submitted',
-        system_note: admission ? this.storableNote(admission.note) : null,
-        schedule_at: job.scheduleAt,
-        created_at: job.createdAt,
-        updated_at: job.createdAt,
-        image: job.image,
-        command_json: JSON.stringify(job.command),
-        env_json: JSON.stringify(job.env),
-        timeout_seconds: job.timeoutSeconds,
-        stop_grace_seconds: job.stopGraceSeconds,
-        cpus: job.cpus,
-        memory_bytes: job.memoryBytes,
-        network: job.network,
-        run_options_json: JSON.stringify(job.runOptions),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const values = {
+      id: job.id,
+      project: job.project,
+      queue: job.queue,
+      definition: job.definition,
+      name: job.name,
+      state: admission?.to ?? 'submitted',
+      system_note: admission ? this.storableNote(admission.note) : null,
+      schedule_at: job.scheduleAt,
+      created_at: job.createdAt,
+      updated_at: job.createdAt,
+      image: job.image,
+      command_json: JSON.stringify(job.command),
+      env_json: JSON.stringify(job.env),
+      timeout_seconds: job.timeoutSeconds,
+      stop_grace_seconds: job.stopGraceSeconds,
+      cpus: job.cpus,
+      memory_bytes: job.memoryBytes,
+      network: job.network,
+      run_options_json: JSON.stringify(job.runOptions),
+    };
+    const [returned] = await this.hot.insertJob(trx, values);
+    if (!returned) throw new Error(`job ${job.id}: the insert returned no sequence number`);
+    const inserted: Selectable<JobsTable> = {
+      ...values,
+      seq: returned.seq,
+      container_id: null,
+      exit_code: null,
+      started_at: null,
+      finished_at: null,
+      cancel_requested_at: null,
+      owner: null,
+      node: null,
+    };
     const submitted = { job_id: job.id, at: job.createdAt };
-    await trx
-      .insertInto('job_transitions')
-      .values([
-        { ...submitted, from_state: null, to_state: 'submitted', note: null },
-        ...(admission
-          ? [
-              {
-                ...submitted,
-                from_state: 'submitted',
-                to_state: admission.to,
-                note: inserted.system_note,
-              },
-            ]
-          : []),
-      ])
-      .execute();
-    await trx
-      .insertInto('definition_fingerprints')
-      .values({
+    await this.hot.insertTransition(trx, {
+      ...submitted,
+      from_state: null,
+      to_state: 'submitted',
+      note: null,
+    });
+    if (admission) {
+      await this.hot.insertTransition(trx, {
+        ...submitted,
+        from_state: 'submitted',
+        to_state: admission.to,
+        note: inserted.system_note,
+      });
+    }
+    // A definition's first use is recorded once and kept: after a commit has it, asking again
+    // would cost every submit a statement that changes nothing.
+    if (!this.fingerprinted.has(job.definition)) {
+      await this.hot.rememberFingerprint(trx, {
         ref: job.definition,
         fingerprint: definitionFingerprint,
         first_used_at: job.createdAt,
-      })
-      .onConflict((oc) => oc.column('ref').doNothing())
-      .execute();
+      });
+    }
     return inserted;
   }
 
@@ -219,11 +230,7 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
   }
 
   async getJob(id: string) {
-    const row = await this.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const [row] = await this.hot.jobById(this.db, { id });
     return row && toJob(row);
   }
 
@@ -314,10 +321,14 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
   }
 
   async activeCountsByQueue() {
-    return slotsHeldByQueue(this.db);
+    return this.slotsHeldByQueue(this.db);
   }
 
   async claimRunnable(claim: Claim, noteFor: (job: Job) => string) {
+    // Most claims find an idle queue: a plain read says so without a write transaction (nor,
+    // on PostgreSQL, the claim lock). A job made runnable after this read wakes a claim of its own.
+    const [waiting] = await this.hot.firstRunnable(this.db, { queue: claim.queue });
+    if (!waiting) return [];
     return this.db.transaction().execute(async (trx) => {
       await this.dialect.serializeClaims(trx);
       const runnable = await trx
@@ -328,9 +339,8 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
         .orderBy('seq')
         .limit(claim.limit)
         .execute();
-      // Most claims find an idle queue: no need to count its slots then.
       if (runnable.length === 0) return [];
-      const held = await slotsHeldByQueue(trx);
+      const held = await this.slotsHeldByQueue(trx);
       const heldInService = [...held.values()].reduce((sum, n) => sum + n, 0);
       const room = Math.min(
         claim.queueMax - (held.get(claim.queue) ?? 0),

@@ -2,12 +2,24 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { KeyStore } from '../ports';
 import type { Database } from '../schema';
+import { prepared, type Param } from './prepared';
 
 const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 
 /** Keys are 256 random bits, so SHA-256 is enough: a slow hash would buy nothing. */
 export class SqlKeyStore implements KeyStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Asked by every request of the API. */
+  private readonly activeKeyByHash;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.activeKeyByHash = prepared(db, (db, param: Param<{ hash: string }>) =>
+      db
+        .selectFrom('api_keys')
+        .select(['id', 'project'])
+        .where('key_hash', '=', param('hash'))
+        .where('revoked_at', 'is', null),
+    );
+  }
 
   async create(project: string, label: string | null) {
     const key = `jd_${randomBytes(32).toString('base64url')}`;
@@ -55,12 +67,7 @@ export class SqlKeyStore implements KeyStore {
   }
 
   async authenticate(key: string) {
-    const row = await this.db
-      .selectFrom('api_keys')
-      .select(['id', 'project'])
-      .where('key_hash', '=', hashOf(key))
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+    const [row] = await this.activeKeyByHash(this.db, { hash: hashOf(key) });
     return row && { keyId: row.id, project: row.project };
   }
 }

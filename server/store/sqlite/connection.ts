@@ -27,6 +27,7 @@ export function openSqliteFile(file: string): SqliteDatabase.Database {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
+  connection.pragma('cache_size = -32768');
   return connection;
 }
 

@@ -1,0 +1,93 @@
+import type { Insertable, Kysely } from 'kysely';
+import { SLOT_STATES } from '../../../contract';
+import type { Database, JobTransitionsTable, JobsTable } from '../schema';
+import { prepared, type Param } from './prepared';
+
+type NewJobRow = Required<
+  Omit<
+    Insertable<JobsTable>,
+    | 'seq'
+    | 'container_id'
+    | 'exit_code'
+    | 'started_at'
+    | 'finished_at'
+    | 'cancel_requested_at'
+    | 'owner'
+    | 'node'
+  >
+>;
+type NewTransitionRow = Omit<Insertable<JobTransitionsTable>, 'seq'>;
+
+/** Names the columns a job is inserted with, so that the compiled insert binds each of them. */
+const NEW_JOB_COLUMNS = [
+  'id',
+  'project',
+  'queue',
+  'definition',
+  'name',
+  'state',
+  'system_note',
+  'schedule_at',
+  'created_at',
+  'updated_at',
+  'image',
+  'command_json',
+  'env_json',
+  'timeout_seconds',
+  'stop_grace_seconds',
+  'cpus',
+  'memory_bytes',
+  'network',
+  'run_options_json',
+] as const satisfies readonly (keyof NewJobRow)[];
+
+const placeholders = <V>(param: Param<V>, columns: readonly (keyof V & string)[]) =>
+  Object.fromEntries(columns.map((column) => [column, param(column)])) as V;
+
+/**
+ * The queries of the hot paths (Job Submit, Job Detail, a runnable job's note, an idle claim), compiled
+ * once per store (see prepared.ts).
+ */
+export function hotQueries(db: Kysely<Database>) {
+  const transition = ['job_id', 'from_state', 'to_state', 'at', 'note'] as const;
+  return {
+    jobById: prepared(db, (db, param: Param<{ id: string }>) =>
+      db.selectFrom('jobs').selectAll().where('id', '=', param('id')),
+    ),
+    insertJob: prepared(db, (db, param: Param<NewJobRow>) =>
+      // Only the sequence number comes back: the caller has the rest, and SQLite's RETURNING *
+      // cost 25 µs a job to hand every column back.
+      db.insertInto('jobs').values(placeholders(param, NEW_JOB_COLUMNS)).returning('seq'),
+    ),
+    insertTransition: prepared(db, (db, param: Param<NewTransitionRow>) =>
+      db.insertInto('job_transitions').values(placeholders(param, transition)),
+    ),
+    rememberFingerprint: prepared(
+      db,
+      (db, param: Param<{ ref: string; fingerprint: string; first_used_at: number }>) =>
+        db
+          .insertInto('definition_fingerprints')
+          .values({
+            ref: param('ref'),
+            fingerprint: param('fingerprint'),
+            first_used_at: param('first_used_at'),
+          })
+          .onConflict((oc) => oc.column('ref').doNothing()),
+    ),
+    firstRunnable: prepared(db, (db, param: Param<{ queue: string }>) =>
+      db
+        .selectFrom('jobs')
+        .select('seq')
+        .where('state', '=', 'runnable')
+        .where('queue', '=', param('queue'))
+        .limit(1),
+    ),
+    slotsHeldByQueue: prepared(db, (db) =>
+      db
+        .selectFrom('jobs')
+        .select((eb) => ['queue', eb.fn.countAll<number>().as('count')])
+        .where('state', 'in', SLOT_STATES)
+        .groupBy('queue'),
+    ),
+  };
+}
