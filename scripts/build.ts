@@ -19,8 +19,8 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { build as bundle } from 'esbuild';
+import { join, relative, resolve, sep } from 'node:path';
+import { build as bundle, type Plugin } from 'esbuild';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DIST = join(ROOT, 'dist');
@@ -32,6 +32,28 @@ interface Target {
   outDir: string;
   build(): Promise<void>;
 }
+
+/**
+ * dockerode carries BuildKit's gRPC session and protobuf decoder (for image builds) and
+ * docker-modem an SSH client (for ssh:// engines): 120 ms of start-up for code Jobdeck never
+ * calls, since it builds no image and reaches engines by socket or plain TCP. Each becomes a
+ * module that says so.
+ */
+const unusedEngineClientParts: Plugin = {
+  name: 'unused-engine-client-parts',
+  setup(build) {
+    build.onResolve({ filter: /^(\.\/session|\.\/buildkit|ssh2)$/ }, (args) =>
+      args.path === 'ssh2' || args.importer.includes(`${sep}dockerode${sep}`)
+        ? { path: args.path, namespace: 'unused' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'unused' }, (args) => {
+      const message = `${args.path}: not bundled (Jobdeck builds no image and uses no ssh:// engine)`;
+      const unused = `function unused() { throw new Error(${JSON.stringify(message)}); }`;
+      return { contents: `module.exports = ${unused}; module.exports.Client = module.exports;` };
+    });
+  },
+};
 
 const shared = ['contract', 'package-lock.json', 'package.json', 'scripts/build.ts'];
 
@@ -66,9 +88,15 @@ const targets: Target[] = [
         entryPoints: [join(ROOT, 'server', 'cli.ts')],
         outdir: this.outDir,
         bundle: true,
-        // Dependencies stay in node_modules: better-sqlite3 is native, pino starts worker threads
-        // from its own files, and an installed package gets them from npm anyway.
-        packages: 'external',
+        // Dependencies are bundled too: resolving and reading some 800 files took a third of
+        // start-up. Left outside: better-sqlite3 (native), pino-pretty (loaded for a terminal
+        // only) and vite (`jobdeck dev` only, a devDependency).
+        external: ['better-sqlite3', 'pino-pretty', 'vite', 'cpu-features'],
+        plugins: [unusedEngineClientParts],
+        // Bundled CommonJS calls require(): give the ESM output one.
+        banner: {
+          js: "import { createRequire as __jobdeckRequire } from 'node:module'; const require = __jobdeckRequire(import.meta.url);",
+        },
         platform: 'node',
         format: 'esm',
         target: 'node20',

@@ -5,7 +5,6 @@ import { DEFAULT_LIMITS, buildSubmitJobSchema } from '../contract';
 import { catalogFromConfig } from './config/catalog';
 import { ConfigError } from './config/load';
 import type { JobdeckConfig } from './config/schema';
-import { buildConsoleServer } from './http/console-server';
 import { buildHttpApp } from './http/app';
 import { createJobSystem } from './jobs/job-system';
 import { isProcessAlive, thisInstance } from './instance';
@@ -83,7 +82,7 @@ export async function startJobdeck(
     engineAvailable: () => jobs.health.available,
   });
   const runtime = metrics.instrumentRuntime(
-    createRuntime(config.engine, {
+    await createRuntime(config.engine, {
       storeId: await storage.meta.storeId(),
       labels: config.container_labels,
     }),
@@ -180,6 +179,8 @@ export async function startJobdeck(
   const key = await consoleKey(keys, config);
   let consoleUrl: string | undefined;
   if (options.withConsole) {
+    // Loaded only here: `start --no-console` and every instance behind a proxy skip its modules.
+    const { buildConsoleServer } = await import('./http/console-server');
     consoleServer = await buildConsoleServer({
       distDir: consoleDistDir,
       apiUrl,

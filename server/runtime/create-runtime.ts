@@ -1,8 +1,6 @@
 import { DEFAULT_DOCKER_SOCKET, type EngineConfig } from '../config/schema';
 import type { ContainerRuntime } from '../jobs/ports';
-import { DockerRuntime } from './docker/docker-runtime';
 import type { EngineEndpoint } from './engine-api/connection';
-import { SwarmRuntime } from './swarm/swarm-runtime';
 
 export interface RuntimeContext {
   /** Put on every workload, so stores sharing one engine never touch each other's. */
@@ -16,12 +14,18 @@ function endpointOf(engine: { socket?: string; host?: string }): EngineEndpoint 
   return { host, port: Number(port) };
 }
 
-/** The one place that knows which engines exist. */
-export function createRuntime(engine: EngineConfig, context: RuntimeContext): ContainerRuntime {
+/** The one place that knows which engines exist; only the configured one's modules are loaded. */
+export async function createRuntime(
+  engine: EngineConfig,
+  context: RuntimeContext,
+): Promise<ContainerRuntime> {
   switch (engine.type) {
-    case 'docker':
+    case 'docker': {
+      const { DockerRuntime } = await import('./docker/docker-runtime');
       return new DockerRuntime({ socketPath: engine.socket, init: engine.init, ...context });
-    case 'swarm':
+    }
+    case 'swarm': {
+      const { SwarmRuntime } = await import('./swarm/swarm-runtime');
       return new SwarmRuntime({
         endpoint: endpointOf(engine),
         constraints: engine.constraints,
@@ -29,5 +33,6 @@ export function createRuntime(engine: EngineConfig, context: RuntimeContext): Co
         init: engine.init,
         ...context,
       });
+    }
   }
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { buildOpenApiDocument } from '../../../contract/openapi';
 import type { ServiceMetrics } from '../../observability/metrics';
 
 type Reachability = 'reachable' | 'unreachable';
@@ -16,8 +15,12 @@ export function metaRoutes(
   options: { readiness: ReadinessCheck; metrics: ServiceMetrics; openApi: boolean },
 ): void {
   if (options.openApi) {
-    const document = buildOpenApiDocument();
-    app.get('/v1/openapi.json', async () => document);
+    // Built on first request, not at start-up: the generator is a large module.
+    let document: Promise<unknown> | undefined;
+    app.get('/v1/openapi.json', async () => {
+      document ??= import('../../../contract/openapi').then((m) => m.buildOpenApiDocument());
+      return document;
+    });
   }
 
   // Alive: the process answers HTTP. Nothing else is asked, so a database or engine outage never
