@@ -19,7 +19,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { build as bundle, type Plugin } from 'esbuild';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -34,23 +34,45 @@ interface Target {
 }
 
 /**
- * dockerode carries BuildKit's gRPC session and protobuf decoder (for image builds) and
- * docker-modem an SSH client (for ssh:// engines): 120 ms of start-up for code Jobdeck never
- * calls, since it builds no image and reaches engines by socket or plain TCP. Each becomes a
- * module that says so.
+ * Modules that the bundle would carry but Jobdeck never runs, each replaced by one that throws
+ * if called, because every byte of the bundle is parsed at start-up (V8 compiling the modules
+ * was a third of it):
+ * - dockerode's BuildKit gRPC session and protobuf decoder (image builds) and docker-modem's SSH
+ *   client (ssh:// engines): Jobdeck builds no image and reaches engines by socket or TCP;
+ * - Fastify's Ajv and fast-json-stringify compilers: no route has a JSON schema (ZOD_ONLY in
+ *   server/http/parse.ts);
+ * - zod's 40 other languages for its messages: Jobdeck writes its own, in English (zod's English
+ *   stays, its default).
  */
-const unusedEngineClientParts: Plugin = {
-  name: 'unused-engine-client-parts',
+const UNUSED: { module: RegExp; importer: RegExp; contents?: string }[] = [
+  { module: /^\.\/(session|buildkit)$/, importer: /[\\/]dockerode[\\/]/ },
+  { module: /^ssh2$/, importer: /[\\/]docker-modem[\\/]/ },
+  {
+    module: /^@fastify\/(ajv-compiler|fast-json-stringify-compiler)$/,
+    importer: /[\\/]fastify[\\/]/,
+  },
+  {
+    module: /^\.\.\/locales\/index\.js$/,
+    importer: /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/,
+    contents: "export { default as en } from 'zod/v4/locales/en.js';",
+  },
+];
+
+const leaveOutUnused: Plugin = {
+  name: 'leave-out-unused',
   setup(build) {
-    build.onResolve({ filter: /^(\.\/session|\.\/buildkit|ssh2)$/ }, (args) =>
-      args.path === 'ssh2' || args.importer.includes(`${sep}dockerode${sep}`)
-        ? { path: args.path, namespace: 'unused' }
-        : undefined,
-    );
+    build.onResolve({ filter: /.*/ }, (args) => {
+      const index = UNUSED.findIndex(
+        ({ module, importer }) => module.test(args.path) && importer.test(args.importer),
+      );
+      return index < 0 ? undefined : { path: String(index), namespace: 'unused' };
+    });
     build.onLoad({ filter: /.*/, namespace: 'unused' }, (args) => {
-      const message = `${args.path}: not bundled (Jobdeck builds no image and uses no ssh:// engine)`;
-      const unused = `function unused() { throw new Error(${JSON.stringify(message)}); }`;
-      return { contents: `module.exports = ${unused}; module.exports.Client = module.exports;` };
+      const unused = UNUSED[Number(args.path)]!;
+      if (unused.contents) return { contents: unused.contents, resolveDir: ROOT };
+      const message = `${unused.module.source}: left out of the bundle (scripts/build.ts)`;
+      const thrower = `function unused() { throw new Error(${JSON.stringify(message)}); }`;
+      return { contents: `module.exports = ${thrower}; module.exports.Client = module.exports;` };
     });
   },
 };
@@ -92,7 +114,7 @@ const targets: Target[] = [
         // start-up. Left outside: better-sqlite3 (native), pino-pretty (loaded for a terminal
         // only) and vite (`jobdeck dev` only, a devDependency).
         external: ['better-sqlite3', 'pino-pretty', 'vite', 'cpu-features'],
-        plugins: [unusedEngineClientParts],
+        plugins: [leaveOutUnused],
         // Bundled CommonJS calls require(): give the ESM output one.
         banner: {
           js: "import { createRequire as __jobdeckRequire } from 'node:module'; const require = __jobdeckRequire(import.meta.url);",

@@ -10,6 +10,7 @@ import type { ChangeFeed } from '../jobs/change-feed';
 import type { JobService } from '../jobs/job-service';
 import type { KeyStore } from '../store/ports';
 import { authenticate, principalOf } from './auth';
+import { ZOD_ONLY } from './parse';
 import { HttpError, installDraining, installErrorHandling, sendError } from './errors';
 import {
   API_SECURITY_HEADERS,
@@ -52,6 +53,7 @@ const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    ...ZOD_ONLY,
     ...hardenedServerOptions(options.timeouts),
     bodyLimit: options.bodyLimitBytes,
     loggerInstance: options.logger,

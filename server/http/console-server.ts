@@ -13,6 +13,7 @@ import {
   newNonce,
 } from './console-guard';
 import { API_SECURITY_HEADERS, envelope } from './hardening';
+import { ZOD_ONLY } from './parse';
 
 export interface ConsoleServerOptions {
   distDir: string;
@@ -39,7 +40,7 @@ function refuse(reply: FastifyReply, status: number, message: string) {
  * forwards no state-changing request that another site's page made.
  */
 export async function buildConsoleServer(options: ConsoleServerOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false });
+  const app = Fastify({ ...ZOD_ONLY, logger: false });
   const hostNames = allowedHostNames(options.listenHost, options.extraHostNames);
 
   app.addHook('onRequest', async (request, reply) => {

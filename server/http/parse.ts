@@ -8,3 +8,18 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.
   if (!parsed.success) throw new HttpError(400, formatIssues(parsed.error.issues));
   return parsed.data;
 }
+
+const noRouteSchemas = () => () => {
+  throw new Error('route JSON schemas are not used here: parse with the contract (parseOrThrow)');
+};
+
+/**
+ * Bodies are read with the contract's zod schemas (parseOrThrow), never with route JSON schemas,
+ * so Fastify's Ajv and fast-json-stringify compilers are never built: the compiled service leaves
+ * them out (scripts/build.ts). A route that declares a JSON schema fails when it is added.
+ */
+export const ZOD_ONLY = {
+  schemaController: {
+    compilersFactory: { buildValidator: noRouteSchemas, buildSerializer: noRouteSchemas },
+  },
+};
