@@ -88,6 +88,10 @@ test('the jobs table keeps its filters in the URL, across a reload', async ({
   await expect(page).toHaveURL(/queue=demo%3A%3Aheld/);
   await expect(table.getByRole('row')).toHaveCount(2);
   await expect(table.getByRole('row', { name: new RegExp(`${prefix}-b`) })).toBeVisible();
+  // Back: the URL before the filter, and the table with it.
+  await page.goBack();
+  await expect(page).not.toHaveURL(/queue=/);
+  await expect(table.getByRole('row')).toHaveCount(3);
 });
 
 test('bulk cancel says what happens to each job, then how each went', async ({

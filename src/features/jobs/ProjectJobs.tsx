@@ -27,15 +27,18 @@ function useTableView() {
   const [search, setSearch] = useSearchParams();
   const location = useLocation();
   const navigationType = useNavigationType();
-  const [state, setState] = useState(() => ({ key: location.key, view: viewFromSearch(search) }));
+  const [state, setState] = useState(() => ({ location, view: viewFromSearch(search) }));
   let { view } = state;
-  if (location.key !== state.key) {
+  // Every navigation is a new location, even one back to the entry the view was at: a back
+  // pressed before the router rendered this hook's own push returns to the very same key, and
+  // comparing keys took it for no navigation at all (the filter stayed, and was pushed again).
+  if (location !== state.location) {
     // Back and forward (POP) bring an earlier URL back, even one this hook wrote: adopt it.
     const ours =
       navigationType !== 'POP' &&
       (location.state as { filters?: boolean } | null)?.filters === true;
     view = ours ? state.view : viewFromSearch(search);
-    setState({ key: location.key, view });
+    setState({ location, view });
   }
   const wanted = searchFromView(view).toString();
   const shown = search.toString();
