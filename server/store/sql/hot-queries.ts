@@ -45,8 +45,8 @@ const placeholders = <V>(param: Param<V>, columns: readonly (keyof V & string)[]
   Object.fromEntries(columns.map((column) => [column, param(column)])) as V;
 
 /**
- * The queries of the hot paths (Job Submit, Job Detail, a runnable job's note, an idle claim), compiled
- * once per store (see prepared.ts).
+ * The queries of the hot paths (Job Submit, Job Detail, a runnable job's note, an idle claim),
+ * compiled once per store (see prepared.ts).
  */
 export function hotQueries(db: Kysely<Database>) {
   const transition = ['job_id', 'from_state', 'to_state', 'at', 'note'] as const;
