@@ -113,7 +113,7 @@ const targets: Target[] = [
         // Dependencies are bundled too: resolving and reading some 800 files took a third of
         // start-up. Left outside: better-sqlite3 (native), pino-pretty (loaded for a terminal
         // only) and vite (`jobdeck dev` only, a devDependency).
-        external: ['better-sqlite3', 'pino-pretty', 'vite', 'cpu-features'],
+        external: ['better-sqlite3', 'pino-pretty', 'vite'],
         plugins: [leaveOutUnused],
         // Bundled CommonJS calls require(): give the ESM output one.
         banner: {

@@ -67,11 +67,7 @@ export function hotQueries(db: Kysely<Database>) {
       (db, param: Param<{ ref: string; fingerprint: string; first_used_at: number }>) =>
         db
           .insertInto('definition_fingerprints')
-          .values({
-            ref: param('ref'),
-            fingerprint: param('fingerprint'),
-            first_used_at: param('first_used_at'),
-          })
+          .values(placeholders(param, ['ref', 'fingerprint', 'first_used_at']))
           .onConflict((oc) => oc.column('ref').doNothing()),
     ),
     firstRunnable: prepared(db, (db, param: Param<{ queue: string }>) =>

@@ -119,22 +119,22 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
 
   /** Several jobs in one transaction (see WriteBatch); throws if any of them cannot be stored. */
   private async insertAll(inserts: PendingInsert[]): Promise<InsertResult[]> {
-    const rows = await this.db.transaction().execute(async (trx) => {
+    const jobs = await this.db.transaction().execute(async (trx) => {
       const written = [];
       for (const insert of inserts) written.push(await this.writeJob(trx, insert));
       return written;
     });
-    for (const row of rows) this.fingerprinted.add(row.definition);
-    return rows.map((row) => ({ inserted: true as const, job: toJob(row) }));
+    for (const job of jobs) this.fingerprinted.add(job.definition);
+    return jobs.map((job) => ({ inserted: true as const, job }));
   }
 
   /** One job in its own transaction; a name held by an unfinished job is an answer, not an error. */
   private async insertAlone(insert: PendingInsert): Promise<InsertResult> {
     const { job } = insert;
     try {
-      const row = await this.db.transaction().execute((trx) => this.writeJob(trx, insert));
-      this.fingerprinted.add(row.definition);
-      return { inserted: true as const, job: toJob(row) };
+      const stored = await this.db.transaction().execute((trx) => this.writeJob(trx, insert));
+      this.fingerprinted.add(stored.definition);
+      return { inserted: true as const, job: stored };
     } catch (error) {
       if (!this.dialect.isUniqueViolation(error, ACTIVE_NAME)) throw error;
       const holder = await this.db
@@ -148,19 +148,24 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
     }
   }
 
-  /** The job, its first transition(s) and its definition's fingerprint, inside `trx`. */
+  /**
+   * The job, its first transition(s) and its definition's fingerprint, inside `trx`; the stored
+   * job is made from what was written, not read back.
+   */
   private async writeJob(
     trx: Kysely<Database>,
     { job, definitionFingerprint, admission }: PendingInsert,
-  ) {
+  ): Promise<Job> {
+    const state = admission?.to ?? 'submitted';
+    const systemNote = admission ? this.storableNote(admission.note) : null;
     const values = {
       id: job.id,
       project: job.project,
       queue: job.queue,
       definition: job.definition,
       name: job.name,
-      state: admission?.to ?? 'submitted',
-      system_note: admission ? this.storableNote(admission.note) : null,
+      state,
+      system_note: systemNote,
       schedule_at: job.scheduleAt,
       created_at: job.createdAt,
       updated_at: job.createdAt,
@@ -176,17 +181,6 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
     };
     const [returned] = await this.hot.insertJob(trx, values);
     if (!returned) throw new Error(`job ${job.id}: the insert returned no sequence number`);
-    const inserted: Selectable<JobsTable> = {
-      ...values,
-      seq: returned.seq,
-      container_id: null,
-      exit_code: null,
-      started_at: null,
-      finished_at: null,
-      cancel_requested_at: null,
-      owner: null,
-      node: null,
-    };
     const submitted = { job_id: job.id, at: job.createdAt };
     await this.hot.insertTransition(trx, {
       ...submitted,
@@ -199,7 +193,7 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
         ...submitted,
         from_state: 'submitted',
         to_state: admission.to,
-        note: inserted.system_note,
+        note: systemNote,
       });
     }
     // A definition's first use is recorded once and kept: after a commit has it, asking again
@@ -211,7 +205,20 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
         first_used_at: job.createdAt,
       });
     }
-    return inserted;
+    return {
+      ...job,
+      seq: returned.seq,
+      state,
+      systemNote,
+      updatedAt: job.createdAt,
+      containerId: null,
+      exitCode: null,
+      startedAt: null,
+      finishedAt: null,
+      cancelRequestedAt: null,
+      owner: null,
+      node: null,
+    };
   }
 
   /** By the (state, queue, seq) index: cheap for the unfinished states whatever the store holds. */
