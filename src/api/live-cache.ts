@@ -17,10 +17,15 @@ const isNewer = (job: JobRecord, shown: JobRecord) =>
 /** How often refetches asked for by events are run at most: a burst of changes costs one. */
 const REFETCH_BATCH_MS = 1000;
 
+/** A read in flight may have been answered before this change: its answer would undo the patch. */
+const isFetching = (queryClient: QueryClient, key: QueryKey) =>
+  queryClient.getQueryState(key)?.fetchStatus === 'fetching';
+
 /**
  * Applies the event stream to the query cache: a row or a job already shown is patched in
- * place (no request); a list that gains or loses a job, and the queue counts, are refetched,
- * batched so that a burst of events costs one request per query.
+ * place (no request, unless a read of it was in flight: it is read again after); a list that
+ * gains or loses a job, and the queue counts, are refetched, batched so that a burst of events
+ * costs one request per query.
  */
 export function createLiveCache(queryClient: QueryClient) {
   const stale = new Map<string, QueryKey>();
@@ -49,6 +54,7 @@ export function createLiveCache(queryClient: QueryClient) {
           ...list,
           items: list.items.map((row) => (row.id === job.id ? job : row)),
         });
+        if (isFetching(queryClient, key)) markStale(key);
       } else if (index >= 0 || (belongs && cursor === null)) {
         // Newest first: a job that newly matches shows on the first page.
         markStale(key);
@@ -58,9 +64,11 @@ export function createLiveCache(queryClient: QueryClient) {
 
   return {
     apply(job: JobListItem) {
-      queryClient.setQueryData<JobRecord>(jobKeys.detail(job.id), (shown) =>
+      const detail = jobKeys.detail(job.id);
+      queryClient.setQueryData<JobRecord>(detail, (shown) =>
         shown && isNewer(job, shown) ? recordOf(job) : shown,
       );
+      if (isFetching(queryClient, detail)) markStale(detail);
       applyToLists(job);
       markStale(queueKeys.list());
     },
