@@ -1,7 +1,14 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { expectState, fillBasics, submitViaApi, waitForStateViaApi } from './helpers';
+import {
+  confirmCancel,
+  expectState,
+  fillBasics,
+  openCancelDialog,
+  submitViaApi,
+  waitForStateViaApi,
+} from './helpers';
 
 /** Serious and critical violations of WCAG 2.1 A/AA and best practice, as rule: targets. */
 async function seriousViolations(page: Page, include?: string): Promise<string[]> {
@@ -67,10 +74,9 @@ test('every page and dialog passes axe with no serious or critical violation', a
   await expectState(page, 'running');
   if (extensions) await expect(page.getByTestId('log-line').first()).toBeVisible();
   await audit('job page, running, logs');
-  await page.getByRole('button', { name: 'Cancel job' }).click();
-  await expect(page.getByRole('dialog')).toBeVisible();
+  const dialog = await openCancelDialog(page);
   await audit('cancel dialog', '[role="dialog"]');
-  await page.getByRole('dialog').getByRole('button', { name: 'Cancel job' }).click();
+  await confirmCancel(dialog);
   await expect(page.getByText('Cancel requested')).toBeVisible();
   await audit('cancel notification', '.mantine-Notification-root');
   await expectState(page, 'cancelled');

@@ -1,5 +1,13 @@
 import { expect, test } from './fixtures';
-import { addParameter, expectState, fillBasics, screenshot, submitAndOpen } from './helpers';
+import {
+  addParameter,
+  confirmCancel,
+  expectState,
+  fillBasics,
+  openCancelDialog,
+  screenshot,
+  submitAndOpen,
+} from './helpers';
 
 test('submit a job, watch it complete, read its output', async ({ page, extensions }) => {
   await fillBasics(page, 'demo::hello:1');
@@ -43,16 +51,14 @@ test('cancel a running job: pending indicator, kept across reload, then cancelle
   await fillBasics(page, 'demo::sleep:1');
   const id = await submitAndOpen(page);
   await expectState(page, 'running');
-  await page.getByRole('button', { name: 'Cancel job' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Cancel this job?' });
+  const dialog = await openCancelDialog(page);
   await expect(dialog).toContainText('Current state:');
   await expect(dialog.getByTestId('state-badge').nth(0)).toHaveAttribute('data-state', 'running');
   await expect(dialog.getByTestId('state-badge').nth(1)).toHaveAttribute(
     'data-state',
     'cancelling',
   );
-  await expect(dialog.getByRole('button', { name: 'Keep running' })).toBeVisible();
-  await dialog.getByRole('button', { name: 'Cancel job' }).click();
+  await confirmCancel(dialog);
   await expect(page.getByTestId('cancel-status')).toContainText('Cancellation pending');
   await expect(page.getByTestId('cancel-status')).toContainText(
     'it can take up to about two minutes',

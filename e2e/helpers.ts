@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { test } from './fixtures';
 
 export async function fillBasics(page: Page, definition: string, queue = 'demo::default') {
@@ -43,6 +43,26 @@ export async function waitForStateViaApi(page: Page, id: string, state: string) 
       { timeout: 30_000 },
     )
     .toBe(state);
+}
+
+/**
+ * Opens the job page's cancel dialog and waits until it has finished appearing: a click while it
+ * is still moving in can miss the button (once in CI, the job then ran on).
+ */
+export async function openCancelDialog(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Cancel job' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cancel this job?' });
+  await expect(dialog.getByRole('button', { name: 'Keep running' })).toBeVisible();
+  await dialog.evaluate((element) =>
+    Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)),
+  );
+  return dialog;
+}
+
+/** Confirms the cancel dialog; it closes once the service has accepted the request. */
+export async function confirmCancel(dialog: Locator) {
+  await dialog.getByRole('button', { name: 'Cancel job' }).click();
+  await expect(dialog).toBeHidden();
 }
 
 export async function expectState(page: Page, state: string, timeout = 30_000) {

@@ -1,8 +1,10 @@
 import type { Request } from '@playwright/test';
 import { expect, test } from './fixtures';
 import {
+  confirmCancel,
   expectState,
   fillBasics,
+  openCancelDialog,
   screenshot,
   submitAndOpen,
   submitViaApi,
@@ -259,8 +261,7 @@ test('submit, watch and cancel use only the spec’s three operations where the 
   await fillBasics(page, 'demo::sleep:1');
   const id = await submitAndOpen(page);
   await expectState(page, 'running');
-  await page.getByRole('button', { name: 'Cancel job' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Cancel job' }).click();
+  await confirmCancel(await openCancelDialog(page));
   await expectState(page, 'cancelled');
   expect(page.url()).toContain(id);
   const spec = [

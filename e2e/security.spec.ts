@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect, test } from './fixtures';
-import { addParameter, expectState, fillBasics, submitAndOpen } from './helpers';
+import {
+  addParameter,
+  confirmCancel,
+  expectState,
+  fillBasics,
+  openCancelDialog,
+  submitAndOpen,
+} from './helpers';
 
 test('the console works under its CSP: no violation while submitting and watching a job', async ({
   page,
@@ -63,8 +70,7 @@ test('a page of another site cannot cancel a job through the console proxy', asy
   expect(refused.status()).toBe(403);
   expect((await refused.json()).ok).toBe(false);
   await expectState(page, 'running');
-  await page.getByRole('button', { name: 'Cancel job' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Cancel job' }).click();
+  await confirmCancel(await openCancelDialog(page));
   await expectState(page, 'cancelled');
 });
 
