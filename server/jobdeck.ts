@@ -87,6 +87,11 @@ export async function startJobdeck(
       labels: config.container_labels,
     }),
   );
+  // Asked now, answered while the rest is built: the engine's round trip costs start-up nothing.
+  const enginePing = runtime.ping().then(
+    () => undefined,
+    (error: unknown) => error as Error,
+  );
   const logger = await createLogger(config.log_level);
   if (storage.migrated.length > 0) logger.info({ migrations: storage.migrated }, 'store migrated');
   const jobs = createJobSystem(
@@ -139,12 +144,11 @@ export async function startJobdeck(
     metrics,
   });
 
-  try {
-    await runtime.ping();
-  } catch (error) {
+  const pingError = await enginePing;
+  if (pingError) {
     await storage.close();
     throw new StartupError(
-      `engine: ${(error as Error).message}; start the engine (systemctl start docker), or correct engine: in the configuration`,
+      `engine: ${pingError.message}; start the engine (systemctl start docker), or correct engine: in the configuration`,
     );
   }
   await jobs.start();
