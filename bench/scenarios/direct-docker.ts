@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
+import { hostConfigOf } from '../../server/runtime/docker/host-config';
 import { ENGINE_LOG_DRIVER, JOB_CAPABILITIES } from '../../server/runtime/job-container';
 import { BENCH_IMAGE } from '../jobdeck-client';
 
@@ -8,22 +9,20 @@ const run = promisify(execFile);
 const docker = new Docker({ socketPath: '/var/run/docker.sock' });
 
 /**
- * The same container Jobdeck creates with its default job limits (init, network none, 1 CPU,
- * 512 MiB, 512 processes, capabilities cut to Jobdeck's eight, no new privileges, the capped
- * json-file log), run straight on the engine: the comparison is of Jobdeck's own work, not of
- * the limits' cost to the engine.
+ * The same container Jobdeck creates with its default job limits (1 CPU, 512 MiB, 512
+ * processes, network none, init), run straight on the engine: the comparison is of Jobdeck's
+ * own work, not of the limits' cost to the engine.
  */
-const HOST_CONFIG = {
-  Init: true,
-  NetworkMode: 'none',
-  NanoCpus: 1e9,
-  Memory: 512 * 1024 ** 2,
-  PidsLimit: 512,
-  CapDrop: ['ALL'],
-  CapAdd: JOB_CAPABILITIES,
-  SecurityOpt: ['no-new-privileges'],
-  LogConfig: ENGINE_LOG_DRIVER,
-};
+const HOST_CONFIG = hostConfigOf(
+  {
+    network: 'none',
+    cpus: 1,
+    memoryBytes: 512 * 1024 ** 2,
+    pidsLimit: 512,
+    runOptions: { readOnlyRootfs: false },
+  },
+  true,
+);
 
 /** The same, as `docker run` flags. */
 const RUN_FLAGS = [

@@ -11,17 +11,9 @@ import { failpoint } from '../../failpoints';
 import { engineLogs, readEngineOutput } from '../engine-output';
 import { engineClients } from '../engine-api/connection';
 import { statusOf } from '../engine-api/errors';
-import {
-  ENGINE_LOG_DRIVER,
-  JOB_CAPABILITIES,
-  JOB_LABEL,
-  SCRATCH_BYTES,
-  SCRATCH_DIR,
-  STORE_LABEL,
-  jobLabels,
-  workloadName,
-} from '../job-container';
+import { JOB_LABEL, STORE_LABEL, jobLabels, workloadName } from '../job-container';
 import { translate } from './docker-errors';
+import { hostConfigOf } from './host-config';
 
 export interface DockerRuntimeOptions {
   socketPath: string;
@@ -57,6 +49,18 @@ function workloadOf(info: Docker.ContainerInspectInfo): Workload {
   };
 }
 
+/** A container this call has just made: nothing about it to ask the engine yet. */
+const createdWorkload = (id: string, jobId: string): Workload => ({
+  id,
+  jobId,
+  status: 'created',
+  exitCode: null,
+  startedAt: null,
+  finishedAt: null,
+  node: null,
+  message: null,
+});
+
 /** The local Docker Engine through its API (dockerode). */
 export class DockerRuntime implements ContainerRuntime {
   /** Calls that answer at once: ping, create, start, inspect, list, remove. */
@@ -76,15 +80,17 @@ export class DockerRuntime implements ContainerRuntime {
 
   async launch(spec: WorkloadSpec): Promise<Workload> {
     const name = workloadName(spec.jobId);
+    let existing: Workload | null;
     try {
-      await this.quick.createContainer({ name, ...this.containerConfig(spec) });
+      const container = await this.quick.createContainer({ name, ...this.containerConfig(spec) });
       failpoint('after-create');
+      existing = createdWorkload(container.id, spec.jobId);
     } catch (error) {
       // 409: the name is taken: this job's container was made before and the answer was lost.
-      // It is this job's one container, never reason to make a second.
+      // It is this job's one container, never reason to make a second: how far did it get?
       if (statusOf(error) !== 409) throw this.translate(error, 'create', spec.image);
+      existing = await this.inspect(spec.jobId);
     }
-    const existing = await this.inspect(spec.jobId);
     if (!existing)
       throw new RuntimeError('the container vanished (removed outside Jobdeck?) as it was created');
     if (existing.status !== 'created') return existing;
@@ -106,21 +112,7 @@ export class DockerRuntime implements ContainerRuntime {
       Env: spec.env,
       ...(spec.runOptions.user !== null && { User: spec.runOptions.user }),
       Labels: jobLabels(this.options.labels, spec.jobId, this.options.storeId),
-      HostConfig: {
-        Init: this.options.init,
-        NetworkMode: spec.network,
-        NanoCpus: Math.round(spec.cpus * 1e9),
-        Memory: spec.memoryBytes,
-        PidsLimit: spec.pidsLimit,
-        CapDrop: ['ALL'],
-        CapAdd: JOB_CAPABILITIES,
-        SecurityOpt: ['no-new-privileges'],
-        ReadonlyRootfs: spec.runOptions.readOnlyRootfs,
-        ...(spec.runOptions.readOnlyRootfs && {
-          Tmpfs: { [SCRATCH_DIR]: `rw,noexec,nosuid,size=${SCRATCH_BYTES},mode=1777` },
-        }),
-        LogConfig: ENGINE_LOG_DRIVER,
-      },
+      HostConfig: hostConfigOf(spec, this.options.init),
     };
   }
 
