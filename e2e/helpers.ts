@@ -73,11 +73,17 @@ export async function expectState(page: Page, state: string, timeout = 30_000) {
 
 /**
  * The README's pictures: what a person sees in the window (the header at the top), taken in
- * the run against the full service only; `degraded` names a picture of the spec-only run.
+ * the run against the full service only; `degraded` names a picture of the spec-only run. They
+ * replace `docs/screenshots/` only when asked (`npm run screenshots`), so that a test run leaves
+ * the tree as it found it; otherwise they go beside the run's other output in test-results/.
  */
 export async function screenshot(page: Page, name: string, options: { degraded?: boolean } = {}) {
   const full = test.info().project.name === 'full';
   if (full === Boolean(options.degraded)) return;
+  const path =
+    process.env.JOBDECK_SCREENSHOTS === '1'
+      ? `docs/screenshots/${name}.png`
+      : test.info().outputPath(`${name}.png`);
   // Transitions finished (a dialog fading in would be caught half-drawn).
-  await page.screenshot({ path: `docs/screenshots/${name}.png`, animations: 'disabled' });
+  await page.screenshot({ path, animations: 'disabled' });
 }
