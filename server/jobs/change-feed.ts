@@ -1,5 +1,6 @@
 import type { JobStore, Logger, Signals } from './ports';
 import type { JobStateMachine } from './state-machine';
+import { coalesced } from './serial';
 
 // The backstop: how often to look for changes when no wake-up came.
 const POLL_MS = 2000;
@@ -27,8 +28,10 @@ export class ChangeFeed {
   private head = 0;
   private readonly listeners = new Set<() => void>();
   private gap: { seq: number; since: number } | undefined;
-  private reading = false;
-  private readAgain = false;
+  private readonly reads = coalesced(
+    () => this.read(),
+    () => this.listening(),
+  );
   private poll: NodeJS.Timeout | undefined;
   private announced = 0;
   private announcing: NodeJS.Timeout | undefined;
@@ -85,23 +88,17 @@ export class ChangeFeed {
 
   /** Reads what became visible; a wake-up during a read makes it read once more. */
   wake(): void {
-    if (this.stopped || this.listeners.size === 0) return;
-    if (this.reading) {
-      this.readAgain = true;
-      return;
-    }
-    this.reading = true;
-    void this.read()
-      .catch((error: unknown) => {
-        this.logger.warn({ err: error }, 'event feed: could not read changes; retrying');
-      })
-      .finally(() => {
-        this.reading = false;
-        if (this.readAgain) {
-          this.readAgain = false;
-          this.wake();
-        }
-      });
+    if (!this.listening()) return;
+    this.reads().catch((error: unknown) => {
+      this.logger.warn(
+        { err: error },
+        'event feed: could not read changes; the next wake-up retries',
+      );
+    });
+  }
+
+  private listening(): boolean {
+    return !this.stopped && this.listeners.size > 0;
   }
 
   private async read(): Promise<void> {

@@ -6,7 +6,7 @@ import { notes } from './notes';
 import type { JobStore, Logger, Signals } from './ports';
 import { DISPATCH_LOCK } from './reconciler';
 import type { Runner } from './runner';
-import type { KeyedSerial } from './serial';
+import { coalesced, type KeyedSerial } from './serial';
 import { admissionOf, type JobStateMachine } from './state-machine';
 
 const totalOf = (countsByQueue: Map<string, number>) =>
@@ -23,8 +23,10 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * engine answers; meanwhile jobs wait as runnable and say why.
  */
 export class Dispatcher {
-  private ticking = false;
-  private kickedDuringTick = false;
+  private readonly ticks = coalesced(
+    () => this.tick(),
+    () => !this.stopped,
+  );
   private submittedEvaluated = false;
   private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
@@ -72,35 +74,22 @@ export class Dispatcher {
   }
 
   kick(): void {
-    if (this.stopped) return;
-    if (this.ticking) {
-      this.kickedDuringTick = true;
-      return;
-    }
-    if (this.scheduled) return;
+    if (this.stopped || this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      void this.tick();
+      this.ticks().catch((error: unknown) => {
+        this.logger.error({ err: error }, 'dispatcher tick failed; retrying in 1 s');
+        setTimeout(() => this.kick(), 1000).unref();
+      });
     });
   }
 
   private async tick(): Promise<void> {
-    this.ticking = true;
-    try {
-      do {
-        this.kickedDuringTick = false;
-        if (!this.submittedEvaluated) await this.evaluateSubmitted();
-        await this.promoteDue();
-        if (this.health.available) await this.locks.run(DISPATCH_LOCK, () => this.fillSlots());
-        await this.armTimer();
-      } while (this.kickedDuringTick && !this.stopped);
-    } catch (error) {
-      this.logger.error({ err: error }, 'dispatcher tick failed; retrying in 1 s');
-      setTimeout(() => this.kick(), 1000).unref();
-    } finally {
-      this.ticking = false;
-    }
+    if (!this.submittedEvaluated) await this.evaluateSubmitted();
+    await this.promoteDue();
+    if (this.health.available) await this.locks.run(DISPATCH_LOCK, () => this.fillSlots());
+    await this.armTimer();
   }
 
   /**

@@ -17,3 +17,34 @@ export class KeyedSerial {
     return result;
   }
 }
+
+/**
+ * Runs `task` one at a time. A call while a run is under way starts nothing: it makes that run go
+ * round once more when it ends, however many calls came meanwhile, so work asked for during a run
+ * is neither missed nor piled up. `goOn` is asked before each further round (a stopped loop ends).
+ * Only the call that started a run gets its outcome (and its error); the others return at once.
+ * A run that fails ends there: what was asked meanwhile waits for the next call.
+ */
+export function coalesced(
+  task: () => Promise<void>,
+  goOn: () => boolean = () => true,
+): () => Promise<void> {
+  let running = false;
+  let again = false;
+  return async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        await task();
+      } while (again && goOn());
+    } finally {
+      running = false;
+      again = false;
+    }
+  };
+}

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EVENT_ID, EVENT_ID_MESSAGE, JOB_EVENT, eventsQuerySchema } from '../../../contract';
 import type { ChangeFeed } from '../../jobs/change-feed';
 import type { JobService } from '../../jobs/job-service';
+import { coalesced } from '../../jobs/serial';
 import type { KeyStore } from '../../store/ports';
 import { presentedKey, principalOf } from '../auth';
 import { HttpError } from '../errors';
@@ -77,8 +78,10 @@ function resumeCursor(request: FastifyRequest): number | null {
 class EventStream {
   private readonly raw: ServerResponse;
   private ended = false;
-  private pumping = false;
-  private pumpAgain = false;
+  private readonly pumps = coalesced(
+    () => this.sendUpTo(this.options.feed.position),
+    () => !this.ended,
+  );
   private readonly cleanups: (() => void)[] = [];
 
   constructor(
@@ -130,21 +133,11 @@ class EventStream {
 
   /** Sends the project's changes up to the feed's position; one pump at a time. */
   private async pump(): Promise<void> {
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = true;
     try {
-      do {
-        this.pumpAgain = false;
-        await this.sendUpTo(this.options.feed.position);
-      } while (this.pumpAgain && !this.ended);
+      await this.pumps();
     } catch (error) {
       this.request.log.warn({ err: error }, 'event stream failed; closing it');
       this.end();
-    } finally {
-      this.pumping = false;
     }
   }
 
