@@ -57,7 +57,7 @@ async function main() {
     results.idleRssMiB = rssMiB(service.pid());
     log('1/11 API throughput and latency …');
     results.api = await apiThroughput(service, plan.apiSeconds);
-    log('2/11 Job Submit beside a bare Fastify server with the same schema …');
+    log('2/11 Job Submit beside a bare Fastify server and a durable floor, same schema …');
     results.submitCeiling = await submitCeiling(service, plan.apiSeconds);
     log('3/11 engine overhead …');
     results.overhead = await engineOverhead(service, plan.overheadJobs);
@@ -177,6 +177,8 @@ function report(r: Record<string, unknown>): string {
   for (const [name, f] of [
     ['Jobdeck', sc.jobdeck!],
     ['bare Fastify + schema', sc.bare!],
+    ['durable floor (same rows, group commit)', sc.floor!],
+    ['durable floor, auto-checkpoint off', sc.floorWithoutAutoCheckpoint!],
   ] as const) {
     row(
       `Job Submit c=16, ${name}`,

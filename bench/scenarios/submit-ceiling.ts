@@ -48,40 +48,48 @@ export async function loadOf(
   };
 }
 
-/**
- * Job Submit at 16 connections beside bench/bare-server.ts (Fastify + the same zod schema, no
- * store): the ratio says how much of the HTTP stack's ceiling Jobdeck keeps. The two run one
- * after the other, each on a machine otherwise as busy as it is.
- */
-export async function submitCeiling(service: TestService, seconds: number) {
-  const bare = spawn(
+/** Job Submit at 16 connections on one of the bench's yardstick servers (a file beside run.ts). */
+async function yardstickLoad(seconds: number, file: string, ...args: string[]): Promise<Load> {
+  const server = spawn(
     process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, '..', 'bare-server.ts')],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    ['--import', 'tsx', join(import.meta.dirname, '..', file), ...args],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   try {
-    const [line] = (await once(bare.stdout!, 'data')) as [Buffer];
-    const bareUrl = line.toString().trim();
-    const jobdeck = await loadOf(
-      service.pid(),
-      { url: `${service.baseUrl}/v1/client/job`, method: 'POST', body: BODY, key: service.key },
-      16,
-      seconds,
-    );
-    const bareServer = await loadOf(
-      bare.pid!,
-      { url: `${bareUrl}/v1/client/job`, method: 'POST', body: BODY },
-      16,
-      seconds,
-    );
-    return {
-      jobdeck,
-      bare: bareServer,
-      ratio: round(jobdeck.requestsPerSecond / bareServer.requestsPerSecond, 2),
-    };
+    const [line] = (await once(server.stdout!, 'data')) as [Buffer];
+    const url = `${line.toString().trim()}/v1/client/job`;
+    return await loadOf(server.pid!, { url, method: 'POST', body: BODY }, 16, seconds);
   } finally {
-    bare.kill('SIGTERM');
+    server.kill('SIGTERM');
   }
+}
+
+/**
+ * Job Submit at 16 connections beside its yardsticks, one after the other, each on a machine
+ * otherwise as busy as it is:
+ * - bench/bare-server.ts (Fastify + the same zod schema, no store): how much of the HTTP stack's
+ *   ceiling Jobdeck keeps;
+ * - bench/floor-server.ts (the same rows in the same SQLite tables, group-committed, nothing of
+ *   Jobdeck around them), with SQLite's automatic checkpoint and without: what a durable submit
+ *   costs this machine, and how much of the tail the checkpoint is.
+ */
+export async function submitCeiling(service: TestService, seconds: number) {
+  const jobdeck = await loadOf(
+    service.pid(),
+    { url: `${service.baseUrl}/v1/client/job`, method: 'POST', body: BODY, key: service.key },
+    16,
+    seconds,
+  );
+  const bare = await yardstickLoad(seconds, 'bare-server.ts');
+  return {
+    jobdeck,
+    bare,
+    floor: await yardstickLoad(seconds, 'floor-server.ts'),
+    floorWithoutAutoCheckpoint: await yardstickLoad(
+      seconds,
+      'floor-server.ts',
+      '--no-auto-checkpoint',
+    ),
+    ratio: round(jobdeck.requestsPerSecond / bare.requestsPerSecond, 2),
+  };
 }

@@ -19,7 +19,7 @@ type NewJobRow = Required<
 type NewTransitionRow = Omit<Insertable<JobTransitionsTable>, 'seq'>;
 
 /** Names the columns a job is inserted with, so that the compiled insert binds each of them. */
-const NEW_JOB_COLUMNS = [
+export const NEW_JOB_COLUMNS = [
   'id',
   'project',
   'queue',

@@ -1,0 +1,85 @@
+/**
+ * The floor under Job Submit: what storing a job durably costs on this machine, with nothing of
+ * Jobdeck around it. Fastify parses the same body with the same zod schema; each job is the same
+ * row in the same tables (made by Jobdeck's own migrations, opened with its pragmas) with its two
+ * transitions, written by plain prepared statements in one group commit per turn of the event
+ * loop. No key lookup, no plan, no query builder. `--no-auto-checkpoint` turns SQLite's automatic
+ * WAL checkpoint off, to show what the checkpoint costs the tail. Prints its URL on stdout.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { v7 as timeOrderedUuid } from 'uuid';
+import { DEFAULT_LIMITS, buildSubmitJobSchema } from '../contract';
+import { NEW_JOB_COLUMNS } from '../server/store/sql/hot-queries';
+import { openSqliteFile } from '../server/store/sqlite/connection';
+import { openSqliteStore } from '../server/store/sqlite/open';
+
+const file = join(mkdtempSync(join(tmpdir(), 'jobdeck-floor-')), 'floor.sqlite');
+await (await openSqliteStore(file)).close();
+const db = openSqliteFile(file);
+if (process.argv.includes('--no-auto-checkpoint')) db.pragma('wal_autocheckpoint = 0');
+
+type NewJobRow = Record<(typeof NEW_JOB_COLUMNS)[number], string | number | null>;
+const insertJob = db.prepare<[NewJobRow], { seq: number }>(
+  `INSERT INTO jobs (${NEW_JOB_COLUMNS.join(', ')})
+   VALUES (${NEW_JOB_COLUMNS.map((column) => `@${column}`).join(', ')}) RETURNING seq`,
+);
+const insertTransition = db.prepare(
+  'INSERT INTO job_transitions (job_id, from_state, to_state, at, note) VALUES (?, ?, ?, ?, ?)',
+);
+const writeAll = db.transaction((ids: string[]) => {
+  for (const id of ids) {
+    const now = Date.now();
+    insertJob.get({
+      id,
+      project: 'b',
+      queue: 'b::paused',
+      definition: 'b::true:1',
+      name: `true-${id.slice(-12)}`,
+      state: 'runnable',
+      system_note: null,
+      schedule_at: null,
+      created_at: now,
+      updated_at: now,
+      image: 'jobdeck/busybox:local',
+      command_json: '["true"]',
+      env_json: '[]',
+      timeout_seconds: 3600,
+      stop_grace_seconds: 10,
+      cpus: null,
+      memory_bytes: null,
+      network: 'none',
+      run_options_json: '{"user":null,"readOnlyRootfs":false,"placement":[]}',
+    });
+    insertTransition.run(id, null, 'submitted', now, null);
+    insertTransition.run(id, 'submitted', 'runnable', now, null);
+  }
+});
+
+let waiting: { id: string; stored: () => void }[] = [];
+const store = (id: string) =>
+  new Promise<void>((stored) => {
+    waiting.push({ id, stored });
+    if (waiting.length > 1) return;
+    setImmediate(() => {
+      const batch = waiting;
+      waiting = [];
+      writeAll(batch.map((w) => w.id));
+      for (const w of batch) w.stored();
+    });
+  });
+
+const schema = buildSubmitJobSchema(DEFAULT_LIMITS);
+const app = Fastify();
+app.post('/v1/client/job', async (request, reply) => {
+  const parsed = schema.safeParse(request.body);
+  if (!parsed.success) return reply.code(400).send({ ok: false, message: 'invalid' });
+  const id = timeOrderedUuid();
+  await store(id);
+  return reply.code(202).send({ ok: true, data: { id } });
+});
+const url = await app.listen({ host: '127.0.0.1', port: 0 });
+process.stdout.write(`${url}\n`);
+process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
