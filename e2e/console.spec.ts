@@ -87,8 +87,7 @@ test('a scheduled job shows pending, its note and a countdown', async ({ page })
   await expect(page.getByTestId('system-note')).toContainText('scheduled for');
   await screenshot(page, 'job-pending');
   // Cancelling a waiting job is immediate.
-  await page.getByRole('button', { name: 'Cancel job' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Cancel job' }).click();
+  await confirmCancel(await openCancelDialog(page));
   await expectState(page, 'cancelled');
 });
 
@@ -235,7 +234,6 @@ test('a refused key and a lost network each get a clear state, and the data stay
   await page.goto('/settings');
   await page.getByRole('button', { name: 'Forget key' }).click();
   await page.goto(`/jobs/${id}`);
-  await page.getByRole('button', { name: 'Cancel job' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Cancel job' }).click();
+  await confirmCancel(await openCancelDialog(page));
   await expectState(page, 'cancelled');
 });
