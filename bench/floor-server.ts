@@ -2,8 +2,8 @@
  * The floor under Job Submit: what storing a job durably costs on this machine, with nothing of
  * Jobdeck around it. Fastify parses the same body with the same zod schema; each job is the same
  * row in the same tables (made by Jobdeck's own migrations, opened with its pragmas) with its two
- * transitions, written by plain prepared statements in one group commit per turn of the event
- * loop. No key lookup, no plan, no query builder. `--no-auto-checkpoint` turns SQLite's automatic
+ * transitions, written by plain prepared statements in Jobdeck's group commit (WriteBatch). No
+ * key lookup, no plan, no query builder. `--no-auto-checkpoint` turns SQLite's automatic
  * WAL checkpoint off, to show what the checkpoint costs the tail. Prints its URL on stdout.
  */
 import { mkdtempSync } from 'node:fs';
@@ -13,6 +13,7 @@ import Fastify from 'fastify';
 import { v7 as timeOrderedUuid } from 'uuid';
 import { DEFAULT_LIMITS, buildSubmitJobSchema } from '../contract';
 import { NEW_JOB_COLUMNS } from '../server/store/sql/hot-queries';
+import { WriteBatch } from '../server/store/sql/write-batch';
 import { openSqliteFile } from '../server/store/sqlite/connection';
 import { openSqliteStore } from '../server/store/sqlite/open';
 
@@ -58,18 +59,15 @@ const writeAll = db.transaction((ids: string[]) => {
   }
 });
 
-let waiting: { id: string; stored: () => void }[] = [];
-const store = (id: string) =>
-  new Promise<void>((stored) => {
-    waiting.push({ id, stored });
-    if (waiting.length > 1) return;
-    setImmediate(() => {
-      const batch = waiting;
-      waiting = [];
-      writeAll(batch.map((w) => w.id));
-      for (const w of batch) w.stored();
-    });
-  });
+// Jobdeck's own group commit: the jobs asked for in one turn of the event loop, or while a batch
+// is written, share one transaction.
+const commits = new WriteBatch<string, void>(
+  async (ids) => {
+    writeAll(ids);
+    return ids.map(() => undefined);
+  },
+  async (id) => writeAll([id]),
+);
 
 const schema = buildSubmitJobSchema(DEFAULT_LIMITS);
 const app = Fastify();
@@ -77,7 +75,7 @@ app.post('/v1/client/job', async (request, reply) => {
   const parsed = schema.safeParse(request.body);
   if (!parsed.success) return reply.code(400).send({ ok: false, message: 'invalid' });
   const id = timeOrderedUuid();
-  await store(id);
+  await commits.add(id);
   return reply.code(202).send({ ok: true, data: { id } });
 });
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
