@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { coalesced } from './serial';
 
-/** A task whose runs are counted, each held open until `release` is called. */
+/** A task whose runs are counted, each held open until `releaseNext` lets the oldest one end. */
 function heldTask() {
   const state = { runs: 0, open: 0, mostOpen: 0, releases: [] as (() => void)[] };
   const task = async () => {
