@@ -70,5 +70,10 @@ export interface Store {
   ping(): Promise<void>;
   /** The migrations this open applied, oldest first (empty when the schema was up to date). */
   migrated: string[];
+  /**
+   * Starts what keeps the store fast while a service runs on it, until close(); `warn` hears
+   * what degrades it. Commands that open the store for a moment do without.
+   */
+  startUpkeep?(warn: (message: string) => void): void;
   close(): Promise<void>;
 }

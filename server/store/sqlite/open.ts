@@ -3,6 +3,7 @@ import type { Store } from '../ports';
 import type { Database } from '../schema';
 import { LocalSignals } from '../local-signals';
 import { openSqlStore } from '../sql/sql-store';
+import { Checkpointer } from './checkpointer';
 import { openSqliteFile, withStatementCache } from './connection';
 import { ImmediateTransactionDialect, sqliteStoreDialect } from './dialect';
 
@@ -13,5 +14,16 @@ export async function openSqliteStore(file: string): Promise<Store> {
       database: withStatementCache(openSqliteFile(file)),
     }),
   });
-  return openSqlStore(db, sqliteStoreDialect, new LocalSignals());
+  const store = await openSqlStore(db, sqliteStoreDialect, new LocalSignals());
+  let checkpointer: Checkpointer | undefined;
+  return {
+    ...store,
+    startUpkeep(warn) {
+      checkpointer ??= new Checkpointer(db, file, warn);
+    },
+    async close() {
+      await checkpointer?.close();
+      await store.close();
+    },
+  };
 }
