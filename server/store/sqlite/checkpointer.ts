@@ -86,7 +86,7 @@ export class Checkpointer {
     private readonly warn: (message: string) => void,
     private readonly options: CheckpointerOptions = DEFAULT_CHECKPOINTER,
   ) {
-    this.sampler = setInterval(() => void this.sample(), options.sampleMs).unref();
+    this.sampler = setInterval(() => this.guarded(this.sample()), options.sampleMs).unref();
   }
 
   /** Who checkpoints now: SQLite inside commits, or the worker. */
@@ -131,12 +131,17 @@ export class Checkpointer {
     this.worker = worker;
     worker.on('message', (message: { ready?: true; failed?: string }) => {
       if (message.failed !== undefined) void this.fail(`a checkpoint failed: ${message.failed}`);
-      else if (this.mode === 'starting') void this.handOver();
+      else if (this.mode === 'starting') this.guarded(this.handOver());
     });
     worker.on('error', (error) => void this.fail(error.message));
     worker.on('exit', (code) => {
       if (this.worker === worker) void this.fail(`the worker exited with code ${code}`);
     });
+  }
+
+  /** A pragma refused (the store closing under it, a broken file) is the worker's end too. */
+  private guarded(work: Promise<void>): void {
+    work.catch((error: unknown) => this.fail((error as Error).message));
   }
 
   private async handOver(): Promise<void> {
