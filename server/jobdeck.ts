@@ -94,7 +94,7 @@ export async function startJobdeck(
   );
   const logger = await createLogger(config.log_level);
   if (storage.migrated.length > 0) logger.info({ migrations: storage.migrated }, 'store migrated');
-  storage.startUpkeep?.((message) => logger.warn(message));
+  storage.startUpkeep?.(logger);
   const jobs = createJobSystem(
     {
       store,

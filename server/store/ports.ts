@@ -58,6 +58,11 @@ export interface JobCounts {
 }
 
 /** One open store: what the service and the CLI use, whichever database is under it. */
+export interface UpkeepLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
 export interface Store {
   jobs: JobStore;
   keys: KeyStore;
@@ -71,9 +76,9 @@ export interface Store {
   /** The migrations this open applied, oldest first (empty when the schema was up to date). */
   migrated: string[];
   /**
-   * Starts what keeps the store fast while a service runs on it, until close(); `warn` hears
-   * what degrades it. Commands that open the store for a moment do without.
+   * Starts what keeps the store fast while a service runs on it, until close(); `log` hears what
+   * it changes. Commands that open the store for a moment do without.
    */
-  startUpkeep?(warn: (message: string) => void): void;
+  startUpkeep?(log: UpkeepLog): void;
   close(): Promise<void>;
 }

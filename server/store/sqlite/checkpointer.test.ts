@@ -20,7 +20,7 @@ const QUICK: CheckpointerOptions = {
 let dir: string;
 let file: string;
 let db: Kysely<Database>;
-let warnings: string[];
+let logged: string[];
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'jobdeck-checkpointer-'));
   file = join(dir, 'jobdeck.sqlite');
@@ -30,13 +30,17 @@ beforeEach(async () => {
     }),
   });
   await sql`create table filler (bytes blob)`.execute(db);
-  warnings = [];
+  logged = [];
 });
 afterEach(async () => {
   await db.destroy();
   rmSync(dir, { recursive: true, force: true });
 });
 
+const log = {
+  info: (message: string) => logged.push(`info: ${message}`),
+  warn: (message: string) => logged.push(`warn: ${message}`),
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
 const autocheckpointPages = async () =>
@@ -61,7 +65,7 @@ async function until(what: string, done: () => boolean | Promise<boolean>, writi
 
 describe('the SQLite checkpointer', () => {
   it('checkpoints in its worker while writes are heavy, and gives the checkpoint back to SQLite when they stop', async () => {
-    const checkpointer = new Checkpointer(db, file, (m) => warnings.push(m), QUICK);
+    const checkpointer = new Checkpointer(db, file, log, QUICK);
     try {
       expect(checkpointer.checkpointing).toBe('sqlite');
       expect(await autocheckpointPages()).toBe(1000);
@@ -77,7 +81,10 @@ describe('the SQLite checkpointer', () => {
       await until('SQLite to checkpoint again', () => checkpointer.checkpointing === 'sqlite');
       expect(await autocheckpointPages()).toBe(1000);
       expect(sizeOf(`${file}-wal`)).toBe(0); // the worker truncated the log as it left
-      expect(warnings).toEqual([]);
+      expect(logged).toEqual([
+        'info: writes are heavy: a worker thread checkpoints the SQLite WAL',
+        'info: writes are quiet: SQLite checkpoints its WAL itself again',
+      ]);
     } finally {
       await checkpointer.close();
     }
@@ -85,13 +92,13 @@ describe('the SQLite checkpointer', () => {
 
   it('hands the checkpoint back to SQLite, and says why, when its worker fails', async () => {
     const broken = { ...QUICK, driver: join(dir, 'no-such-driver.js') };
-    const checkpointer = new Checkpointer(db, file, (m) => warnings.push(m), broken);
+    const checkpointer = new Checkpointer(db, file, log, broken);
     try {
       await until('the failure', () => checkpointer.checkpointing === 'failed', true);
       expect(await autocheckpointPages()).toBe(1000);
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(
-        /^SQLite checkpoints in the request thread again: Cannot find module .*no-such-driver\.js/,
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatch(
+        /^warn: SQLite checkpoints in the request thread again: Cannot find module .*no-such-driver\.js/,
       );
       // For good: heavy writes do not start another worker.
       for (let i = 0; i < 10; i += 1) await write();
@@ -103,12 +110,12 @@ describe('the SQLite checkpointer', () => {
   });
 
   it('stops its worker on close; the last connection to close removes the log', async () => {
-    const checkpointer = new Checkpointer(db, file, (m) => warnings.push(m), QUICK);
+    const checkpointer = new Checkpointer(db, file, log, QUICK);
     await until('the worker', () => checkpointer.checkpointing === 'worker', true);
     await checkpointer.close();
     expect(checkpointer.checkpointing).toBe('closed');
     await db.destroy();
     expect(existsSync(`${file}-wal`)).toBe(false);
-    expect(warnings).toEqual([]);
+    expect(logged).toEqual(['info: writes are heavy: a worker thread checkpoints the SQLite WAL']);
   });
 });

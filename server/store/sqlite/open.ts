@@ -18,8 +18,8 @@ export async function openSqliteStore(file: string): Promise<Store> {
   let checkpointer: Checkpointer | undefined;
   return {
     ...store,
-    startUpkeep(warn) {
-      checkpointer ??= new Checkpointer(db, file, warn);
+    startUpkeep(log) {
+      checkpointer ??= new Checkpointer(db, file, log);
     },
     async close() {
       await checkpointer?.close();
