@@ -57,12 +57,13 @@ export interface JobCounts {
   ): Promise<{ state: JobState; queue: string; count: number }[]>;
 }
 
-/** One open store: what the service and the CLI use, whichever database is under it. */
+/** Where a store's upkeep says what it changed (the service's logger). */
 export interface UpkeepLog {
   info(message: string): void;
   warn(message: string): void;
 }
 
+/** One open store: what the service and the CLI use, whichever database is under it. */
 export interface Store {
   jobs: JobStore;
   keys: KeyStore;
