@@ -51,8 +51,11 @@ export interface CheckpointerOptions {
   /** How often the worker checkpoints. */
   intervalMs: number;
   restartAfterPages: number;
-  /** The module the worker loads as its driver (tests make it fail with one that is not). */
-  driver: string;
+  /**
+   * The module the worker loads as its driver (tests make it fail with one that is not); by
+   * default better-sqlite3, resolved when a worker starts rather than at every start-up.
+   */
+  driver?: string;
 }
 
 export const DEFAULT_CHECKPOINTER: CheckpointerOptions = {
@@ -61,7 +64,6 @@ export const DEFAULT_CHECKPOINTER: CheckpointerOptions = {
   quietSamples: 30,
   intervalMs: 1000,
   restartAfterPages: 10_000,
-  driver: createRequire(import.meta.url).resolve('better-sqlite3'),
 };
 
 type Mode = 'sqlite' | 'starting' | 'worker' | 'retiring' | 'failed' | 'closed';
@@ -121,7 +123,7 @@ export class Checkpointer {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
-        driver: this.options.driver,
+        driver: this.options.driver ?? createRequire(import.meta.url).resolve('better-sqlite3'),
         file: this.file,
         intervalMs: this.options.intervalMs,
         restartAfterPages: this.options.restartAfterPages,
