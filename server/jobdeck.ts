@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_LIMITS, buildSubmitJobSchema } from '../contract';
+import { submitJobSchema } from '../contract';
 import { catalogFromConfig } from './config/catalog';
 import { ConfigError } from './config/load';
 import type { JobdeckConfig } from './config/schema';
@@ -125,7 +125,7 @@ export async function startJobdeck(
   const api = await buildHttpApp({
     service: jobs.service,
     keys,
-    submitSchema: buildSubmitJobSchema(DEFAULT_LIMITS),
+    submitSchema: submitJobSchema,
     bodyLimitBytes: config.body_limit_bytes,
     rateLimitPerMinute: config.rate_limit_per_minute,
     authFailuresPerMinute: config.auth_failures_per_minute,

@@ -40,8 +40,9 @@ export class Catalog {
   ) {
     this.queuesByRef = new Map(queues.map((q) => [q.ref, q]));
     this.definitionsByRef = new Map(definitions.map((d) => [d.ref, d]));
+    // Ties by code point: localeCompare would load ICU's collator, 10–15 ms of every start-up.
     this.queuesByPriority = [...queues].sort(
-      (a, b) => b.priority - a.priority || a.ref.localeCompare(b.ref),
+      (a, b) => b.priority - a.priority || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0),
     );
   }
 
