@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../server/store/open-store';
 import { DRIVERS, runWorker } from './drivers';
@@ -6,7 +9,7 @@ import type { ClaimRace } from './store-worker';
 
 const JOBS = 200;
 const WORKERS = 3;
-const RACE: ClaimRace = {
+const RACE: Omit<ClaimRace, 'barrier'> = {
   queues: [
     { queue: 'p::a', queueMax: 3 },
     { queue: 'p::b', queueMax: 4 },
@@ -27,9 +30,17 @@ describe.each(DRIVERS)('claims on $name', (driver) => {
         ids.push(job.id);
       }
 
+      const barrier = join(mkdtempSync(join(tmpdir(), 'jobdeck-claim-race-')), 'go');
+      const race: ClaimRace = { ...RACE, barrier };
       const workers = Array.from({ length: WORKERS }, (_, i) =>
-        runWorker(config, ['claim', `worker-${i}`, JSON.stringify(RACE)]),
+        runWorker(config, ['claim', `worker-${i}`, JSON.stringify(race)]),
       );
+      // All of them at the barrier first: a worker slow to start would find no job left.
+      const owners = Array.from({ length: WORKERS }, (_, i) => `worker-${i}`);
+      while (!owners.every((owner) => existsSync(`${barrier}.${owner}`))) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      writeFileSync(barrier, '');
       let racing = true;
       const done = Promise.all(workers).finally(() => {
         racing = false;

@@ -3,6 +3,7 @@
  * prints what it migrated; `claim` takes part in a claim race and prints what it claimed.
  * Usage: node --import tsx store-worker.ts '<store config JSON>' open | claim <owner> <spec JSON>
  */
+import { existsSync, writeFileSync } from 'node:fs';
 import { openStore } from '../../server/store/open-store';
 import type { Job } from '../../server/jobs/model';
 import type { Store } from '../../server/store/ports';
@@ -15,6 +16,11 @@ export interface ClaimRace {
   limit: number;
   /** How long a claimed job holds its slot, at most (ms). */
   holdMs: number;
+  /**
+   * A path: each worker, once its store is open, creates `<barrier>.<owner>` and claims only once
+   * `<barrier>` exists, so that every worker is in the race however slowly it started.
+   */
+  barrier: string;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -58,7 +64,10 @@ try {
   if (command === 'open') {
     process.stdout.write(JSON.stringify({ migrated: store.migrated }));
   } else if (command === 'claim') {
-    const claimed = await claimUntilNoneLeft(store, owner!, JSON.parse(raceJson!) as ClaimRace);
+    const race = JSON.parse(raceJson!) as ClaimRace;
+    writeFileSync(`${race.barrier}.${owner}`, '');
+    while (!existsSync(race.barrier)) await sleep(5);
+    const claimed = await claimUntilNoneLeft(store, owner!, race);
     process.stdout.write(JSON.stringify({ claimed }));
   } else {
     throw new Error(`unknown command ${command}`);
