@@ -193,6 +193,13 @@ function report(r: Record<string, unknown>): string {
       `p50 ${st[name]!.startupMs!.p50} ms / ${st[name]!.idleRssMiB!.p50} MiB`,
     );
   }
+  const first = get('startup.compiledFirstStart') as Record<string, number> | undefined;
+  if (first) {
+    row(
+      'start-up / idle RSS (compiled, first start: writes the code cache)',
+      `${first.startupMs} ms / ${first.idleRssMiB} MiB`,
+    );
+  }
   row('RSS idle / peak under API load', `${get('idleRssMiB')} MiB / ${get('api.peakRssMiB')} MiB`);
   for (const s of (get('store') as Record<string, number>[]) ?? []) {
     row(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The release as a user gets it: `npm pack`, the tarball installed into an empty folder, then
 # `jobdeck start` from there (built console included) on free ports with its own configuration
-# and data directory, one job submitted with curl and seen to complete on the local Docker Engine.
+# and data directory, one job submitted with curl and seen to complete on the local Docker Engine,
+# and the code cache that first start writes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -30,6 +31,8 @@ npm install --no-audit --no-fund --prefer-offline --ignore-scripts "$tarball" >/
 cp -r "$root/node_modules/better-sqlite3/build" node_modules/better-sqlite3/
 [ -d node_modules/tsx ] && fail "tsx was installed: it belongs to development only"
 [ -d node_modules/vite ] && fail "vite was installed: it belongs to development only"
+compgen -G "node_modules/jobdeck/dist/server/*.v8cache" >/dev/null &&
+  fail "the package ships a code cache: it belongs to the machine that wrote it"
 version=$(node_modules/.bin/jobdeck --version)
 [ "$version" = "$(node -p 'require("'"$root"'/package.json").version')" ] || fail "--version said $version"
 
@@ -69,4 +72,7 @@ for _ in $(seq 1 240); do
   sleep 0.25
 done
 [ "$state" = completed ] || fail "job $id ended as '$state', expected completed"
+# The first start writes the code cache for this Node, beside the bundle.
+compgen -G "node_modules/jobdeck/dist/server/jobdeck.*.v8cache" >/dev/null ||
+  fail "the first start wrote no code cache into node_modules/jobdeck/dist/server"
 echo "package test: packed, installed into an empty folder, started, job $id completed ($(($(date +%s) - started)) s)"

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { environmentLayer, type ConfigLayer } from './config/environment';
 import { ConfigError, loadConfig } from './config/load';
 import type { JobdeckConfig } from './config/schema';
+import { saveCodeCache } from './code-cache';
 import { startJobdeck, type ConsoleKey } from './jobdeck';
 import { StartupError } from './startup-error';
 import { resealAll } from './secrets/rotate';
@@ -107,6 +108,9 @@ configured(program.command('start'))
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      // Now that it holds what start-up compiled, and after the handlers: a stop asked meanwhile
+      // waits for the file (dist/server/cli.js only, and only on a start without a cache).
+      saveCodeCache();
     },
   );
 

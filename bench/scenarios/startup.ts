@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
@@ -55,20 +55,37 @@ export async function startOnce(
   }
 }
 
-/** Before (tsx) and after (compiled), interleaved `runs` times on fresh data directories. */
+/** The build's code cache (server/code-cache.ts), removed so that a start has to write it again. */
+function removeCodeCache(): void {
+  const dir = join(ROOT, 'dist', 'server');
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.v8cache'))) {
+    rmSync(join(dir, file));
+  }
+}
+
+/**
+ * Before (tsx) and after (compiled), interleaved `runs` times on fresh data directories. The
+ * compiled runs start from the code cache; the first start after a build, which writes it, is
+ * measured on its own.
+ */
 export async function startupBeforeAfter(runs: number) {
   type Sample = { startupMs: number; idleRssMiB: number };
+  const fresh = async (launcher: readonly string[]) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-bench-start-'));
+    const sample = await startOnce(launcher, dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+    return sample;
+  };
+  removeCodeCache();
+  const compiledFirstStart = await fresh(LAUNCHERS.compiled);
   const samples: Record<keyof typeof LAUNCHERS, Sample[]> = { tsx: [], compiled: [] };
   for (let i = 0; i < runs; i += 1) {
-    for (const name of ['tsx', 'compiled'] as const) {
-      const dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-bench-start-'));
-      samples[name].push(await startOnce(LAUNCHERS[name], dataDir));
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    for (const name of ['tsx', 'compiled'] as const)
+      samples[name].push(await fresh(LAUNCHERS[name]));
   }
   const figures = (name: keyof typeof samples) => ({
     startupMs: summary(samples[name].map((s) => s.startupMs)),
     idleRssMiB: summary(samples[name].map((s) => s.idleRssMiB)),
   });
-  return { tsx: figures('tsx'), compiled: figures('compiled') };
+  return { tsx: figures('tsx'), compiled: figures('compiled'), compiledFirstStart };
 }

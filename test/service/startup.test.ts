@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -213,5 +221,25 @@ describe('configuration from the environment', () => {
     expect(expectOneLine(await start(file, { env: { JOBDECK_LOG_LEVEL: 'loud' } }))).toMatch(
       /^jobdeck: JOBDECK_LOG_LEVEL: /,
     );
+  });
+});
+
+describe('the compiled CLI’s code cache', () => {
+  it('is written by a start without one, into JOBDECK_CODE_CACHE_DIR, and read by the next', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'jobdeck-code-cache-'));
+    const file = configFile({});
+    const env = { JOBDECK_CODE_CACHE_DIR: cacheDir };
+
+    expect((await start(file, { env })).code).toBeNull();
+    const written = readdirSync(cacheDir);
+    expect(written).toEqual([expect.stringMatching(/^jobdeck\.[0-9a-f]{16}\.v8cache$/)]);
+    const cache = join(cacheDir, written[0]!);
+    const { size, mtimeMs } = statSync(cache);
+    expect(size).toBeGreaterThan(100_000);
+
+    // A start writes the cache only when it had none that V8 took: untouched means it was read.
+    expect((await start(file, { env })).code).toBeNull();
+    expect(readdirSync(cacheDir)).toEqual(written);
+    expect(statSync(cache).mtimeMs).toBe(mtimeMs);
   });
 });
