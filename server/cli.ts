@@ -96,7 +96,7 @@ configured(program.command('start'))
         keyLine(jobdeck.consoleKey),
         `  Try:     curl -s -X POST ${jobdeck.apiUrl}/v1/client/job -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{"job_definition":"demo::hello:1","job_queue":"demo::default"}'`,
       ];
-      process.stdout.write(`${lines.join('\n')}\n`);
+      // Before the address is out, so that a stop asked from then on is a clean one.
       const stop = (signal: NodeJS.Signals) => {
         process.stderr.write(
           `jobdeck: ${signal}: stopping (running containers keep running and are adopted at the next start)\n`,
@@ -108,8 +108,9 @@ configured(program.command('start'))
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
-      // Now that it holds what start-up compiled, and after the handlers: a stop asked meanwhile
-      // waits for the file (dist/server/cli.js only, and only on a start without a cache).
+      process.stdout.write(`${lines.join('\n')}\n`);
+      // Now that it holds what start-up compiled; a stop asked meanwhile waits for it
+      // (dist/server/cli.js only, and only on a start without a cache).
       saveCodeCache();
     },
   );
