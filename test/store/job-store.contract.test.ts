@@ -103,6 +103,30 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     expect(await store.jobs.getJob(jobs[3]!.id)).toBeUndefined();
   });
 
+  it('stores a batch larger than one statement: every job, its number and its history in order', async () => {
+    const jobs = Array.from({ length: 100 }, (_, i) => newJob({ name: `many-${i}` }));
+    const results = await Promise.all(
+      jobs.map((job, i) =>
+        store.jobs.insertJob(
+          job,
+          'fingerprint',
+          i % 2 ? { to: 'runnable', note: null } : undefined,
+        ),
+      ),
+    );
+    const seqs = new Set<number>();
+    for (const [i, result] of results.entries()) {
+      const job = jobs[i]!;
+      if (!result.inserted) throw new Error(`job ${i} was refused`);
+      expect(await store.jobs.getJob(job.id)).toEqual(result.job);
+      seqs.add(result.job.seq);
+      expect((await store.jobs.transitions(job.id)).map((t) => t.to)).toEqual(
+        i % 2 ? ['submitted', 'runnable'] : ['submitted'],
+      );
+    }
+    expect(seqs.size).toBe(100);
+  });
+
   it('numbers jobs in insertion order', async () => {
     const first = await insert();
     const second = await insert();

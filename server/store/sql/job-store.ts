@@ -21,7 +21,7 @@ import type { JobStore } from '../../jobs/ports';
 import type { JobCounts, SealedEnvStore } from '../ports';
 import type { Database, JobTransitionsTable, JobsTable } from '../schema';
 import type { StoreDialect, UniqueIndex } from './dialect';
-import { hotQueries } from './hot-queries';
+import { hotQueries, type NewJobRow, type NewTransitionRow } from './hot-queries';
 import { WriteBatch } from './write-batch';
 
 function toJob(row: Selectable<JobsTable>): Job {
@@ -66,6 +66,67 @@ function toTransition(
     to: row.to_state as JobState,
     at: row.at,
     note: row.note,
+  };
+}
+
+function newJobRow(job: NewJob, state: JobState, systemNote: string | null): NewJobRow {
+  return {
+    id: job.id,
+    project: job.project,
+    queue: job.queue,
+    definition: job.definition,
+    name: job.name,
+    state,
+    system_note: systemNote,
+    schedule_at: job.scheduleAt,
+    created_at: job.createdAt,
+    updated_at: job.createdAt,
+    image: job.image,
+    command_json: JSON.stringify(job.command),
+    env_json: JSON.stringify(job.env),
+    timeout_seconds: job.timeoutSeconds,
+    stop_grace_seconds: job.stopGraceSeconds,
+    cpus: job.cpus,
+    memory_bytes: job.memoryBytes,
+    network: job.network,
+    run_options_json: JSON.stringify(job.runOptions),
+  };
+}
+
+/**
+ * The job as stored, from what was written. Field by field, in toJob's order: `{ ...job, seq, … }`
+ * cost 8.5 KB of garbage a job, most of it kept past two scavenges: half of Job Submit's
+ * young-generation pauses (--trace-gc-nvp).
+ */
+function storedJob(job: NewJob, row: NewJobRow, seq: number): Job {
+  return {
+    id: job.id,
+    seq,
+    project: job.project,
+    queue: job.queue,
+    definition: job.definition,
+    name: job.name,
+    state: row.state as JobState,
+    systemNote: row.system_note,
+    scheduleAt: job.scheduleAt,
+    createdAt: job.createdAt,
+    updatedAt: job.createdAt,
+    image: job.image,
+    command: job.command,
+    env: job.env,
+    timeoutSeconds: job.timeoutSeconds,
+    stopGraceSeconds: job.stopGraceSeconds,
+    cpus: job.cpus,
+    memoryBytes: job.memoryBytes,
+    network: job.network,
+    runOptions: job.runOptions,
+    containerId: null,
+    exitCode: null,
+    startedAt: null,
+    finishedAt: null,
+    cancelRequestedAt: null,
+    owner: null,
+    node: null,
   };
 }
 
@@ -119,11 +180,7 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
 
   /** Several jobs in one transaction (see WriteBatch); throws if any of them cannot be stored. */
   private async insertAll(inserts: PendingInsert[]): Promise<InsertResult[]> {
-    const jobs = await this.db.transaction().execute(async (trx) => {
-      const written = [];
-      for (const insert of inserts) written.push(await this.writeJob(trx, insert));
-      return written;
-    });
+    const jobs = await this.db.transaction().execute((trx) => this.writeJobs(trx, inserts));
     for (const job of jobs) this.fingerprinted.add(job.definition);
     return jobs.map((job) => ({ inserted: true as const, job }));
   }
@@ -132,9 +189,9 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
   private async insertAlone(insert: PendingInsert): Promise<InsertResult> {
     const { job } = insert;
     try {
-      const stored = await this.db.transaction().execute((trx) => this.writeJob(trx, insert));
-      this.fingerprinted.add(stored.definition);
-      return { inserted: true as const, job: stored };
+      const [stored] = await this.db.transaction().execute((trx) => this.writeJobs(trx, [insert]));
+      this.fingerprinted.add(stored!.definition);
+      return { inserted: true as const, job: stored! };
     } catch (error) {
       if (!this.dialect.isUniqueViolation(error, ACTIVE_NAME)) throw error;
       const holder = await this.db
@@ -149,93 +206,52 @@ export class SqlJobStore implements JobStore, SealedEnvStore, JobCounts {
   }
 
   /**
-   * The job, its first transition(s) and its definition's fingerprint, inside `trx`; the stored
-   * job is made from what was written, not read back.
+   * The jobs, their first transition(s) and their definitions' fingerprints, inside `trx`: the
+   * jobs in one statement, the transitions in another (a batch of ten was thirty statements).
+   * The stored jobs are made from what was written, not read back.
    */
-  private async writeJob(
-    trx: Kysely<Database>,
-    { job, definitionFingerprint, admission }: PendingInsert,
-  ): Promise<Job> {
-    const state = admission?.to ?? 'submitted';
-    const systemNote = admission ? this.storableNote(admission.note) : null;
-    const values = {
-      id: job.id,
-      project: job.project,
-      queue: job.queue,
-      definition: job.definition,
-      name: job.name,
-      state,
-      system_note: systemNote,
-      schedule_at: job.scheduleAt,
-      created_at: job.createdAt,
-      updated_at: job.createdAt,
-      image: job.image,
-      command_json: JSON.stringify(job.command),
-      env_json: JSON.stringify(job.env),
-      timeout_seconds: job.timeoutSeconds,
-      stop_grace_seconds: job.stopGraceSeconds,
-      cpus: job.cpus,
-      memory_bytes: job.memoryBytes,
-      network: job.network,
-      run_options_json: JSON.stringify(job.runOptions),
-    };
-    const [returned] = await this.hot.insertJob(trx, values);
-    if (!returned) throw new Error(`job ${job.id}: the insert returned no sequence number`);
-    const submitted = { job_id: job.id, at: job.createdAt };
-    await this.hot.insertTransition(trx, {
-      ...submitted,
-      from_state: null,
-      to_state: 'submitted',
-      note: null,
+  private async writeJobs(trx: Kysely<Database>, inserts: PendingInsert[]): Promise<Job[]> {
+    const rows: NewJobRow[] = [];
+    const transitions: NewTransitionRow[] = [];
+    const firstUses = new Map<string, { fingerprint: string; at: number }>();
+    for (const { job, definitionFingerprint, admission } of inserts) {
+      const systemNote = admission ? this.storableNote(admission.note) : null;
+      rows.push(newJobRow(job, admission?.to ?? 'submitted', systemNote));
+      // In this order within one statement, so their sequence numbers keep the history's order.
+      transitions.push({
+        job_id: job.id,
+        at: job.createdAt,
+        from_state: null,
+        to_state: 'submitted',
+        note: null,
+      });
+      if (admission) {
+        transitions.push({
+          job_id: job.id,
+          at: job.createdAt,
+          from_state: 'submitted',
+          to_state: admission.to,
+          note: systemNote,
+        });
+      }
+      // A definition's first use is recorded once and kept: after a commit has it, asking again
+      // would cost every submit a statement that changes nothing.
+      if (!this.fingerprinted.has(job.definition) && !firstUses.has(job.definition)) {
+        firstUses.set(job.definition, { fingerprint: definitionFingerprint, at: job.createdAt });
+      }
+    }
+    const returned = await this.hot.insertJobs(trx, rows);
+    const seqById = new Map(returned.map(({ id, seq }) => [id, seq]));
+    await this.hot.insertTransitions(trx, transitions);
+    for (const [ref, { fingerprint, at }] of firstUses) {
+      await this.hot.rememberFingerprint(trx, { ref, fingerprint, first_used_at: at });
+    }
+    return rows.map((row, i) => {
+      const seq = seqById.get(row.id);
+      if (seq === undefined)
+        throw new Error(`job ${row.id}: the insert returned no sequence number`);
+      return storedJob(inserts[i]!.job, row, seq);
     });
-    if (admission) {
-      await this.hot.insertTransition(trx, {
-        ...submitted,
-        from_state: 'submitted',
-        to_state: admission.to,
-        note: systemNote,
-      });
-    }
-    // A definition's first use is recorded once and kept: after a commit has it, asking again
-    // would cost every submit a statement that changes nothing.
-    if (!this.fingerprinted.has(job.definition)) {
-      await this.hot.rememberFingerprint(trx, {
-        ref: job.definition,
-        fingerprint: definitionFingerprint,
-        first_used_at: job.createdAt,
-      });
-    }
-    // Field by field, in toJob's order. `{ ...job, seq, … }` cost 8.5 KB of garbage a job, most
-    // of it kept past two scavenges: half of Job Submit's young-generation pauses (--trace-gc-nvp).
-    return {
-      id: job.id,
-      seq: returned.seq,
-      project: job.project,
-      queue: job.queue,
-      definition: job.definition,
-      name: job.name,
-      state,
-      systemNote,
-      scheduleAt: job.scheduleAt,
-      createdAt: job.createdAt,
-      updatedAt: job.createdAt,
-      image: job.image,
-      command: job.command,
-      env: job.env,
-      timeoutSeconds: job.timeoutSeconds,
-      stopGraceSeconds: job.stopGraceSeconds,
-      cpus: job.cpus,
-      memoryBytes: job.memoryBytes,
-      network: job.network,
-      runOptions: job.runOptions,
-      containerId: null,
-      exitCode: null,
-      startedAt: null,
-      finishedAt: null,
-      cancelRequestedAt: null,
-      owner: null,
-      node: null,
-    };
   }
 
   /** By the (state, queue, seq) index: cheap for the unfinished states whatever the store holds. */

@@ -2,15 +2,18 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../schema';
-import { prepared, type Param } from './prepared';
+import { prepared, preparedRows, type Param } from './prepared';
 
 const opened: Kysely<Database>[] = [];
 
-function memoryDb(): Kysely<Database> {
+function memoryDb(logQuery?: (sql: string) => void): Kysely<Database> {
   const connection = new SqliteDatabase(':memory:');
   connection.exec(`create table api_keys (id text, project text, key_hash text, label text,
     created_at integer, revoked_at integer)`);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: connection }),
+    log: (event) => logQuery?.(event.query.sql),
+  });
   opened.push(db);
   return db;
 }
@@ -74,5 +77,42 @@ describe('prepared queries', () => {
 
     const ids = await db.selectFrom('api_keys').select('id').execute();
     expect(ids).toEqual([{ id: 'kept' }]);
+  });
+
+  it('inserts any number of rows in power-of-two statements, each row bound by its own values', async () => {
+    const statements: string[] = [];
+    const db = memoryDb((sql) => statements.push(sql));
+    const insert = preparedRows(db, (db, rows: Param<{ id: string; at: number }>[]) =>
+      db
+        .insertInto('api_keys')
+        .values(
+          rows.map((param) => ({
+            id: param('id'),
+            project: 'p',
+            key_hash: param('id'),
+            label: null,
+            created_at: param('at'),
+            revoked_at: null,
+          })),
+        )
+        .returning('id'),
+    );
+    const rows = Array.from({ length: 100 }, (_, i) => ({ id: `k${i}`, at: i }));
+
+    const returned = await insert(db, rows);
+
+    expect(returned.map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort());
+    // 100 = 64 + 32 + 4: three statements, each with as many VALUES as its rows; none for no rows.
+    expect(await insert(db, [])).toEqual([]);
+    expect(statements.map((sql) => sql.split('), (').length)).toEqual([64, 32, 4]);
+    const stored = await db
+      .selectFrom('api_keys')
+      .select(['id', 'key_hash', 'created_at'])
+      .execute();
+    expect(stored).toHaveLength(100);
+    for (const row of stored) {
+      expect(row.key_hash).toBe(row.id);
+      expect(`k${row.created_at}`).toBe(row.id);
+    }
   });
 });
