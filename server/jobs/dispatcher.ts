@@ -21,6 +21,10 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * the earliest schedule_at, and the reconciler's passes as a backstop. Ticks never overlap; a
  * kick during a tick makes it run once more. Containers are started only while the
  * engine answers; meanwhile jobs wait as runnable and say why.
+ *
+ * A tick after local submits alone claims only in their queues: a new job frees no slot and
+ * promotes no schedule, and under load the full tick's queries were one in eight of a submit's
+ * CPU time.
  */
 export class Dispatcher {
   private readonly ticks = coalesced(
@@ -29,7 +33,18 @@ export class Dispatcher {
   );
   private submittedEvaluated = false;
   private scheduled = false;
+  /** The next tick promotes due jobs, claims in every queue and re-arms the timer. */
+  private fullTickAsked = true;
+  /** Queues that local submits gave runnable jobs since the last tick. */
+  private readonly queuesWithNewJobs = new Set<string>();
+  /** Whether the next tick tells the other instances to dispatch too. */
+  private broadcastAsked = false;
   private timer: NodeJS.Timeout | undefined;
+  /**
+   * The earliest schedule_at the armed timer is for (Infinity: none). -Infinity while it is
+   * being read: a job admitted meanwhile may be missing from the answer, so it asks again.
+   */
+  private timerDueAt = -Infinity;
   private stopped = true;
 
   constructor(
@@ -41,6 +56,8 @@ export class Dispatcher {
     private readonly locks: KeyedSerial,
     private readonly signals: Signals,
     private readonly logger: Logger,
+    /** This instance's id: its own dispatch signals come back to it, and change nothing. */
+    private readonly instanceId: string,
   ) {
     // A slot frees when a job leaves starting/running/cancelling for good: another instance's
     // runnable job may take it too.
@@ -48,7 +65,7 @@ export class Dispatcher {
       if (isFinalState(job.state) && SLOT_STATES.includes(from)) this.wakeAll();
     });
     signals.subscribe((signal) => {
-      if (signal.kind === 'dispatch') this.kick();
+      if (signal.kind === 'dispatch' && signal.from !== this.instanceId) this.kick();
     });
     health.onChange((available) => {
       if (available) this.kick();
@@ -67,13 +84,32 @@ export class Dispatcher {
 
   /** Dispatches here at once, and on every other instance sharing the store. */
   wakeAll(): void {
+    this.broadcastAsked = true;
     this.kick();
-    this.signals.publish({ kind: 'dispatch' }).catch((error: unknown) => {
-      this.logger.warn({ err: error }, 'could not signal the other instances; their passes will');
-    });
   }
 
+  /**
+   * A job this instance just stored: claimed here in its queue (another instance is told too,
+   * in case this one cannot start it), or the timer re-armed if it is due before the timer.
+   */
+  admitted(job: Job): void {
+    if (job.state === 'pending') {
+      if (job.scheduleAt !== null && job.scheduleAt < this.timerDueAt) this.wakeAll();
+      return;
+    }
+    if (job.state !== 'runnable' || this.catalog.queue(job.queue)?.paused !== false) return;
+    this.queuesWithNewJobs.add(job.queue);
+    this.broadcastAsked = true;
+    this.schedule();
+  }
+
+  /** A full tick: promotes, claims in every queue, re-arms the timer. */
   kick(): void {
+    this.fullTickAsked = true;
+    this.schedule();
+  }
+
+  private schedule(): void {
     if (this.stopped || this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
@@ -86,10 +122,25 @@ export class Dispatcher {
   }
 
   private async tick(): Promise<void> {
-    if (!this.submittedEvaluated) await this.evaluateSubmitted();
-    await this.promoteDue();
-    if (this.health.available) await this.locks.run(DISPATCH_LOCK, () => this.fillSlots());
-    await this.armTimer();
+    const full = this.fullTickAsked;
+    const queues = full ? undefined : new Set(this.queuesWithNewJobs);
+    this.fullTickAsked = false;
+    this.queuesWithNewJobs.clear();
+    if (this.broadcastAsked) this.broadcast();
+    if (full) {
+      if (!this.submittedEvaluated) await this.evaluateSubmitted();
+      await this.promoteDue();
+    }
+    if (this.health.available) await this.locks.run(DISPATCH_LOCK, () => this.fillSlots(queues));
+    if (full) await this.armTimer();
+  }
+
+  /** Once per tick however many submits asked for it: one signal, not one per job. */
+  private broadcast(): void {
+    this.broadcastAsked = false;
+    this.signals.publish({ kind: 'dispatch', from: this.instanceId }).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'could not signal the other instances; their passes will');
+    });
   }
 
   /**
@@ -111,9 +162,10 @@ export class Dispatcher {
     }
   }
 
-  private async fillSlots(): Promise<void> {
+  /** In priority order; `only`: in these queues alone. */
+  private async fillSlots(only?: ReadonlySet<string>): Promise<void> {
     for (const queue of this.catalog.queuesByPriority) {
-      if (queue.paused) continue;
+      if (queue.paused || (only && !only.has(queue.ref))) continue;
       const claimed = await this.machine.claim(
         {
           queue: queue.ref,
@@ -129,7 +181,9 @@ export class Dispatcher {
 
   private async armTimer(): Promise<void> {
     clearTimeout(this.timer);
+    this.timerDueAt = -Infinity;
     const next = await this.store.nextScheduleAt();
+    this.timerDueAt = next ?? Infinity;
     if (next === undefined || this.stopped) return;
     this.timer = setTimeout(
       () => this.kick(),

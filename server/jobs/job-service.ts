@@ -58,7 +58,7 @@ export class JobService {
       const result = await this.machine.admit(job, fingerprint);
       if (result.inserted) {
         failpoint('after-insert');
-        this.dispatcher.wakeAll();
+        this.dispatcher.admitted(result.job);
         return job.id;
       }
       // A name made from the id's random digits can meet an unfinished job's: a new id makes a

@@ -64,6 +64,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     locks,
     signals,
     logger,
+    options.identity.id,
   );
   const membership = new Membership(
     instances,

@@ -215,7 +215,9 @@ export interface InstanceRegistry {
  * Something every instance should act on now rather than at its next pass: work to dispatch, a
  * job to settle, state changes for the event streams to read.
  */
-export type Signal = { kind: 'dispatch' } | { kind: 'job'; jobId: string } | { kind: 'changes' };
+export type Signal =
+  /** `from`: the instance that asked, which has already dispatched for itself. */
+  { kind: 'dispatch'; from: string } | { kind: 'job'; jobId: string } | { kind: 'changes' };
 
 /** Wake-ups across the instances sharing a store (and to this one). Best effort: passes catch up. */
 export interface Signals {

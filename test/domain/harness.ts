@@ -35,7 +35,11 @@ export const INSTANCE_TIMEOUT_MS = 300;
  * store and a fake engine: each test drives the engine's faults directly. More instances can
  * join the same store and engine, and any can crash (stop without a word, its process gone).
  */
-export async function startDomain(engine = new FakeRuntime(), dataDir?: string) {
+export async function startDomain(
+  engine = new FakeRuntime(),
+  dataDir?: string,
+  reconcileIntervalMs = RECONCILE_MS,
+) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'jobdeck-domain-'));
   const config = configSchema.parse({ projects, data_dir: dir });
   const storage = await openStore(config);
@@ -70,7 +74,7 @@ export async function startDomain(engine = new FakeRuntime(), dataDir?: string) 
         logTailBytes: 64,
         engine: 'fake',
         defaults: { cpus: 1, memoryBytes: 64 * 1024 ** 2, pidsLimit: 64 },
-        reconcileIntervalMs: RECONCILE_MS,
+        reconcileIntervalMs,
         identity,
         instanceTimeoutMs: INSTANCE_TIMEOUT_MS,
         isLocalProcessAlive: (pid) => livePids.has(pid),

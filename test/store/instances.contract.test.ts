@@ -73,10 +73,10 @@ describe.each(DRIVERS)('instances, takeover and signals on $name', (driver) => {
       expect(heard).toEqual([{ kind: 'job', jobId: 'j-1' }]);
       if (driver.name === 'postgres') {
         // Across processes only where the store is shared: PostgreSQL's LISTEN/NOTIFY.
-        await other.signals.publish({ kind: 'dispatch' });
+        await other.signals.publish({ kind: 'dispatch', from: 'other' });
         await other.signals.publish({ kind: 'changes' });
         await got(3);
-        expect(heard.slice(1)).toEqual([{ kind: 'dispatch' }, { kind: 'changes' }]);
+        expect(heard.slice(1)).toEqual([{ kind: 'dispatch', from: 'other' }, { kind: 'changes' }]);
       }
     } finally {
       await other.close();

@@ -6,10 +6,14 @@ import type { Database } from '../schema';
 const CHANNEL = 'jobdeck';
 const RECONNECT_MS = 1000;
 
-const encode = (signal: Signal) => (signal.kind === 'job' ? `job:${signal.jobId}` : signal.kind);
+function encode(signal: Signal): string {
+  if (signal.kind === 'job') return `job:${signal.jobId}`;
+  if (signal.kind === 'dispatch') return `dispatch:${signal.from}`;
+  return signal.kind;
+}
 
 function decode(payload: string | undefined): Signal | undefined {
-  if (payload === 'dispatch') return { kind: 'dispatch' };
+  if (payload?.startsWith('dispatch:')) return { kind: 'dispatch', from: payload.slice(9) };
   if (payload === 'changes') return { kind: 'changes' };
   if (payload?.startsWith('job:')) return { kind: 'job', jobId: payload.slice(4) };
   return undefined;
