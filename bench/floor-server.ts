@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { v7 as timeOrderedUuid } from 'uuid';
 import { DEFAULT_LIMITS, buildSubmitJobSchema } from '../contract';
+import { shortId } from '../server/jobs/submission';
 import { NEW_JOB_COLUMNS } from '../server/store/sql/hot-queries';
 import { WriteBatch } from '../server/store/sql/write-batch';
 import { openSqliteFile } from '../server/store/sqlite/connection';
@@ -38,7 +39,7 @@ const writeAll = db.transaction((ids: string[]) => {
       project: 'b',
       queue: 'b::paused',
       definition: 'b::true:1',
-      name: `true-${id.slice(-12)}`,
+      name: `true-${shortId(id)}`,
       state: 'runnable',
       system_note: null,
       schedule_at: null,

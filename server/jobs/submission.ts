@@ -13,6 +13,15 @@ import type { NewJob, StoredEnvVar } from './model';
 import type { SecretBox } from './ports';
 
 /**
+ * What a generated name adds to the definition's: the id's millisecond (its low 32 bits, 8
+ * digits) and its last 6 digits (random). Names that grow with time are written at the end of
+ * the index that keeps them unique in a queue; the id's random digits alone dirtied a random page
+ * of it per job, which was 40% of a submit's SQLite time. Two jobs of one millisecond share a
+ * name once in 16 million; the submit then tries another id.
+ */
+export const shortId = (id: string) => `${id.slice(4, 8)}${id.slice(9, 13)}${id.slice(-6)}`;
+
+/**
  * Turns a well-formed payload into the job to store: checks the references against the
  * catalog and the caller's project, resolves the command and merges the environment.
  * Throws JobRequestError('invalid') with a message that names the field.
@@ -74,9 +83,7 @@ export function planJob(
     project,
     queue: queue.ref,
     definition: definition.ref,
-    // The id's first digits are its time, the same for every job of a minute; its last 12 are
-    // random (48 bits).
-    name: payload.name ?? `${definition.name}-${id.slice(-12)}`,
+    name: payload.name ?? `${definition.name}-${shortId(id)}`,
     scheduleAt,
     createdAt: now,
     image: definition.image,

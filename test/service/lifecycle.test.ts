@@ -16,7 +16,8 @@ describe('a job runs as a real container', () => {
     });
     const job = await waitForState(service, id, 'completed');
     expect(job.system_note).toBeNull();
-    expect(job.name).toBe(`echo-${id.slice(-12)}`);
+    // The id's millisecond (low 32 bits) and its last 6 digits.
+    expect(job.name).toBe(`echo-${id.slice(4, 8)}${id.slice(9, 13)}${id.slice(-6)}`);
     expect(await logsOf(service, id)).toBe('hi there\n');
     expect(await statesOf(service, id)).toEqual([
       'submitted',
