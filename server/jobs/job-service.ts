@@ -61,8 +61,9 @@ export class JobService {
         this.dispatcher.admitted(result.job);
         return job.id;
       }
-      // A name made from the id's random digits can meet an unfinished job's: a new id makes a
-      // new name. A name the client chose is the client's to change.
+      // A generated name can meet an unfinished job's (one of the same millisecond, with the
+      // same random digits): a new id makes a new name. A name the client chose is the client's
+      // to change.
       if (payload.name === undefined && attempt < GENERATED_NAME_ATTEMPTS) continue;
       throw invalid(
         `name: "${job.name}" is already held by job ${result.nameHeldBy} in queue ${job.queue}, which has not finished`,
