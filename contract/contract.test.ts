@@ -139,7 +139,7 @@ describe('identifiers and commands', () => {
 });
 
 describe('cancel effects', () => {
-  it('follow PRODUCT.md for every state', () => {
+  it('follow docs/api.md for every state', () => {
     expect(Object.fromEntries(JOB_STATES.map((state) => [state, cancelEffect(state)]))).toEqual({
       submitted: 'cancel-now',
       pending: 'cancel-now',

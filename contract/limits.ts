@@ -1,4 +1,4 @@
-/** PRODUCT.md's default limits; the service can be configured with others. */
+/** The submit limits of docs/api.md ("Limits"); a schema can be built with others. */
 export interface SubmitLimits {
   nameMaxLength: number;
   commandWordsMax: number;

@@ -30,7 +30,7 @@ export const FINAL_STATES: readonly JobState[] = [
 export const SLOT_STATES: readonly JobState[] = ['starting', 'running', 'cancelling'];
 
 /**
- * What a cancel request does in each state (PRODUCT.md's table): one definition for the service
+ * What a cancel request does in each state (docs/api.md, "What Cancel Job does"): one definition for the service
  * that acts on it and the console that announces it.
  */
 export type CancelEffect = 'cancel-now' | 'stop-container' | 'already-cancelling' | 'refused';

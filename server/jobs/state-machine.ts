@@ -5,7 +5,7 @@ import { notes } from './notes';
 import type { JobStore } from './ports';
 
 /**
- * The legal transitions of PRODUCT.md's table. This module is the only writer of a job's state:
+ * The legal transitions of docs/api.md's state table. This module is the only writer of a job's state:
  * every change goes through `move`, which checks the table and compare-and-sets in the store,
  * so a cancel racing a dispatch can never both win, or through `claim`, the dispatcher's
  * runnable → starting.

@@ -1,6 +1,6 @@
 import { cancelEffect, isFinalState, type JobListItem } from '../../../contract';
 
-/** What a cancel would do to each selected job, by the contract's table (PRODUCT.md). */
+/** What a cancel would do to each selected job, by the contract's table (docs/api.md). */
 export interface BulkCancelPlan {
   /** Waiting jobs: cancelled at once. */
   immediate: JobListItem[];
