@@ -16,7 +16,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['contract/**/*.test.ts', 'server/**/*.test.ts', 'test/domain/**/*.test.ts'],
+          include: [
+            'contract/**/*.test.ts',
+            'server/**/*.test.ts',
+            'test/domain/**/*.test.ts',
+            'test/docs/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },

@@ -72,7 +72,7 @@ export async function expectState(page: Page, state: string, timeout = 30_000) {
 }
 
 /**
- * The README's pictures: what a person sees in the window (the header at the top), taken in
+ * The pictures of the README and docs/console.md: what a person sees in the window (the header at the top), taken in
  * the run against the full service only; `degraded` names a picture of the spec-only run. They
  * replace `docs/screenshots/` only when asked (`npm run screenshots`), so that a test run leaves
  * the tree as it found it; otherwise they go beside the run's other output in test-results/.

@@ -73,7 +73,7 @@ const swarmEngineSchema = z
       .optional(),
     /** Where every job may run; the swarm's scheduler picks among the nodes that match. */
     constraints: z.array(placementConstraint).default([]),
-    /** How a job with network `none` is isolated (see README, Run jobs on a Swarm cluster). */
+    /** How a job with network `none` is isolated (see docs/swarm.md). */
     isolation: z
       .enum(['job-network', 'node-bridge'], 'must be job-network or node-bridge')
       .default('job-network'),

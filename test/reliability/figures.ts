@@ -9,7 +9,7 @@
  * 3. Assert what must hold (expect), and also record what was measured with
  *    `recordFigure('<topic>: <what>', value, '<unit>')`. Name figures so they read well alone:
  *    one line each is printed at the end of the run (figures-setup.ts), and all are written to
- *    test-results/reliability.json, from where the README quotes them.
+ *    test-results/reliability.json, from where docs/reliability.md quotes them.
  *
  * Figures travel from the test workers to that summary through a JSON-lines file, so any number of
  * files and workers can record them.
