@@ -140,8 +140,8 @@ const targets: Target[] = [
         banner: {
           js: "const __jobdeckModuleUrl = require('node:url').pathToFileURL(__filename).href;",
         },
-        // Whitespace and syntax only, names kept so that a logged stack trace still reads: the
-        // bundle is 2.9 MB instead of 4.7, and idle RSS 4 MiB lower.
+        // Whitespace and syntax only, names kept so that a logged stack trace still reads: a
+        // smaller bundle, and a lower idle RSS.
         minifyWhitespace: true,
         minifySyntax: true,
       });

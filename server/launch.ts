@@ -1,6 +1,6 @@
 /**
  * `dist/server/cli.js`, what `bin/jobdeck.js` and `npm start` run: the CLI bundle
- * (`jobdeck.cjs`) through V8's code cache, which took a start from 467 to 369 ms p50 here.
+ * (`jobdeck.cjs`) through V8's code cache, which saves compiling it on every start.
  * The cache goes beside the bundle, or into JOBDECK_CODE_CACHE_DIR: a service user may not
  * write to the install it runs, and should not.
  */

@@ -53,7 +53,7 @@ export const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
 /** A tiny init as PID 1 forwards SIGTERM to the job, so a grace period means something. */
 const init = z.boolean().default(true);
 
-/** The local Docker Engine: today's behaviour, and the default. */
+/** The local Docker Engine, the default. */
 const dockerEngineSchema = z.strictObject({
   type: z.literal('docker'),
   socket: z.string().default(DEFAULT_DOCKER_SOCKET),

@@ -40,7 +40,7 @@ export class Catalog {
   ) {
     this.queuesByRef = new Map(queues.map((q) => [q.ref, q]));
     this.definitionsByRef = new Map(definitions.map((d) => [d.ref, d]));
-    // Ties by code point: localeCompare would load ICU's collator, 10–15 ms of every start-up.
+    // Ties by code point: localeCompare would load ICU's collator on every start-up.
     this.queuesByPriority = [...queues].sort(
       (a, b) => b.priority - a.priority || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0),
     );

@@ -24,7 +24,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  *
  * A tick after local submits alone claims only in their queues: a new job frees no slot and
  * promotes no schedule, and under load the full tick's queries (and a second tick for the
- * instance's own signal) were ~6% of a submit's CPU time.
+ * instance's own signal) were a measurable share of a submit's CPU time.
  */
 export class Dispatcher {
   private readonly ticks = coalesced(

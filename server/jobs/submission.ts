@@ -16,7 +16,7 @@ import type { SecretBox } from './ports';
  * What a generated name adds to the definition's: the id's millisecond (its low 32 bits, 8
  * digits) and its last 6 digits (random). Names that grow with time are written at the end of
  * the index that keeps them unique in a queue; the id's random digits alone dirtied a random page
- * of it per job: 103–111 instead of 56–66 µs of SQLite time a job. Two jobs of one millisecond
+ * of it per job, nearly doubling SQLite's time a job. Two jobs of one millisecond
  * share a name once in 16 million; the submit then tries another id.
  */
 export const shortId = (id: string) => `${id.slice(4, 8)}${id.slice(9, 13)}${id.slice(-6)}`;
@@ -74,7 +74,7 @@ export function planJob(
   }
 
   // Ids that grow with time land at the end of the indexes keyed by them (the id's, the
-  // transitions'), where random ones dirtied a random page each: Job Submit took 20% more CPU.
+  // transitions'), where random ones dirtied a random page each, at a cost in Job Submit's CPU.
   const id = timeOrderedUuid();
   const scheduleAt =
     payload.schedule_at === undefined ? null : scheduleAtToMillis(payload.schedule_at);

@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The reliability suite: the real service, real containers, hostile clients and faults; each
- * file records figures (see figures.ts). Its own configuration, so that `npx vitest run` stays
- * the quick suite: `npm run test:reliability` runs it all, RELIABILITY_BUDGET=ci a bounded part.
+ * file records figures (see figures.ts). Its own configuration, kept out of `npx vitest run` for
+ * its length: `npm run test:reliability` runs it all, RELIABILITY_BUDGET=ci a bounded part.
  */
 export default defineConfig({
   test: {

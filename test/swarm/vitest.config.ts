@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The Swarm engine on a real three-node swarm (scripts/swarm-up.sh). Its own configuration, so
- * that `npx vitest run` stays the quick suite: `npm run test:swarm` runs it.
+ * The Swarm engine on a real three-node swarm (scripts/swarm-up.sh). Its own configuration, kept
+ * out of `npx vitest run` (it needs root and a swarm): `npm run test:swarm` runs it.
  */
 export default defineConfig({
   test: {

@@ -23,8 +23,8 @@ export interface EngineClients {
 /**
  * docker-modem formats every request's options for a debug line, printed or not, with
  * `util.inspect(options, { showHidden: true, depth: null })`. The agent in them reaches its live
- * socket and everything that socket holds: 2.5 ms of CPU per Engine API call, on the thread that
- * answers the API (3.2–3.6 ms a call against 0.6–0.9 ms without it). This agent prints as its name.
+ * socket and everything that socket holds: milliseconds of CPU per Engine API call, on the thread
+ * that answers the API (figures in docs/benchmarks.md). This agent prints as its name.
  */
 class EngineAgent extends Agent {
   [inspect.custom]() {

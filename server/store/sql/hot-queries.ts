@@ -57,7 +57,7 @@ export function hotQueries(db: Kysely<Database>) {
     // Many rows a statement: a batch of submits costs two inserts, not two per job.
     insertJobs: preparedRows(db, (db, rows: Param<NewJobRow>[]) =>
       // Only the id and sequence number come back: the caller has the rest, and SQLite's
-      // RETURNING * cost 25 µs a job to hand every column back. By id: neither SQLite nor
+      // RETURNING * cost measurable time a job to hand every column back. By id: neither SQLite nor
       // PostgreSQL promises RETURNING's rows in the order of VALUES.
       db
         .insertInto('jobs')

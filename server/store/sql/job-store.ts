@@ -95,8 +95,8 @@ function newJobRow(job: NewJob, state: JobState, systemNote: string | null): New
 
 /**
  * The job as stored, from what was written. Field by field, in toJob's order: `{ ...job, seq, … }`
- * cost 8.5 KB of garbage a job, most of it kept past two scavenges: half of Job Submit's
- * young-generation pauses (--trace-gc-nvp).
+ * left kilobytes of garbage a job, most of it kept past two scavenges: half of Job Submit's
+ * young-generation pauses (--trace-gc-nvp; docs/benchmarks.md).
  */
 function storedJob(job: NewJob, row: NewJobRow, seq: number): Job {
   return {

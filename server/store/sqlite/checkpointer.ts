@@ -72,8 +72,8 @@ type Mode = 'sqlite' | 'starting' | 'worker' | 'retiring' | 'failed' | 'closed';
  * SQLite's automatic checkpoint copies the log into the database file and syncs it inside a
  * commit, on the thread that committed: under a stream of submits, one request in some hundred
  * waited for it. While writes are heavy, a worker thread with its own connection checkpoints
- * instead (Job Submit's p99 fell 1–3 ms and its rate rose 5–7% in A/B runs). It is not kept when
- * idle: its V8 isolate costs some 8 MiB of resident memory. Should it fail, the service's
+ * instead (Job Submit's p99 fell and its rate rose in A/B runs: docs/benchmarks.md). It is not
+ * kept when idle: its V8 isolate costs resident memory. Should it fail, the service's
  * connection checkpoints for itself again, for good.
  */
 export class Checkpointer {

@@ -32,8 +32,8 @@ export function openSqliteFile(file: string): SqliteDatabase.Database {
 }
 
 /**
- * Kysely's SQLite driver prepares every query anew. Under 64 concurrent submits, prepare was
- * 15% of the service's CPU (profiled with --cpu-prof), so statements are kept by their SQL text.
+ * Kysely's SQLite driver prepares every query anew. Under concurrent submits, prepare was a large
+ * share of the service's CPU (profiled with --cpu-prof), so statements are kept by their SQL text.
  * A statement busy iterating (streaming) is never handed out twice.
  */
 export function withStatementCache(connection: SqliteDatabase.Database): KyselySqliteDatabase {
