@@ -1,5 +1,4 @@
 import { chromium, type Page } from '@playwright/test';
-import lighthouse from 'lighthouse';
 import { chromiumLaunchOptions } from '../../e2e/chromium';
 import type { TestService } from '../../test/support/service';
 import { submit, waitForState } from '../../test/support/jobs';
@@ -110,8 +109,18 @@ export async function followedLogFrames(service: TestService, windowSeconds: num
   }
 }
 
+/** What the bench uses of Lighthouse, which is installed only to run the bench (see its step). */
+type Lighthouse = (
+  url: string,
+  flags: Record<string, unknown>,
+) => Promise<
+  { lhr: { categories: Record<string, { score: number | null } | undefined> } } | undefined
+>;
+
 /** Lighthouse's accessibility and best-practices scores for each page, in Debian's Chromium. */
 export async function lighthouseScores(service: TestService) {
+  const lighthouseModule: string = 'lighthouse';
+  const lighthouse = ((await import(lighthouseModule)) as { default: Lighthouse }).default;
   const port = 19_222;
   const browser = await chromium.launch({
     ...chromiumLaunchOptions,

@@ -1,0 +1,275 @@
+import type { TestService } from '../test/support/service';
+import type { Need } from './prerequisites';
+import { apiThroughput } from './scenarios/api';
+import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedule';
+import { initialBundleSize, watchedJobCost } from './scenarios/console';
+import { followedLogFrames, idleJobsTableCost, lighthouseScores } from './scenarios/console-live';
+import { engineOverhead, shortJobThroughput } from './scenarios/overhead';
+import { scaleOut } from './scenarios/scale-out';
+import { startupBeforeAfter } from './scenarios/startup';
+import { storeScale } from './scenarios/store-scale';
+import { submitCeiling } from './scenarios/submit-ceiling';
+import { swarmComparison } from './scenarios/swarm';
+
+/**
+ * BENCH_QUICK=1 shrinks every count for a smoke run; figures from it are not comparable.
+ */
+const quick = process.env.BENCH_QUICK === '1';
+export const plan = {
+  quick,
+  apiSeconds: quick ? 2 : 5,
+  overheadJobs: quick ? 10 : 50,
+  throughputJobs: quick ? 40 : 500,
+  cancelSamples: quick ? 3 : 10,
+  scheduleJobs: 100,
+  // 10⁷ stored jobs take several minutes to seed: only with BENCH_STORE_10M=1.
+  storeSizes: quick
+    ? [10_000]
+    : [10_000, 1_000_000, ...(process.env.BENCH_STORE_10M === '1' ? [10_000_000] : [])],
+  consoleWindowSeconds: quick ? 10 : 30,
+  scaleOutJobs: quick ? 60 : 500,
+  logWindowSeconds: quick ? 5 : 15,
+  startupRuns: quick ? 2 : 5,
+  swarm: { jobs: quick ? 5 : 30, throughputJobs: quick ? 40 : 200 },
+};
+
+type Row = [figure: string, value: string];
+type Latency = { p50: number; p99: number };
+const latency = (f: Latency) => `p50 ${f.p50} ms, p99 ${f.p99} ms`;
+
+/**
+ * One bench step: what it needs from the machine, whether it measures the service the run
+ * shares (started once, with the console) or starts its own, and how its figures print.
+ */
+export interface Step<Result = never> {
+  name: string;
+  title: string;
+  needs: readonly Need[];
+  /** It measures the service the run shares rather than starting services of its own. */
+  needsSharedService: boolean;
+  run(shared: () => Promise<TestService>): Promise<Result>;
+  rows(result: Result): Row[];
+}
+
+const step = <Result>(definition: Step<Result>) => definition as unknown as Step<unknown>;
+
+interface LoadFigure {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+export const STEPS: Step<unknown>[] = [
+  step({
+    name: 'api',
+    title: 'API throughput and latency',
+    needs: ['docker'],
+    needsSharedService: true,
+    run: async (shared) => apiThroughput(await shared(), plan.apiSeconds),
+    rows: (r) =>
+      (r.figures as (LoadFigure & { operation: string; connections: number })[]).map((f) => [
+        `API ${f.operation} c=${f.connections}`,
+        `${f.requestsPerSecond} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, errors ${f.errors}`,
+      ]),
+  }),
+  step({
+    name: 'submit',
+    title: 'Job Submit beside a bare Fastify server and a durable floor, same schema',
+    needs: ['docker'],
+    needsSharedService: true,
+    run: async (shared) => submitCeiling(await shared(), plan.apiSeconds),
+    rows: (r) => {
+      const figures = r as unknown as Record<string, LoadFigure & { cpuMicrosPerRequest: number }>;
+      const named = [
+        ['Jobdeck', figures.jobdeck!],
+        ['bare Fastify + schema', figures.bare!],
+        ['durable floor (same rows, group commit)', figures.floor!],
+        ['durable floor, auto-checkpoint off', figures.floorWithoutAutoCheckpoint!],
+      ] as const;
+      return [
+        ...named.map(([name, f]): Row => [
+          `Job Submit c=16, ${name}`,
+          `${f.requestsPerSecond} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, ${f.cpuMicrosPerRequest} µs CPU/request, errors ${f.errors}`,
+        ]),
+        ['Job Submit: Jobdeck ÷ bare', `${r.ratio}`],
+      ];
+    },
+  }),
+  step({
+    name: 'overhead',
+    title: 'engine overhead',
+    needs: ['docker'],
+    needsSharedService: true,
+    run: async (shared) => engineOverhead(await shared(), plan.overheadJobs),
+    rows: (r) => {
+      const o = r as unknown as Record<string, Record<string, Latency>>;
+      const ratios = r.ratios as unknown as Record<string, number>;
+      return [
+        ['submit → running (Jobdeck)', latency(o.jobdeck!.toRunning!)],
+        ['submit → completed (Jobdeck)', latency(o.jobdeck!.toCompleted!)],
+        ['create+start (Engine API)', latency(o.engineApi!.createStart!)],
+        ['create+start+wait (Engine API)', latency(o.engineApi!.createStartWait!)],
+        ['docker run --rm (CLI)', latency(o.dockerRun as unknown as Latency)],
+        ['ratio completed / Engine API (p50)', `${ratios.completedVsEngineApiWait}×`],
+        ['ratio completed / docker run (p50)', `${ratios.completedVsDockerRun}×`],
+        ['ratio running / Engine API start (p50)', `${ratios.runningVsEngineApiStart}×`],
+      ];
+    },
+  }),
+  step({
+    name: 'throughput',
+    title: 'short-job throughput',
+    needs: ['docker'],
+    needsSharedService: true,
+    run: async (shared) => shortJobThroughput(await shared(), plan.throughputJobs),
+    rows: (t) => [
+      [
+        `short jobs (${t.jobs}, 8 at a time)`,
+        `Jobdeck ${t.jobdeckJobsPerMinute}/min, docker run ${t.dockerRunJobsPerMinute}/min, ratio ${t.ratio}×`,
+      ],
+    ],
+  }),
+  step({
+    name: 'cancel',
+    title: 'cancel latency',
+    needs: ['docker'],
+    needsSharedService: true,
+    run: async (shared) => cancelLatencies(await shared(), plan.cancelSamples),
+    rows: (c) => [
+      ['cancel pending → cancelled', latency(c.pendingMs)],
+      ['cancel runnable → cancelled', latency(c.runnableMs)],
+      ['cancel running sleep (grace 1 s) → cancelled', latency(c.runningSleepGrace1sMs)],
+    ],
+  }),
+  step({
+    name: 'schedule',
+    title: 'schedule accuracy',
+    needs: ['docker'],
+    needsSharedService: true,
+    run: async (shared) => scheduleAccuracy(await shared(), plan.scheduleJobs),
+    rows: (s) => [
+      [
+        'schedule_at lateness (100 jobs, one instant)',
+        `p50 ${s.latenessMs.p50} ms, p99 ${s.latenessMs.p99} ms, max ${s.latenessMs.max} ms`,
+      ],
+    ],
+  }),
+  step({
+    name: 'console',
+    title: 'console',
+    needs: ['docker', 'chromium'],
+    needsSharedService: true,
+    run: async (shared) => {
+      const service = await shared();
+      return {
+        initial: initialBundleSize(),
+        watchedJob: await watchedJobCost(service, plan.consoleWindowSeconds),
+        idleJobsTable: await idleJobsTableCost(service, plan.consoleWindowSeconds),
+        followedLog: await followedLogFrames(service, plan.logWindowSeconds),
+      };
+    },
+    rows: (k) => {
+      const table = k.idleJobsTable;
+      const log = k.followedLog;
+      return [
+        [
+          'console initial JS / CSS (gzip)',
+          `${k.initial.jsGzipKiB} KiB / ${k.initial.cssGzipKiB} KiB`,
+        ],
+        [
+          'one watched job: requests/min',
+          `${k.watchedJob.whileActivePerMinute} while active, ${k.watchedJob.afterEndPerMinute} after it ends`,
+        ],
+        [
+          `idle jobs table: requests in ${table.windowSeconds} s`,
+          `${table.streamUp.requests} with the event stream up, ${table.streamDown.requests} with it down (${table.streamDown.perFiveSeconds} per 5 s)`,
+        ],
+        [
+          `followed log at ~1,000 lines/s (${log.linesPerSecond} lines/s taken in)`,
+          `frame gap p50 ${log.frameGapMs.p50} ms, p95 ${log.frameGapMs.p95} ms, p99 ${log.frameGapMs.p99} ms, max ${log.frameGapMs.max} ms; ${log.longTasks} long tasks (${log.longTaskMs} ms) in ${log.windowSeconds} s`,
+        ],
+      ];
+    },
+  }),
+  step({
+    name: 'lighthouse',
+    title: "Lighthouse's accessibility and best-practices scores per page",
+    needs: ['docker', 'chromium', 'lighthouse'],
+    needsSharedService: true,
+    run: async (shared) => lighthouseScores(await shared()),
+    rows: (scores) =>
+      Object.entries(scores).map(([page, score]): Row => [
+        `Lighthouse ${page}: accessibility / best practices`,
+        `${score.accessibility} / ${score.bestPractices}`,
+      ]),
+  }),
+  step({
+    name: 'swarm',
+    title: 'the three-node swarm (brought up if it is not)',
+    needs: ['docker', 'swarm'],
+    needsSharedService: true,
+    run: async (shared) => swarmComparison(await shared(), plan.swarm),
+    rows: (w) => [
+      ['submit → completed, swarm (job network)', latency(w.completed.swarm)],
+      ['submit → completed, swarm (node bridge)', latency(w.completed.swarmNodeBridge)],
+      ['docker service create + poll (CLI)', latency(w.completed.serviceCreateCli)],
+      ['submit → completed, local engine (same run)', latency(w.completed.localEngine)],
+      [
+        `short jobs (${w.throughput.jobs}, 8 at a time), swarm vs local`,
+        `${w.throughput.swarmJobsPerMinute}/min (node bridge ${w.throughput.swarmNodeBridgeJobsPerMinute}/min) vs ${w.throughput.localJobsPerMinute}/min`,
+      ],
+    ],
+  }),
+  step({
+    name: 'store',
+    title: 'store scale',
+    needs: ['docker'],
+    needsSharedService: false,
+    run: () => storeScale(plan.storeSizes, plan.apiSeconds),
+    rows: (sizes) =>
+      sizes.map((s): Row => [
+        `store of ${s.storedJobs} jobs`,
+        `detail p99 ${s.detailP99Ms} ms (${s.detailRequestsPerSecond} req/s), submit ${s.submitPerSecond}/s, start-up ${s.startupMs} ms, idle RSS ${s.idleRssMiB} MiB`,
+      ]),
+  }),
+  step({
+    name: 'scale-out',
+    title: 'scale out: SQLite, PostgreSQL, 3 instances on PostgreSQL',
+    needs: ['docker', 'postgres'],
+    needsSharedService: false,
+    run: () => scaleOut(plan.apiSeconds, plan.scaleOutJobs),
+    rows: (setups) =>
+      setups.flatMap((s): Row[] => [
+        [
+          `${s.setup}: submit / detail (16 connections in all)`,
+          `${s.submit.requestsPerSecond}/s p99 ${s.submit.p99Ms} ms · ${s.detail.requestsPerSecond}/s p99 ${s.detail.p99Ms} ms`,
+        ],
+        [`${s.setup}: ${s.shortJobs} short jobs end to end`, `${s.jobsPerMinute} jobs/min`],
+      ]),
+  }),
+  step({
+    name: 'startup',
+    title: 'start-up and idle memory: through tsx (before) and compiled (after)',
+    needs: ['docker'],
+    needsSharedService: false,
+    run: () => startupBeforeAfter(plan.startupRuns),
+    rows: (st) => {
+      const rows = (['tsx', 'compiled'] as const).map((name): Row => {
+        const figures = st[name] as { startupMs: { p50: number }; idleRssMiB: { p50: number } };
+        return [
+          `start-up / idle RSS (${name === 'tsx' ? 'before: through tsx' : 'after: compiled'})`,
+          `p50 ${figures.startupMs.p50} ms / ${figures.idleRssMiB.p50} MiB`,
+        ];
+      });
+      const first = st.compiledFirstStart as { startupMs: number; idleRssMiB: number } | undefined;
+      if (first) {
+        rows.push([
+          'start-up / idle RSS (compiled, first start: writes the code cache)',
+          `${first.startupMs} ms / ${first.idleRssMiB} MiB`,
+        ]);
+      }
+      return rows;
+    },
+  }),
+];
