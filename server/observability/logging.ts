@@ -10,8 +10,13 @@ import { pino, type Logger } from 'pino';
 export async function createLogger(level: string): Promise<Logger> {
   const options = { level, redact: ['req.headers.authorization', 'req.headers.cookie'] };
   if (!process.stdout.isTTY) return pino(options);
-  // Only loaded for a terminal; synchronous in this thread, so a line is out before an exit.
-  const { default: pretty } = await import('pino-pretty');
+  // Only loaded for a terminal, and optional (npm install --omit=optional leaves it out): JSON
+  // lines then. Synchronous in this thread, so a line is out before an exit.
+  const pretty = await import('pino-pretty').then(
+    (module) => module.default,
+    () => null,
+  );
+  if (!pretty) return pino(options);
   return pino(
     options,
     pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true }),
