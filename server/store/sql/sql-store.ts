@@ -4,7 +4,7 @@ import type { Database } from '../schema';
 import type { StoreDialect } from './dialect';
 import type { Signals } from '../../jobs/ports';
 import { SqlInstanceRegistry } from './instance-registry';
-import { SqlJobStore } from './job-store';
+import { sqlJobStores } from './jobs';
 import { SqlKeyStore } from './key-store';
 import { SqlMetaStore } from './meta-store';
 import { migrate } from './migrate';
@@ -22,11 +22,8 @@ export async function openSqlStore(
     await db.destroy();
     throw error;
   }
-  const jobs = new SqlJobStore(db, dialect);
   return {
-    jobs,
-    sealedEnv: jobs,
-    counts: jobs,
+    ...sqlJobStores(db, dialect),
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -1,0 +1,120 @@
+import type { Kysely } from 'kysely';
+import { FINAL_STATES } from '../../../../contract';
+import type { Admission, Job, NewJob } from '../../../jobs/model';
+import type { JobStore } from '../../../jobs/ports';
+import type { Database } from '../../schema';
+import type { UniqueIndex } from '../dialect';
+import type { NewJobRow, NewTransitionRow } from '../hot-queries';
+import { WriteBatch } from '../write-batch';
+import { storableNote, type JobTables } from './context';
+import { newJobRow, storedJob } from './rows';
+
+interface PendingInsert {
+  job: NewJob;
+  definitionFingerprint: string;
+  admission: Admission | undefined;
+}
+
+type InsertResult = Awaited<ReturnType<JobStore['insertJob']>>;
+
+/** Migration 001's partial index: a name is held by at most one unfinished job of a queue. */
+const ACTIVE_NAME: UniqueIndex = {
+  name: 'jobs_active_name',
+  table: 'jobs',
+  columns: ['queue', 'name'],
+};
+
+/** Job Submit's write: new jobs, their first transitions and definitions' first use. */
+export class JobAdmission implements Pick<JobStore, 'insertJob'> {
+  private readonly inserts = new WriteBatch<PendingInsert, InsertResult>(
+    (batch) => this.insertAll(batch),
+    (insert) => this.insertAlone(insert),
+  );
+  /** Definitions whose first use a committed transaction has recorded. */
+  private readonly fingerprinted = new Set<string>();
+
+  constructor(private readonly tables: JobTables) {}
+
+  insertJob(job: NewJob, definitionFingerprint: string, admission?: Admission) {
+    return this.inserts.add({ job, definitionFingerprint, admission });
+  }
+
+  /** Several jobs in one transaction (see WriteBatch); throws if any of them cannot be stored. */
+  private async insertAll(inserts: PendingInsert[]): Promise<InsertResult[]> {
+    const jobs = await this.tables.db.transaction().execute((trx) => this.writeJobs(trx, inserts));
+    for (const job of jobs) this.fingerprinted.add(job.definition);
+    return jobs.map((job) => ({ inserted: true as const, job }));
+  }
+
+  /** One job in its own transaction; a name held by an unfinished job is an answer, not an error. */
+  private async insertAlone(insert: PendingInsert): Promise<InsertResult> {
+    const { job } = insert;
+    try {
+      const [stored] = await this.tables.db
+        .transaction()
+        .execute((trx) => this.writeJobs(trx, [insert]));
+      this.fingerprinted.add(stored!.definition);
+      return { inserted: true as const, job: stored! };
+    } catch (error) {
+      if (!this.tables.dialect.isUniqueViolation(error, ACTIVE_NAME)) throw error;
+      const holder = await this.tables.db
+        .selectFrom('jobs')
+        .select('id')
+        .where('queue', '=', job.queue)
+        .where('name', '=', job.name)
+        .where('state', 'not in', FINAL_STATES)
+        .executeTakeFirst();
+      return { inserted: false as const, nameHeldBy: holder?.id ?? 'unknown' };
+    }
+  }
+
+  /**
+   * The jobs, their first transition(s) and their definitions' fingerprints, inside `trx`: the
+   * jobs in one statement, the transitions in another (a batch of ten was thirty statements).
+   * The stored jobs are made from what was written, not read back.
+   */
+  private async writeJobs(trx: Kysely<Database>, inserts: PendingInsert[]): Promise<Job[]> {
+    const rows: NewJobRow[] = [];
+    const transitions: NewTransitionRow[] = [];
+    const firstUses = new Map<string, { fingerprint: string; at: number }>();
+    for (const { job, definitionFingerprint, admission } of inserts) {
+      const systemNote = admission ? storableNote(this.tables, admission.note) : null;
+      rows.push(newJobRow(job, admission?.to ?? 'submitted', systemNote));
+      // In this order within one statement, so their sequence numbers keep the history's order.
+      transitions.push({
+        job_id: job.id,
+        at: job.createdAt,
+        from_state: null,
+        to_state: 'submitted',
+        note: null,
+      });
+      if (admission) {
+        transitions.push({
+          job_id: job.id,
+          at: job.createdAt,
+          from_state: 'submitted',
+          to_state: admission.to,
+          note: systemNote,
+        });
+      }
+      // A definition's first use is recorded once and kept: after a commit has it, asking again
+      // would cost every submit a statement that changes nothing.
+      if (!this.fingerprinted.has(job.definition) && !firstUses.has(job.definition)) {
+        firstUses.set(job.definition, { fingerprint: definitionFingerprint, at: job.createdAt });
+      }
+    }
+    const { hot } = this.tables;
+    const returned = await hot.insertJobs(trx, rows);
+    const seqById = new Map(returned.map(({ id, seq }) => [id, seq]));
+    await hot.insertTransitions(trx, transitions);
+    for (const [ref, { fingerprint, at }] of firstUses) {
+      await hot.rememberFingerprint(trx, { ref, fingerprint, first_used_at: at });
+    }
+    return rows.map((row, i) => {
+      const seq = seqById.get(row.id);
+      if (seq === undefined)
+        throw new Error(`job ${row.id}: the insert returned no sequence number`);
+      return storedJob(inserts[i]!.job, row, seq);
+    });
+  }
+}

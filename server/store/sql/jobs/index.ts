@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { JobStore } from '../../../jobs/ports';
+import type { JobCounts, SealedEnvStore } from '../../ports';
+import type { Database } from '../../schema';
+import type { StoreDialect } from '../dialect';
+import { JobAdmission } from './admission';
+import { JobChangeFeed } from './change-feed';
+import { jobTables } from './context';
+import { JobLogRows } from './logs';
+import { JobMoves } from './moves';
+import { JobReads } from './reads';
+import { SqlSealedEnvStore } from './sealed-env';
+
+/**
+ * The job tables over Kysely, one SQL for every driver (what differs between databases comes
+ * from the driver's dialect), one module per family of operations. The domain sees them as one
+ * JobStore; a new family (attempts, arrays, dependencies) is a module and a line here.
+ */
+export function sqlJobStores(
+  db: Kysely<Database>,
+  dialect: StoreDialect,
+): { jobs: JobStore; sealedEnv: SealedEnvStore; counts: JobCounts } {
+  const tables = jobTables(db, dialect);
+  const admission = new JobAdmission(tables);
+  const moves = new JobMoves(tables);
+  const reads = new JobReads(tables);
+  const feed = new JobChangeFeed(tables);
+  const logs = new JobLogRows(tables);
+  const jobs: JobStore = {
+    insertJob: (job, fingerprint, how) => admission.insertJob(job, fingerprint, how),
+    moveJob: (change) => moves.moveJob(change),
+    setNote: (id, state, note) => moves.setNote(id, state, note),
+    claimRunnable: (claim, noteFor) => moves.claimRunnable(claim, noteFor),
+    takeOver: (from, to) => moves.takeOver(from, to),
+    activeCountsByQueue: () => moves.activeCountsByQueue(),
+    getJob: (id) => reads.getJob(id),
+    jobsInStates: (states) => reads.jobsInStates(states),
+    dueJobs: (now) => reads.dueJobs(now),
+    nextScheduleAt: () => reads.nextScheduleAt(),
+    listJobs: (filter) => reads.listJobs(filter),
+    countByQueue: (queues, since, recentSince) => reads.countByQueue(queues, since, recentSince),
+    transitions: (id) => feed.transitions(id),
+    lastChangeSeq: () => feed.lastChangeSeq(),
+    changeSeqsAfter: (afterSeq, limit) => feed.changeSeqsAfter(afterSeq, limit),
+    changesAfter: (project, afterSeq, uptoSeq, limit) =>
+      feed.changesAfter(project, afterSeq, uptoSeq, limit),
+    saveLogs: (id, stored) => logs.saveLogs(id, stored),
+    getLogs: (id) => logs.getLogs(id),
+  };
+  return { jobs, sealedEnv: new SqlSealedEnvStore(tables), counts: reads };
+}

@@ -1,0 +1,129 @@
+import type { Kysely } from 'kysely';
+import { SLOT_STATES, type JobState } from '../../../../contract';
+import type { Claim, Job, StateChange } from '../../../jobs/model';
+import type { JobStore } from '../../../jobs/ports';
+import type { Database } from '../../schema';
+import { storableNote, type JobTables } from './context';
+import { toJob } from './rows';
+
+type Moves = Pick<
+  JobStore,
+  'moveJob' | 'setNote' | 'claimRunnable' | 'takeOver' | 'activeCountsByQueue'
+>;
+
+/** A job's state changes: compare-and-set moves, the dispatcher's claims, takeovers. */
+export class JobMoves implements Moves {
+  constructor(private readonly tables: JobTables) {}
+
+  async moveJob(change: StateChange) {
+    return this.tables.db.transaction().execute((trx) => this.moveWithin(trx, change));
+  }
+
+  /** Compare-and-set on the state plus the transition record, inside the caller's transaction. */
+  private async moveWithin(trx: Kysely<Database>, change: StateChange) {
+    const { fields = {} } = change;
+    const note = storableNote(this.tables, change.note);
+    const row = await trx
+      .updateTable('jobs')
+      .set({
+        state: change.to,
+        system_note: note,
+        updated_at: change.at,
+        ...(fields.containerId !== undefined && { container_id: fields.containerId }),
+        ...(fields.exitCode !== undefined && { exit_code: fields.exitCode }),
+        ...(fields.startedAt !== undefined && { started_at: fields.startedAt }),
+        ...(fields.finishedAt !== undefined && { finished_at: fields.finishedAt }),
+        ...(fields.cancelRequestedAt !== undefined && {
+          cancel_requested_at: fields.cancelRequestedAt,
+        }),
+        ...(fields.owner !== undefined && { owner: fields.owner }),
+        ...(fields.node !== undefined && { node: fields.node }),
+      })
+      .where('id', '=', change.id)
+      .where('state', '=', change.from)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await trx
+      .insertInto('job_transitions')
+      .values({
+        job_id: change.id,
+        from_state: change.from,
+        to_state: change.to,
+        at: change.at,
+        note,
+      })
+      .execute();
+    return toJob(row);
+  }
+
+  async setNote(id: string, state: JobState, note: string | null) {
+    await this.tables.db
+      .updateTable('jobs')
+      .set({ system_note: storableNote(this.tables, note) })
+      .where('id', '=', id)
+      .where('state', '=', state)
+      .execute();
+  }
+
+  private async slotsHeldByQueue(executor: Kysely<Database>): Promise<Map<string, number>> {
+    const rows = await this.tables.hot.slotsHeldByQueue(executor, {});
+    return new Map(rows.map((r) => [r.queue, Number(r.count)]));
+  }
+
+  async activeCountsByQueue() {
+    return this.slotsHeldByQueue(this.tables.db);
+  }
+
+  async claimRunnable(claim: Claim, noteFor: (job: Job) => string) {
+    const { db, dialect, hot } = this.tables;
+    // Most claims find an idle queue: a plain read says so without a write transaction (nor,
+    // on PostgreSQL, the claim lock). A job made runnable after this read wakes a claim of its own.
+    const [waiting] = await hot.firstRunnable(db, { queue: claim.queue });
+    if (!waiting) return [];
+    return db.transaction().execute(async (trx) => {
+      await dialect.serializeClaims(trx);
+      const runnable = await trx
+        .selectFrom('jobs')
+        .selectAll()
+        .where('state', '=', 'runnable')
+        .where('queue', '=', claim.queue)
+        .orderBy('seq')
+        .limit(claim.limit)
+        .execute();
+      if (runnable.length === 0) return [];
+      const held = await this.slotsHeldByQueue(trx);
+      const heldInService = [...held.values()].reduce((sum, n) => sum + n, 0);
+      const room = Math.min(
+        claim.queueMax - (held.get(claim.queue) ?? 0),
+        claim.serviceMax - heldInService,
+      );
+      const claimed: Job[] = [];
+      for (const row of runnable.slice(0, Math.max(0, room))) {
+        const job = toJob(row);
+        // A cancel may have taken the job since the select: the compare-and-set skips it then.
+        const starting = await this.moveWithin(trx, {
+          id: job.id,
+          from: 'runnable',
+          to: 'starting',
+          at: claim.at,
+          note: noteFor(job),
+          fields: { owner: claim.owner },
+        });
+        if (starting) claimed.push(starting);
+      }
+      return claimed;
+    });
+  }
+
+  async takeOver(from: string | null, to: string) {
+    const rows = await this.tables.db
+      .updateTable('jobs')
+      .set({ owner: to })
+      .where('state', 'in', SLOT_STATES)
+      .where('owner', from === null ? 'is' : '=', from)
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,131 @@
+import { sql } from 'kysely';
+import { FINAL_STATES, type JobState } from '../../../../contract';
+import type { JobListFilter, QueueStateCount } from '../../../jobs/model';
+import type { JobStore } from '../../../jobs/ports';
+import type { JobCounts } from '../../ports';
+import type { JobTables } from './context';
+import { toJob } from './rows';
+
+type Reads = Pick<
+  JobStore,
+  'getJob' | 'jobsInStates' | 'dueJobs' | 'nextScheduleAt' | 'listJobs' | 'countByQueue'
+>;
+
+/** Reading jobs: one by id, by state, due schedules, the list's filters and the counts. */
+export class JobReads implements Reads, JobCounts {
+  constructor(private readonly tables: JobTables) {}
+
+  async getJob(id: string) {
+    const [row] = await this.tables.hot.jobById(this.tables.db, { id });
+    return row && toJob(row);
+  }
+
+  async jobsInStates(states: readonly JobState[]) {
+    const rows = await this.tables.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('state', 'in', states)
+      .orderBy('seq')
+      .execute();
+    return rows.map(toJob);
+  }
+
+  async dueJobs(now: number) {
+    const rows = await this.tables.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('state', '=', 'pending')
+      .where('schedule_at', '<=', now)
+      .orderBy('schedule_at')
+      .execute();
+    return rows.map(toJob);
+  }
+
+  async nextScheduleAt() {
+    const row = await this.tables.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.min('schedule_at').as('next'))
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    return row?.next ?? undefined;
+  }
+
+  async listJobs(filter: JobListFilter) {
+    let query = this.tables.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('project', '=', filter.project)
+      .orderBy('seq', 'desc')
+      .limit(filter.limit);
+    if (filter.states) query = query.where('state', 'in', filter.states);
+    if (filter.queue) query = query.where('queue', '=', filter.queue);
+    if (filter.namePrefix) {
+      // Case-sensitive in every database (SQLite's LIKE is not), and no wildcard to escape.
+      const prefix = filter.namePrefix;
+      query = query.where(sql<string>`substr(name, 1, ${prefix.length})`, '=', prefix);
+    }
+    if (filter.createdAfter !== undefined)
+      query = query.where('created_at', '>', filter.createdAfter);
+    if (filter.createdBefore !== undefined) {
+      query = query.where('created_at', '<', filter.createdBefore);
+    }
+    if (filter.beforeSeq !== undefined) query = query.where('seq', '<', filter.beforeSeq);
+    return (await query.execute()).map(toJob);
+  }
+
+  /** By the (state, queue, seq) index: cheap for the unfinished states whatever the store holds. */
+  async countByStateAndQueue(states: readonly JobState[]) {
+    const rows = await this.tables.db
+      .selectFrom('jobs')
+      .select((eb) => ['state', 'queue', eb.fn.countAll<number>().as('count')])
+      .where('state', 'in', states)
+      .groupBy(['state', 'queue'])
+      .execute();
+    return rows.map((r) => ({
+      state: r.state as JobState,
+      queue: r.queue,
+      count: Number(r.count),
+    }));
+  }
+
+  async countByQueue(queues: readonly string[], since: number, recentSince: number) {
+    if (queues.length === 0) return [];
+    const { db } = this.tables;
+    const unfinished = db
+      .selectFrom('jobs')
+      .select((eb) => ['queue', 'state', eb.fn.countAll<number>().as('count')])
+      .where('state', 'not in', FINAL_STATES)
+      .where('queue', 'in', queues)
+      .groupBy(['queue', 'state'])
+      .execute();
+    // Only final jobs have finished_at: the index (queue, finished_at, state) answers it alone.
+    const finished = db
+      .selectFrom('jobs')
+      .select((eb) => [
+        'queue',
+        'state',
+        eb.fn.countAll<number>().as('count'),
+        eb.fn
+          .sum<number>(eb.case().when('finished_at', '>=', recentSince).then(1).else(0).end())
+          .as('recent'),
+      ])
+      .where('queue', 'in', queues)
+      .where('finished_at', '>=', since)
+      .groupBy(['queue', 'state'])
+      .execute();
+    const counts: QueueStateCount[] = [];
+    for (const row of await unfinished) {
+      const count = Number(row.count);
+      counts.push({ queue: row.queue, state: row.state as JobState, count, recent: count });
+    }
+    for (const row of await finished) {
+      counts.push({
+        queue: row.queue,
+        state: row.state as JobState,
+        count: Number(row.count),
+        recent: Number(row.recent),
+      });
+    }
+    return counts;
+  }
+}

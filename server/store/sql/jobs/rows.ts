@@ -1,0 +1,119 @@
+import type { Selectable } from 'kysely';
+import type { JobState } from '../../../../contract';
+import {
+  DEFAULT_RUN_OPTIONS,
+  type Job,
+  type NewJob,
+  type RunOptions,
+  type StoredEnvVar,
+  type Transition,
+} from '../../../jobs/model';
+import type { JobTransitionsTable, JobsTable } from '../../schema';
+import type { NewJobRow } from '../hot-queries';
+
+/** A job and its transitions as rows and back: the one mapping every job module shares. */
+export function toJob(row: Selectable<JobsTable>): Job {
+  return {
+    id: row.id,
+    seq: row.seq,
+    project: row.project,
+    queue: row.queue,
+    definition: row.definition,
+    name: row.name,
+    state: row.state as JobState,
+    systemNote: row.system_note,
+    scheduleAt: row.schedule_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    image: row.image,
+    command: JSON.parse(row.command_json) as string[],
+    env: JSON.parse(row.env_json) as StoredEnvVar[],
+    timeoutSeconds: row.timeout_seconds,
+    stopGraceSeconds: row.stop_grace_seconds,
+    cpus: row.cpus,
+    memoryBytes: row.memory_bytes,
+    network: row.network,
+    runOptions: row.run_options_json
+      ? (JSON.parse(row.run_options_json) as RunOptions)
+      : DEFAULT_RUN_OPTIONS,
+    containerId: row.container_id,
+    exitCode: row.exit_code,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    cancelRequestedAt: row.cancel_requested_at,
+    owner: row.owner,
+    node: row.node,
+  };
+}
+
+export function toTransition(
+  row: Pick<Selectable<JobTransitionsTable>, 'from_state' | 'to_state' | 'at' | 'note'>,
+): Transition {
+  return {
+    from: row.from_state as JobState | null,
+    to: row.to_state as JobState,
+    at: row.at,
+    note: row.note,
+  };
+}
+
+export function newJobRow(job: NewJob, state: JobState, systemNote: string | null): NewJobRow {
+  return {
+    id: job.id,
+    project: job.project,
+    queue: job.queue,
+    definition: job.definition,
+    name: job.name,
+    state,
+    system_note: systemNote,
+    schedule_at: job.scheduleAt,
+    created_at: job.createdAt,
+    updated_at: job.createdAt,
+    image: job.image,
+    command_json: JSON.stringify(job.command),
+    env_json: JSON.stringify(job.env),
+    timeout_seconds: job.timeoutSeconds,
+    stop_grace_seconds: job.stopGraceSeconds,
+    cpus: job.cpus,
+    memory_bytes: job.memoryBytes,
+    network: job.network,
+    run_options_json: JSON.stringify(job.runOptions),
+  };
+}
+
+/**
+ * The job as stored, from what was written. Field by field, in toJob's order: `{ ...job, seq, … }`
+ * left kilobytes of garbage a job, most of it kept past two scavenges: half of Job Submit's
+ * young-generation pauses (--trace-gc-nvp; docs/benchmarks.md).
+ */
+export function storedJob(job: NewJob, row: NewJobRow, seq: number): Job {
+  return {
+    id: job.id,
+    seq,
+    project: job.project,
+    queue: job.queue,
+    definition: job.definition,
+    name: job.name,
+    state: row.state as JobState,
+    systemNote: row.system_note,
+    scheduleAt: job.scheduleAt,
+    createdAt: job.createdAt,
+    updatedAt: job.createdAt,
+    image: job.image,
+    command: job.command,
+    env: job.env,
+    timeoutSeconds: job.timeoutSeconds,
+    stopGraceSeconds: job.stopGraceSeconds,
+    cpus: job.cpus,
+    memoryBytes: job.memoryBytes,
+    network: job.network,
+    runOptions: job.runOptions,
+    containerId: null,
+    exitCode: null,
+    startedAt: null,
+    finishedAt: null,
+    cancelRequestedAt: null,
+    owner: null,
+    node: null,
+  };
+}
