@@ -53,9 +53,14 @@ export class JobService {
 
   async submit(project: string, payload: SubmitJobRequest): Promise<string> {
     for (let attempt = 1; ; attempt += 1) {
-      const job = planJob(payload, project, this.catalog, this.secrets, Date.now());
-      const fingerprint = this.catalog.definition(job.definition)?.fingerprint ?? '';
-      const result = await this.machine.admit(job, fingerprint);
+      const { job, definitionFingerprint } = planJob(
+        payload,
+        project,
+        this.catalog,
+        this.secrets,
+        Date.now(),
+      );
+      const result = await this.machine.admit(job, definitionFingerprint);
       if (result.inserted) {
         failpoint('after-insert');
         this.dispatcher.admitted(result.job);

@@ -15,7 +15,7 @@ const catalog = catalogFromConfig(
 );
 const secrets = { seal: () => 'sealed', open: () => 'plain' };
 const plan = () =>
-  planJob({ job_definition: 'p::echo:1', job_queue: 'p::default' }, 'p', catalog, secrets, 0);
+  planJob({ job_definition: 'p::echo:1', job_queue: 'p::default' }, 'p', catalog, secrets, 0).job;
 
 describe('a generated name', () => {
   it('is the definition, then the millisecond and the last digits of the id: it grows with time', async () => {
@@ -32,5 +32,20 @@ describe('a generated name', () => {
     const millis = jobs.map((j) => j.name.slice(5, 13));
     expect(millis).toEqual([...millis].sort());
     expect(later.name.slice(5, 13) > first[0]!.name.slice(5, 13)).toBe(true);
+  });
+});
+
+describe('a plan', () => {
+  it('carries the fingerprint of the definition it was made from, so a submit looks it up once', () => {
+    const { job, definitionFingerprint } = planJob(
+      { job_definition: 'p::echo:1', job_queue: 'p::default' },
+      'p',
+      catalog,
+      secrets,
+      0,
+    );
+    expect(job.definition).toBe('p::echo:1');
+    expect(definitionFingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(definitionFingerprint).toBe(catalog.definition('p::echo:1')!.fingerprint);
   });
 });

@@ -21,6 +21,12 @@ import type { SecretBox } from './ports';
  */
 export const shortId = (id: string) => `${id.slice(4, 8)}${id.slice(9, 13)}${id.slice(-6)}`;
 
+/** A job to store, with the fingerprint of the definition it was made from (looked up once). */
+export interface JobPlan {
+  job: NewJob;
+  definitionFingerprint: string;
+}
+
 /**
  * Turns a well-formed payload into the job to store: checks the references against the
  * catalog and the caller's project, resolves the command and merges the environment.
@@ -32,7 +38,7 @@ export function planJob(
   catalog: Catalog,
   secrets: SecretBox,
   now: number,
-): NewJob {
+): JobPlan {
   const definitionRef = parseDefinitionRef(payload.job_definition);
   const queueRef = parseQueueRef(payload.job_queue);
   if (definitionRef?.project !== project) {
@@ -78,7 +84,7 @@ export function planJob(
   const id = timeOrderedUuid();
   const scheduleAt =
     payload.schedule_at === undefined ? null : scheduleAtToMillis(payload.schedule_at);
-  return {
+  const job: NewJob = {
     id,
     project,
     queue: queue.ref,
@@ -96,4 +102,5 @@ export function planJob(
     network: definition.network,
     runOptions: definition.runOptions,
   };
+  return { job, definitionFingerprint: definition.fingerprint };
 }
