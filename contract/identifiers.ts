@@ -10,6 +10,19 @@ export const JOB_NAME = /^[A-Za-z0-9._-]+$/;
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const PARAM_PREFIX = 'Param::';
 
+/** The formats as people read them, and the contract's messages for each rule above. */
+export const DEFINITION_REF_FORMAT = '<project>::<definition>:<version>';
+export const QUEUE_REF_FORMAT = '<project>::<queue>';
+export const IDENTIFIER_MESSAGES = {
+  definitionRef: `must look like ${DEFINITION_REF_FORMAT}`,
+  queueRef: `must look like ${QUEUE_REF_FORMAT}`,
+  jobName: 'may contain only letters, digits, ".", "_" and "-"',
+} as const;
+
+export const definitionRefOf = ({ project, name, version }: DefinitionRef) =>
+  `${project}::${name}:${version}`;
+export const queueRefOf = ({ project, name }: QueueRef) => `${project}::${name}`;
+
 export interface DefinitionRef {
   project: string;
   name: string;

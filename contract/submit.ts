@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFINITION_REF, ENV_NAME, JOB_NAME, QUEUE_REF } from './identifiers';
+import { DEFINITION_REF, ENV_NAME, IDENTIFIER_MESSAGES, JOB_NAME, QUEUE_REF } from './identifiers';
 import { DEFAULT_LIMITS, type SubmitLimits } from './limits';
 
 const encoder = new TextEncoder();
@@ -74,15 +74,15 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
     {
       job_definition: z
         .string({ error: 'is required and must be a string' })
-        .regex(DEFINITION_REF, 'must look like <project>::<definition>:<version>'),
+        .regex(DEFINITION_REF, IDENTIFIER_MESSAGES.definitionRef),
       job_queue: z
         .string({ error: 'is required and must be a string' })
-        .regex(QUEUE_REF, 'must look like <project>::<queue>'),
+        .regex(QUEUE_REF, IDENTIFIER_MESSAGES.queueRef),
       name: z
         .string({ error: 'must be a string' })
         .min(1, 'must not be empty')
         .max(limits.nameMaxLength, `must be at most ${limits.nameMaxLength} characters`)
-        .regex(JOB_NAME, 'may contain only letters, digits, ".", "_" and "-"')
+        .regex(JOB_NAME, IDENTIFIER_MESSAGES.jobName)
         .optional(),
       container_cmd: z
         .array(boundedString(limits.commandWordMaxBytes), { error: 'must be an array of strings' })

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { definitionRefOf, queueRefOf } from '../../contract';
 import { Catalog, type DefinitionSettings, type QueueSettings } from '../jobs/catalog';
 import type { JobdeckConfig } from './schema';
 
@@ -9,7 +10,7 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
   for (const [project, settings] of Object.entries(config.projects)) {
     for (const [name, queue] of Object.entries(settings.queues)) {
       queues.push({
-        ref: `${project}::${name}`,
+        ref: queueRefOf({ project, name }),
         project,
         maxRunning: queue.max_running,
         priority: queue.priority,
@@ -35,7 +36,7 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
           ...(d.placement !== undefined && { placement: d.placement }),
         };
         definitions.push({
-          ref: `${project}::${name}:${version}`,
+          ref: definitionRefOf({ project, name, version }),
           project,
           name,
           image: content.image,

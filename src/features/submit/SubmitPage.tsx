@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
+import { DEFINITION_REF_FORMAT, QUEUE_REF_FORMAT } from '../../../contract';
 import { isApiError } from '../../api/client';
 import { useSubmitJob } from '../../api/mutations';
 import { recentJobsStore, recentValuesStore } from '../../lib/history';
@@ -111,7 +112,7 @@ export default function SubmitPage() {
                     control={control}
                     name="job_definition"
                     label="Job definition"
-                    format="<project>::<definition>:<version>"
+                    format={DEFINITION_REF_FORMAT}
                     example="demo::hello:1"
                     recent={recent.definitions}
                   />
@@ -119,7 +120,7 @@ export default function SubmitPage() {
                     control={control}
                     name="job_queue"
                     label="Job queue"
-                    format="<project>::<queue>"
+                    format={QUEUE_REF_FORMAT}
                     example="demo::default"
                     recent={recent.queues}
                   />

@@ -2,6 +2,7 @@ import type { Control, FieldErrors as FormErrors, UseFormRegister } from 'react-
 import {
   DEFINITION_REF,
   ENV_NAME,
+  IDENTIFIER_MESSAGES,
   JOB_NAME,
   QUEUE_REF,
   fieldErrorsOf,
@@ -169,14 +170,13 @@ export function validateForm(values: SubmitFormValues): FieldErrors {
   const errors: FieldErrors = {};
   if (!values.job_definition.trim()) errors.job_definition = 'is required';
   else if (!DEFINITION_REF.test(values.job_definition.trim())) {
-    errors.job_definition = 'must look like <project>::<definition>:<version>';
+    errors.job_definition = IDENTIFIER_MESSAGES.definitionRef;
   }
   if (!values.job_queue.trim()) errors.job_queue = 'is required';
   else if (!QUEUE_REF.test(values.job_queue.trim()))
-    errors.job_queue = 'must look like <project>::<queue>';
+    errors.job_queue = IDENTIFIER_MESSAGES.queueRef;
   const name = values.name.trim();
-  if (name && !JOB_NAME.test(name))
-    errors.name = 'may contain only letters, digits, ".", "_" and "-"';
+  if (name && !JOB_NAME.test(name)) errors.name = IDENTIFIER_MESSAGES.jobName;
 
   const keys = definedParameterKeys(values);
   values.command.forEach(({ word }, index) => {
