@@ -7,3 +7,4 @@ export * from './envelope';
 export * from './issues';
 export * from './queues';
 export * from './events';
+export * from './definitions';

@@ -12,6 +12,7 @@ import {
   jobTransitionsSchema,
   submitJobResultSchema,
 } from './job';
+import { definitionListSchema } from './definitions';
 import { queueListSchema } from './queues';
 import { submitJobSchema } from './submit';
 
@@ -140,6 +141,22 @@ export function buildOpenApiDocument() {
     security,
     responses: {
       200: json(successEnvelope(queueListSchema), 'Queues, highest priority first'),
+      401: errors[401],
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/definitions',
+    operationId: 'listDefinitions',
+    summary:
+      "The project's job definitions, each version with its command and defaults (extension)",
+    security,
+    responses: {
+      200: json(
+        successEnvelope(definitionListSchema.meta({ id: 'DefinitionList' })),
+        'Definitions by name, then version',
+      ),
       401: errors[401],
       429: errors[429],
     },

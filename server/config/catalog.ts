@@ -39,6 +39,7 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
           ref: definitionRefOf({ project, name, version }),
           project,
           name,
+          version,
           image: content.image,
           command: content.command,
           parameters: content.parameters,

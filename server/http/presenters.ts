@@ -1,6 +1,7 @@
 import {
   FINAL_STATES,
   JOB_STATES,
+  type DefinitionSummary,
   type JobExecution,
   type JobListItem,
   type JobLogs,
@@ -9,6 +10,7 @@ import {
   type JobTransition,
   type QueueSummary,
 } from '../../contract';
+import type { DefinitionSettings } from '../jobs/catalog';
 import type { Execution, QueueOverview } from '../jobs/job-service';
 import type { FollowedLogs } from '../jobs/job-logs';
 import { millisIsoOf } from '../jobs/log-instant';
@@ -99,5 +101,22 @@ export function toQueueSummary({ queue, counts }: QueueOverview): QueueSummary {
     now: Object.fromEntries(UNFINISHED.map((s) => [s, count(s, false)])) as QueueSummary['now'],
     last_hour: finals(true),
     last_day: finals(false),
+  };
+}
+
+export function toDefinitionSummary(definition: DefinitionSettings): DefinitionSummary {
+  return {
+    job_definition: definition.ref,
+    name: definition.name,
+    version: definition.version,
+    image: definition.image,
+    command: definition.command,
+    parameters: definition.parameters,
+    env_names: Object.keys(definition.env),
+    timeout_seconds: definition.timeoutSeconds,
+    stop_grace_seconds: definition.stopGraceSeconds,
+    cpus: definition.cpus,
+    memory_bytes: definition.memoryBytes,
+    network: definition.network,
   };
 }

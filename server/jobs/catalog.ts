@@ -13,6 +13,7 @@ export interface DefinitionSettings {
   ref: string;
   project: string;
   name: string;
+  version: string;
   image: string;
   command: string[];
   parameters: Record<string, string>;

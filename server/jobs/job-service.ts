@@ -1,6 +1,6 @@
 import { failpoint } from '../failpoints';
 import { SLOT_STATES, cancelEffect, type SubmitJobRequest } from '../../contract';
-import type { Catalog, QueueSettings } from './catalog';
+import type { Catalog, DefinitionSettings, QueueSettings } from './catalog';
 import type { Dispatcher } from './dispatcher';
 import type { EngineHealth } from './engine-health';
 import { conflict, invalid, notFound } from './errors';
@@ -123,6 +123,14 @@ export class JobService {
     }));
   }
 
+  /** The project's definitions by name, then version (numbers by value: 2 before 10). */
+  definitions(project: string): DefinitionSettings[] {
+    return this.catalog
+      .definitions()
+      .filter((definition) => definition.project === project)
+      .sort((a, b) => byCodePoint(a.name, b.name) || byVersion(a.version, b.version));
+  }
+
   /** The sequence number of the latest state change: where a stream that starts now begins. */
   lastChangeSeq(): Promise<number> {
     return this.store.lastChangeSeq();
@@ -234,3 +242,8 @@ function asOfChange({ job, transition }: JobChange): Job {
     exitCode: null,
   };
 }
+
+// Code point order, as the queues': localeCompare would load ICU's collator.
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byVersion = (a: string, b: string) =>
+  /^\d+$/.test(a) && /^\d+$/.test(b) ? Number(a) - Number(b) : byCodePoint(a, b);

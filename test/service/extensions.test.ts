@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  definitionListSchema,
   jobExecutionSchema,
   jobListSchema,
   jobLogsSchema,
@@ -204,6 +205,39 @@ describe('queues', () => {
   });
 });
 
+describe('definitions', () => {
+  it("list the project's definitions with their command and defaults, env by name only", async () => {
+    const response = await service.request('GET', '/v1/client/definitions');
+    expect(response.status, response.text).toBe(200);
+    const { items } = definitionListSchema.parse(response.body.data);
+    expect(items.every((d) => d.job_definition.startsWith('t::'))).toBe(true);
+    const sh = items.find((d) => d.job_definition === 't::sh:1');
+    expect(sh).toMatchObject({
+      name: 'sh',
+      version: '1',
+      command: ['sh', '-c', 'Param::script'],
+      parameters: { script: 'true' },
+      env_names: ['FROM_DEFINITION', 'OVERRIDDEN'],
+      stop_grace_seconds: 10,
+      network: 'none',
+    });
+    expect(JSON.stringify(items)).not.toContain('"def"'); // the definition's env values stay out
+    const names = items.map((d) => d.name);
+    expect(names).toEqual([...names].sort());
+    expect(items.find((d) => d.job_definition === 't::limited:1')).toMatchObject({
+      cpus: 0.5,
+      memory_bytes: 64 * 1024 ** 2,
+    });
+  });
+
+  it("show another project's key only that project's definitions", async () => {
+    const otherKey = await service.cli('keys', 'create', '--project', 'other');
+    const response = await service.request('GET', '/v1/client/definitions', undefined, otherKey);
+    const { items } = definitionListSchema.parse(response.body.data);
+    expect(items.map((d) => d.job_definition)).toEqual(['other::echo:1']);
+  });
+});
+
 describe('the job list', () => {
   async function list(query: string) {
     const response = await service.request('GET', `/v1/client/jobs?${query}`);
@@ -312,6 +346,7 @@ describe('the OpenAPI document', () => {
       Record<string, { parameters?: { name: string }[] }>
     >;
     expect(Object.keys(paths).sort()).toEqual([
+      '/v1/client/definitions',
       '/v1/client/events',
       '/v1/client/job',
       '/v1/client/job/{job_id}',

@@ -139,6 +139,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/definitions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's job definitions, each version with its command and defaults (extension) */
+    get: operations['listDefinitions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/events': {
     parameters: {
       query?: never;
@@ -259,6 +276,30 @@ export interface components {
       engine: string;
       instance: string | null;
       node: string | null;
+    };
+    DefinitionList: {
+      items: {
+        /** @description The reference to submit: project::name:version */
+        job_definition: string;
+        name: string;
+        version: string;
+        image: string;
+        /** @description Command words; Param::key words refer to parameters */
+        command: string[];
+        /** @description Default parameters, overridden by container_cmd_parameter */
+        parameters: {
+          [key: string]: string;
+        };
+        /** @description Variables the definition sets (names only) */
+        env_names: string[];
+        timeout_seconds: number;
+        stop_grace_seconds: number;
+        /** @description null: the service default */
+        cpus: number | null;
+        /** @description null: the service default */
+        memory_bytes: number | null;
+        network: string;
+      }[];
     };
   };
   responses: never;
@@ -815,6 +856,48 @@ export interface operations {
                 };
               }[];
             };
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listDefinitions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Definitions by name, then version */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['DefinitionList'];
           };
         };
       };

@@ -6,6 +6,7 @@ import { principalOf } from '../auth';
 import { HttpError } from '../errors';
 import { parseOrThrow } from '../parse';
 import {
+  toDefinitionSummary,
   toJobExecution,
   toJobListItem,
   toJobLogs,
@@ -64,5 +65,10 @@ export function extensionRoutes(app: FastifyInstance, service: JobService): void
   app.get('/v1/client/queues', async (request) => {
     const queues = await service.queues(principalOf(request).project);
     return { ok: true, data: { items: queues.map(toQueueSummary) } };
+  });
+
+  app.get('/v1/client/definitions', (request) => {
+    const definitions = service.definitions(principalOf(request).project);
+    return Promise.resolve({ ok: true, data: { items: definitions.map(toDefinitionSummary) } });
   });
 }
