@@ -9,6 +9,8 @@ export interface Capabilities {
   /** Where the answer came from: the OpenAPI document, or probes of the list endpoints. */
   source: 'openapi' | 'probe';
   queues: boolean;
+  /** Only from the OpenAPI document: a picker is not worth a probe. */
+  definitions: boolean;
   jobList: boolean;
   events: boolean;
   logs: boolean;
@@ -18,6 +20,7 @@ export interface Capabilities {
 
 const EXTENSION_PATHS = {
   queues: '/v1/client/queues',
+  definitions: '/v1/client/definitions',
   jobList: '/v1/client/jobs',
   events: '/v1/client/events',
   logs: '/v1/client/job/{job_id}/logs',
@@ -71,6 +74,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
     return {
       source: 'openapi',
       queues: has(EXTENSION_PATHS.queues),
+      definitions: has(EXTENSION_PATHS.definitions),
       jobList: has(EXTENSION_PATHS.jobList),
       events: has(EXTENSION_PATHS.events),
       logs: has(EXTENSION_PATHS.logs),
@@ -86,6 +90,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
   return {
     source: 'probe',
     queues,
+    definitions: false,
     jobList,
     events,
     logs: jobList,

@@ -24,6 +24,11 @@ export const queueKeys = {
   list: () => [...queueKeys.all, 'list'] as const,
 };
 
+/** What the configuration declares: it changes only when the service restarts. */
+export const catalogKeys = {
+  definitions: () => ['catalog', 'definitions'] as const,
+};
+
 export const serviceKeys = {
   capabilities: () => ['service', 'capabilities'] as const,
 };

@@ -4,7 +4,8 @@ import { nextPollDelay } from '../lib/polling';
 import { isApiError } from './client';
 import { listRefetchInterval, type StreamStatus } from './events';
 import { getJob, getJobExecution, getJobTransitions, listJobs, type JobFilter } from './jobs';
-import { jobKeys, queueKeys } from './keys';
+import { listDefinitions } from './definitions';
+import { catalogKeys, jobKeys, queueKeys } from './keys';
 import { listQueues } from './queues';
 
 /** 4xx other than 429 will not get better by asking again. */
@@ -74,3 +75,22 @@ export function queueListQuery(stream: StreamStatus) {
     retry: false,
   });
 }
+
+/**
+ * The project's definitions and queue names for the submit form's pickers (extensions; null when
+ * the service has none). Read once a minute at most: they change only with the configuration.
+ */
+export const definitionListQuery = queryOptions({
+  queryKey: catalogKeys.definitions(),
+  queryFn: listDefinitions,
+  staleTime: 60_000,
+  retry: false,
+});
+
+export const queueNamesQuery = queryOptions({
+  queryKey: queueKeys.list(),
+  queryFn: listQueues,
+  staleTime: 60_000,
+  retry: false,
+  select: (queues) => queues?.map((q) => q.queue) ?? null,
+});

@@ -9,6 +9,7 @@ import { isApiError } from '../../api/client';
 import { useSubmitJob } from '../../api/mutations';
 import { recentJobsStore, recentValuesStore } from '../../lib/history';
 import { CommandEditor } from './CommandEditor';
+import { useDeclared, useDefinitionFill } from './declared';
 import { EnvEditor } from './EnvEditor';
 import {
   emptyForm,
@@ -50,6 +51,8 @@ export default function SubmitPage() {
   });
   const { control, register, handleSubmit, formState, setError, reset } = form;
   const values = useWatch({ control }) as SubmitFormValues;
+  const declared = useDeclared();
+  const fillFromDefinition = useDefinitionFill(form, declared.definitions);
   // A command word's reference is checked against the parameters: re-check when their keys change.
   const parameterKeys = values.parameters.map((p) => p.key).join('\u0000');
   const { trigger } = form;
@@ -115,6 +118,8 @@ export default function SubmitPage() {
                     format={DEFINITION_REF_FORMAT}
                     example="demo::hello:1"
                     recent={recent.definitions}
+                    declared={declared.definitions?.map((d) => d.job_definition) ?? null}
+                    onPick={fillFromDefinition}
                   />
                   <ReferenceField
                     control={control}
@@ -123,6 +128,7 @@ export default function SubmitPage() {
                     format={QUEUE_REF_FORMAT}
                     example="demo::default"
                     recent={recent.queues}
+                    declared={declared.queues}
                   />
                   <TextInput
                     {...register('name')}

@@ -1,0 +1,51 @@
+import { useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
+import type { DefinitionSummary } from '../../../contract';
+import { useCapabilities } from '../../api/capabilities';
+import { definitionListQuery, queueNamesQuery } from '../../api/queries';
+import type { SubmitFormValues } from './form-model';
+
+/** What the service declares for the pickers; null where it does not say (a spec-only service). */
+export function useDeclared(): {
+  definitions: DefinitionSummary[] | null;
+  queues: string[] | null;
+} {
+  const capabilities = useCapabilities().data;
+  const definitions = useQuery({
+    ...definitionListQuery,
+    enabled: capabilities?.definitions === true,
+  });
+  const queues = useQuery({ ...queueNamesQuery, enabled: capabilities?.queues === true });
+  return { definitions: definitions.data ?? null, queues: queues.data ?? null };
+}
+
+const commandOf = (definition: DefinitionSummary) => definition.command.map((word) => ({ word }));
+const parametersOf = (definition: DefinitionSummary) =>
+  Object.entries(definition.parameters).map(([key, value]) => ({ key, value }));
+const sameFill = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Picking a definition fills the command and the parameters with its own, so that what will run
+ * is on the page to edit. Only over what is empty or what an earlier pick filled in: words a
+ * person typed are never replaced.
+ */
+export function useDefinitionFill(
+  form: UseFormReturn<SubmitFormValues>,
+  definitions: DefinitionSummary[] | null,
+): (ref: string) => void {
+  const lastFill = useRef<Pick<SubmitFormValues, 'command' | 'parameters'> | null>(null);
+  return (ref) => {
+    const definition = definitions?.find((d) => d.job_definition === ref);
+    if (!definition) return;
+    const current = form.getValues();
+    const untouched =
+      (current.command.length === 0 && current.parameters.length === 0) ||
+      sameFill({ command: current.command, parameters: current.parameters }, lastFill.current);
+    if (!untouched) return;
+    const fill = { command: commandOf(definition), parameters: parametersOf(definition) };
+    form.setValue('command', fill.command, { shouldDirty: true });
+    form.setValue('parameters', fill.parameters, { shouldDirty: true });
+    lastFill.current = fill;
+  };
+}
