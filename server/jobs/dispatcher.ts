@@ -15,6 +15,20 @@ const totalOf = (countsByQueue: Map<string, number>) =>
 // setTimeout's ceiling; a later schedule_at just re-arms when this fires.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** What a Dispatcher works with. */
+export interface DispatcherParts {
+  store: JobStore;
+  machine: JobStateMachine;
+  catalog: Catalog;
+  runner: Runner;
+  health: EngineHealth;
+  locks: KeyedSerial;
+  signals: Signals;
+  logger: Logger;
+  /** This instance's id: its own dispatch signals come back to it, and change nothing. */
+  instanceId: string;
+}
+
 /**
  * Moves jobs forward when something happens: a submit or a job leaving a slot (on any instance
  * sharing the store: they signal each other), the engine answering again, the timer armed for
@@ -47,27 +61,35 @@ export class Dispatcher {
   private timerDueAt = -Infinity;
   private stopped = true;
 
-  constructor(
-    private readonly store: JobStore,
-    private readonly machine: JobStateMachine,
-    private readonly catalog: Catalog,
-    private readonly runner: Runner,
-    private readonly health: EngineHealth,
-    private readonly locks: KeyedSerial,
-    private readonly signals: Signals,
-    private readonly logger: Logger,
-    /** This instance's id: its own dispatch signals come back to it, and change nothing. */
-    private readonly instanceId: string,
-  ) {
+  private readonly store: JobStore;
+  private readonly machine: JobStateMachine;
+  private readonly catalog: Catalog;
+  private readonly runner: Runner;
+  private readonly health: EngineHealth;
+  private readonly locks: KeyedSerial;
+  private readonly signals: Signals;
+  private readonly logger: Logger;
+  private readonly instanceId: string;
+
+  constructor(parts: DispatcherParts) {
+    this.store = parts.store;
+    this.machine = parts.machine;
+    this.catalog = parts.catalog;
+    this.runner = parts.runner;
+    this.health = parts.health;
+    this.locks = parts.locks;
+    this.signals = parts.signals;
+    this.logger = parts.logger;
+    this.instanceId = parts.instanceId;
     // A slot frees when a job leaves starting/running/cancelling for good: another instance's
     // runnable job may take it too.
-    machine.onTransition((job, from) => {
+    this.machine.onTransition((job, from) => {
       if (isFinalState(job.state) && SLOT_STATES.includes(from)) this.wakeAll();
     });
-    signals.subscribe((signal) => {
+    this.signals.subscribe((signal) => {
       if (signal.kind === 'dispatch' && signal.from !== this.instanceId) this.kick();
     });
-    health.onChange((available) => {
+    this.health.onChange((available) => {
       if (available) this.kick();
     });
   }

@@ -37,19 +37,42 @@ export interface QueueOverview {
 const HOUR_MS = 3600_000;
 const GENERATED_NAME_ATTEMPTS = 3;
 
+/** What a JobService works with. */
+export interface JobServiceParts {
+  store: JobStore;
+  machine: JobStateMachine;
+  catalog: Catalog;
+  dispatcher: Dispatcher;
+  runner: Runner;
+  secrets: SecretBox;
+  health: EngineHealth;
+  output: JobLogs;
+  options: JobServiceOptions;
+}
+
 /** The three operations of the spec (and the read-only extensions), for one project at a time. */
 export class JobService {
-  constructor(
-    private readonly store: JobStore,
-    private readonly machine: JobStateMachine,
-    private readonly catalog: Catalog,
-    private readonly dispatcher: Dispatcher,
-    private readonly runner: Runner,
-    private readonly secrets: SecretBox,
-    private readonly health: EngineHealth,
-    private readonly output: JobLogs,
-    private readonly options: JobServiceOptions,
-  ) {}
+  private readonly store: JobStore;
+  private readonly machine: JobStateMachine;
+  private readonly catalog: Catalog;
+  private readonly dispatcher: Dispatcher;
+  private readonly runner: Runner;
+  private readonly secrets: SecretBox;
+  private readonly health: EngineHealth;
+  private readonly output: JobLogs;
+  private readonly options: JobServiceOptions;
+
+  constructor(parts: JobServiceParts) {
+    this.store = parts.store;
+    this.machine = parts.machine;
+    this.catalog = parts.catalog;
+    this.dispatcher = parts.dispatcher;
+    this.runner = parts.runner;
+    this.secrets = parts.secrets;
+    this.health = parts.health;
+    this.output = parts.output;
+    this.options = parts.options;
+  }
 
   async submit(project: string, payload: SubmitJobRequest): Promise<string> {
     for (let attempt = 1; ; attempt += 1) {

@@ -50,12 +50,19 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
   // An engine stop can kill containers up to one interval before a pass notices it.
   const health = new EngineHealth(logger, options.reconcileIntervalMs + 1000);
   const logs = new JobLogs(runtime, store, secrets, options.logTailBytes);
-  const runner = new Runner(runtime, machine, store, secrets, health, signals, logger, logs, {
-    defaults: options.defaults,
-    owner,
+  const runner = new Runner({
+    runtime,
+    machine,
+    store,
+    secrets,
+    health,
+    signals,
+    logger,
+    logs,
+    options: { defaults: options.defaults, owner },
   });
   const locks = new KeyedSerial();
-  const dispatcher = new Dispatcher(
+  const dispatcher = new Dispatcher({
     store,
     machine,
     catalog,
@@ -64,8 +71,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     locks,
     signals,
     logger,
-    options.identity.id,
-  );
+    instanceId: options.identity.id,
+  });
   const membership = new Membership(
     instances,
     store,
@@ -74,7 +81,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     options.isLocalProcessAlive,
     logger,
   );
-  const reconciler = new Reconciler(
+  const reconciler = new Reconciler({
     runtime,
     store,
     runner,
@@ -82,10 +89,10 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     locks,
     membership,
     logger,
-    options.reconcileIntervalMs,
-    () => dispatcher.kick(),
-  );
-  const service = new JobService(
+    intervalMs: options.reconcileIntervalMs,
+    afterPass: () => dispatcher.kick(),
+  });
+  const service = new JobService({
     store,
     machine,
     catalog,
@@ -93,9 +100,9 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     runner,
     secrets,
     health,
-    logs,
-    { engine: options.engine, defaults: options.defaults },
-  );
+    output: logs,
+    options: { engine: options.engine, defaults: options.defaults },
+  });
   const feed = new ChangeFeed(store, machine, signals, logger);
   return {
     service,

@@ -7,6 +7,21 @@ import type { KeyedSerial } from './serial';
 
 export const DISPATCH_LOCK = 'dispatch';
 
+/** What a Reconciler works with. */
+export interface ReconcilerParts {
+  runtime: ContainerRuntime;
+  store: JobStore;
+  runner: Runner;
+  health: EngineHealth;
+  /** Shared with the dispatcher: a claimed job is being launched before any pass can see it. */
+  locks: KeyedSerial;
+  membership: Membership;
+  logger: Logger;
+  intervalMs: number;
+  /** Called after every pass: the dispatcher's backstop for a wake-up that got lost. */
+  afterPass: () => void;
+}
+
 /**
  * The guarantee behind the runner's fast path, the way Kubernetes controllers and Nomad work:
  * on a short interval, beat this instance's heartbeat and take over the jobs of lost instances,
@@ -20,19 +35,27 @@ export class Reconciler {
   private stopped = true;
   private running: Promise<void> | undefined;
 
-  constructor(
-    private readonly runtime: ContainerRuntime,
-    private readonly store: JobStore,
-    private readonly runner: Runner,
-    private readonly health: EngineHealth,
-    /** Shared with the dispatcher: a claimed job is being launched before any pass can see it. */
-    private readonly locks: KeyedSerial,
-    private readonly membership: Membership,
-    private readonly logger: Logger,
-    private readonly intervalMs: number,
-    /** Called after every pass: the dispatcher's backstop for a wake-up that got lost. */
-    private readonly afterPass: () => void,
-  ) {}
+  private readonly runtime: ContainerRuntime;
+  private readonly store: JobStore;
+  private readonly runner: Runner;
+  private readonly health: EngineHealth;
+  private readonly locks: KeyedSerial;
+  private readonly membership: Membership;
+  private readonly logger: Logger;
+  private readonly intervalMs: number;
+  private readonly afterPass: () => void;
+
+  constructor(parts: ReconcilerParts) {
+    this.runtime = parts.runtime;
+    this.store = parts.store;
+    this.runner = parts.runner;
+    this.health = parts.health;
+    this.locks = parts.locks;
+    this.membership = parts.membership;
+    this.logger = parts.logger;
+    this.intervalMs = parts.intervalMs;
+    this.afterPass = parts.afterPass;
+  }
 
   /** Runs one pass (the recovery after a restart), then one every interval. */
   async start(): Promise<void> {

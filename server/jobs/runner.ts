@@ -36,6 +36,19 @@ const STOP_RETRY_AFTER_GRACE_MS = 10_000;
 // setTimeout's ceiling; a later deadline is caught by the reconciler's passes instead.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** What a Runner works with. */
+export interface RunnerParts {
+  runtime: ContainerRuntime;
+  machine: JobStateMachine;
+  store: JobStore;
+  secrets: SecretBox;
+  health: EngineHealth;
+  signals: Signals;
+  logger: Logger;
+  logs: JobLogs;
+  options: RunnerOptions;
+}
+
 /**
  * Runs one workload per job and settles each job against what the engine reports. `settle` is
  * level-driven: it looks at the job's state and its workload now and does what is missing
@@ -51,18 +64,27 @@ export class Runner {
   private readonly serial = new KeyedSerial();
   private stopped = false;
 
-  constructor(
-    private readonly runtime: ContainerRuntime,
-    private readonly machine: JobStateMachine,
-    private readonly store: JobStore,
-    private readonly secrets: SecretBox,
-    private readonly health: EngineHealth,
-    private readonly signals: Signals,
-    private readonly logger: Logger,
-    private readonly logs: JobLogs,
-    private readonly options: RunnerOptions,
-  ) {
-    signals.subscribe((signal) => {
+  private readonly runtime: ContainerRuntime;
+  private readonly machine: JobStateMachine;
+  private readonly store: JobStore;
+  private readonly secrets: SecretBox;
+  private readonly health: EngineHealth;
+  private readonly signals: Signals;
+  private readonly logger: Logger;
+  private readonly logs: JobLogs;
+  private readonly options: RunnerOptions;
+
+  constructor(parts: RunnerParts) {
+    this.runtime = parts.runtime;
+    this.machine = parts.machine;
+    this.store = parts.store;
+    this.secrets = parts.secrets;
+    this.health = parts.health;
+    this.signals = parts.signals;
+    this.logger = parts.logger;
+    this.logs = parts.logs;
+    this.options = parts.options;
+    this.signals.subscribe((signal) => {
       if (signal.kind === 'job') void this.settle(signal.jobId);
     });
   }
