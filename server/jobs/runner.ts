@@ -16,7 +16,7 @@ import {
   type Workload,
 } from './ports';
 import { KeyedSerial } from './serial';
-import type { JobStateMachine } from './state-machine';
+import { DECIDE_ATTEMPTS, type JobStateMachine } from './state-machine';
 
 /** Limits every job container gets unless its definition sets its own. */
 export interface ContainerDefaults {
@@ -193,7 +193,7 @@ export class Runner {
     if (this.stopped || this.launching.has(jobId)) return;
     // "Gone" is only believed from a fresh look: a listing from a moment ago misses new workloads.
     let workload = observed ?? (await this.runtime.inspect(jobId));
-    for (let attempt = 0; attempt < 5; attempt += 1) {
+    for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
       const job = await this.store.getJob(jobId);
       if (!job) return;
       if (isFinalState(job.state)) {
@@ -206,7 +206,7 @@ export class Runner {
       if (await this.step(job, workload, takenOver)) return;
       workload = await this.runtime.inspect(jobId); // the job moved meanwhile: look again
     }
-    this.logger.error({ jobId }, 'could not settle a job after 5 attempts');
+    this.logger.error({ jobId }, `could not settle a job after ${DECIDE_ATTEMPTS} attempts`);
   }
 
   /** One decision on a job holding a slot; false when it moved under us (decide again). */

@@ -52,7 +52,8 @@ export interface Move {
 /** Someone kept moving the job between our read and our write. */
 export class ContendedError extends Error {}
 
-const DECIDE_ATTEMPTS = 5;
+/** How often a decision is read and tried again when someone else keeps moving the job. */
+export const DECIDE_ATTEMPTS = 5;
 
 export class JobStateMachine {
   private readonly listeners = new Set<TransitionListener>();
