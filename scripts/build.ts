@@ -120,14 +120,14 @@ const targets: Target[] = [
       const bundleFile = join(this.outDir, 'jobdeck.cjs');
       await bundle({
         ...serviceOptions,
-        entryPoints: [join(ROOT, 'server', 'cli.ts')],
+        entryPoints: [join(ROOT, 'server', 'cli', 'main.ts')],
         outfile: bundleFile,
         // Dependencies are bundled too: resolving and reading some 800 files took a third of
         // start-up. Left outside: better-sqlite3 (native), pino-pretty (loaded for a terminal
         // only) and vite (`jobdeck dev` only, a devDependency).
         external: ['better-sqlite3', 'pino-pretty', 'vite'],
         plugins: [leaveOutUnused],
-        // CommonJS, one file: the only form V8's code cache takes (server/code-cache.ts).
+        // CommonJS, one file: the only form V8's code cache takes (server/cli/code-cache.ts).
         // Modules imported with import() are still evaluated only when first imported.
         format: 'cjs',
         // import() of what is left outside becomes require(): Node 20 runs import() in a
@@ -151,7 +151,7 @@ const targets: Target[] = [
         .slice(0, 16);
       await bundle({
         ...serviceOptions,
-        entryPoints: [join(ROOT, 'server', 'launch.ts')],
+        entryPoints: [join(ROOT, 'server', 'cli', 'launch.ts')],
         outfile: join(this.outDir, 'cli.js'),
         format: 'esm',
         define: { JOBDECK_BUNDLE_HASH: JSON.stringify(bundleHash) },

@@ -55,7 +55,7 @@ export async function startOnce(
   }
 }
 
-/** The build's code cache (server/code-cache.ts), removed so that a start has to write it again. */
+/** The build's code cache (server/cli/code-cache.ts), removed so that a start has to write it again. */
 function removeCodeCache(): void {
   const dir = join(ROOT, 'dist', 'server');
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.v8cache'))) {

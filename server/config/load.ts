@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, dirname, resolve } from 'node:path';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { formatPath } from '../../contract';
-import { StartupError } from '../startup-error';
+import { StartupError } from '../app/startup-error';
 import type { ConfigLayer } from './environment';
-import { exampleConfigFile } from '../package-info';
+import { exampleConfigFile } from '../app/package-info';
 import { configSchema, DATABASE_URL_VARIABLE, type JobdeckConfig } from './schema';
 
 /** A mistake in the configuration: reported as `file:line: key: reason`. */

@@ -1,4 +1,4 @@
-import { failpoint } from '../failpoints';
+import { failpoint } from './failpoints';
 import { SLOT_STATES, cancelEffect, type SubmitJobRequest } from '../../contract';
 import type { Catalog, DefinitionSettings, QueueSettings } from './catalog';
 import type { Dispatcher } from './dispatcher';

@@ -1,5 +1,5 @@
 import type { JobState } from '../../contract';
-import { failpoint } from '../failpoints';
+import { failpoint } from './failpoints';
 import type { Admission, Claim, Job, NewJob, StateChange, TransitionFields } from './model';
 import { notes } from './notes';
 import type { JobStore } from './ports';

@@ -7,7 +7,7 @@ import {
   type WorkloadOutput,
   type WorkloadSpec,
 } from '../../jobs/ports';
-import { failpoint } from '../../failpoints';
+import { failpoint } from '../../jobs/failpoints';
 import { engineLogs, readEngineOutput } from '../engine-output';
 import { engineClients } from '../engine-api/connection';
 import { statusOf } from '../engine-api/errors';

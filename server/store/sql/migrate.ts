@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { failpoint } from '../../failpoints';
+import { failpoint } from '../../jobs/failpoints';
 import type { Database } from '../schema';
 import type { StoreDialect } from './dialect';
 

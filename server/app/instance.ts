@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { InstanceIdentity } from './jobs/membership';
+import type { InstanceIdentity } from '../jobs/membership';
 
 /**
  * The PID namespace this process lives in: two containers on one machine may share a host name,

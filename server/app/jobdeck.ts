@@ -1,21 +1,21 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { submitJobSchema } from '../contract';
-import { catalogFromConfig } from './config/catalog';
-import { ConfigError } from './config/load';
-import type { JobdeckConfig } from './config/schema';
-import { buildHttpApp } from './http/app';
-import { createJobSystem } from './jobs/job-system';
+import { submitJobSchema } from '../../contract';
+import { catalogFromConfig } from '../config/catalog';
+import { ConfigError } from '../config/load';
+import type { JobdeckConfig } from '../config/schema';
+import { buildHttpApp } from '../http/app';
+import { createJobSystem } from '../jobs/job-system';
 import { isProcessAlive, thisInstance } from './instance';
-import { createLogger } from './observability/logging';
-import { ServiceMetrics } from './observability/metrics';
+import { createLogger } from '../observability/logging';
+import { ServiceMetrics } from '../observability/metrics';
 import { consoleDistDir, packageVersion } from './package-info';
 import { ensureWritableDirectory, listenError, StartupError } from './startup-error';
-import { createRuntime } from './runtime/create-runtime';
-import { openSecretBox } from './secrets/secret-box';
-import { openStore } from './store/open-store';
-import type { KeyStore } from './store/ports';
+import { createRuntime } from '../runtime/create-runtime';
+import { openSecretBox } from '../secrets/secret-box';
+import { openStore } from '../store/open-store';
+import type { KeyStore } from '../store/ports';
 
 export interface RunningJobdeck {
   apiUrl: string;
@@ -185,7 +185,7 @@ export async function startJobdeck(
   let consoleUrl: string | undefined;
   if (options.withConsole) {
     // Loaded only here: `start --no-console` and every instance behind a proxy skip its modules.
-    const { buildConsoleServer } = await import('./http/console-server');
+    const { buildConsoleServer } = await import('../http/console-server');
     consoleServer = await buildConsoleServer({
       distDir: consoleDistDir,
       apiUrl,

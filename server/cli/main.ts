@@ -1,16 +1,16 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { environmentLayer, type ConfigLayer } from './config/environment';
-import { ConfigError, loadConfig } from './config/load';
-import type { JobdeckConfig } from './config/schema';
+import { environmentLayer, type ConfigLayer } from '../config/environment';
+import { ConfigError, loadConfig } from '../config/load';
+import type { JobdeckConfig } from '../config/schema';
 import { saveCodeCache } from './code-cache';
-import { startJobdeck, type ConsoleKey } from './jobdeck';
-import { StartupError } from './startup-error';
-import { resealAll } from './secrets/rotate';
-import { openSecretBox, replaceKeyFile } from './secrets/secret-box';
-import { backupStore, openStore } from './store/open-store';
-import { packageVersion } from './package-info';
-import type { KeyStore, Store } from './store/ports';
+import { startJobdeck, type ConsoleKey } from '../app/jobdeck';
+import { StartupError } from '../app/startup-error';
+import { resealAll } from '../secrets/rotate';
+import { openSecretBox, replaceKeyFile } from '../secrets/secret-box';
+import { backupStore, openStore } from '../store/open-store';
+import { packageVersion } from '../app/package-info';
+import type { KeyStore, Store } from '../store/ports';
 
 const DEFAULT_CONFIG = process.env.JOBDECK_CONFIG ?? 'config/jobdeck.yaml';
 /** How long a stop may take to answer requests under way before the process just exits. */
@@ -225,7 +225,7 @@ program
   .command('openapi')
   .description('print the OpenAPI 3.1 document')
   .action(async () => {
-    const { buildOpenApiDocument } = await import('../contract/openapi');
+    const { buildOpenApiDocument } = await import('../../contract/openapi');
     process.stdout.write(`${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);
   });
 
