@@ -27,56 +27,108 @@ const placementConstraint = z
     'must look like node.labels.KEY==VALUE: node.id, node.hostname, node.role, node.platform.os, node.platform.arch, node.labels.KEY or engine.labels.KEY, then == or !=, then a value',
   );
 
-const definitionSchema = z.strictObject({
-  image: z.string().min(1),
-  command: z.array(z.string()).default([]),
-  parameters: z.record(z.string(), z.string()).default({}),
-  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
-  timeout_seconds: positiveInt.default(3600),
-  stop_grace_seconds: z.number().int().min(0).default(10),
-  cpus: z.number().positive().optional(),
-  memory: memorySize.optional(),
-  network: z.string().default('none'),
-  /** `uid[:gid]` (or a user the image knows) to run as instead of the image's user. */
-  user: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]+(:[A-Za-z0-9_.-]+)?$/, 'must look like 1000, 1000:1000 or a user name')
-    .optional(),
-  /** The container's root filesystem read-only (a small /tmp stays writable). */
-  read_only_root: z.boolean().optional(),
-  /** Placement constraints, for engines with several machines (`node.labels.gpu==true`). */
-  placement: z.array(placementConstraint).optional(),
-});
+// Every key says what it is (.describe): docs/configuration.md's reference is generated from it.
+const definitionSchema = z
+  .strictObject({
+    image: z
+      .string()
+      .min(1)
+      .describe('The image to run; never pulled: it must be on the engine (or every swarm node)'),
+    command: z
+      .array(z.string())
+      .default([])
+      .describe('Command words; `Param::key` words are replaced by parameters'),
+    parameters: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe("Default parameters; a submission's `container_cmd_parameter` overrides them"),
+    env: z
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string())
+      .default({})
+      .describe("Environment variables; a submission's `container_env` is applied on top"),
+    timeout_seconds: positiveInt
+      .default(3600)
+      .describe('A job running longer is stopped and ends `timeout`'),
+    stop_grace_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .default(10)
+      .describe('Between SIGTERM and SIGKILL when a job is cancelled or times out'),
+    cpus: z
+      .number()
+      .positive()
+      .optional()
+      .describe('CPUs a job may use (`job_defaults.cpus` if unset)'),
+    memory: memorySize
+      .optional()
+      .describe('Memory a job may use, as 512m or 1g (`job_defaults.memory` if unset)'),
+    network: z
+      .string()
+      .default('none')
+      .describe("The container's network; `none`: no network at all"),
+    user: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9_.-]+(:[A-Za-z0-9_.-]+)?$/,
+        'must look like 1000, 1000:1000 or a user name',
+      )
+      .optional()
+      .describe("`uid[:gid]` (or a user the image knows) to run as instead of the image's user"),
+    read_only_root: z
+      .boolean()
+      .optional()
+      .describe("The container's root filesystem read-only (a writable 64 MiB `/tmp` stays)"),
+    placement: z
+      .array(placementConstraint)
+      .optional()
+      .describe(
+        'Placement constraints for engines with several machines (`node.labels.gpu==true`); the local engine ignores them',
+      ),
+  })
+  .describe('One version of the definition: what a job of it runs');
 
 export const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
 
-/** A tiny init as PID 1 forwards SIGTERM to the job, so a grace period means something. */
-const init = z.boolean().default(true);
+const init = z
+  .boolean()
+  .default(true)
+  .describe('A tiny init as PID 1 forwards SIGTERM to the job, so a grace period means something');
 
 /** The local Docker Engine, the default. */
 const dockerEngineSchema = z.strictObject({
-  type: z.literal('docker'),
-  socket: z.string().default(DEFAULT_DOCKER_SOCKET),
+  type: z.literal('docker').describe('The local Docker Engine'),
+  socket: z.string().default(DEFAULT_DOCKER_SOCKET).describe("The engine's unix socket"),
   init,
 });
 
 /** A Docker Swarm, through one of its managers. */
 const swarmEngineSchema = z
   .strictObject({
-    type: z.literal('swarm'),
-    /** The manager's unix socket (the default: this machine's engine, if it is a manager). */
-    socket: z.string().optional(),
-    /** Or the manager's Engine API over plain TCP: only on a network you trust. */
+    type: z.literal('swarm').describe('A Docker Swarm, through one of its managers'),
+    socket: z
+      .string()
+      .optional()
+      .describe(
+        "A manager's unix socket (without `socket` or `host`: this machine's, /var/run/docker.sock)",
+      ),
     host: z
       .string()
       .regex(/^[^\s:/]+:\d{1,5}$/, 'must be host:port, e.g. 10.0.0.5:2375')
-      .optional(),
-    /** Where every job may run; the swarm's scheduler picks among the nodes that match. */
-    constraints: z.array(placementConstraint).default([]),
-    /** How a job with network `none` is isolated (see docs/swarm.md). */
+      .optional()
+      .describe(
+        "Or a manager's Engine API over plain TCP, `host:port`: only on a network you trust",
+      ),
+    constraints: z
+      .array(placementConstraint)
+      .default([])
+      .describe("Where every job may run (Swarm's syntax); the swarm picks among matching nodes"),
     isolation: z
       .enum(['job-network', 'node-bridge'], 'must be job-network or node-bridge')
-      .default('job-network'),
+      .default('job-network')
+      .describe(
+        'How a job with network `none` is isolated: an internal overlay network of its own, or none attached (see docs/swarm.md)',
+      ),
     init,
   })
   .refine((engine) => !(engine.socket && engine.host), {
@@ -88,24 +140,34 @@ const engineSchema = z.discriminatedUnion('type', [dockerEngineSchema, swarmEngi
   error: 'must be docker or swarm',
 });
 
-/** Limits every job container gets unless its definition sets its own. */
 const jobDefaultsSchema = z.strictObject({
-  memory: memorySize.default(512 * 1024 ** 2),
-  cpus: z.number().positive().default(1),
-  /** Processes and threads a job may have at once: a fork bomb stops here. */
-  pids_limit: positiveInt.default(512),
+  memory: memorySize.default(512 * 1024 ** 2).describe('Memory a job may use (default 512m)'),
+  cpus: z.number().positive().default(1).describe('CPUs a job may use'),
+  pids_limit: positiveInt
+    .default(512)
+    .describe('Processes and threads a job may have at once: a fork bomb stops here'),
 });
 
 const queueSchema = z.strictObject({
-  max_running: positiveInt.default(4),
-  priority: z.number().int().default(0),
-  /** Jobs are accepted and wait as runnable; nothing starts until the queue is unpaused. */
-  paused: z.boolean().default(false),
+  max_running: positiveInt.default(4).describe("The queue's jobs holding a slot at once"),
+  priority: z
+    .number()
+    .int()
+    .default(0)
+    .describe('Higher queues get free slots of the service first'),
+  paused: z
+    .boolean()
+    .default(false)
+    .describe('Jobs are accepted and wait as runnable; nothing starts until the queue is unpaused'),
 });
 
 const projectSchema = z.strictObject({
-  queues: z.record(identifier, queueSchema),
-  definitions: z.record(identifier, z.record(identifier, definitionSchema)),
+  queues: z.record(identifier, queueSchema).describe("The project's job queues, by name"),
+  definitions: z
+    .record(identifier, z.record(identifier, definitionSchema))
+    .describe(
+      "The project's job definitions, by name and then version; a version is immutable once a job used it",
+    ),
 });
 
 /** Where `store.url` comes from when the file leaves it out (so a password can stay out of it). */
@@ -115,19 +177,23 @@ const storeSchema = z.discriminatedUnion(
   'type',
   [
     z.strictObject({
-      type: z.literal('sqlite'),
-      /** Relative to data_dir. */
-      path: z.string().min(1).default('jobdeck.sqlite'),
+      type: z.literal('sqlite').describe('The embedded store: one SQLite file'),
+      path: z.string().min(1).default('jobdeck.sqlite').describe('The file, relative to data_dir'),
     }),
     z.strictObject({
-      type: z.literal('postgres'),
+      type: z
+        .literal('postgres')
+        .describe('A PostgreSQL database, which several instances can share'),
       url: z
         .string({ error: `missing: set store.url or the ${DATABASE_URL_VARIABLE} variable` })
         .regex(
           /^postgres(ql)?:\/\//,
           `must be a postgres:// or postgresql:// URL (from store.url or ${DATABASE_URL_VARIABLE})`,
+        )
+        .describe(
+          `postgresql://user:password@host/db; without it in the file, ${DATABASE_URL_VARIABLE} gives it (no password in the file)`,
         ),
-      pool_size: positiveInt.default(10),
+      pool_size: positiveInt.default(10).describe('Connections to PostgreSQL at most, per process'),
     }),
   ],
   { error: 'must be sqlite or postgres' },
@@ -135,62 +201,127 @@ const storeSchema = z.discriminatedUnion(
 
 export const configSchema = z
   .strictObject({
-    host: z.string().default('127.0.0.1'),
-    port: z.number().int().min(0).max(65535).default(8080),
-    console_port: z.number().int().min(0).max(65535).default(8081),
-    /** Host names the console answers to besides loopback and `host` (DNS-rebinding guard). */
-    console_hosts: z.array(z.string()).default([]),
-    data_dir: z.string().default('./data'),
-    engine: engineSchema.default({ type: 'docker', socket: DEFAULT_DOCKER_SOCKET, init: true }),
-    job_defaults: jobDefaultsSchema.default({ memory: 512 * 1024 ** 2, cpus: 1, pids_limit: 512 }),
-    /** How often every unfinished job is compared with the engine (and the engine pinged). */
-    reconcile_interval_seconds: z.number().positive().max(60).default(2),
-    /** How long an instance sharing the store may stay silent before another takes over its jobs. */
-    instance_timeout_seconds: z.number().positive().default(15),
-    max_running: positiveInt.default(16),
-    log_tail_bytes: positiveInt.default(64 * 1024),
-    body_limit_bytes: positiveInt.default(DEFAULT_BODY_LIMIT_BYTES),
-    /** Requests per minute per API key; 0 turns the limit off. */
-    rate_limit_per_minute: z.number().int().min(0).default(1200),
-    /** Failed authentications per minute per client address before 429; 0 turns the limit off. */
-    auth_failures_per_minute: z.number().int().min(0).default(30),
-    /** How long a client may take; a slow or stalled one is cut (408) so it cannot hold a connection. */
+    host: z.string().default('127.0.0.1').describe('Where the API and the console listen'),
+    port: z.number().int().min(0).max(65535).default(8080).describe("The API's port"),
+    console_port: z.number().int().min(0).max(65535).default(8081).describe("The console's port"),
+    console_hosts: z
+      .array(z.string())
+      .default([])
+      .describe(
+        'Host names the console answers to besides loopback names and `host` (others get 421: the DNS-rebinding guard)',
+      ),
+    data_dir: z
+      .string()
+      .default('./data')
+      .describe(
+        'The SQLite file (default store), the secret key file and the console key file, relative to the config file',
+      ),
+    engine: engineSchema
+      .default({ type: 'docker', socket: DEFAULT_DOCKER_SOCKET, init: true })
+      .describe('Where jobs run: the local Docker Engine or a Docker Swarm'),
+    job_defaults: jobDefaultsSchema
+      .default({ memory: 512 * 1024 ** 2, cpus: 1, pids_limit: 512 })
+      .describe('Limits every job container gets unless its definition sets its own'),
+    reconcile_interval_seconds: z
+      .number()
+      .positive()
+      .max(60)
+      .default(2)
+      .describe(
+        'How often every unfinished job is compared with the engine, the engine pinged and the heartbeat beaten',
+      ),
+    instance_timeout_seconds: z
+      .number()
+      .positive()
+      .default(15)
+      .describe(
+        'How long an instance sharing the store may stay silent before another takes over its jobs (at least 3 × the interval)',
+      ),
+    max_running: positiveInt
+      .default(16)
+      .describe('Containers at once on this service, across queues'),
+    log_tail_bytes: positiveInt
+      .default(64 * 1024)
+      .describe('Container output kept per job, and the most one logs answer returns'),
+    body_limit_bytes: positiveInt
+      .default(DEFAULT_BODY_LIMIT_BYTES)
+      .describe('Request body limit (413 past it)'),
+    rate_limit_per_minute: z
+      .number()
+      .int()
+      .min(0)
+      .default(1200)
+      .describe('Requests per minute per API key; 0 turns the limit off'),
+    auth_failures_per_minute: z
+      .number()
+      .int()
+      .min(0)
+      .default(30)
+      .describe(
+        'Failed authentications per minute per client address before 429; 0 turns the limit off',
+      ),
     http_timeouts: z
       .strictObject({
-        headers_seconds: positiveInt.default(10),
-        request_seconds: positiveInt.default(30),
-        keep_alive_seconds: positiveInt.default(5),
+        headers_seconds: positiveInt
+          .default(10)
+          .describe('For the request line and headers (408 past it)'),
+        request_seconds: positiveInt
+          .default(30)
+          .describe('For the whole request, body included (408 past it)'),
+        keep_alive_seconds: positiveInt
+          .default(5)
+          .describe('An idle keep-alive connection is closed after this'),
       })
       .refine((t) => t.headers_seconds <= t.request_seconds, {
         message: 'headers_seconds: must not exceed request_seconds',
       })
-      .default({ headers_seconds: 10, request_seconds: 30, keep_alive_seconds: 5 }),
-    /**
-     * Jobdeck's extensions under /v1/client (job list, transitions, logs, execution, queues,
-     * events) and the OpenAPI document; false leaves the spec's three operations only.
-     */
-    extensions: z.boolean().default(true),
-    /** The event stream extension. */
+      .default({ headers_seconds: 10, request_seconds: 30, keep_alive_seconds: 5 })
+      .describe(
+        'How long a client may take: a slow or stalled one is cut, so it cannot hold a connection',
+      ),
+    extensions: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Jobdeck's extensions under /v1/client and the OpenAPI document; false leaves the spec's three operations only",
+      ),
     events: z
       .strictObject({
-        /** Streams one API key may hold open at once on one instance; more get a 429. */
-        streams_per_key: positiveInt.default(4),
-        /** A comment line this often, so that proxies keep an idle stream open. */
-        heartbeat_seconds: positiveInt.default(15),
+        streams_per_key: positiveInt
+          .default(4)
+          .describe('Streams one API key may hold open at once on one instance; more get a 429'),
+        heartbeat_seconds: positiveInt
+          .default(15)
+          .describe('A comment line this often, so that proxies keep an idle stream open'),
       })
-      .default({ streams_per_key: 4, heartbeat_seconds: 15 }),
-    /** Base64 of 32 bytes; when absent a 0600 key file in data_dir is used. */
-    secret_key: z.string().optional(),
-    /** Earlier secret keys (base64): they open what they sealed, never seal (see secrets rotate). */
-    retired_secret_keys: z.array(z.string()).default([]),
-    /** Extra labels on every job container (ownership, cost allocation); Jobdeck's own win. */
-    container_labels: z.record(z.string(), z.string()).default({}),
+      .default({ streams_per_key: 4, heartbeat_seconds: 15 })
+      .describe('The event stream extension'),
+    secret_key: z
+      .string()
+      .optional()
+      .describe(
+        'Base64 of 32 bytes for AES-256-GCM; without it a 0600 key file in data_dir is generated',
+      ),
+    retired_secret_keys: z
+      .array(z.string())
+      .default([])
+      .describe(
+        'Earlier secret keys (base64): they open what they sealed, never seal (see rotation)',
+      ),
+    container_labels: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe("Extra labels on every job container (ownership, cost); Jobdeck's own labels win"),
     log_level: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-      .default('info'),
-    projects: z.record(identifier, projectSchema),
-    /** The embedded default: one SQLite file in data_dir. */
-    store: storeSchema.default({ type: 'sqlite', path: 'jobdeck.sqlite' }),
+      .default('info')
+      .describe('The log level; debug adds a line per request'),
+    projects: z
+      .record(identifier, projectSchema)
+      .describe('Projects by code: each has its queues and definitions, and its own API keys'),
+    store: storeSchema
+      .default({ type: 'sqlite', path: 'jobdeck.sqlite' })
+      .describe('Where jobs are stored: the embedded SQLite file, or PostgreSQL'),
   })
   .refine((config) => config.instance_timeout_seconds >= 3 * config.reconcile_interval_seconds, {
     path: ['instance_timeout_seconds'],
