@@ -14,10 +14,13 @@ export interface OutputOptions {
 
 /**
  * Engines split output into lines at newlines and cut a longer line into pieces (Docker: at
- * 16 KiB), so a read can begin inside a secret only after a newline in it, or anywhere in one
- * longer than a piece.
+ * 16 KiB), so a read can begin inside a secret after a newline in it, or at any byte of it where
+ * a piece ends, however short the secret. A rest of a secret at a read's start is hidden when it
+ * follows a newline in the secret or is at least this long: hiding every 1-3 bytes that could
+ * end one would eat the start of ordinary lines (the "e" of "error"), and 3 bytes give nothing
+ * away. docs/api.md states the rule.
  */
-const LINE_PIECE_BYTES = 16 * 1024;
+export const SHORTEST_HIDDEN_REST = 4;
 
 /** A part of a stream's bytes that holds a secret (or may: the rest of one cut off before). */
 interface Secret {
@@ -59,7 +62,7 @@ export function showableOutput(
       const to = lines.starts[i + 1] ?? lines.bytes.length;
       texts[index] = redactedText(lines.bytes, lines.starts[i]!, to, found);
     });
-    const held = ended ? undefined : firstUnsettled(output.lines, lines, found, secrets);
+    const held = ended ? undefined : firstUnsettled(output.lines, lines, secrets);
     if (held !== undefined && (heldFrom === undefined || held.at < heldFrom)) heldFrom = held.at;
   }
   const shown: OutputLine[] = [];
@@ -98,7 +101,10 @@ function secretsIn(bytes: Buffer, secrets: JobSecrets, cutBefore: boolean): Secr
       found.push({ from: at, to: at + form.bytes.length, name: form.name });
     }
     if (cutBefore) {
-      const rest = longestRestAtStart(bytes, form.bytes);
+      // A read that begins inside a secret ends with the secret's end (its rest), or inside it
+      // too: a secret longer than what a read keeps, or one still being printed.
+      const inside = bytes.length >= SHORTEST_HIDDEN_REST && form.bytes.includes(bytes);
+      const rest = inside ? bytes.length : longestRestAtStart(bytes, form.bytes);
       if (rest > 0) found.push({ from: 0, to: rest, name: form.name });
     }
   }
@@ -115,9 +121,8 @@ function secretsIn(bytes: Buffer, secrets: JobSecrets, cutBefore: boolean): Secr
 /** The length of the longest end of `secret` a read could begin with that `bytes` begins with. */
 function longestRestAtStart(bytes: Buffer, secret: Buffer): number {
   for (let cut = 1; cut < secret.length; cut += 1) {
-    const cutAnywhere = secret.length > LINE_PIECE_BYTES;
-    if (!cutAnywhere && secret[cut - 1] !== 0x0a) continue;
     const rest = secret.subarray(cut);
+    if (rest.length < SHORTEST_HIDDEN_REST && secret[cut - 1] !== 0x0a) continue;
     if (bytes.subarray(0, rest.length).equals(rest)) return rest.length;
   }
   return 0;
@@ -125,17 +130,18 @@ function longestRestAtStart(bytes: Buffer, secret: Buffer): number {
 
 /**
  * The first line of the stream that may still change: one not ended yet, or the one where the
- * bytes to the end could be the start of a secret still being printed.
+ * bytes to the end could be the start of a secret still being printed. Every such start is
+ * looked at, even inside what was already replaced: a secret's start can also look like the rest
+ * of one cut off before the read, and holding a line back loses nothing.
  */
 function firstUnsettled(
   all: readonly WorkloadLine[],
   stream: Stream,
-  found: readonly Secret[],
   secrets: JobSecrets,
 ): WorkloadLine | undefined {
   const { bytes, starts, indices } = stream;
   const lineAt = (offset: number) => all[indices[starts.findLastIndex((s) => s <= offset)]!];
-  const from = Math.max(found.at(-1)?.to ?? 0, bytes.length - secrets.margin + 1);
+  const from = Math.max(0, bytes.length - secrets.margin + 1);
   for (let at = from; at < bytes.length; at += 1) {
     const rest = bytes.subarray(at);
     const begins = (form: Buffer) =>

@@ -90,13 +90,24 @@ function sinceAfter(after: LogInstant): string | undefined {
  * away) are not the job's output and are left out. Returns how many lines it read.
  */
 async function readLines(stream: Readable, sink: LineTail): Promise<number> {
-  let pending: Buffer = Buffer.alloc(0);
+  // Chunks are joined only once they hold what is needed next (a header, or a whole frame): an
+  // engine (or a proxy) sending small chunks would otherwise cost a copy of the frame each.
+  let chunks: Buffer[] = [];
+  let buffered = 0;
+  let needed = HEADER_BYTES;
   let count = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
-    pending = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
+    chunks.push(chunk);
+    buffered += chunk.length;
+    if (buffered < needed) continue;
+    let pending = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, buffered);
+    needed = HEADER_BYTES;
     while (pending.length >= HEADER_BYTES) {
       const end = HEADER_BYTES + pending.readUInt32BE(4);
-      if (pending.length < end) break;
+      if (pending.length < end) {
+        needed = end;
+        break;
+      }
       const source = STREAMS[pending[0]!];
       if (source) {
         sink.add(lineOf(source, pending.subarray(HEADER_BYTES, end)));
@@ -104,6 +115,8 @@ async function readLines(stream: Readable, sink: LineTail): Promise<number> {
       }
       pending = pending.subarray(end);
     }
+    chunks = pending.length > 0 ? [pending] : [];
+    buffered = pending.length;
   }
   return count;
 }
