@@ -5,6 +5,7 @@ import { defineConfig, type Plugin } from 'vite';
 import {
   CONSOLE_PAGE_HEADERS,
   CSP_NONCE_PLACEHOLDER,
+  authorizationFor,
   crossSiteRefusal,
 } from './server/http/console-guard.ts';
 
@@ -23,9 +24,9 @@ function devApiKey(): string | undefined {
  * refusal as the console server, run before Vite's proxy. (Host names are Vite's own check,
  * server.allowedHosts: loopback names and IP addresses only, which stops DNS rebinding.)
  */
-function refuseCrossSiteWrites(): Plugin {
+function refuseCrossSiteRequests(): Plugin {
   return {
-    name: 'jobdeck-refuse-cross-site-writes',
+    name: 'jobdeck-refuse-cross-site-requests',
     configureServer(server) {
       server.middlewares.use('/v1', (request, response, next) => {
         const refusal = crossSiteRefusal(request);
@@ -38,7 +39,7 @@ function refuseCrossSiteWrites(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), refuseCrossSiteWrites()],
+  plugins: [react(), refuseCrossSiteRequests()],
   // Vite writes a csp-nonce meta tag and nonce attributes; the console server replaces the
   // placeholder with a fresh nonce per page (server/http/console-server.ts).
   html: { cspNonce: CSP_NONCE_PLACEHOLDER },
@@ -51,9 +52,12 @@ export default defineConfig({
         target: process.env.JOBDECK_API_URL ?? 'http://127.0.0.1:8080',
         configure: (proxy) => {
           proxy.on('proxyReq', (request) => {
-            const key = devApiKey();
-            if (key && !request.getHeader('authorization'))
-              request.setHeader('authorization', `Bearer ${key}`);
+            const sent = authorizationFor(
+              request.getHeader('authorization') as string,
+              devApiKey(),
+            );
+            if (sent === undefined) request.removeHeader('authorization');
+            else request.setHeader('authorization', sent);
           });
         },
       },

@@ -54,28 +54,42 @@ export function hostNameOf(hostHeader: string | undefined): string {
   return match?.[1] ?? '';
 }
 
-const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS'];
-
 /**
- * Why a request that could change state must not be forwarded, or null when it may. Browsers send
- * Sec-Fetch-Site and Origin with every such request; a page of another site gets refused here
- * instead of cancelling jobs with the operator's key. Clients that send neither (curl, scripts)
- * are not browsers, so no other site can be driving them.
+ * Why a request to the proxy must not be forwarded, or null when it may. The proxy adds the
+ * console's key, so a page of another site must not reach it by any method: a cross-site GET (an
+ * image, a no-cors fetch) would spend the key's rate limit or hold an event-stream slot. Browsers
+ * mark what they send: Sec-Fetch-Site, else Origin or Referer. Clients that send none of them
+ * (curl, scripts) are not browsers, so no other site can be driving them.
  */
-export function crossSiteRefusal(request: {
-  method?: string;
-  headers: IncomingHttpHeaders;
-}): string | null {
-  if (SAFE_METHODS.includes(request.method ?? 'GET')) return null;
-  const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-    return `Sec-Fetch-Site: a ${site} request cannot change jobs through the console; call the API with your own key`;
+export function crossSiteRefusal(request: { headers: IncomingHttpHeaders }): string | null {
+  const { headers } = request;
+  const site = headers['sec-fetch-site'];
+  if (site !== undefined) {
+    return site === 'same-origin' || site === 'none'
+      ? null
+      : `Sec-Fetch-Site: a ${site} request cannot use the console's key; call the API with your own`;
   }
-  const origin = request.headers.origin;
-  if (origin !== undefined && !sameHost(origin, request.headers.host)) {
-    return 'Origin: another site cannot change jobs through the console; call the API with your own key';
+  if (headers.origin !== undefined && !sameHost(headers.origin, headers.host)) {
+    return "Origin: another site cannot use the console's key; call the API with your own";
+  }
+  const referer = headers.referer;
+  if (referer !== undefined && !sameHost(referer, headers.host)) {
+    return "Referer: another site cannot use the console's key; call the API with your own";
   }
   return null;
+}
+
+/**
+ * The Authorization the proxy sends on: a Bearer key the user typed in Settings replaces the
+ * console's own; anything else (a reverse proxy's Basic credentials, which the browser repeats on
+ * every request) is the proxy's business, not the API's, and gives way to the console's key.
+ */
+export function authorizationFor(
+  sent: string | string[] | undefined,
+  consoleKey: string | undefined,
+): string | undefined {
+  if (typeof sent === 'string' && /^Bearer\s/i.test(sent)) return sent;
+  return consoleKey === undefined ? undefined : `Bearer ${consoleKey}`;
 }
 
 function sameHost(origin: string, host: string | undefined): boolean {

@@ -7,6 +7,7 @@ import {
   CONSOLE_PAGE_HEADERS,
   CSP_NONCE_PLACEHOLDER,
   allowedHostNames,
+  authorizationFor,
   consolePolicy,
   crossSiteRefusal,
   hostNameOf,
@@ -37,7 +38,7 @@ function refuse(reply: FastifyReply, status: number, message: string) {
 /**
  * Serves the built console and proxies /v1 to the service, the same arrangement as the dev server.
  * Whoever reaches it acts with the injected key, so it answers only under its own host names and
- * forwards no state-changing request that another site's page made.
+ * forwards no request that another site's page made.
  */
 export async function buildConsoleServer(options: ConsoleServerOptions): Promise<FastifyInstance> {
   const app = Fastify({ ...ZOD_ONLY, logger: false });
@@ -47,7 +48,8 @@ export async function buildConsoleServer(options: ConsoleServerOptions): Promise
     if (!hostNames.has(hostNameOf(request.headers.host))) {
       return refuse(reply, 421, `Host: this console answers only to ${[...hostNames].join(', ')}`);
     }
-    const refusal = crossSiteRefusal(request);
+    // Pages may be opened from anywhere (a link); only the proxy carries the key.
+    const refusal = request.url.startsWith('/v1') ? crossSiteRefusal(request) : null;
     if (refusal) return refuse(reply, 403, refusal);
   });
   app.setErrorHandler((error: FastifyError, _request, reply) => {
@@ -66,10 +68,10 @@ export async function buildConsoleServer(options: ConsoleServerOptions): Promise
     prefix: '/v1',
     rewritePrefix: '/v1',
     replyOptions: {
-      rewriteRequestHeaders: (_request, headers) =>
-        headers.authorization || !options.apiKey
-          ? headers
-          : { ...headers, authorization: `Bearer ${options.apiKey}` },
+      rewriteRequestHeaders: (_request, { authorization, ...headers }) => {
+        const sent = authorizationFor(authorization, options.apiKey);
+        return sent === undefined ? headers : { ...headers, authorization: sent };
+      },
     },
   });
 

@@ -83,12 +83,13 @@ describe('the proxy cannot be driven by other sites', () => {
       { origin: 'null' },
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site', origin: `http://${ownHost()}` },
+      { referer: 'http://attacker.example/page' },
     ];
     for (const headers of crossSite) {
       const answer = await cancel(headers);
       expect(answer.status, JSON.stringify(headers)).toBe(403);
       expect(errorBodySchema.parse(JSON.parse(answer.text)).message).toMatch(
-        /^(Origin|Sec-Fetch-Site): /,
+        /^(Origin|Sec-Fetch-Site|Referer): /,
       );
     }
     // Same origin, and a client that is no browser: forwarded with the console's key (the job is unknown).
@@ -104,5 +105,56 @@ describe('the proxy cannot be driven by other sites', () => {
         message: `job_id: no job "${id}" in this project`,
       });
     }
+  });
+});
+
+describe('the proxy and other sites, by any method', () => {
+  it("refuses another site's reads and event streams (key, rate limit and stream slots stay the console's)", async () => {
+    const crossSite: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'http://attacker.example' },
+      { referer: 'http://attacker.example/page' },
+    ];
+    for (const path of ['/v1/client/jobs', '/v1/client/events', '/v1/client/queues']) {
+      for (const headers of crossSite) {
+        const answer = await send('GET', path, { host: ownHost(), ...headers });
+        expect(answer.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
+        expect(errorBodySchema.parse(JSON.parse(answer.text)).message).toMatch(
+          /^(Origin|Sec-Fetch-Site|Referer): /,
+        );
+      }
+    }
+    const own = await send('GET', '/v1/client/jobs', {
+      host: ownHost(),
+      'sec-fetch-site': 'same-origin',
+    });
+    expect(own.status).toBe(200);
+  });
+
+  it('still serves its pages to a link from another site (no key is involved)', async () => {
+    const page = await send('GET', '/jobs', {
+      host: ownHost(),
+      'sec-fetch-site': 'cross-site',
+      'sec-fetch-mode': 'navigate',
+      'sec-fetch-dest': 'document',
+    });
+    expect(page.status).toBe(200);
+    expect(String(page.headers['content-type'])).toContain('text/html');
+  });
+});
+
+describe("the proxy's key behind a reverse proxy with basic auth", () => {
+  it("replaces the browser's Basic credentials with its key, and lets a typed Bearer key through", async () => {
+    const basic = await send('GET', '/v1/client/jobs', {
+      host: ownHost(),
+      authorization: `Basic ${Buffer.from('operator:pass').toString('base64')}`,
+    });
+    expect(basic.status, basic.text).toBe(200);
+    const typed = await send('GET', '/v1/client/jobs', {
+      host: ownHost(),
+      authorization: 'Bearer jd_not-a-real-key',
+    });
+    expect(typed.status).toBe(401);
   });
 });
