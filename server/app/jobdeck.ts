@@ -80,6 +80,7 @@ export async function startJobdeck(
     version: packageVersion,
     counts: storage.counts,
     engineAvailable: () => jobs.health.available,
+    queues: catalog.queuesByPriority.map((queue) => queue.ref),
   });
   const runtime = metrics.instrumentRuntime(
     await createRuntime(config.engine, {

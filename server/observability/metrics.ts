@@ -62,7 +62,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  constructor(options: { version: string; counts: JobCounts; engineAvailable: () => boolean }) {
+  constructor(options: {
+    version: string;
+    counts: JobCounts;
+    engineAvailable: () => boolean;
+    /** Every queue declared: each reports its unfinished jobs, 0 included. */
+    queues: readonly string[];
+  }) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'jobdeck_build_info',
@@ -86,6 +92,10 @@ export class ServiceMetrics {
       async collect() {
         const rows = await options.counts.countByStateAndQueue(UNFINISHED_STATES);
         this.reset();
+        // Zeros are reported, not left out: a series that vanishes when idle reads as "no data".
+        for (const queue of options.queues) {
+          for (const state of UNFINISHED_STATES) this.set({ state, queue }, 0);
+        }
         for (const { state, queue, count } of rows) this.set({ state, queue }, count);
       },
     });

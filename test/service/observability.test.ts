@@ -93,6 +93,9 @@ describe('metrics, liveness and readiness', () => {
       1,
     );
     expect(sample(text, 'jobdeck_jobs{state="runnable",queue="t::paused"}')).toBe(1);
+    // An idle queue reports its zeros (a series that vanished read as "no data" on the dashboard).
+    expect(sample(text, 'jobdeck_jobs{state="running",queue="t::single"}')).toBe(0);
+    expect(sample(text, 'jobdeck_jobs{state="runnable",queue="t::default"}')).toBe(0);
     expect(sample(text, 'jobdeck_engine_up')).toBe(1);
     expect(
       sample(
