@@ -70,7 +70,7 @@ export function buildOpenApiDocument() {
     operationId: 'submitJob',
     summary: 'Job Submit',
     security,
-    request: { body: { content: { 'application/json': { schema: payload } } } },
+    request: { body: { required: true, content: { 'application/json': { schema: payload } } } },
     responses: {
       202: json(successEnvelope(submitJobResultSchema), 'Accepted'),
       400: errors[400],
@@ -207,11 +207,10 @@ export function buildOpenApiDocument() {
       title: 'Jobdeck job client API',
       version: '1',
       description: 'Submit, inspect and cancel containerized jobs.',
-      license: { name: 'UNLICENSED' },
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-    // Where `jobdeck start` listens by default; a client of another service sets its own base URL.
-    servers: [
-      { url: 'http://127.0.0.1:8080', description: 'A local Jobdeck with the default port' },
-    ],
+    // Relative: the service that serves this document, wherever it is reached (a proxy's name,
+    // another port); its paths already start with /v1.
+    servers: [{ url: '/', description: 'The service that serves this document' }],
   });
 }
