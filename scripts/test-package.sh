@@ -47,6 +47,10 @@ projects:
     definitions:
       hello: { '1': { image: jobdeck/busybox:local, command: [echo, hello from the package] } }
 EOF
+# `jobdeck dev` needs a checkout: from the package it says so in one line, no require stack.
+dev_said=$(node_modules/.bin/jobdeck dev --config jobdeck.yaml 2>&1) && fail "jobdeck dev started from the package"
+[ "$dev_said" = "jobdeck: dev: needs a checkout of Jobdeck with its development dependencies (npm ci); an installed package runs: jobdeck start" ] ||
+  fail "jobdeck dev said: $dev_said"
 node_modules/.bin/jobdeck start --config jobdeck.yaml >"$work/out.log" 2>&1 &
 pid=$!
 api="" console=""

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { environmentLayer, type ConfigLayer } from '../config/environment';
+import { definitionRefOf, queueRefOf } from '../../contract';
 import { ConfigError, loadConfig } from '../config/load';
 import type { JobdeckConfig } from '../config/schema';
 import { saveCodeCache } from './code-cache';
@@ -76,6 +77,22 @@ function keyLine({ project, key, file, created }: ConsoleKey): string {
     : `  API key for project "${project}": in ${file} (mode 0600), or create one: jobdeck keys create --project ${project}`;
 }
 
+/** A submit to try, of the key's project's first definition and queue (none when it has neither). */
+function tryLine(config: JobdeckConfig, project: string, apiUrl: string): string[] {
+  const settings = config.projects[project];
+  const [name, versions] = Object.entries(settings?.definitions ?? {})[0] ?? [];
+  const version = Object.keys(versions ?? {})[0];
+  const queue = Object.keys(settings?.queues ?? {})[0];
+  if (!name || !version || !queue) return [];
+  const body = JSON.stringify({
+    job_definition: definitionRefOf({ project, name, version }),
+    job_queue: queueRefOf({ project, name: queue }),
+  });
+  return [
+    `  Try:     curl -s -X POST ${apiUrl}/v1/client/job -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '${body}'`,
+  ];
+}
+
 const program = new Command('jobdeck')
   .description('Containerized batch jobs: service and console')
   .version(packageVersion);
@@ -94,7 +111,7 @@ configured(program.command('start'))
         `  API:     ${jobdeck.apiUrl}/v1  (OpenAPI: ${jobdeck.apiUrl}/v1/openapi.json)`,
         jobdeck.consoleUrl ? `  Console: ${jobdeck.consoleUrl}` : '  Console: off (--no-console)',
         keyLine(jobdeck.consoleKey),
-        `  Try:     curl -s -X POST ${jobdeck.apiUrl}/v1/client/job -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{"job_definition":"demo::hello:1","job_queue":"demo::default"}'`,
+        ...tryLine(config, jobdeck.consoleKey.project, jobdeck.apiUrl),
       ];
       // Before the address is out, so that a stop asked from then on is a clean one.
       const stop = (signal: NodeJS.Signals) => {
@@ -118,16 +135,23 @@ configured(program.command('start'))
 configured(program.command('dev'))
   .description('run the service and the Vite dev server (hot reload) for working on the console')
   .action(async (options: CommonOptions) => {
+    // Vite is a development dependency: an installed package has none.
+    const vite = await import('vite').catch(() => {
+      throw new StartupError(
+        'dev: needs a checkout of Jobdeck with its development dependencies (npm ci); an installed package runs: jobdeck start',
+      );
+    });
     const config = configFrom(options);
     const jobdeck = await startJobdeck(config, { withConsole: false });
     // vite.config.ts reads these to proxy /v1 and inject the key server-side.
     process.env.JOBDECK_API_URL = jobdeck.apiUrl;
     process.env.JOBDECK_API_KEY = jobdeck.consoleKey.key;
-    const { createServer } = await import('vite');
-    const vite = await createServer({ server: { port: config.console_port, host: config.host } });
-    await vite.listen();
+    const server = await vite.createServer({
+      server: { port: config.console_port, host: config.host },
+    });
+    await server.listen();
     process.stdout.write(
-      `Jobdeck dev: API ${jobdeck.apiUrl}/v1, console ${vite.resolvedUrls?.local[0] ?? ''}\n`,
+      `Jobdeck dev: API ${jobdeck.apiUrl}/v1, console ${server.resolvedUrls?.local[0] ?? ''}\n`,
     );
   });
 
@@ -190,9 +214,14 @@ configured(secrets.command('new-key'))
         'secret_key is configured: put the new key in secret_key and the old one in retired_secret_keys instead',
       );
     }
-    const { retiredId, currentId } = replaceKeyFile(config.data_dir);
-    process.stderr.write(
-      `new current key ${currentId}; ${retiredId} retired (still opens its values). Restart the service, then run: jobdeck secrets rotate\n`,
+    const replaced = replaceKeyFile(config.data_dir);
+    if (!replaced) {
+      throw new ConfigError(
+        `no key file in ${config.data_dir} yet: the first start makes one (nothing is sealed before it), so there is nothing to rotate`,
+      );
+    }
+    process.stdout.write(
+      `new current key ${replaced.currentId}; ${replaced.retiredId} retired (still opens its values). Restart the service, then run: jobdeck secrets rotate\n`,
     );
   });
 

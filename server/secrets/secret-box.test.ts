@@ -1,5 +1,5 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,12 +47,18 @@ describe('sealed values carry a version and the id of their key', () => {
 });
 
 describe('key files', () => {
+  it('new-key before any key file: nothing to replace, nothing written', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-keys-'));
+    expect(replaceKeyFile(dataDir)).toBeUndefined();
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
   it('new-key: a fresh current key, the old one retired (0600), values of both open', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-keys-'));
     const config = { secret_key: undefined, retired_secret_keys: [], data_dir: dataDir };
     const first = openSecretBox(config);
     const sealed = first.seal('kept');
-    const { retiredId, currentId } = replaceKeyFile(dataDir);
+    const { retiredId, currentId } = replaceKeyFile(dataDir)!;
     expect(retiredId).toBe(first.currentKeyId);
     const second = openSecretBox(config);
     expect(second.currentKeyId).toBe(currentId);

@@ -148,12 +148,15 @@ export function openSecretBox(
 
 /**
  * Key-file rotation, step one: a new current key file, the old key appended to the retired file
- * (0600) so that what it sealed still opens. Returns the ids of the old and new keys.
+ * (0600) so that what it sealed still opens. Returns the ids of the old and new keys, or
+ * undefined when there is no key file yet.
  */
-export function replaceKeyFile(dataDir: string): { retiredId: string; currentId: string } {
+export function replaceKeyFile(
+  dataDir: string,
+): { retiredId: string; currentId: string } | undefined {
   const file = join(dataDir, KEY_FILE);
   const [old] = readKeys(file);
-  if (!old) throw new Error(`${file}: no key to retire`);
+  if (!old) return undefined; // nothing sealed yet: the first start makes the first key
   const key = randomBytes(32);
   appendFileSync(join(dataDir, RETIRED_FILE), `${old.toString('base64')}\n`, { mode: 0o600 });
   writeFileSync(`${file}.new`, key.toString('base64'), { mode: 0o600 });

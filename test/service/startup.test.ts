@@ -243,3 +243,39 @@ describe('the compiled CLI’s code cache', () => {
     expect(statSync(cache).mtimeMs).toBe(mtimeMs);
   });
 });
+
+/** Runs a CLI command (not start) with this configuration; its exit code and what it printed. */
+function command(file: string, args: string[]): Promise<Outcome> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [...CLI, ...args, '--config', file],
+      { cwd: ROOT, timeout: 30_000 },
+      (error, stdout, stderr) => done({ code: (error?.code as number) ?? 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('what the commands print', () => {
+  it("start suggests a submit of this configuration's own project, not a demo it may lack", async () => {
+    const outcome = await start(configFile({}));
+    expect(outcome.code).toBeNull();
+    expect(outcome.stdout).toContain(
+      `-d '{"job_definition":"t::echo:1","job_queue":"t::default"}'`,
+    );
+    expect(outcome.stdout).not.toContain('demo::');
+  });
+
+  it('secrets new-key says what it did, and in one line why it cannot before the first start', async () => {
+    const file = configFile({});
+    const early = await command(file, ['secrets', 'new-key']);
+    expect(expectOneLine(early)).toMatch(
+      /^jobdeck: no key file in .* yet: the first start makes one/,
+    );
+    expect(early.stderr).not.toContain('unexpected');
+    expect((await start(file)).code).toBeNull(); // the first start writes secret.key
+    const made = await command(file, ['secrets', 'new-key']);
+    expect(made.code).toBe(0);
+    expect(made.stdout).toMatch(/^new current key \S+; \S+ retired \(still opens its values\)/);
+  });
+});
