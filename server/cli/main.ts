@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { environmentLayer, type ConfigLayer } from '../config/environment';
+import { environmentLayer, unknownVariableWarnings, type ConfigLayer } from '../config/environment';
 import { definitionRefOf, queueRefOf } from '../../contract';
 import { ConfigError, loadConfig } from '../config/load';
 import type { JobdeckConfig } from '../config/schema';
@@ -38,6 +38,9 @@ function configFrom(
   if (options.port !== undefined) flags.port = { value: options.port, source: '--port' };
   if (options.consolePort !== undefined) {
     flags.console_port = { value: options.consolePort, source: '--console-port' };
+  }
+  for (const warning of unknownVariableWarnings()) {
+    process.stderr.write(`jobdeck: warning: ${warning}\n`);
   }
   return loadConfig(resolve(options.config), { environment: environmentLayer(), flags });
 }

@@ -60,3 +60,46 @@ export function environmentLayer(env: NodeJS.ProcessEnv = process.env): ConfigLa
   }
   return layer;
 }
+
+/** Variables Jobdeck reads outside the config layer, and those of its own tests and tools. */
+const OTHER_VARIABLES = new Set([
+  'JOBDECK_CONFIG',
+  'JOBDECK_DATABASE_URL',
+  'JOBDECK_CODE_CACHE_DIR',
+  'JOBDECK_FAILPOINT',
+  'JOBDECK_API_URL',
+  'JOBDECK_API_KEY',
+  'JOBDECK_CONSOLE_PORT',
+  'JOBDECK_E2E_PORT',
+  'JOBDECK_CHROMIUM',
+  'JOBDECK_SCREENSHOTS',
+]);
+
+/**
+ * A warning for each JOBDECK_* variable Jobdeck does not read (a typo'd JOBDECK_PROT would
+ * otherwise change nothing, silently), with the one it most likely meant.
+ */
+export function unknownVariableWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
+  const known = [...Object.keys(VARIABLES).map(variableOf), ...OTHER_VARIABLES];
+  return Object.keys(env)
+    .filter((name) => name.startsWith('JOBDECK_') && !name.startsWith('JOBDECK_TEST_'))
+    .filter((name) => !known.includes(name))
+    .map((name) => {
+      const meant = known.find((candidate) => nearlyEqual(name, candidate));
+      return `${name} is not a variable Jobdeck reads${meant ? `; did you mean ${meant}?` : ''} (ignored)`;
+    });
+}
+
+/** One letter added, dropped, changed or two swapped. */
+function nearlyEqual(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i += 1;
+  const rest = (x: string, skip: number) => x.slice(i + skip);
+  return (
+    rest(a, 1) === rest(b, 1) ||
+    rest(a, 1) === rest(b, 0) ||
+    rest(a, 0) === rest(b, 1) ||
+    (a[i] === b[i + 1] && a[i + 1] === b[i] && rest(a, 2) === rest(b, 2))
+  );
+}

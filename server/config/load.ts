@@ -5,6 +5,7 @@ import { formatPath } from '../../contract';
 import { StartupError } from '../app/startup-error';
 import type { ConfigLayer } from './environment';
 import { exampleConfigFile } from '../app/package-info';
+import { closestKeyName } from './key-names';
 import { configSchema, DATABASE_URL_VARIABLE, type JobdeckConfig } from './schema';
 
 /** A mistake in the configuration: reported as `file:line: key: reason`. */
@@ -17,6 +18,30 @@ function withDatabaseUrlFromEnvironment(raw: Record<string, unknown>): Record<st
   if (!url || store?.type !== 'postgres' || store.url !== undefined) return raw;
   return { ...raw, store: { ...store, url } };
 }
+
+/**
+ * Keys an earlier release knew under another name: accepted for now, with a warning that names
+ * the new one (docs/deploy.md, Upgrades). Each takes the raw file and says what it changed.
+ */
+const RENAMED_KEYS: {
+  key: string;
+  until: string;
+  move(raw: Record<string, unknown>): string;
+}[] = [
+  {
+    key: 'docker_socket',
+    until: '0.3.0',
+    move(raw) {
+      const socket = raw.docker_socket;
+      delete raw.docker_socket;
+      if (raw.engine !== undefined) {
+        return 'docker_socket (0.1) is ignored: engine is set; put the socket in engine.socket';
+      }
+      raw.engine = { type: 'docker', socket };
+      return 'docker_socket (0.1) is now engine: { type: docker, socket: … }: write that instead';
+    },
+  },
+];
 
 /** The line of the key at `path`, or of its nearest parent when the key is missing. */
 function lineOf(doc: Document, lineCounter: LineCounter, path: PropertyKey[]): number | undefined {
@@ -35,6 +60,7 @@ function lineOf(doc: Document, lineCounter: LineCounter, path: PropertyKey[]): n
 export function loadConfig(
   file: string,
   layers: { environment?: ConfigLayer; flags?: ConfigLayer } = {},
+  warn: (line: string) => void = (line) => process.stderr.write(`jobdeck: warning: ${line}\n`),
 ): JobdeckConfig {
   let text: string;
   try {
@@ -58,17 +84,35 @@ export function loadConfig(
   // Precedence: the file, then the environment, then flags.
   const outside: ConfigLayer = { ...layers.environment, ...layers.flags };
   const values = Object.fromEntries(Object.entries(outside).map(([key, v]) => [key, v.value]));
-  const parsed = configSchema.safeParse(
-    withDatabaseUrlFromEnvironment({ ...(doc.toJS() as object), ...values }),
-  );
+  const raw = { ...(doc.toJS() as Record<string, unknown>) };
+  for (const renamed of RENAMED_KEYS) {
+    if (raw[renamed.key] === undefined) continue;
+    const line = lineOf(doc, lineCounter, [renamed.key]);
+    warn(
+      `${file}${line ? `:${line}` : ''}: ${renamed.move(raw)} (accepted until ${renamed.until})`,
+    );
+  }
+  const parsed = configSchema.safeParse(withDatabaseUrlFromEnvironment({ ...raw, ...values }), {
+    // A key left out is "required", not "expected string, received undefined".
+    error: (issue) =>
+      issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined,
+  });
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => {
+    const at = (path: PropertyKey[]) => {
+      const line = lineOf(doc, lineCounter, path);
+      return `${file}${line ? `:${line}` : ''}: ${formatPath(path) || '(top level)'}`;
+    };
+    const lines = parsed.error.issues.flatMap((issue) => {
       const source = outside[String(issue.path[0])]?.source;
-      if (source) return `${source}: ${issue.message}`;
-      const line = lineOf(doc, lineCounter, issue.path);
-      const keys =
-        issue.code === 'unrecognized_keys' ? ` (unknown key ${issue.keys.join(', ')})` : '';
-      return `${file}${line ? `:${line}` : ''}: ${formatPath(issue.path) || '(top level)'}: ${issue.message}${keys}`;
+      if (source) return [`${source}: ${issue.message}`];
+      // One line per unknown key, at its own line, with the key it most likely meant.
+      if (issue.code === 'unrecognized_keys') {
+        return issue.keys.map((key) => {
+          const meant = closestKeyName(key);
+          return `${at([...issue.path, key])}: unknown key${meant ? `; did you mean ${meant}?` : ''}`;
+        });
+      }
+      return [`${at(issue.path)}: ${issue.message}`];
     });
     throw new ConfigError(lines.join('\n'));
   }

@@ -90,6 +90,15 @@ const definitionSchema = z
 
 export const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
 
+/** A key for AES-256-GCM, as `openssl rand -base64 32` prints one. */
+const secretKey = z
+  .string()
+  .refine(
+    (text) =>
+      /^[A-Za-z0-9+/]+={0,2}$/.test(text.trim()) && Buffer.from(text, 'base64').length === 32,
+    'must be base64 of 32 random bytes (openssl rand -base64 32)',
+  );
+
 const init = z
   .boolean()
   .default(true)
@@ -296,14 +305,13 @@ export const configSchema = z
       })
       .default({ streams_per_key: 4, heartbeat_seconds: 15 })
       .describe('The event stream extension'),
-    secret_key: z
-      .string()
+    secret_key: secretKey
       .optional()
       .describe(
         'Base64 of 32 bytes for AES-256-GCM; without it a 0600 key file in data_dir is generated',
       ),
     retired_secret_keys: z
-      .array(z.string())
+      .array(secretKey)
       .default([])
       .describe(
         'Earlier secret keys (base64): they open what they sealed, never seal (see rotation)',

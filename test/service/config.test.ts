@@ -46,6 +46,72 @@ describe('configuration', () => {
     expect(stderr).not.toMatch(/\n\s+at /); // no stack trace for a configuration mistake
   });
 
+  it('names a mistyped key once, at its own line, with the key it most likely meant', async () => {
+    const stderr = await startWith(
+      [
+        'port: 0',
+        'max_runing: 3',
+        'projects:',
+        '  demo:',
+        '    queues: { default: { max_running: 2, priorty: 1 } }',
+        '    definitions: {}',
+      ].join('\n'),
+    );
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^(jobdeck: )?\S+jobdeck-bad-[\d-]+\.yaml:2: max_runing: unknown key; did you mean max_running\?$/,
+        ),
+        expect.stringMatching(
+          /\.yaml:5: projects\.demo\.queues\.default\.priorty: unknown key; did you mean priority\?$/,
+        ),
+      ]),
+    );
+    expect(stderr.match(/max_runing/g)).toHaveLength(1);
+  });
+
+  it('says a missing key is required, not what type undefined is', async () => {
+    const stderr = await startWith(
+      [
+        'port: 0',
+        'projects:',
+        '  demo:',
+        '    queues: {}',
+        "    definitions: { hello: { '1': { command: [echo] } } }",
+      ].join('\n'),
+    );
+    expect(stderr).toMatch(
+      /\.yaml:5: projects\.demo\.definitions\.hello\.1\.image: is required\n$/,
+    );
+    expect(stderr).not.toContain('undefined');
+  });
+
+  it('names the variable of a bad secret key, and warns of a JOBDECK_ variable it does not read', async () => {
+    const config = 'port: 0\nprojects: {}\n';
+    const short = await startWith(config, { JOBDECK_SECRET_KEY: 'short' });
+    expect(short).toBe(
+      'jobdeck: JOBDECK_SECRET_KEY: must be base64 of 32 random bytes (openssl rand -base64 32)\n',
+    );
+    const typo = await startWith(config, { JOBDECK_PROT: '1', JOBDECK_SECRET_KEY: 'short' });
+    expect(typo).toContain(
+      'jobdeck: warning: JOBDECK_PROT is not a variable Jobdeck reads; did you mean JOBDECK_PORT? (ignored)\n',
+    );
+  });
+
+  it("accepts the first release's docker_socket with a warning that names engine.socket", async () => {
+    const stderr = await startWith(
+      'port: 0\ndocker_socket: /nonexistent/docker.sock\nprojects: {}\n',
+    );
+    expect(stderr).toMatch(
+      /^jobdeck: warning: \S+\.yaml:2: docker_socket \(0\.1\) is now engine: \{ type: docker, socket: … \}: write that instead \(accepted until 0\.3\.0\)\n/,
+    );
+    // Accepted, and used: the start fails on that socket, not on the key.
+    expect(stderr).toContain('/nonexistent/docker.sock');
+    expect(stderr).not.toContain('Unrecognized key');
+  });
+
   it('refuses YAML that does not parse, with its line', async () => {
     const stderr = await startWith('port: 0\nprojects:\n  demo: [unclosed\n');
     expect(stderr).toMatch(/jobdeck-bad-[\d-]+\.yaml:\d+: /);
