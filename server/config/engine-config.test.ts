@@ -86,7 +86,7 @@ describe('the engine configuration', () => {
       'FILE:4: engine.isolation: must be job-network or node-bridge',
     );
     expect(engine('type: docker', 'constraints: []')).toBe(
-      'FILE:3: engine: Unrecognized key: "constraints" (unknown key constraints)',
+      'FILE:4: engine.constraints: unknown key',
     );
   });
 });

@@ -41,11 +41,16 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** The known key a mistyped one most likely meant: within two edits (one for short keys). */
+/**
+ * The known key a mistyped one most likely meant: within two edits (one for short keys). A key
+ * known elsewhere (a swarm's `constraints` under a docker engine) is no typo: nothing to suggest.
+ */
 export function closestKeyName(typed: string): string | undefined {
+  const names = knownKeyNames();
+  if (names.has(typed)) return undefined;
   const allowed = typed.length <= 4 ? 1 : 2;
   let best: { name: string; distance: number } | undefined;
-  for (const name of knownKeyNames()) {
+  for (const name of names) {
     const distance = editDistance(typed.toLowerCase(), name);
     if (distance <= allowed && (!best || distance < best.distance)) best = { name, distance };
   }
