@@ -116,16 +116,37 @@ export class DockerRuntime implements ContainerRuntime {
     };
   }
 
+  /**
+   * The job's container by its name, or else by its labels: 0.1 created containers without a
+   * name, and a job it left running must be adopted after an upgrade, not declared vanished.
+   */
   async inspect(jobId: string): Promise<Workload | null> {
+    const named = await this.inspectContainer(workloadName(jobId));
+    if (named !== undefined) return named;
+    let unnamed: Docker.ContainerInfo[];
     try {
-      const info = await this.quick.getContainer(workloadName(jobId)).inspect();
+      unnamed = await this.quick.listContainers({
+        all: true,
+        filters: { label: [`${JOB_LABEL}=${jobId}`, `${STORE_LABEL}=${this.options.storeId}`] },
+      });
+    } catch (error) {
+      throw this.translate(error, 'list');
+    }
+    const [container] = unnamed;
+    return container ? ((await this.inspectContainer(container.Id)) ?? null) : null;
+  }
+
+  /** undefined when no container has that name or id (null: one that is not this store's job). */
+  private async inspectContainer(nameOrId: string): Promise<Workload | null | undefined> {
+    try {
+      const info = await this.quick.getContainer(nameOrId).inspect();
       if (info.Config.Labels[STORE_LABEL] !== this.options.storeId) return null;
       // Jobdeck removes a container only after recording its outcome: one being removed
       // otherwise was removed outside Jobdeck, and its exit code (137 from `rm -f`) says nothing.
       if (info.State.Status === 'removing') return null;
       return workloadOf(info);
     } catch (error) {
-      if (statusOf(error) === 404) return null;
+      if (statusOf(error) === 404) return undefined;
       throw this.translate(error, 'inspect');
     }
   }
@@ -140,8 +161,8 @@ export class DockerRuntime implements ContainerRuntime {
     } catch (error) {
       throw this.translate(error, 'list');
     }
-    const found = await Promise.all(containers.map((c) => this.inspect(c.Labels[JOB_LABEL] ?? '')));
-    return found.filter((w): w is Workload => w !== null);
+    const found = await Promise.all(containers.map((c) => this.inspectContainer(c.Id)));
+    return found.filter((w): w is Workload => w !== null && w !== undefined);
   }
 
   /** A container changes status only by ending here: `created` ones are started by launch. */
