@@ -26,6 +26,11 @@ export const FINAL_STATES: readonly JobState[] = [
   'error',
 ];
 
+/** Every state a job can still leave: waiting, starting, running or cancelling. */
+export const UNFINISHED_STATES: readonly JobState[] = JOB_STATES.filter(
+  (state) => !FINAL_STATES.includes(state),
+);
+
 /** States in which a job holds one of its queue's slots: its container exists or is being made. */
 export const SLOT_STATES: readonly JobState[] = ['starting', 'running', 'cancelling'];
 

@@ -13,9 +13,9 @@ import { ServiceMetrics } from '../observability/metrics';
 import { consoleDistDir, packageVersion } from './package-info';
 import { ensureWritableDirectory, listenError, StartupError } from './startup-error';
 import { createRuntime } from '../runtime/create-runtime';
-import { openSecretBox } from '../secrets/secret-box';
+import { AesGcmSecretBox, configuredKeyIds, openSecretBox } from '../secrets/secret-box';
 import { openStore } from '../store/open-store';
-import type { KeyStore } from '../store/ports';
+import type { KeyStore, SealedEnvStore } from '../store/ports';
 
 export interface RunningJobdeck {
   apiUrl: string;
@@ -55,6 +55,31 @@ const reachable = (check: () => Promise<void>) =>
     () => 'unreachable' as const,
   );
 
+/**
+ * Why the service must not start, when waiting or running jobs hold values sealed with a key it
+ * lacks (a retired key removed before `secrets rotate`, a restore without the key file): those
+ * jobs would fail one by one later. Checked before a missing key file is generated, so that a
+ * restore is not handed a fresh key that opens nothing.
+ */
+async function keysMissingFor(
+  sealedEnv: SealedEnvStore,
+  config: JobdeckConfig,
+): Promise<string | undefined> {
+  const configured = configuredKeyIds(config);
+  const jobsByKey = new Map<string, number>();
+  for (const job of await sealedEnv.unfinishedSealedEnv()) {
+    const ids = new Set(
+      job.env.flatMap((v) => ('sealed' in v ? [AesGcmSecretBox.keyIdOfSealed(v.sealed)] : [])),
+    );
+    for (const id of ids) {
+      if (id !== null && !configured.has(id)) jobsByKey.set(id, (jobsByKey.get(id) ?? 0) + 1);
+    }
+  }
+  if (jobsByKey.size === 0) return undefined;
+  const which = [...jobsByKey].map(([id, jobs]) => `${id} (${jobs} job${jobs === 1 ? '' : 's'})`);
+  return `secret key: unfinished jobs hold values sealed with ${which.join(', ')}, not configured: put ${jobsByKey.size === 1 ? 'it' : 'them'} back (secret_key, retired_secret_keys, or data_dir/secret.key and secret.key.retired) and start again`;
+}
+
 /** API + scheduler + runner (+ console): the whole service in one process. */
 export async function startJobdeck(
   config: JobdeckConfig,
@@ -71,6 +96,12 @@ export async function startJobdeck(
     throw new ConfigError(
       `job definitions are immutable once used, but these changed: ${changed.join(', ')}; restore them and declare a new version instead`,
     );
+  }
+
+  const missingKeys = await keysMissingFor(storage.sealedEnv, config);
+  if (missingKeys) {
+    await storage.close();
+    throw new StartupError(missingKeys);
   }
 
   const store = storage.jobs;

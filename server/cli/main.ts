@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { environmentLayer, unknownVariableWarnings, type ConfigLayer } from '../config/environment';
 import { definitionRefOf, queueRefOf } from '../../contract';
+import { SecretKeyMissingError } from '../jobs/errors';
 import { ConfigError, loadConfig } from '../config/load';
 import type { JobdeckConfig } from '../config/schema';
 import { saveCodeCache } from './code-cache';
@@ -233,7 +234,12 @@ configured(secrets.command('rotate'))
   .action(async (options: CommonOptions) => {
     await withStore(options, async (store, config) => {
       const box = openSecretBox(config);
-      const report = await resealAll(store.sealedEnv, box);
+      const report = await resealAll(store.sealedEnv, box).catch((error: unknown) => {
+        if (!(error instanceof SecretKeyMissingError)) throw error;
+        throw new ConfigError(
+          `secrets rotate: a stored value was sealed with key ${error.keyId}, which is not configured: put it back in retired_secret_keys (or data_dir/secret.key.retired) and run rotate again; what was sealed again so far stays so`,
+        );
+      });
       process.stdout.write(
         `${report.resealed} values sealed again with key ${box.currentKeyId} (${report.current} were already), in ${report.jobs} jobs; no stored value needs a retired key now\n`,
       );

@@ -38,4 +38,6 @@ export const notes = {
   waitingForPlacement: (reason: string) => `waiting for the container engine: ${reason}`,
   runningOn: (node: string) => `running on node ${node}`,
   engineFailed: (reason: string) => `the container engine failed: ${reason}`,
+  waitingForSecretKey: (keyId: string) =>
+    `waiting for secret key ${keyId}: its sensitive values were sealed with it, and this instance does not have it (secret_key, retired_secret_keys, or data_dir/secret.key and secret.key.retired)`,
 };

@@ -1,5 +1,6 @@
 import { SLOT_STATES, isFinalState } from '../../contract';
 import type { EngineHealth } from './engine-health';
+import { SecretKeyMissingError } from './errors';
 import type { JobLogs } from './job-logs';
 import { JobSecrets } from './job-secrets';
 import type { Job } from './model';
@@ -167,6 +168,19 @@ export class Runner {
       await this.machine.decideAndMove(jobId, (job) =>
         job.state === 'starting'
           ? { to: 'runnable', note: notes.waitingForEngine(since) }
+          : undefined,
+      );
+      return;
+    }
+    if (error instanceof SecretKeyMissingError) {
+      // Not the job's fault either, nor the engine's: it waits until an instance has the key.
+      this.logger.warn(
+        { jobId, keyId: error.keyId },
+        'a job needs a secret key this instance lacks',
+      );
+      await this.machine.decideAndMove(jobId, (job) =>
+        job.state === 'starting'
+          ? { to: 'runnable', note: notes.waitingForSecretKey(error.keyId) }
           : undefined,
       );
       return;

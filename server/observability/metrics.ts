@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { FINAL_STATES, JOB_STATES, isFinalState, type JobState } from '../../contract';
+import { UNFINISHED_STATES, isFinalState, type JobState } from '../../contract';
 import type { Job } from '../jobs/model';
 import { EngineUnavailableError, RuntimeError, type ContainerRuntime } from '../jobs/ports';
 import type { JobCounts } from '../store/ports';
 
 /** States a job leaves again: counted from the store at each scrape (by an index, so cheap). */
-const UNFINISHED_STATES = JOB_STATES.filter((state) => !FINAL_STATES.includes(state));
 
 // Jobs run for milliseconds to hours: buckets from 10 ms to a day, roughly ×2.5 apart.
 const JOB_SECONDS = [

@@ -9,6 +9,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { JobdeckConfig } from '../config/schema';
+import { SecretKeyMissingError } from '../jobs/errors';
 import type { SecretBox } from '../jobs/ports';
 
 /**
@@ -65,7 +66,7 @@ export class AesGcmSecretBox implements SecretBox {
     if (parts[0] === VERSION && parts.length === 5) {
       const [, id = '', iv = '', tag = '', data = ''] = parts;
       const key = this.keys.get(id);
-      if (!key) throw new Error(`sealed value: key ${id} is not configured (current or retired)`);
+      if (!key) throw new SecretKeyMissingError(id);
       return decrypt(key, iv, tag, data, `${VERSION}:${id}`);
     }
     if (parts[0] === LEGACY_VERSION && parts.length === 4) {
@@ -136,6 +137,22 @@ function loadSecretKeys(
     writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
   }
   return { current: readKeys(file)[0]!, retired };
+}
+
+/**
+ * The ids of the keys the configuration gives, the key file's included, without making one: what
+ * a start checks stored values against before it would generate a key nothing was sealed with.
+ */
+export function configuredKeyIds(
+  config: Pick<JobdeckConfig, 'secret_key' | 'retired_secret_keys' | 'data_dir'>,
+): Set<string> {
+  const keys = [
+    ...(config.secret_key ? [Buffer.from(config.secret_key, 'base64')] : []),
+    ...readKeys(join(config.data_dir, KEY_FILE)),
+    ...config.retired_secret_keys.map((key) => Buffer.from(key, 'base64')),
+    ...readKeys(join(config.data_dir, RETIRED_FILE)),
+  ];
+  return new Set(keys.filter((key) => key.length === 32).map(keyIdOf));
 }
 
 /** The service's secret box: the current key seals, retired keys (and it) open. */

@@ -47,6 +47,8 @@ export interface SealedEnvStore {
   ): Promise<{ seq: number; id: string; envJson: string; env: StoredEnvVar[] }[]>;
   /** Replaces a job's env, only if it is still the text read (env is written once, at insert). */
   replaceEnv(id: string, readJson: string, env: StoredEnvVar[]): Promise<boolean>;
+  /** The env of every unfinished job holding sealed values: what start-up checks it can open. */
+  unfinishedSealedEnv(): Promise<{ id: string; env: StoredEnvVar[] }[]>;
 }
 
 /** What the metrics report about jobs, read at each scrape. */

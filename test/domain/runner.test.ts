@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { newJob } from '../store/new-job';
 import { MISSING_IMAGE, RECONCILE_MS, startDomain } from './harness';
 
 let domain: Awaited<ReturnType<typeof startDomain>>;
@@ -51,6 +52,26 @@ describe('the runner and the reconciler, on a fake engine', () => {
     });
     const job = await domain.waitFor(id, 'error');
     expect(job.systemNote).toBe('bad env entry "TOKEN=[TOKEN redacted]" refused');
+  });
+
+  it('keeps a job waiting, with a note naming the key, when its sealed value needs a key it lacks', async () => {
+    domain = await startDomain();
+    // Sealed by an instance (or a configuration) with another key: this one cannot open it.
+    const job = newJob({
+      project: 't',
+      queue: 't::default',
+      definition: 't::run:1',
+      env: [{ name: 'TOKEN', sealed: 'v2:0123456789ab:aXY=:aXY=:aXY=' }],
+    });
+    await domain.store.insertJob(job, 'fingerprint', { to: 'runnable', note: null });
+    let stored = await domain.store.getJob(job.id);
+    for (let i = 0; i < 100 && !stored?.systemNote?.includes('secret key'); i += 1) {
+      await sleep(50);
+      stored = await domain.store.getJob(job.id);
+    }
+    expect(stored?.state).toBe('runnable');
+    expect(stored?.systemNote).toMatch(/^waiting for secret key 0123456789ab: /);
+    expect(domain.engine.launches).toEqual([]);
   });
 
   it('keeps a job the engine is still placing in starting, says why, and follows it once placed', async () => {

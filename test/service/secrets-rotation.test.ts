@@ -1,10 +1,12 @@
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { keyIdOf } from '../../server/secrets/secret-box';
 import { logsOf, waitForState } from '../support/jobs';
-import { startService, testProjects, type TestService } from '../support/service';
+import { CLI, startService, testProjects, type TestService } from '../support/service';
 
 const oldKey = randomBytes(32);
 const newKey = randomBytes(32);
@@ -73,5 +75,107 @@ describe('secret key rotation', () => {
       expect(job.state, job.system_note ?? '').toBe('completed');
       expect(await logsOf(service, id)).toBe('received\n');
     }
+  });
+});
+
+/** `jobdeck <args>` with this service's configuration: its exit code and stderr. */
+function jobdeck(...args: string[]): Promise<{ code: number; stderr: string }> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [...CLI, ...args, '--config', service.configFile],
+      { cwd: resolve(import.meta.dirname, '..', '..'), timeout: 30_000 },
+      (error, _stdout, stderr) => done({ code: (error?.code as number) ?? 0, stderr }),
+    );
+  });
+}
+
+/** Cancels every job still waiting, so that the next step's keys are judged on its own jobs. */
+async function cancelWaiting() {
+  const list = await service.request('GET', '/v1/client/jobs?state=runnable&limit=100');
+  for (const job of (list.body.data as { items: { id: string }[] }).items) {
+    expect((await service.request('POST', `/v1/client/job/${job.id}/cancel`)).status).toBe(202);
+  }
+}
+
+describe('a sealed value whose key is gone', () => {
+  it('stops the start in one line naming the key, and the job waits unharmed until it is back', async () => {
+    await service.stop();
+    reconfigure((config) => {
+      config.projects = testProjects(); // t::paused holds its jobs again
+    });
+    await service.restart();
+    const held = await submitHeld('needs-the-current-key');
+    const keyNow = (parse(readFileSync(service.configFile, 'utf8')) as { secret_key: string })
+      .secret_key;
+    const lostKey = Buffer.from(keyNow, 'base64');
+    await service.stop();
+    // The key is replaced and the old one not kept as retired: what a careless rotation does.
+    reconfigure((config) => {
+      config.secret_key = randomBytes(32).toString('base64');
+      delete config.retired_secret_keys;
+    });
+    const refused = await jobdeck('start', '--no-console');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `jobdeck: secret key: unfinished jobs hold values sealed with ${keyIdOf(lostKey)} (1 job), not configured: put it back (secret_key, retired_secret_keys, or data_dir/secret.key and secret.key.retired) and start again\n`,
+    );
+    reconfigure((config) => {
+      config.retired_secret_keys = [keyNow];
+    });
+    await service.restart();
+    const job = (await service.request('GET', `/v1/client/job/${held}`)).body.data as {
+      state: string;
+    };
+    expect(job.state).toBe('runnable');
+  });
+
+  it('refuses a restore without its key file instead of making a new key', async () => {
+    await cancelWaiting();
+    await service.stop();
+    reconfigure((config) => {
+      delete config.secret_key;
+      delete config.retired_secret_keys;
+    });
+    await service.restart(); // key files now: data_dir/secret.key is generated
+    await submitHeld('sealed-with-the-key-file');
+    await service.stop();
+    const keyFile = join(service.dataDir, 'secret.key');
+    renameSync(keyFile, `${keyFile}.elsewhere`); // restored without it
+    const refused = await jobdeck('start', '--no-console');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^jobdeck: secret key: unfinished jobs hold values sealed with /,
+    );
+    expect(existsSync(keyFile)).toBe(false); // no fresh key that opens nothing
+    renameSync(`${keyFile}.elsewhere`, keyFile);
+    await service.restart();
+  });
+
+  it('makes secrets rotate name the missing key (was: unexpected error)', async () => {
+    const finishedKey = randomBytes(32);
+    await cancelWaiting();
+    await service.stop();
+    reconfigure((config) => {
+      config.secret_key = finishedKey.toString('base64');
+      const projects = testProjects();
+      projects.t.queues.paused = { max_running: 4, priority: 0 } as never; // it runs: jobs finish
+      config.projects = projects;
+    });
+    await service.restart();
+    const done = await submitHeld('sealed-then-finished');
+    await waitForState(service, done, ['completed'], 60_000);
+    await service.stop();
+    reconfigure((config) => {
+      config.secret_key = randomBytes(32).toString('base64');
+    });
+    await service.restart(); // only finished jobs hold the old key: the start goes on
+    const rotate = await jobdeck('secrets', 'rotate');
+    expect(rotate.code).toBe(1);
+    // Jobs of the steps before hold keys gone too: the first one met is named, in one line.
+    expect(rotate.stderr).toMatch(
+      /^jobdeck: secrets rotate: a stored value was sealed with key [0-9a-f]{12}, which is not configured: put it back in retired_secret_keys \(or data_dir\/secret\.key\.retired\) and run rotate again; what was sealed again so far stays so\n$/,
+    );
+    expect(rotate.stderr).not.toContain('unexpected');
   });
 });

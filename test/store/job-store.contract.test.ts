@@ -445,4 +445,16 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       expect((await store.jobs.getJob(cancelled.id))!.state).toBe('cancelled');
     });
   });
+
+  it('lists the sealed env of unfinished jobs only, for the start-up key check', async () => {
+    const waiting = await insert();
+    const plain = await insert({ env: [{ name: 'PLAIN', value: 'v' }] });
+    const done = await walk(await insert(), 'runnable', 'starting', 'running', 'completed');
+    const listed = await store.sealedEnv.unfinishedSealedEnv();
+    const ids = listed.map((job) => job.id);
+    expect(ids).toContain(waiting.id);
+    expect(ids).not.toContain(plain.id);
+    expect(ids).not.toContain(done.id);
+    expect(listed.find((job) => job.id === waiting.id)?.env).toEqual(waiting.env);
+  });
 });

@@ -1,3 +1,4 @@
+import { UNFINISHED_STATES } from '../../../../contract';
 import type { StoredEnvVar } from '../../../jobs/model';
 import type { SealedEnvStore } from '../../ports';
 import type { JobTables } from './context';
@@ -32,5 +33,16 @@ export class SqlSealedEnvStore implements SealedEnvStore {
       .where('env_json', '=', readJson)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  /** By the state index: only waiting and running jobs, however many have finished. */
+  async unfinishedSealedEnv() {
+    const rows = await this.tables.db
+      .selectFrom('jobs')
+      .select(['id', 'env_json'])
+      .where('state', 'in', UNFINISHED_STATES)
+      .where('env_json', 'like', '%"sealed":%')
+      .execute();
+    return rows.map((r) => ({ id: r.id, env: JSON.parse(r.env_json) as StoredEnvVar[] }));
   }
 }
