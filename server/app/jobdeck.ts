@@ -110,7 +110,7 @@ export async function startJobdeck(
   const metrics = new ServiceMetrics({
     version: packageVersion,
     counts: storage.counts,
-    engineAvailable: () => jobs.health.available,
+    engineAvailable: () => jobs.health.answering(),
     queues: catalog.queuesByPriority.map((queue) => queue.ref),
   });
   const runtime = metrics.instrumentRuntime(
@@ -171,7 +171,9 @@ export async function startJobdeck(
         }
       : null,
     readiness: async () => {
-      const [store, engine] = await Promise.all([reachable(storage.ping), reachable(runtime.ping)]);
+      const [store, pinged] = await Promise.all([reachable(storage.ping), reachable(runtime.ping)]);
+      // A ping is not enough: the engine must also answer the runner's and reconciler's calls.
+      const engine = pinged === 'reachable' && jobs.health.answering() ? pinged : 'unreachable';
       return { store, engine };
     },
     metrics,

@@ -15,6 +15,8 @@ const OUTAGES_KEPT = 32;
  */
 export class EngineHealth {
   private downSince: number | null = null;
+  /** When a pass last saw the engine answer its real calls (not only a ping). */
+  private lastAnswerAt = Date.now();
   private readonly outages: Outage[] = [];
   private readonly listeners = new Set<(available: boolean) => void>();
 
@@ -25,10 +27,26 @@ export class EngineHealth {
   constructor(
     private readonly logger: Logger,
     private readonly slackMs: number,
+    /** How long without an answer to a real call before the engine counts as hanging. */
+    private readonly staleAfterMs: number = Number.POSITIVE_INFINITY,
   ) {}
 
   get available(): boolean {
     return this.downSince === null;
+  }
+
+  /**
+   * What readiness reports: available, and answering its real calls lately. An engine that
+   * answers its ping but hangs on every other call (a deadlocked dockerd) fails here, where a
+   * ping alone would say it is fine while every job waits.
+   */
+  answering(now = Date.now()): boolean {
+    return this.available && now - this.lastAnswerAt <= this.staleAfterMs;
+  }
+
+  /** How long since a real call last answered, for the readiness answer and the log. */
+  silentForMs(now = Date.now()): number {
+    return now - this.lastAnswerAt;
   }
 
   get unreachableSince(): number | null {
@@ -47,6 +65,7 @@ export class EngineHealth {
   }
 
   markUp(at = Date.now()): void {
+    this.lastAnswerAt = at;
     if (this.downSince === null) return;
     this.outages.push({ from: this.downSince - this.slackMs, to: at });
     if (this.outages.length > OUTAGES_KEPT) this.outages.shift();

@@ -47,8 +47,13 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
   const { store, instances, signals, runtime, secrets, catalog, logger } = ports;
   const owner = options.identity.id;
   const machine = new JobStateMachine(store, owner);
-  // An engine stop can kill containers up to one interval before a pass notices it.
-  const health = new EngineHealth(logger, options.reconcileIntervalMs + 1000);
+  // An engine stop can kill containers up to one interval before a pass notices it. A pass
+  // records the engine's answer every interval; five missed (10 s at least) is a hang.
+  const health = new EngineHealth(
+    logger,
+    options.reconcileIntervalMs + 1000,
+    Math.max(10_000, 5 * options.reconcileIntervalMs),
+  );
   const logs = new JobLogs(runtime, store, secrets, options.logTailBytes);
   const runner = new Runner({
     runtime,
