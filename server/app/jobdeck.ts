@@ -14,6 +14,7 @@ import { consoleDistDir, packageVersion } from './package-info';
 import { ensureWritableDirectory, listenError, StartupError } from './startup-error';
 import { createRuntime } from '../runtime/create-runtime';
 import { AesGcmSecretBox, configuredKeyIds, openSecretBox } from '../secrets/secret-box';
+import { DiskFullWatch } from '../store/disk-full';
 import { openStore } from '../store/open-store';
 import type { KeyStore, SealedEnvStore } from '../store/ports';
 
@@ -98,6 +99,7 @@ export async function startJobdeck(
     );
   }
 
+  const storeDisk = new DiskFullWatch();
   const missingKeys = await keysMissingFor(storage.sealedEnv, config);
   if (missingKeys) {
     await storage.close();
@@ -170,11 +172,13 @@ export async function startJobdeck(
           heartbeatMs: config.events.heartbeat_seconds * 1000,
         }
       : null,
+    storeDisk,
     readiness: async () => {
       const [store, pinged] = await Promise.all([reachable(storage.ping), reachable(runtime.ping)]);
-      // A ping is not enough: the engine must also answer the runner's and reconciler's calls.
+      // A ping is not enough: the engine must also answer the runner's and reconciler's calls,
+      // and the store take writes (a full disk still answers reads).
       const engine = pinged === 'reachable' && jobs.health.answering() ? pinged : 'unreachable';
-      return { store, engine };
+      return { store: storeDisk.full() ? ('disk full' as const) : store, engine };
     },
     metrics,
   });

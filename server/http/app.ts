@@ -25,6 +25,7 @@ import { extensionRoutes } from './routes/extensions';
 import { jobRoutes } from './routes/jobs';
 import { requestIdOf } from '../observability/logging';
 import type { ServiceMetrics } from '../observability/metrics';
+import type { DiskFullWatch } from '../store/disk-full';
 import { metaRoutes, type ReadinessCheck } from './routes/meta';
 
 /** What the extensions need beyond the spec's operations. */
@@ -44,6 +45,8 @@ export interface HttpAppOptions {
   timeouts: HttpTimeouts;
   logger: FastifyBaseLogger;
   readiness: ReadinessCheck;
+  /** Disk-full errors of requests: a 503 that says so, and readiness too for a while. */
+  storeDisk: DiskFullWatch;
   metrics: ServiceMetrics;
   /** Null: the spec's three operations only; every extension answers 404 like an unknown path. */
   extensions: ExtensionOptions | null;
@@ -66,7 +69,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     genReqId: requestIdOf,
   });
   installJsonParser(app);
-  installErrorHandling(app, options.bodyLimitBytes);
+  installErrorHandling(app, options.bodyLimitBytes, options.storeDisk);
   answerExpectationsInEnvelope(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(API_SECURITY_HEADERS).header('x-request-id', request.id);

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { JobRequestError } from '../jobs/errors';
+import type { DiskFullWatch } from '../store/disk-full';
 
 export class HttpError extends Error {
   constructor(
@@ -34,8 +35,22 @@ function quotablePath(url: string): string {
  * Every failure leaves as `{ ok: false, message }`. Messages of 4xx name the field and the
  * reason; a 5xx says only that it failed and which request to look for in the log.
  */
-export function installErrorHandling(app: FastifyInstance, bodyLimitBytes: number): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  bodyLimitBytes: number,
+  storeDisk: DiskFullWatch,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // Nothing was written (the transaction rolled back), so nothing accepted is lost; the
+    // operator can act on it, the client can retry.
+    if (storeDisk.check(error)) {
+      request.log.error({ err: error }, "the store's disk is full: a write was refused");
+      return sendError(
+        reply,
+        503,
+        'store: its disk is full, so nothing could be written; retry once an operator has freed space (the service log says where)',
+      );
+    }
     if (error instanceof JobRequestError) {
       return sendError(reply, STATUS_OF_KIND[error.kind], error.message);
     }

@@ -2,7 +2,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ServiceMetrics } from '../../observability/metrics';
 
 type Reachability = 'reachable' | 'unreachable';
-export type ReadinessCheck = () => Promise<{ store: Reachability; engine: Reachability }>;
+export type ReadinessCheck = () => Promise<{
+  store: Reachability | 'disk full';
+  engine: Reachability;
+}>;
 
 /**
  * Unauthenticated, and free of job data: the OpenAPI document (where the extensions are served),
@@ -30,14 +33,12 @@ export function metaRoutes(
   // Ready: the store and the engine both answer, so this instance can take and run jobs.
   const ready = async (_request: unknown, reply: FastifyReply) => {
     const status = await options.readiness();
-    const down = Object.entries(status)
-      .filter(([, state]) => state === 'unreachable')
-      .map(([part]) => part);
+    const down = Object.entries(status).filter(([, state]) => state !== 'reachable');
     return down.length === 0
       ? reply.send({ ok: true, data: status })
       : reply.code(503).send({
           ok: false,
-          message: down.map((part) => `${part}: unreachable`).join('; '),
+          message: down.map(([part, state]) => `${part}: ${state}`).join('; '),
         });
   };
   app.get('/readyz', ready);

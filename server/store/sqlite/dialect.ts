@@ -19,6 +19,18 @@ class ImmediateTransactionDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+
+  /**
+   * SQLite rolls a transaction back by itself when a write fails for want of disk (or memory):
+   * the rollback that follows would fail with "no transaction is active" and hide the real error.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (error) {
+      if (!(error instanceof Error && /no transaction is active/.test(error.message))) throw error;
+    }
+  }
 }
 
 export class ImmediateTransactionDialect extends SqliteDialect {
