@@ -10,6 +10,13 @@ import { jobListItemSchema } from './job';
  * line is sent as a heartbeat when nothing happens.
  */
 export const JOB_EVENT = 'job';
+/**
+ * Sent instead of a replay too long to be worth it (a resume from far back, or from an id the
+ * service never gave): the client re-reads what it shows, and the stream goes on from now.
+ */
+export const RESET_EVENT = 'reset';
+/** The most changes a resume replays; further back, a reset. */
+export const MAX_REPLAY_CHANGES = 2000;
 export const jobEventSchema = jobListItemSchema;
 export type JobEvent = z.infer<typeof jobEventSchema>;
 

@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
-import { JOB_EVENT, jobEventSchema, type JobListItem } from '../../contract';
+import { JOB_EVENT, RESET_EVENT, jobEventSchema, type JobListItem } from '../../contract';
 import { streamHeaders } from './capabilities';
 import { createLiveCache } from './live-cache';
 import { createEventStreamParser } from './sse';
@@ -38,6 +38,7 @@ interface Connection {
 function connect(
   onEvent: (job: JobListItem) => void,
   onStatus: (status: StreamStatus) => void,
+  onReset: () => void,
 ): Connection {
   let lastEventId: string | null = null;
   let stopped = false;
@@ -67,6 +68,8 @@ function connect(
         if (done) break;
         resetSilence();
         for (const event of parser.push(value)) {
+          // Too far behind to replay: everything shown is re-read, the stream goes on from now.
+          if (event.event === RESET_EVENT) onReset();
           if (event.event !== JOB_EVENT) continue;
           const job = jobEventSchema.safeParse(parseJson(event.data));
           if (job.success) onEvent(job.data);
@@ -124,7 +127,7 @@ function createLiveUpdates(queryClient: QueryClient) {
     acquire() {
       users += 1;
       clearTimeout(linger);
-      connection ??= connect(cache.apply, setStatus);
+      connection ??= connect(cache.apply, setStatus, cache.refreshAll);
       return () => {
         users -= 1;
         if (users > 0) return;

@@ -1,6 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { EVENT_ID, EVENT_ID_MESSAGE, JOB_EVENT, eventsQuerySchema } from '../../../contract';
+import {
+  EVENT_ID,
+  EVENT_ID_MESSAGE,
+  JOB_EVENT,
+  MAX_REPLAY_CHANGES,
+  RESET_EVENT,
+  eventsQuerySchema,
+} from '../../../contract';
 import type { ChangeFeed } from '../../jobs/change-feed';
 import type { JobService } from '../../jobs/job-service';
 import { coalesced } from '../../jobs/serial';
@@ -31,6 +38,7 @@ const RETRY_MS = 2000;
  */
 export function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): void {
   const open = new Set<EventStream>();
+  const pages = new SharedPages(options.service);
   const perKey = new Map<string, number>();
   app.addHook('preClose', async () => {
     for (const stream of open) stream.end();
@@ -47,7 +55,7 @@ export function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): 
       );
     }
     perKey.set(keyId, streams + 1);
-    const stream = new EventStream(request, reply, options, cursor);
+    const stream = new EventStream(request, reply, options, pages, cursor);
     open.add(stream);
     stream.onEnd(() => {
       open.delete(stream);
@@ -75,6 +83,44 @@ function resumeCursor(request: FastifyRequest): number | null {
   return since === undefined ? null : Number(since);
 }
 
+interface RenderedChange {
+  seq: number;
+  text: string;
+}
+
+/**
+ * The pages the streams read, shared: every stream of a project that is caught up asks for the
+ * same page when the feed moves, so one query and one rendering serve them all (per stream, that
+ * was a query and a JSON for each change, times the streams). Kept only for the feed's current
+ * position; a stream that lags behind reads its own.
+ */
+class SharedPages {
+  private position = -1;
+  private readonly pages = new Map<string, Promise<RenderedChange[]>>();
+
+  constructor(private readonly service: JobService) {}
+
+  page(project: string, after: number, upto: number): Promise<RenderedChange[]> {
+    if (upto !== this.position) {
+      this.pages.clear();
+      this.position = upto;
+    }
+    const key = `${project}\u0000${after}`;
+    let page = this.pages.get(key);
+    if (!page) {
+      page = this.service.changes(project, after, upto, PAGE).then((changes) =>
+        changes.map(({ seq, job }) => ({
+          seq,
+          text: `id: ${seq}\nevent: ${JOB_EVENT}\ndata: ${JSON.stringify(toJobListItem(job))}\n\n`,
+        })),
+      );
+      page.catch(() => this.pages.delete(key));
+      this.pages.set(key, page);
+    }
+    return page;
+  }
+}
+
 class EventStream {
   private readonly raw: ServerResponse;
   private ended = false;
@@ -88,6 +134,7 @@ class EventStream {
     private readonly request: FastifyRequest,
     reply: FastifyReply,
     private readonly options: EventRoutesOptions,
+    private readonly pages: SharedPages,
     private cursor: number | null,
   ) {
     reply.hijack();
@@ -113,10 +160,19 @@ class EventStream {
     const heartbeat = setInterval(() => void this.heartbeat(), this.options.heartbeatMs);
     heartbeat.unref();
     this.onEnd(() => clearInterval(heartbeat));
+    const position = this.options.feed.position;
     if (this.cursor === null) {
       // From now: an id line alone (no event) gives the client a place to resume from.
-      this.cursor = this.options.feed.position;
+      this.cursor = position;
       this.write(`retry: ${RETRY_MS}\nid: ${this.cursor}\n\n`);
+    } else if (position - this.cursor > MAX_REPLAY_CHANGES || this.cursor > position) {
+      // Replaying from far back would cost every stream's reader (and the service) more than a
+      // fresh read of the list; an id from the future was never ours. Either way: from now.
+      this.cursor = position;
+      const data = JSON.stringify({
+        message: `events: too far back to replay (more than ${MAX_REPLAY_CHANGES} changes); re-read the list, then follow from here`,
+      });
+      this.write(`retry: ${RETRY_MS}\nid: ${position}\nevent: ${RESET_EVENT}\ndata: ${data}\n\n`);
     } else {
       this.write(`retry: ${RETRY_MS}\n\n`);
     }
@@ -144,12 +200,12 @@ class EventStream {
   private async sendUpTo(position: number): Promise<void> {
     const { project } = principalOf(this.request);
     while (!this.ended && this.cursor !== null && this.cursor < position) {
-      const changes = await this.options.service.changes(project, this.cursor, position, PAGE);
-      for (const { seq, job } of changes) {
-        const data = JSON.stringify(toJobListItem(job));
-        await this.writeDrained(`id: ${seq}\nevent: ${JOB_EVENT}\ndata: ${data}\n\n`);
-      }
+      const changes = await this.pages.page(project, this.cursor, position);
+      for (const { text } of changes) await this.writeDrained(text);
       this.cursor = changes.length < PAGE ? position : changes.at(-1)!.seq;
+      // A page at a time, the event loop served in between: the store's reads are synchronous
+      // on SQLite, so a replay would otherwise hold the loop for its whole length.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
