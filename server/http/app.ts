@@ -15,6 +15,7 @@ import { HttpError, installDraining, installErrorHandling, sendError } from './e
 import {
   API_SECURITY_HEADERS,
   answerExpectationsInEnvelope,
+  answerMalformedInEnvelope,
   cutStalledConnectionsOnClose,
   hardenedServerOptions,
   type HttpTimeouts,
@@ -71,6 +72,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   installJsonParser(app);
   installErrorHandling(app, options.bodyLimitBytes, options.storeDisk);
   answerExpectationsInEnvelope(app);
+  answerMalformedInEnvelope(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(API_SECURITY_HEADERS).header('x-request-id', request.id);
   });

@@ -85,6 +85,8 @@ export function hardenedServerOptions(timeouts: HttpTimeouts): FastifyHttpOption
       // Node checks the two timeouts above on this interval (default 30 s, so cuts came late).
       connectionsCheckingInterval: 1000,
       maxHeaderSize: MAX_HEADER_BYTES,
+      // Node answers a missing Host with a bare 400 and no body; answerInEnvelope says why.
+      requireHostHeader: false,
     },
     routerOptions: { maxParamLength: MAX_ID_LENGTH },
     clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
@@ -112,6 +114,26 @@ export function hardenedServerOptions(timeouts: HttpTimeouts): FastifyHttpOption
         .send(envelope(message));
     },
   };
+}
+
+/**
+ * What Node would answer bare, or not at all, said in the envelope: an HTTP/1.1 request without
+ * `Host` (Node's own check is off for this), and CONNECT (Node drops the socket unless someone
+ * listens; this is no proxy).
+ */
+export function answerMalformedInEnvelope(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      return reply
+        .code(400)
+        .headers({ ...API_SECURITY_HEADERS, connection: 'close' })
+        .type('application/json')
+        .send(envelope('Host: required in an HTTP/1.1 request'));
+    }
+  });
+  app.server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    socket.end(rawErrorResponse(405, 'CONNECT: this service is not a proxy'));
+  });
 }
 
 /**

@@ -97,6 +97,26 @@ describe('errors Fastify or Node raise before a route are in the envelope', () =
     expectEnvelope(result.body, /^Expect: only "100-continue"/);
   });
 
+  it('an HTTP/1.1 request without Host: 400 in the envelope (was: an empty 400)', async () => {
+    const result = await rawExchange(
+      service.baseUrl,
+      ['GET /v1/health HTTP/1.1\r\nConnection: close\r\n\r\n'],
+      5000,
+    );
+    expect(result.status).toBe(400);
+    expectEnvelope(result.body, /^Host: required in an HTTP\/1\.1 request$/);
+  });
+
+  it('CONNECT: 405 in the envelope (was: the connection dropped without a word)', async () => {
+    const result = await rawExchange(
+      service.baseUrl,
+      ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'],
+      5000,
+    );
+    expect(result.status).toBe(405);
+    expectEnvelope(result.body, /^CONNECT: this service is not a proxy$/);
+  });
+
   it('a malformed request line: 400, quoting nothing of it', async () => {
     const result = await rawExchange(
       service.baseUrl,
