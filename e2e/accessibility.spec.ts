@@ -36,88 +36,96 @@ async function seriousViolations(page: Page, include?: string): Promise<string[]
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-test('every page and dialog passes axe with no serious or critical violation', async ({
-  page,
-  extensions,
-}) => {
-  test.setTimeout(180_000);
-  const audited: string[] = [];
-  const audit = async (name: string, include?: string) => {
-    audited.push(name);
-    expect(await seriousViolations(page, include), name).toEqual([]);
-  };
+// Both themes: Auto, the default, gives the dark one to everyone whose system is dark.
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`${colorScheme} theme`, () => {
+    test.use({ colorScheme });
+    test('every page and dialog passes axe with no serious or critical violation', async ({
+      page,
+      extensions,
+    }) => {
+      test.setTimeout(180_000);
+      const audited: string[] = [];
+      const audit = async (name: string, include?: string) => {
+        audited.push(name);
+        expect(await seriousViolations(page, include), name).toEqual([]);
+      };
 
-  await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
-  await expect(page.getByTestId(extensions ? 'queue-card' : 'no-queue-view').first()).toBeVisible();
-  await audit('overview');
+      await page.goto('/');
+      await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+      await expect(
+        page.getByTestId(extensions ? 'queue-card' : 'no-queue-view').first(),
+      ).toBeVisible();
+      await audit('overview');
 
-  await fillBasics(page, 'demo::shell:1');
-  await page.getByRole('button', { name: 'Add variable' }).click();
-  await page.getByRole('button', { name: 'Add parameter' }).click();
-  await audit('submit');
-  await page.getByRole('button', { name: 'Submit job' }).click();
-  await expect(page.getByText(/is required/).first()).toBeVisible();
-  await audit('submit with errors');
-  await page.getByRole('button', { name: 'Import JSON' }).click();
-  await expect(page.getByRole('dialog')).toBeVisible();
-  await audit('import dialog', '[role="dialog"]');
-  await page.keyboard.press('Escape');
+      await fillBasics(page, 'demo::shell:1');
+      await page.getByRole('button', { name: 'Add variable' }).click();
+      await page.getByRole('button', { name: 'Add parameter' }).click();
+      await audit('submit');
+      await page.getByRole('button', { name: 'Submit job' }).click();
+      await expect(page.getByText(/is required/).first()).toBeVisible();
+      await audit('submit with errors');
+      await page.getByRole('button', { name: 'Import JSON' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await audit('import dialog', '[role="dialog"]');
+      await page.keyboard.press('Escape');
 
-  const running = await submitViaApi(page, {
-    job_definition: 'demo::shell:1',
-    container_cmd_parameter: {
-      script: 'for i in $(seq 1 200); do echo line $i; echo err $i >&2; sleep 0.2; done',
-    },
-  });
-  await page.goto(`/jobs/${running}`);
-  await expectState(page, 'running');
-  if (extensions) await expect(page.getByTestId('log-line').first()).toBeVisible();
-  await audit('job page, running, logs');
-  const dialog = await openCancelDialog(page);
-  await audit('cancel dialog', '[role="dialog"]');
-  await confirmCancel(dialog);
-  await expect(page.getByText('Cancel requested')).toBeVisible();
-  await audit('cancel notification', '.mantine-Notification-root');
-  await expectState(page, 'cancelled');
-  // Audited apart while it is shown in full, not half faded out as it closes by itself.
-  await expect(page.getByText('Cancel requested')).toBeHidden({ timeout: 15_000 });
-  await audit('job page, cancelled');
-  await page.getByRole('tab', { name: 'Timeline' }).click();
-  await audit('job page, timeline');
+      const running = await submitViaApi(page, {
+        job_definition: 'demo::shell:1',
+        container_cmd_parameter: {
+          script: 'for i in $(seq 1 200); do echo line $i; echo err $i >&2; sleep 0.2; done',
+        },
+      });
+      await page.goto(`/jobs/${running}`);
+      await expectState(page, 'running');
+      if (extensions) await expect(page.getByTestId('log-line').first()).toBeVisible();
+      await audit('job page, running, logs');
+      const dialog = await openCancelDialog(page);
+      await audit('cancel dialog', '[role="dialog"]');
+      await confirmCancel(dialog);
+      await expect(page.getByText('Cancel requested')).toBeVisible();
+      await audit('cancel notification', '.mantine-Notification-root');
+      await expectState(page, 'cancelled');
+      // Audited apart while it is shown in full, not half faded out as it closes by itself.
+      await expect(page.getByText('Cancel requested')).toBeHidden({ timeout: 15_000 });
+      await audit('job page, cancelled');
+      await page.getByRole('tab', { name: 'Timeline' }).click();
+      await audit('job page, timeline');
 
-  await page.goto('/jobs');
-  await audit('jobs');
-  if (extensions) {
-    const waiting = await submitViaApi(page, {
-      job_definition: 'demo::hello:1',
-      job_queue: 'demo::held',
+      await page.goto('/jobs');
+      await audit('jobs');
+      if (extensions) {
+        const waiting = await submitViaApi(page, {
+          job_definition: 'demo::hello:1',
+          job_queue: 'demo::held',
+        });
+        await waitForStateViaApi(page, waiting, 'runnable');
+        await page.goto('/jobs?state=runnable&state=completed&created=custom');
+        await expect(page.getByRole('table', { name: 'Project jobs' })).toBeVisible();
+        await audit('jobs, filtered, custom range');
+        await page.getByRole('checkbox', { name: 'Select every job on this page' }).check();
+        await page.getByRole('button', { name: 'Cancel selected…' }).click();
+        await expect(page.getByRole('dialog')).toBeVisible();
+        await audit('bulk cancel dialog', '[role="dialog"]');
+        await page
+          .getByRole('dialog')
+          .getByRole('button', { name: /^Cancel \d+ jobs?$/ })
+          .click();
+        await expect(page.getByTestId('bulk-cancel-results')).toBeVisible();
+        await audit('bulk cancel results', '[role="dialog"]');
+        await page.getByRole('button', { name: 'Done' }).click();
+      }
+      await page.goto('/jobs?view=recent');
+      await audit('jobs, recent');
+      await page.goto('/jobs/does-not-exist');
+      await expect(page.getByTestId('job-not-found')).toBeVisible();
+      await audit('job not found');
+      await page.goto('/settings');
+      await audit('settings');
+      expect(audited.length).toBeGreaterThanOrEqual(extensions ? 15 : 12);
     });
-    await waitForStateViaApi(page, waiting, 'runnable');
-    await page.goto('/jobs?state=runnable&state=completed&created=custom');
-    await expect(page.getByRole('table', { name: 'Project jobs' })).toBeVisible();
-    await audit('jobs, filtered, custom range');
-    await page.getByRole('checkbox', { name: 'Select every job on this page' }).check();
-    await page.getByRole('button', { name: 'Cancel selected…' }).click();
-    await expect(page.getByRole('dialog')).toBeVisible();
-    await audit('bulk cancel dialog', '[role="dialog"]');
-    await page
-      .getByRole('dialog')
-      .getByRole('button', { name: /^Cancel \d+ jobs?$/ })
-      .click();
-    await expect(page.getByTestId('bulk-cancel-results')).toBeVisible();
-    await audit('bulk cancel results', '[role="dialog"]');
-    await page.getByRole('button', { name: 'Done' }).click();
-  }
-  await page.goto('/jobs?view=recent');
-  await audit('jobs, recent');
-  await page.goto('/jobs/does-not-exist');
-  await expect(page.getByTestId('job-not-found')).toBeVisible();
-  await audit('job not found');
-  await page.goto('/settings');
-  await audit('settings');
-  expect(audited.length).toBeGreaterThanOrEqual(extensions ? 15 : 12);
-});
+  });
+}
 
 test('keyboard only: submit a job, open it, cancel it', async ({ page }) => {
   await page.goto('/submit');

@@ -57,6 +57,19 @@ test('the console works under its CSP: no violation while submitting and watchin
     () => (window as unknown as { __violations?: string[] }).__violations ?? [],
   );
   expect([...violations, ...inPage]).toEqual([]);
+
+  // A dialog: its scroll lock writes a <style> of its own, which needs the nonce too, and the
+  // page under it must not scroll.
+  await page.goto('/submit');
+  await page.getByRole('button', { name: 'Import JSON' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expect
+    .poll(() => page.evaluate(() => getComputedStyle(document.body).overflow))
+    .toBe('hidden');
+  const inDialog = await page.evaluate(
+    () => (window as unknown as { __violations?: string[] }).__violations ?? [],
+  );
+  expect([...violations, ...inDialog]).toEqual([]);
 });
 
 test('a page of another site cannot cancel a job through the console proxy', async ({ page }) => {
