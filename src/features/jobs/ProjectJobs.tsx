@@ -1,8 +1,8 @@
 import { Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
-import { useLocation, useNavigationType, useSearchParams } from 'react-router';
+import { useMemo, useRef, useState } from 'react';
+import { useLocation, useSearchParams, type Location } from 'react-router';
 import { useCapabilities } from '../../api/capabilities';
 import { useLiveUpdates } from '../../api/events';
 import { jobListQuery, queueListQuery } from '../../api/queries';
@@ -14,39 +14,26 @@ import { JobsTable } from './JobsTable';
 import { filterOfView, searchFromView, viewFromSearch, type TableView } from './url-filters';
 
 /**
- * The table's view, kept in the URL (any change but paging starts over).
- *
- * The view itself lives in state, so that changes in quick succession (two states picked, a
- * debounced name landing after a state) each build on the one before: the router applies a new
- * URL some time after it is asked, and its own functional update sees the URL of the last
- * render, which dropped the first of two quick picks. Each view is then written to the URL,
- * marked as ours; a URL that is not ours (a link) or one brought back (back button) replaces the
- * view.
+ * The table's view is the URL's, and only the URL's: what a link shares, a reload keeps and Back
+ * restores, whatever it interrupts. A change asks for a new URL, built on the last one asked for
+ * when the router has not shown it yet (two quick picks keep both); a navigation of any other
+ * kind (Back, a link) drops what was asked and not shown, so nothing asked before it can return.
  */
 function useTableView() {
   const [search, setSearch] = useSearchParams();
   const location = useLocation();
-  const navigationType = useNavigationType();
-  const [state, setState] = useState(() => ({ location, view: viewFromSearch(search) }));
-  let { view } = state;
-  // Every navigation is a new location, even one back to the entry the view was at: a back
-  // pressed before the router rendered this hook's own push returns to the very same key, and
-  // comparing keys took it for no navigation at all (the filter stayed, and was pushed again).
-  if (location !== state.location) {
-    // Back and forward (POP) bring an earlier URL back, even one this hook wrote: adopt it.
-    const ours =
-      navigationType !== 'POP' &&
-      (location.state as { filters?: boolean } | null)?.filters === true;
-    view = ours ? state.view : viewFromSearch(search);
-    setState({ location, view });
-  }
-  const wanted = searchFromView(view).toString();
-  const shown = search.toString();
-  useEffect(() => {
-    if (wanted !== shown) setSearch(new URLSearchParams(wanted), { state: { filters: true } });
-  }, [wanted, shown, setSearch]);
-  const change = (part: Partial<TableView>) =>
-    setState((current) => ({ ...current, view: { ...current.view, cursor: '', ...part } }));
+  const asked = useRef<{ at: Location; search: string } | null>(null);
+  const view = viewFromSearch(search);
+  const change = (part: Partial<TableView>) => {
+    // Still to be shown: asked at this very location, which the URL does not say yet.
+    const pending =
+      asked.current?.at === location && asked.current.search !== search.toString()
+        ? viewFromSearch(new URLSearchParams(asked.current.search))
+        : undefined;
+    const next = searchFromView({ ...(pending ?? view), cursor: '', ...part }).toString();
+    asked.current = { at: location, search: next };
+    setSearch(new URLSearchParams(next));
+  };
   return [view, change] as const;
 }
 
