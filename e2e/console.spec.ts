@@ -27,6 +27,8 @@ test('submit a job, watch it complete, read its output', async ({ page, extensio
   await page.getByRole('tab', { name: 'Logs' }).click();
   if (extensions) {
     await expect(page.getByTestId('log-line')).toHaveText(['from the browser']);
+    // An ended job's output is all there: nothing to follow.
+    await expect(page.getByRole('switch', { name: 'Follow' })).toHaveCount(0);
     await expect(page.getByTestId('execution-command')).toHaveText("echo 'from the browser'");
     await expect(page.getByTestId('execution-exit-code')).toHaveText('0');
   } else {

@@ -164,11 +164,13 @@ test('bulk cancel says what happens to each job, then how each went', async ({
   await screenshot(page, 'bulk-cancel-plan');
   await dialog.getByRole('button', { name: 'Cancel 2 jobs' }).click();
 
-  const results = dialog.getByTestId('bulk-cancel-results');
+  // The results say what happened, not still ask the question.
+  const answered = page.getByRole('dialog', { name: 'What happened to each job' });
+  const results = answered.getByTestId('bulk-cancel-results');
   await expect(results.getByRole('row')).toHaveCount(3);
   await expect(results.locator('[data-result="accepted"]')).toHaveCount(2);
   await screenshot(page, 'bulk-cancel-results');
-  await dialog.getByRole('button', { name: 'Done' }).click();
+  await answered.getByRole('button', { name: 'Done' }).click();
   await waitForStateViaApi(page, waiting, 'cancelled');
   await waitForStateViaApi(page, running, 'cancelled');
   // The table follows without a reload.

@@ -78,7 +78,8 @@ export function Providers({
       cssVariablesResolver={contrastVariables}
       getStyleNonce={styleNonce}
     >
-      <Notifications position="top-right" />
+      {/* Below, not over the header and its buttons. */}
+      <Notifications position="bottom-right" />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );

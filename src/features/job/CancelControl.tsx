@@ -24,7 +24,8 @@ export function CancelButton({ job }: { job: JobRecord }) {
       },
     });
   const next = stateAfterCancel(job.state);
-  if (isFinalState(job.state) || !next) return null;
+  // A cancelling job gets nothing more from another request: no button that suggests it would.
+  if (isFinalState(job.state) || !next || job.state === 'cancelling') return null;
   return (
     <>
       <Button color="red.9" variant={pending ? 'outline' : 'filled'} onClick={dialog.open}>

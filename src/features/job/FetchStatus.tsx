@@ -12,7 +12,8 @@ export function FetchStatus({
   offline: boolean;
 }) {
   const now = useNow(true);
-  const ago = Math.round((now - updatedAt) / 1000);
+  // The clock of the tick can trail the answer's by a moment: never "-1 s ago".
+  const ago = Math.max(0, Math.round((now - updatedAt) / 1000));
   let problem = '';
   // react-query pauses (does not fail) queries while the browser is offline: say so.
   if (offline) problem = ' — offline: the page refreshes again when the network is back.';

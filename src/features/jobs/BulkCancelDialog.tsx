@@ -93,7 +93,12 @@ export function BulkCancelDialog({
     onClose();
   };
   return (
-    <Modal opened={opened} onClose={close} title="Cancel the selected jobs?" size="lg">
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={bulk.isSuccess ? 'What happened to each job' : 'Cancel the selected jobs?'}
+      size="lg"
+    >
       {bulk.isSuccess ? (
         <Stack>
           <Outcomes outcomes={bulk.data} />

@@ -17,7 +17,8 @@ export function PayloadPreview({ payload }: { payload: SubmitJobRequest }) {
           <CopyTextButton value={curl} label="Copy as curl" />
         </Group>
       </Group>
-      <Code block data-testid="payload-preview">
+      {/* Focusable, so that a long body scrolls from the keyboard too. */}
+      <Code block data-testid="payload-preview" tabIndex={0} aria-label="Request body (JSON)">
         {json}
       </Code>
       <Text size="xs" c="dimmed">

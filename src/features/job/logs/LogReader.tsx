@@ -35,6 +35,7 @@ export function LogReader({ logs, fileName }: { logs: FollowedLogs; fileName: st
   return (
     <Stack gap="xs">
       <LogToolbar
+        live={!logs.complete}
         follow={follow}
         onFollow={setFollow}
         showTimes={showTimes}

@@ -1,6 +1,8 @@
 import { ActionIcon, Button, Group, Switch, Text, TextInput } from '@mantine/core';
 
 export interface LogToolbarProps {
+  /** Output can still come: the job has not ended. Following an ended job means nothing. */
+  live: boolean;
   follow: boolean;
   onFollow: (follow: boolean) => void;
   showTimes: boolean;
@@ -23,11 +25,13 @@ export function LogToolbar(props: LogToolbarProps) {
     props.matchCount === 0 ? 'no match' : `${(props.matchIndex ?? -1) + 1} of ${props.matchCount}`;
   return (
     <Group gap="md" wrap="wrap">
-      <Switch
-        label="Follow"
-        checked={props.follow}
-        onChange={(event) => props.onFollow(event.currentTarget.checked)}
-      />
+      {props.live && (
+        <Switch
+          label="Follow"
+          checked={props.follow}
+          onChange={(event) => props.onFollow(event.currentTarget.checked)}
+        />
+      )}
       <Switch
         label="Timestamps"
         checked={props.showTimes && props.timesKnown}
