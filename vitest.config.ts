@@ -50,6 +50,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // One suite over every engine: the fake and the local Docker Engine (the swarm's row
+          // needs root and a swarm: npm run test:swarm).
+          name: 'engine',
+          include: ['test/engine/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           // One suite over every store driver: SQLite files and a throw-away PostgreSQL.
           name: 'store',
           include: ['test/store/**/*.test.ts'],

@@ -19,6 +19,7 @@ interface Waiter {
 
 interface FakeWorkload extends Workload {
   spec: WorkloadSpec;
+  ignoresTerm?: boolean;
   output: WorkloadLine[];
   waiters: Set<Waiter>;
 }
@@ -113,6 +114,11 @@ export class FakeRuntime implements ContainerRuntime {
     this.release(workload);
   }
 
+  /** Its process ignores SIGTERM: a stop ends it only with the grace period's SIGKILL (137). */
+  ignoreTerm(jobId: string): void {
+    this.required(jobId).ignoresTerm = true;
+  }
+
   /** Removed behind the service's back. */
   vanish(jobId: string): void {
     this.release(this.required(jobId));
@@ -175,7 +181,8 @@ export class FakeRuntime implements ContainerRuntime {
     this.answer();
     this.stops.push({ jobId: workload.jobId, graceSeconds });
     const current = this.workloads.get(workload.jobId);
-    if (current?.status === 'running') this.exit(workload.jobId, 143);
+    // As a real engine: SIGTERM ends it (143), or SIGKILL once the grace is over (137).
+    if (current?.status === 'running') this.exit(workload.jobId, current.ignoresTerm ? 137 : 143);
   }
 
   async readOutput(workload: Workload, { after, maxBytes }: OutputWindow): Promise<WorkloadOutput> {

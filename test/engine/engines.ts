@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { DEFAULT_RUN_OPTIONS } from '../../server/jobs/model';
+import type { ContainerRuntime, WorkloadSpec } from '../../server/jobs/ports';
+import { DockerRuntime } from '../../server/runtime/docker/docker-runtime';
+import { FakeRuntime } from '../../server/runtime/fake/fake-runtime';
+import { RUN_LABEL, TEST_IMAGE } from '../support/service';
+
+/** What a contract case asks a job to do; each engine makes its workload do it its own way. */
+export type Behaviour =
+  /** Prints `one` (stdout) and `two` (stderr), then exits with 3. */
+  | 'prints-and-exits-3'
+  /** Runs until stopped, and ends on SIGTERM. */
+  | 'runs'
+  /** Runs until stopped, and ignores SIGTERM: only the grace period's SIGKILL ends it. */
+  | 'ignores-term';
+
+/** One row of the engine contract suite: an engine, a fresh store id, and how to drive a job. */
+export interface EngineRow {
+  name: string;
+  /** A runtime for a store of its own (a second call: another store on the same engine). */
+  runtime(): ContainerRuntime;
+  spec(behaviour: Behaviour): WorkloadSpec;
+  /** After launch: what the engine does by itself for a real process, a fake is told to do. */
+  drive(runtime: ContainerRuntime, jobId: string, behaviour: Behaviour): void;
+  cleanup(): void;
+}
+
+const COMMANDS: Record<Behaviour, string> = {
+  'prints-and-exits-3': 'echo one; echo two >&2; exit 3',
+  runs: 'sleep 30',
+  'ignores-term': "trap '' TERM; sleep 30 & wait; sleep 30",
+};
+
+function specOf(behaviour: Behaviour): WorkloadSpec {
+  return {
+    jobId: randomUUID(),
+    image: TEST_IMAGE,
+    command: ['sh', '-c', COMMANDS[behaviour]],
+    env: [],
+    cpus: 0.5,
+    memoryBytes: 64 * 1024 ** 2,
+    pidsLimit: 64,
+    stopGraceSeconds: 1,
+    network: 'none',
+    runOptions: DEFAULT_RUN_OPTIONS,
+  };
+}
+
+const runLabel = `engine-contract-${process.pid}`;
+
+/** The engines every contract case runs on; a new engine adds a row here. */
+export const ENGINES: EngineRow[] = [
+  {
+    name: 'fake',
+    runtime: () => new FakeRuntime(),
+    spec: specOf,
+    drive(runtime, jobId, behaviour) {
+      const fake = runtime as FakeRuntime;
+      if (behaviour === 'prints-and-exits-3') {
+        fake.print(jobId, 'one\n');
+        fake.print(jobId, 'two\n', 'stderr');
+        fake.exit(jobId, 3);
+      }
+      if (behaviour === 'ignores-term') fake.ignoreTerm(jobId);
+    },
+    cleanup: () => undefined,
+  },
+  {
+    name: 'local Docker Engine',
+    runtime: () =>
+      new DockerRuntime({
+        socketPath: '/var/run/docker.sock',
+        init: true,
+        storeId: randomUUID(),
+        labels: { [RUN_LABEL]: runLabel },
+      }),
+    spec: specOf,
+    drive: () => undefined, // the process does it
+    cleanup() {
+      const ids = execFileSync('docker', [
+        'ps',
+        '-aq',
+        '--filter',
+        `label=${RUN_LABEL}=${runLabel}`,
+      ])
+        .toString()
+        .trim();
+      if (ids) execFileSync('docker', ['rm', '-f', ...ids.split('\n')]);
+    },
+  },
+];
