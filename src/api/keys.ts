@@ -17,6 +17,8 @@ export const jobKeys = {
   transitions: (id: string, version: string | null) =>
     [...jobKeys.detail(id), 'transitions', version] as const,
   execution: (id: string, state: string) => [...jobKeys.detail(id), 'execution', state] as const,
+  /** What it ran, read once to submit it again. */
+  resubmitSource: (id: string) => [...jobKeys.detail(id), 'resubmit-source'] as const,
 };
 
 export const queueKeys = {

@@ -41,6 +41,16 @@ export function jobTransitionsQuery(job: JobRecord) {
 }
 
 /** What ran: read again at each state change (exit code, finish time), settled once final. */
+/** What a job ran, to submit it again (extension): read once, whatever became of the job. */
+export function resubmitSourceQuery(id: string) {
+  return queryOptions({
+    queryKey: jobKeys.resubmitSource(id),
+    queryFn: () => getJobExecution(id),
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
 export function jobExecutionQuery(job: JobRecord) {
   return queryOptions({
     queryKey: jobKeys.execution(job.id, job.state),

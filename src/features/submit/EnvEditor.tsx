@@ -38,6 +38,9 @@ export function EnvEditor({ control, register, errors }: SectionEditorProps) {
             {sensitive ? <PasswordInput {...valueProps} /> : <TextInput {...valueProps} />}
             <Switch
               {...register(`env.${index}.sensitive`)}
+              // Shown from the form's value: a form filled after it rendered (a job submitted
+              // again from what it ran) must show its sensitive switches on.
+              checked={Boolean(env?.[index]?.sensitive)}
               label="sensitive"
               aria-label={`Variable ${index + 1} is sensitive`}
               mt={8}

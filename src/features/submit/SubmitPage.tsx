@@ -2,11 +2,14 @@ import { Alert, Button, Divider, Grid, Group, Paper, Stack, TextInput, Title } f
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { DEFINITION_REF_FORMAT, QUEUE_REF_FORMAT } from '../../../contract';
 import { isApiError } from '../../api/client';
+import { useCapabilities } from '../../api/capabilities';
 import { useSubmitJob } from '../../api/mutations';
+import { resubmitSourceQuery } from '../../api/queries';
 import { recentJobsStore, recentValuesStore } from '../../lib/history';
 import { CommandEditor } from './CommandEditor';
 import { useDeclared, useDefinitionFill } from './declared';
@@ -14,6 +17,7 @@ import { EnvEditor } from './EnvEditor';
 import {
   emptyForm,
   errorsFromMessage,
+  formFromExecution,
   formFromPayload,
   payloadFromForm,
   type SubmitFormValues,
@@ -60,7 +64,18 @@ export default function SubmitPage() {
   useEffect(() => {
     if (commandHasErrors) void trigger('command');
   }, [parameterKeys, commandHasErrors, trigger]);
-  const needsSecretsAgain = initial.resubmitted && initial.values.env.some((e) => e.sensitive);
+  // A job this browser did not submit (or forgot): submitted again from what it ran.
+  const capabilities = useCapabilities().data;
+  const source = useQuery({
+    ...resubmitSourceQuery(fromId ?? ''),
+    enabled: fromId !== null && !initial.resubmitted && capabilities?.execution === true,
+  });
+  useEffect(() => {
+    if (source.data) reset(formFromExecution(source.data));
+  }, [source.data, reset]);
+  const needsSecretsAgain =
+    (initial.resubmitted && initial.values.env.some((e) => e.sensitive)) ||
+    (source.data?.env.some((e) => e.sensitive) ?? false);
 
   const mutation = useSubmitJob();
   const onSubmit = handleSubmit((valid) => {

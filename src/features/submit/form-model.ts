@@ -9,6 +9,7 @@ import {
   formatIssues,
   paramKeyOf,
   submitJobSchema,
+  type JobExecution,
   type SubmitJobRequest,
 } from '../../../contract';
 import { dayjs } from '../../lib/time';
@@ -120,6 +121,25 @@ export function formFromPayload(payload: SubmitJobRequest): SubmitFormValues {
     scheduleLocal:
       typeof schedule === 'string' ? dayjs(schedule).format('YYYY-MM-DD HH:mm:ss') : null,
     scheduleUnix: typeof schedule === 'number' ? String(schedule) : '',
+  };
+}
+
+/**
+ * A job of any origin submitted again, from what ran: the command as run (its `Param::` words
+ * already substituted), every variable it had. A sensitive value is never sent back, so it
+ * comes empty, marked sensitive, for the person to type again; a new name is generated.
+ */
+export function formFromExecution(execution: JobExecution): SubmitFormValues {
+  return {
+    ...emptyForm(),
+    job_definition: execution.job_definition,
+    job_queue: execution.job_queue,
+    command: execution.command.map((word) => ({ word })),
+    env: execution.env.map(({ name, sensitive, value }) => ({
+      name,
+      value: sensitive ? '' : (value ?? ''),
+      sensitive,
+    })),
   };
 }
 
