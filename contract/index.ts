@@ -8,3 +8,4 @@ export * from './issues';
 export * from './queues';
 export * from './events';
 export * from './definitions';
+export * from './identity';

@@ -13,6 +13,7 @@ import {
   submitJobResultSchema,
 } from './job';
 import { definitionListSchema } from './definitions';
+import { whoAmISchema } from './identity';
 import { queueListSchema } from './queues';
 import { submitJobSchema } from './submit';
 
@@ -141,6 +142,18 @@ export function buildOpenApiDocument() {
     security,
     responses: {
       200: json(successEnvelope(queueListSchema), 'Queues, highest priority first'),
+      401: errors[401],
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/whoami',
+    operationId: 'whoAmI',
+    summary: "The key's project and the service's version (extension)",
+    security,
+    responses: {
+      200: json(successEnvelope(whoAmISchema.meta({ id: 'WhoAmI' })), 'Whom the key acts for'),
       401: errors[401],
       429: errors[429],
     },

@@ -11,6 +11,12 @@ test('the submit form offers what the service declares and fills the command fro
     if (path === '/v1/client/definitions') catalogReads.push(path);
   });
   await page.goto('/submit');
+  // The header says whom the console acts for, where the service says it.
+  await expect(page.getByTestId('acting-for')).toHaveCount(extensions ? 1 : 0);
+  if (extensions)
+    await expect(page.getByTestId('acting-for')).toHaveText(
+      /^project demo · Jobdeck \d+\.\d+\.\d+$/,
+    );
   const definition = page.getByRole('combobox', { name: 'Job definition' });
   await definition.click();
   await definition.fill('slee');

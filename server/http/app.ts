@@ -46,6 +46,8 @@ export interface HttpAppOptions {
   timeouts: HttpTimeouts;
   logger: FastifyBaseLogger;
   readiness: ReadinessCheck;
+  /** The package's version, as `/v1/client/whoami` tells it. */
+  version: string;
   /** Disk-full errors of requests: a 503 that says so, and readiness too for a while. */
   storeDisk: DiskFullWatch;
   metrics: ServiceMetrics;
@@ -118,7 +120,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     }
     jobRoutes(client, { service: options.service, submitSchema: options.submitSchema });
     if (options.extensions) {
-      extensionRoutes(client, options.service);
+      extensionRoutes(client, options.service, options.version);
       eventRoutes(client, { service: options.service, keys: options.keys, ...options.extensions });
     }
   });

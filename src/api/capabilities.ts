@@ -11,6 +11,8 @@ export interface Capabilities {
   queues: boolean;
   /** Only from the OpenAPI document: a picker is not worth a probe. */
   definitions: boolean;
+  /** Whom the key acts for (`/v1/client/whoami`); only from the OpenAPI document too. */
+  identity: boolean;
   jobList: boolean;
   events: boolean;
   logs: boolean;
@@ -21,6 +23,7 @@ export interface Capabilities {
 const EXTENSION_PATHS = {
   queues: '/v1/client/queues',
   definitions: '/v1/client/definitions',
+  identity: '/v1/client/whoami',
   jobList: '/v1/client/jobs',
   events: '/v1/client/events',
   logs: '/v1/client/job/{job_id}/logs',
@@ -75,6 +78,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
       source: 'openapi',
       queues: has(EXTENSION_PATHS.queues),
       definitions: has(EXTENSION_PATHS.definitions),
+      identity: has(EXTENSION_PATHS.identity),
       jobList: has(EXTENSION_PATHS.jobList),
       events: has(EXTENSION_PATHS.events),
       logs: has(EXTENSION_PATHS.logs),
@@ -91,6 +95,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
     source: 'probe',
     queues,
     definitions: false,
+    identity: false,
     jobList,
     events,
     logs: jobList,

@@ -33,4 +33,5 @@ export const catalogKeys = {
 
 export const serviceKeys = {
   capabilities: () => ['service', 'capabilities'] as const,
+  identity: () => ['service', 'identity'] as const,
 };

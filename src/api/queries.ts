@@ -5,7 +5,8 @@ import { isApiError } from './client';
 import { listRefetchInterval, type StreamStatus } from './events';
 import { getJob, getJobExecution, getJobTransitions, listJobs, type JobFilter } from './jobs';
 import { listDefinitions } from './definitions';
-import { catalogKeys, jobKeys, queueKeys } from './keys';
+import { whoAmI } from './identity';
+import { catalogKeys, jobKeys, queueKeys, serviceKeys } from './keys';
 import { listQueues } from './queues';
 
 /** 4xx other than 429 will not get better by asking again. */
@@ -103,4 +104,12 @@ export const queueNamesQuery = queryOptions({
   staleTime: 60_000,
   retry: false,
   select: (queues) => queues?.map((q) => q.queue) ?? null,
+});
+
+/** Whom the key acts for (extension), for the header: read once, it changes with the key only. */
+export const identityQuery = queryOptions({
+  queryKey: serviceKeys.identity(),
+  queryFn: whoAmI,
+  staleTime: Infinity,
+  retry: false,
 });

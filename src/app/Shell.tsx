@@ -1,7 +1,10 @@
-import { Anchor, AppShell, Burger, Group, Loader, NavLink, Title } from '@mantine/core';
+import { Anchor, AppShell, Burger, Group, Loader, NavLink, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
+import { useCapabilities } from '../api/capabilities';
+import { identityQuery } from '../api/queries';
 
 const LINKS = [
   { to: '/', label: 'Overview' },
@@ -13,6 +16,8 @@ const LINKS = [
 export function Shell() {
   const [opened, { toggle, close }] = useDisclosure();
   const { pathname } = useLocation();
+  const capabilities = useCapabilities().data;
+  const identity = useQuery({ ...identityQuery, enabled: capabilities?.identity === true }).data;
   return (
     <AppShell
       header={{ height: 56 }}
@@ -33,6 +38,11 @@ export function Shell() {
               Jobdeck
             </Anchor>
           </Title>
+          {identity && (
+            <Text size="sm" c="dimmed" data-testid="acting-for">
+              project {identity.project} · Jobdeck {identity.service.version}
+            </Text>
+          )}
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" component="nav" aria-label="Main">

@@ -26,6 +26,7 @@ describe('a service with the extensions switched off', () => {
       `/v1/client/job/${id}/execution`,
       '/v1/client/queues',
       '/v1/client/definitions',
+      '/v1/client/whoami',
       '/v1/client/events',
       '/v1/openapi.json',
     ];

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   definitionListSchema,
@@ -205,6 +207,26 @@ describe('queues', () => {
   });
 });
 
+describe('whoami', () => {
+  it("says the key's project and the service's version", async () => {
+    const version = (
+      JSON.parse(
+        readFileSync(resolve(import.meta.dirname, '..', '..', 'package.json'), 'utf8'),
+      ) as {
+        version: string;
+      }
+    ).version;
+    const mine = await service.request('GET', '/v1/client/whoami');
+    expect(mine.body).toEqual({
+      ok: true,
+      data: { project: 't', service: { name: 'jobdeck', version } },
+    });
+    const otherKey = await service.cli('keys', 'create', '--project', 'other');
+    const theirs = await service.request('GET', '/v1/client/whoami', undefined, otherKey);
+    expect((theirs.body.data as { project: string }).project).toBe('other');
+  });
+});
+
 describe('definitions', () => {
   it("list the project's definitions with their command and defaults, env by name only", async () => {
     const response = await service.request('GET', '/v1/client/definitions');
@@ -356,6 +378,7 @@ describe('the OpenAPI document', () => {
       '/v1/client/job/{job_id}/transitions',
       '/v1/client/jobs',
       '/v1/client/queues',
+      '/v1/client/whoami',
     ]);
     const names = (path: string) => paths[path]!.get!.parameters!.map((p) => p.name);
     expect(names('/v1/client/job/{job_id}/logs')).toEqual(['job_id', 'since']);

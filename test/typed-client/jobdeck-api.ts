@@ -139,6 +139,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/whoami': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The key's project and the service's version (extension) */
+    get: operations['whoAmI'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/definitions': {
     parameters: {
       query?: never;
@@ -276,6 +293,15 @@ export interface components {
       engine: string;
       instance: string | null;
       node: string | null;
+    };
+    WhoAmI: {
+      /** @description The API key's project: every job it sees is that one's */
+      project: string;
+      service: {
+        /** @enum {string} */
+        name: 'jobdeck';
+        version: string;
+      };
     };
     DefinitionList: {
       items: {
@@ -856,6 +882,48 @@ export interface operations {
                 };
               }[];
             };
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  whoAmI: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Whom the key acts for */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['WhoAmI'];
           };
         };
       };

@@ -16,7 +16,7 @@ import {
 import type { JobParams } from './jobs';
 
 /** Jobdeck's read-only extensions, for the console and scripts (the event stream aside). */
-export function extensionRoutes(app: FastifyInstance, service: JobService): void {
+export function extensionRoutes(app: FastifyInstance, service: JobService, version: string): void {
   app.get('/v1/client/jobs', async (request) => {
     const query = parseOrThrow(jobListQuerySchema, request.query);
     const beforeSeq = query.cursor === undefined ? undefined : Number.parseInt(query.cursor, 10);
@@ -66,6 +66,13 @@ export function extensionRoutes(app: FastifyInstance, service: JobService): void
     const queues = await service.queues(principalOf(request).project);
     return { ok: true, data: { items: queues.map(toQueueSummary) } };
   });
+
+  app.get('/v1/client/whoami', (request) =>
+    Promise.resolve({
+      ok: true,
+      data: { project: principalOf(request).project, service: { name: 'jobdeck', version } },
+    }),
+  );
 
   app.get('/v1/client/definitions', (request) => {
     const definitions = service.definitions(principalOf(request).project);

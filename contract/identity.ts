@@ -1,0 +1,10 @@
+import { z } from 'zod';
+
+/** Extension: whom a key acts for, and what answers: the console says it in its header. */
+export const whoAmISchema = z.object({
+  project: z
+    .string()
+    .meta({ description: "The API key's project: every job it sees is that one's" }),
+  service: z.object({ name: z.literal('jobdeck'), version: z.string() }),
+});
+export type WhoAmI = z.infer<typeof whoAmISchema>;
