@@ -19,6 +19,13 @@ export const finalCountsSchema = z.object({
   error: z.number().int(),
 });
 
+/** A job an operator would open first: by id and name, with the time it waits or runs since. */
+export const queueJobRefSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  since: z.string().meta({ description: 'Created (waiting) or started (running), RFC 3339' }),
+});
+
 /** Extension: one queue of the project, its settings and its jobs counted by state. */
 export const queueSummarySchema = z.object({
   queue: z.string(),
@@ -28,6 +35,10 @@ export const queueSummarySchema = z.object({
   now: activeCountsSchema,
   last_hour: finalCountsSchema,
   last_day: finalCountsSchema,
+  /** The job waiting longest (submitted, pending or runnable); null when none waits. */
+  oldest_waiting: queueJobRefSchema.nullable().optional(),
+  /** The running job that started first; null when none runs. */
+  longest_running: queueJobRefSchema.nullable().optional(),
 });
 export type QueueSummary = z.infer<typeof queueSummarySchema>;
 

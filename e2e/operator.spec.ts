@@ -36,6 +36,8 @@ test('the overview counts each queue and opens the jobs behind a count', async (
   await expect(held.getByTestId('slots')).toHaveText('0 of 2 slots in use');
   const runnable = held.getByTestId('count-runnable');
   await expect(runnable).not.toHaveAccessibleName(/^0 /);
+  // The job waiting longest is one click away.
+  await expect(held.getByTestId('queue-waiting')).toContainText(/^Oldest waiting: \S+ \(waiting /);
   await screenshot(page, 'overview');
   await runnable.click();
   await expect(page).toHaveURL(/\/jobs\?/);

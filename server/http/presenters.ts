@@ -86,7 +86,17 @@ export function toJobExecution({ job, cpus, memoryBytes, engine }: Execution): J
 
 const UNFINISHED = JOB_STATES.filter((s) => !FINAL_STATES.includes(s));
 
-export function toQueueSummary({ queue, counts }: QueueOverview): QueueSummary {
+const jobRef = (job: Job | undefined, since: number | null) =>
+  job
+    ? { id: job.id, name: job.name, since: new Date(since ?? job.createdAt).toISOString() }
+    : null;
+
+export function toQueueSummary({
+  queue,
+  counts,
+  oldestWaiting,
+  longestRunning,
+}: QueueOverview): QueueSummary {
   const count = (state: JobState, recent: boolean) => {
     const found = counts.find((c) => c.state === state);
     return (recent ? found?.recent : found?.count) ?? 0;
@@ -101,6 +111,8 @@ export function toQueueSummary({ queue, counts }: QueueOverview): QueueSummary {
     now: Object.fromEntries(UNFINISHED.map((s) => [s, count(s, false)])) as QueueSummary['now'],
     last_hour: finals(true),
     last_day: finals(false),
+    oldest_waiting: jobRef(oldestWaiting, oldestWaiting?.createdAt ?? null),
+    longest_running: jobRef(longestRunning, longestRunning?.startedAt ?? null),
   };
 }
 

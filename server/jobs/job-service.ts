@@ -1,5 +1,5 @@
 import { failpoint } from './failpoints';
-import { SLOT_STATES, cancelEffect, type SubmitJobRequest } from '../../contract';
+import { SLOT_STATES, cancelEffect, type JobState, type SubmitJobRequest } from '../../contract';
 import type { Catalog, DefinitionSettings, QueueSettings } from './catalog';
 import type { Dispatcher } from './dispatcher';
 import type { EngineHealth } from './engine-health';
@@ -32,9 +32,13 @@ export interface Execution {
 export interface QueueOverview {
   queue: QueueSettings;
   counts: QueueStateCount[];
+  /** What an operator on call looks at first: the job waiting longest, the one running longest. */
+  oldestWaiting: Job | undefined;
+  longestRunning: Job | undefined;
 }
 
 const HOUR_MS = 3600_000;
+const WAITING_STATES: readonly JobState[] = ['submitted', 'pending', 'runnable'];
 const GENERATED_NAME_ATTEMPTS = 3;
 
 /** What a JobService works with. */
@@ -140,10 +144,15 @@ export class JobService {
       now - 24 * HOUR_MS,
       now - HOUR_MS,
     );
-    return queues.map((queue) => ({
-      queue,
-      counts: counts.filter((c) => c.queue === queue.ref),
-    }));
+    return Promise.all(
+      queues.map(async (queue) => ({
+        queue,
+        counts: counts.filter((c) => c.queue === queue.ref),
+        oldestWaiting: await this.store.firstInStates(queue.ref, WAITING_STATES),
+        // The earliest submitted of those running: started first, as claims go in order.
+        longestRunning: await this.store.firstInStates(queue.ref, ['running']),
+      })),
+    );
   }
 
   /** The project's definitions by name, then version (numbers by value: 2 before 10). */

@@ -53,6 +53,8 @@ export interface JobStore {
    */
   takeOver(from: string | null, to: string): Promise<string[]>;
   listJobs(filter: JobListFilter): Promise<Job[]>;
+  /** The queue's earliest-submitted job in one of `states`, by the (state, queue, seq) index. */
+  firstInStates(queue: string, states: readonly JobState[]): Promise<Job | undefined>;
   /**
    * Jobs of the given queues counted by state: unfinished ones as they are now; final ones that
    * finished at or after `since`, with how many of those at or after `recentSince`.

@@ -198,6 +198,15 @@ describe('queues', () => {
     });
     const paused = queue('t::paused');
     expect(paused.after.now.runnable - paused.before.now.runnable).toBe(2);
+    // The job waiting longest is the earliest-created of the queue's waiting ones, by the list.
+    const list = await service.request(
+      'GET',
+      '/v1/client/jobs?queue=t::paused&state=submitted,pending,runnable&limit=100',
+    );
+    const oldest = (list.body.data as { items: { id: string; name: string }[] }).items.at(-1)!;
+    expect(paused.after.oldest_waiting).toMatchObject({ id: oldest.id, name: oldest.name });
+    expect(Date.parse(paused.after.oldest_waiting!.since)).toBeLessThanOrEqual(Date.now());
+    expect(queue('t::single').after.longest_running).toBeNull();
     const single = queue('t::single');
     for (const window of ['last_hour', 'last_day'] as const) {
       expect(single.after[window].completed - single.before[window].completed).toBe(1);

@@ -880,6 +880,18 @@ export interface operations {
                   cancelled: number;
                   error: number;
                 };
+                oldest_waiting?: {
+                  id: string;
+                  name: string;
+                  /** @description Created (waiting) or started (running), RFC 3339 */
+                  since: string;
+                } | null;
+                longest_running?: {
+                  id: string;
+                  name: string;
+                  /** @description Created (waiting) or started (running), RFC 3339 */
+                  since: string;
+                } | null;
               }[];
             };
           };

@@ -11,6 +11,8 @@ import {
 } from '@mantine/core';
 import { Link } from 'react-router';
 import { SLOT_STATES, type JobState, type QueueSummary } from '../../../contract';
+import { formatDuration } from '../../lib/time';
+import { useNow } from '../../lib/use-now';
 
 const WAITING: JobState[] = ['submitted', 'pending', 'runnable'];
 const ACTIVE: JobState[] = ['starting', 'running', 'cancelling'];
@@ -58,6 +60,29 @@ function CountRow({
   );
 }
 
+/** The job an operator opens first, when the service names one: a link, and for how long. */
+function FirstToOpen({
+  label,
+  verb,
+  job,
+}: {
+  label: string;
+  verb: string;
+  job: QueueSummary['oldest_waiting'];
+}) {
+  const now = useNow(Boolean(job));
+  if (!job) return null;
+  return (
+    <Text size="sm" data-testid={`queue-${verb}`}>
+      {label}:{' '}
+      <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`}>
+        {job.name}
+      </Anchor>{' '}
+      ({verb} {formatDuration(Math.max(0, now - Date.parse(job.since)))})
+    </Text>
+  );
+}
+
 /** A queue at a glance: slots in use against its limit, what waits, what ended lately. */
 export function QueueCard({ summary }: { summary: QueueSummary }) {
   const used = SLOT_STATES.reduce(
@@ -102,6 +127,8 @@ export function QueueCard({ summary }: { summary: QueueSummary }) {
           Now
         </Text>
         <CountRow summary={summary} states={[...WAITING, ...ACTIVE]} counts={summary.now} />
+        <FirstToOpen label="Oldest waiting" verb="waiting" job={summary.oldest_waiting} />
+        <FirstToOpen label="Longest running" verb="running" job={summary.longest_running} />
         <Text size="xs" c="dimmed">
           Ended in the last hour (last day)
         </Text>

@@ -8,7 +8,13 @@ import { toJob } from './rows';
 
 type Reads = Pick<
   JobStore,
-  'getJob' | 'jobsInStates' | 'dueJobs' | 'nextScheduleAt' | 'listJobs' | 'countByQueue'
+  | 'getJob'
+  | 'jobsInStates'
+  | 'dueJobs'
+  | 'nextScheduleAt'
+  | 'listJobs'
+  | 'countByQueue'
+  | 'firstInStates'
 >;
 
 /** Reading jobs: one by id, by state, due schedules, the list's filters and the counts. */
@@ -71,6 +77,18 @@ export class JobReads implements Reads, JobCounts {
     }
     if (filter.beforeSeq !== undefined) query = query.where('seq', '<', filter.beforeSeq);
     return (await query.execute()).map(toJob);
+  }
+
+  async firstInStates(queue: string, states: readonly JobState[]) {
+    const row = await this.tables.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('state', 'in', states)
+      .where('queue', '=', queue)
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+    return row && toJob(row);
   }
 
   /** By the (state, queue, seq) index: cheap for the unfinished states whatever the store holds. */
