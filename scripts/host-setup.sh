@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Makes this machine ready for Jobdeck: Docker Engine running, the local job image built,
 # and (with --for-tests) what only the tests use: Debian's Chromium for the end-to-end tests,
-# PostgreSQL's binaries for the throw-away clusters of the store tests and Prometheus for the
-# metrics test. Safe to run again.
+# PostgreSQL's binaries for the throw-away clusters of the store tests, Prometheus for the
+# metrics test, nginx and systemd-analyze for the deployment doc's snippets. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +20,9 @@ $want_test_tools && { command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 $want_test_tools && { compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql); }
 # The metrics test scrapes the service with a real Prometheus server (its own, on a free port).
 $want_test_tools && { command -v prometheus >/dev/null 2>&1 || missing+=(prometheus); }
+# docs/deploy.md's nginx example and systemd unit are run from the doc (e2e, package test).
+$want_test_tools && { [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || missing+=(nginx); }
+$want_test_tools && { command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd); }
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} (Debian packages)"
   as_root apt-get update -qq

@@ -2,7 +2,8 @@
 # The release as a user gets it: `npm pack`, the tarball installed into an empty folder, then
 # `jobdeck start` from there (built console included) on free ports with its own configuration
 # and data directory, one job submitted with curl and seen to complete on the local Docker Engine,
-# and the code cache that first start writes.
+# and the code cache that first start writes; then docs/deploy.md's systemd unit, taken from the
+# doc, checked by systemd-analyze and started as the unit says (its environment, its directories).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -17,6 +18,19 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "package test: $*" >&2; [ -f "$work/out.log" ] && cat "$work/out.log" >&2; exit 1; }
+
+# Sets $api and $console from what the start running as $pid printed into $work/out.log.
+wait_until_listening() {
+  api="" console=""
+  for _ in $(seq 1 120); do
+    api=$(sed -nE 's#.*API: +(http://[0-9.:]+)/v1.*#\1#p' "$work/out.log")
+    console=$(sed -nE 's#.*Console: +(http://[0-9.:]+).*#\1#p' "$work/out.log")
+    [ -n "$api" ] && return
+    kill -0 "$pid" 2>/dev/null || fail "jobdeck start exited"
+    sleep 0.5
+  done
+  fail "jobdeck start did not say where it listens within 60 s"
+}
 
 started=$(date +%s)
 npm pack --silent --pack-destination "$work" >/dev/null
@@ -53,15 +67,7 @@ dev_said=$(node_modules/.bin/jobdeck dev --config jobdeck.yaml 2>&1) && fail "jo
   fail "jobdeck dev said: $dev_said"
 node_modules/.bin/jobdeck start --config jobdeck.yaml >"$work/out.log" 2>&1 &
 pid=$!
-api="" console=""
-for _ in $(seq 1 120); do
-  api=$(sed -nE 's#.*API: +(http://[0-9.:]+)/v1.*#\1#p' "$work/out.log")
-  console=$(sed -nE 's#.*Console: +(http://[0-9.:]+).*#\1#p' "$work/out.log")
-  [ -n "$api" ] && break
-  kill -0 "$pid" 2>/dev/null || fail "jobdeck start exited"
-  sleep 0.5
-done
-[ -n "$api" ] || fail "jobdeck start did not say where it listens within 60 s"
+wait_until_listening
 key=$(cat data/console.key)
 
 curl -fsS "$console/" | grep -q '<div id="root">' || fail "the console page is not served at $console"
@@ -79,4 +85,29 @@ done
 # The first start writes the code cache for this Node, beside the bundle.
 compgen -G "node_modules/jobdeck/dist/server/jobdeck.*.v8cache" >/dev/null ||
   fail "the first start wrote no code cache into node_modules/jobdeck/dist/server"
-echo "package test: packed, installed into an empty folder, started, job $id completed ($(($(date +%s) - started)) s)"
+
+# docs/deploy.md's systemd unit, taken from the doc: systemd-analyze checks it, then its ExecStart
+# runs with its Environment= lines (no systemd runs here), its paths moved under $work.
+kill "$pid" && wait "$pid" || true
+unit=$(cd "$root" && npx tsx scripts/doc-snippet.ts docs/deploy.md ini '# /etc/systemd/system/jobdeck.service')
+unit=$(printf '%s\n' "$unit" | sed -e "s#/opt/jobdeck#$work/app#g" -e "s#/etc/jobdeck#$work/etc#g" \
+  -e "s#/var/lib/jobdeck#$work/lib#g" -e "s#/var/cache/jobdeck#$work/cache#g")
+printf '%s\n' "$unit" >"$work/jobdeck.service"
+verified=$(systemd-analyze verify "$work/jobdeck.service" 2>&1) || fail "systemd-analyze: $verified"
+mkdir -p "$work/etc" "$work/lib" "$work/cache" # systemd's CacheDirectory= and the operator's steps
+sed 's#^data_dir: .*#data_dir: /nowhere/the/unit/sets/JOBDECK_DATA_DIR#' jobdeck.yaml >"$work/etc/jobdeck.yaml"
+mapfile -t unit_env < <(printf '%s\n' "$unit" | sed -nE 's/^Environment=(.*)$/\1/p')
+exec_start=$(printf '%s\n' "$unit" | sed -nE 's/^ExecStart=(.*)$/\1/p')
+working_dir=$(printf '%s\n' "$unit" | sed -nE 's/^WorkingDirectory=(.*)$/\1/p')
+: >"$work/out.log"
+(cd "$working_dir" && exec env -i PATH="$PATH" "${unit_env[@]}" $exec_start) >"$work/out.log" 2>&1 &
+pid=$!
+wait_until_listening
+ready=$(curl -sS -o /dev/null -w '%{http_code}' "$api/readyz")
+[ "$ready" = 200 ] || fail "the unit's start answered /readyz with $ready"
+[ -f "$work/lib/jobdeck.sqlite" ] || fail "the unit's start kept no store in its JOBDECK_DATA_DIR"
+# The doc gives the code cache systemd's cache directory because the service may not write /opt.
+for _ in $(seq 1 40); do compgen -G "$work/cache/jobdeck.*.v8cache" >/dev/null && break; sleep 0.25; done
+compgen -G "$work/cache/jobdeck.*.v8cache" >/dev/null ||
+  fail "the unit's start wrote no code cache into its JOBDECK_CODE_CACHE_DIR"
+echo "package test: packed, installed into an empty folder, started, job $id completed; deploy.md's systemd unit verified and started ($(($(date +%s) - started)) s)"
