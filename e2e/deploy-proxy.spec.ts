@@ -165,8 +165,8 @@ test('the API behind the documented nginx: keys pass, health stays inside, the c
   expect(submitted.status, submitted.text).toBe(202);
   const { id } = (JSON.parse(submitted.text) as { data: { id: string } }).data;
   expect((await throughApi('GET', `/v1/client/job/${id}`, key)).status).toBe(200);
-  // The doc keeps health and metrics for 10.0.0.0/8; this machine is outside it.
-  expect((await throughApi('GET', '/metrics')).status).toBe(403);
+  // The doc keeps health and readiness for 10.0.0.0/8; this machine is outside it.
+  expect((await throughApi('GET', '/readyz')).status).toBe(403);
   expect((await throughApi('GET', `/v1/client/job/${id}`)).status).toBe(401);
   // The console's server block asks for the doc's basic auth before its key is ever added.
   const console = await throughApi('GET', '/v1/client/whoami', undefined, undefined, 'jobs');

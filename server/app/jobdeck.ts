@@ -13,6 +13,7 @@ import { ServiceMetrics } from '../observability/metrics';
 import { consoleDistDir, packageVersion } from './package-info';
 import { ensureWritableDirectory, listenError, StartupError } from './startup-error';
 import { createRuntime } from '../runtime/create-runtime';
+import { buildMetricsServer } from '../http/metrics-server';
 import { AesGcmSecretBox, configuredKeyIds, openSecretBox } from '../secrets/secret-box';
 import { DiskFullWatch } from '../store/disk-full';
 import { openStore } from '../store/open-store';
@@ -21,6 +22,8 @@ import type { KeyStore, SealedEnvStore } from '../store/ports';
 export interface RunningJobdeck {
   apiUrl: string;
   consoleUrl: string | undefined;
+  /** Where /metrics is served, if anywhere. */
+  metricsUrl: string | undefined;
   consoleKey: ConsoleKey;
   close(): Promise<void>;
 }
@@ -182,6 +185,7 @@ export async function startJobdeck(
       return { store: storeDisk.full() ? ('disk full' as const) : store, engine };
     },
     metrics,
+    metricsOnApiPort: config.metrics.on_api_port,
   });
 
   const pingError = await enginePing;
@@ -193,8 +197,10 @@ export async function startJobdeck(
   }
   await jobs.start();
   let consoleServer: FastifyInstance | undefined;
+  let metricsServer: FastifyInstance | undefined;
   /** A start that fails half-way leaves the store as a clean stop would (its jobs not orphaned). */
   const closeStarted = async () => {
+    await metricsServer?.close();
     await consoleServer?.close();
     await api.close();
     await jobs.stop();
@@ -204,13 +210,14 @@ export async function startJobdeck(
   const listen = async (
     server: FastifyInstance,
     port: number,
-    names: { key: string; flag: string; variable: string },
+    names: { key: string; flag?: string; variable?: string; hostKey?: string },
+    host = config.host,
   ) => {
     try {
-      return await server.listen({ host: config.host, port });
+      return await server.listen({ host, port });
     } catch (error) {
       await closeStarted();
-      throw listenError(error, { ...names, host: config.host, port });
+      throw listenError(error, { ...names, host, port });
     }
   };
   if (config.extensions) jobs.feed.start();
@@ -239,9 +246,26 @@ export async function startJobdeck(
     });
   }
 
+  let metricsUrl = config.metrics.on_api_port ? `${apiUrl}/metrics` : undefined;
+  if (config.metrics.port !== undefined) {
+    metricsServer = buildMetricsServer({
+      metrics,
+      timeouts: config.http_timeouts,
+      storeDisk,
+    });
+    const address = await listen(
+      metricsServer,
+      config.metrics.port,
+      { key: 'metrics.port', hostKey: 'metrics.host' },
+      config.metrics.host,
+    );
+    metricsUrl = `${address}/metrics`;
+  }
+
   return {
     apiUrl,
     consoleUrl,
+    metricsUrl,
     consoleKey: key,
     /**
      * Takes no new requests and answers those under way, then stops dispatching; containers keep

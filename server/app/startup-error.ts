@@ -32,11 +32,21 @@ export function ensureWritableDirectory(dir: string, key = 'data_dir'): void {
 /** Why a listener could not open, in terms of the configuration key that chose its address. */
 export function listenError(
   error: unknown,
-  where: { key: string; flag: string; variable: string; host: string; port: number },
+  where: {
+    key: string;
+    flag?: string;
+    variable?: string;
+    host: string;
+    port: number;
+    hostKey?: string;
+  },
 ): Error {
   const code = (error as NodeJS.ErrnoException).code;
   const address = `${where.host}:${where.port}`;
-  const elsewhere = `choose another port with ${where.flag}, ${where.variable} or ${where.key}: in the configuration`;
+  const elsewhere = where.flag
+    ? `choose another port with ${where.flag}, ${where.variable} or ${where.key}: in the configuration`
+    : `choose another ${where.key} in the configuration`;
+  const hostKey = where.hostKey ?? 'host';
   switch (code) {
     case 'EADDRINUSE':
       return new StartupError(
@@ -49,7 +59,7 @@ export function listenError(
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
       return new StartupError(
-        `host: ${where.host} is not an address of this machine (${code}); set host (or JOBDECK_HOST) to one of its addresses, 0.0.0.0 for all`,
+        `${hostKey}: ${where.host} is not an address of this machine (${code}); set ${hostKey === 'host' ? 'host (or JOBDECK_HOST)' : hostKey} to one of its addresses, 0.0.0.0 for all`,
       );
     default:
       return error as Error;

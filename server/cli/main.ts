@@ -114,6 +114,7 @@ configured(program.command('start'))
         `Jobdeck is running (data in ${config.data_dir})`,
         `  API:     ${jobdeck.apiUrl}/v1  (OpenAPI: ${jobdeck.apiUrl}/v1/openapi.json)`,
         jobdeck.consoleUrl ? `  Console: ${jobdeck.consoleUrl}` : '  Console: off (--no-console)',
+        ...(jobdeck.metricsUrl ? [`  Metrics: ${jobdeck.metricsUrl}`] : []),
         keyLine(jobdeck.consoleKey),
         ...tryLine(config, jobdeck.consoleKey.project, jobdeck.apiUrl),
       ];

@@ -305,6 +305,32 @@ export const configSchema = z
       })
       .default({ streams_per_key: 4, heartbeat_seconds: 15 })
       .describe('The event stream extension'),
+    metrics: z
+      .strictObject({
+        on_api_port: z
+          .boolean()
+          .default(false)
+          .describe(
+            '/metrics on the API port, beside the API (it takes no key and names projects and queues)',
+          ),
+        port: z
+          .number()
+          .int()
+          .min(0)
+          .max(65535)
+          .optional()
+          .describe('A listener of its own for /metrics, on metrics.host (0: any free port)'),
+        host: z
+          .string()
+          .default('127.0.0.1')
+          .describe(
+            'Where metrics.port listens: loopback unless Prometheus scrapes from elsewhere',
+          ),
+      })
+      .default({ on_api_port: false, host: '127.0.0.1' })
+      .describe(
+        'Prometheus metrics: off unless asked for, on the API port or on a port of their own',
+      ),
     secret_key: secretKey
       .optional()
       .describe(

@@ -51,6 +51,8 @@ export interface HttpAppOptions {
   /** Disk-full errors of requests: a 503 that says so, and readiness too for a while. */
   storeDisk: DiskFullWatch;
   metrics: ServiceMetrics;
+  /** /metrics beside the API (config `metrics.on_api_port`). */
+  metricsOnApiPort: boolean;
   /** Null: the spec's three operations only; every extension answers 404 like an unknown path. */
   extensions: ExtensionOptions | null;
 }

@@ -55,6 +55,7 @@ beforeAll(async () => {
     engine: { type: 'docker', socket: engine.path },
     reconcile_interval_seconds: 1,
     instance_timeout_seconds: 3,
+    metrics: { on_api_port: true },
   });
 });
 afterAll(async () => {

@@ -61,6 +61,7 @@ describe('metrics, liveness and readiness', () => {
       reconcile_interval_seconds: 1,
       instance_timeout_seconds: 3,
       log_level: 'debug',
+      metrics: { on_api_port: true },
     });
   });
   afterAll(async () => {
@@ -165,5 +166,31 @@ describe('metrics, liveness and readiness', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.some((line) => line.reqId === 'proxy-id-42')).toBe(true);
     expect(service.output()).not.toContain(canary);
+  });
+});
+
+describe('where /metrics is served', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startService({ metrics: { port: 0 } });
+  });
+  afterAll(() => service.stop());
+
+  it('not on the API port unless asked; on its own loopback listener when given a port', async () => {
+    const onApi = await fetch(`${service.baseUrl}/metrics`);
+    expect(onApi.status).toBe(404);
+    expect(await onApi.json()).toEqual({ ok: false, message: 'no endpoint GET /metrics' });
+
+    const metricsUrl = /Metrics: +(http:\/\/127\.0\.0\.1:\d+\/metrics)$/m.exec(
+      service.output(),
+    )?.[1];
+    expect(metricsUrl, service.output()).toBeDefined();
+    const scraped = await fetch(metricsUrl!);
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toMatch(/^jobdeck_engine_up 1$/m);
+    // Nothing else there: the API's paths are on the API's port only.
+    const elsewhere = await fetch(new URL('/v1/client/whoami', metricsUrl));
+    expect(elsewhere.status).toBe(404);
+    expect(((await elsewhere.json()) as { ok: boolean }).ok).toBe(false);
   });
 });

@@ -54,7 +54,9 @@ describe('Prometheus scrapes the service', () => {
     if (spawnSync(PROMETHEUS, ['--version']).error) {
       throw new Error('prometheus is not installed: run scripts/host-setup.sh --for-tests');
     }
-    service = await startService();
+    // The listener of its own that docs/deploy.md recommends, on loopback.
+    service = await startService({ metrics: { port: 0 } });
+    const metricsUrl = new URL(/Metrics: +(\S+)/.exec(service.output())![1]!);
     const dir = mkdtempSync(join(tmpdir(), 'jobdeck-prometheus-'));
     const config = join(dir, 'prometheus.yml');
     writeFileSync(
@@ -63,7 +65,7 @@ describe('Prometheus scrapes the service', () => {
         'global: { scrape_interval: 1s, evaluation_interval: 1s }',
         'scrape_configs:',
         '  - job_name: jobdeck',
-        `    static_configs: [{ targets: ['${new URL(service.baseUrl).host}'] }]`,
+        `    static_configs: [{ targets: ['${metricsUrl.host}'] }]`,
       ].join('\n'),
     );
     const port = await freePort();

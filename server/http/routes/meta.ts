@@ -9,13 +9,19 @@ export type ReadinessCheck = () => Promise<{
 
 /**
  * Unauthenticated, and free of job data: the OpenAPI document (where the extensions are served),
- * liveness, readiness and metrics (labels are queues, states and route templates; see
+ * liveness, readiness and, when asked for, metrics (labels are queues, states and route templates; see
  * ServiceMetrics). Health, readiness and metrics stay whatever the extensions: load balancers,
  * orchestrators and Prometheus probe them, and none is a client operation.
  */
 export function metaRoutes(
   app: FastifyInstance,
-  options: { readiness: ReadinessCheck; metrics: ServiceMetrics; openApi: boolean },
+  options: {
+    readiness: ReadinessCheck;
+    metrics: ServiceMetrics;
+    openApi: boolean;
+    /** Off by default: the counts name projects and queues, and /metrics takes no key. */
+    metricsOnApiPort: boolean;
+  },
 ): void {
   if (options.openApi) {
     // Built on first request, not at start-up: the generator is a large module.
@@ -45,7 +51,12 @@ export function metaRoutes(
   // The name earlier releases used; kept for the probes and scripts that call it.
   app.get('/v1/health', ready);
 
+  if (options.metricsOnApiPort) metricsRoute(app, options.metrics);
+}
+
+/** GET /metrics in Prometheus's text format, on the API's app or on a listener of its own. */
+export function metricsRoute(app: FastifyInstance, metrics: ServiceMetrics): void {
   app.get('/metrics', async (_request, reply) =>
-    reply.type(options.metrics.registry.contentType).send(await options.metrics.text()),
+    reply.type(metrics.registry.contentType).send(await metrics.text()),
   );
 }
