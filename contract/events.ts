@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { POSITION_TOKEN } from './identifiers';
 import { jobListItemSchema } from './job';
 
 /**
  * Extension: `GET /v1/client/events` is a stream of server-sent events, one `job` event per
- * state change of a job of the project: `id` is the change's sequence number (send it back as
+ * state change of a job of the project: `id` is the change's opaque position (send it back as
  * `Last-Event-ID`, or as `?since=` where a client cannot set headers, to resume after it),
  * `data` the job as a list row after the change. The stream opens with `retry:` and, when it
  * starts from now, an `id:` line alone (no event) giving the position to resume from; a comment
@@ -20,11 +21,9 @@ export const MAX_REPLAY_CHANGES = 2000;
 export const jobEventSchema = jobListItemSchema;
 export type JobEvent = z.infer<typeof jobEventSchema>;
 
-/** An event id: the sequence number of a state change. */
-export const EVENT_ID = /^\d{1,15}$/;
-export const EVENT_ID_MESSAGE = 'must be the id of an earlier event (a sequence number)';
+export const EVENT_ID_MESSAGE = 'must be the id of an earlier event';
 
 export const eventsQuerySchema = z.strictObject({
   /** Resume after this event id; Last-Event-ID wins when both are sent. */
-  since: z.string().regex(EVENT_ID, EVENT_ID_MESSAGE).optional(),
+  since: z.string().regex(POSITION_TOKEN, EVENT_ID_MESSAGE).optional(),
 });

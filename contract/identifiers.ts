@@ -9,6 +9,12 @@ export const QUEUE_REF = new RegExp(`^(${segment})::(${segment})$`);
 export const JOB_NAME = /^[A-Za-z0-9._-]+$/;
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const PARAM_PREFIX = 'Param::';
+/**
+ * An event id or a list cursor (extensions): an opaque token for a position in the service's
+ * changes, valid for the project it was given to; it reveals nothing of other projects' activity.
+ */
+export const POSITION_TOKEN = /^[A-Za-z0-9_-]{22}$/;
+export const CURSOR_MESSAGE = 'must be a next_cursor value from an earlier page';
 
 /** The formats as people read them, and the contract's messages for each rule above. */
 export const DEFINITION_REF_FORMAT = '<project>::<definition>:<version>';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CURSOR_MESSAGE, POSITION_TOKEN } from './identifiers';
 import { jobStateSchema } from './states';
 
 const timestamp = z.iso.datetime({ offset: true });
@@ -55,7 +56,7 @@ export const jobListQuerySchema = z.strictObject({
   created_after: timestamp.optional(),
   created_before: timestamp.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().optional(),
+  cursor: z.string().regex(POSITION_TOKEN, CURSOR_MESSAGE).optional(),
 });
 export type JobListQuery = z.input<typeof jobListQuerySchema>;
 

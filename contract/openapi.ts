@@ -187,7 +187,7 @@ export function buildOpenApiDocument() {
     path: '/v1/client/events',
     operationId: 'streamEvents',
     summary: "Server-sent events of the project's state changes (extension)",
-    description: `One \`${JOB_EVENT}\` event per state change: \`id\` is the change's sequence number, \`data\` a JobEvent (the job as a list row after the change). Resume with the \`Last-Event-ID\` header (or \`since\`; the header wins). The stream opens with \`retry:\` and, when it starts from now, a lone \`id:\` line with the position to resume from; a comment line is a heartbeat. A few streams per API key at once; more are a 429.`,
+    description: `One \`${JOB_EVENT}\` event per state change: \`id\` is an opaque token for the change's position (valid for this project only), \`data\` a JobEvent (the job as a list row after the change). Resume with the \`Last-Event-ID\` header (or \`since\`; the header wins). The stream opens with \`retry:\` and, when it starts from now, a lone \`id:\` line with the position to resume from; a comment line is a heartbeat. A few streams per API key at once; more are a 429.`,
     security,
     request: {
       query: eventsQuerySchema,

@@ -14,6 +14,7 @@ import { consoleDistDir, packageVersion } from './package-info';
 import { ensureWritableDirectory, listenError, StartupError } from './startup-error';
 import { createRuntime } from '../runtime/create-runtime';
 import { buildMetricsServer } from '../http/metrics-server';
+import { PositionCodec } from '../http/positions';
 import { AesGcmSecretBox, configuredKeyIds, openSecretBox } from '../secrets/secret-box';
 import { DiskFullWatch } from '../store/disk-full';
 import { openStore } from '../store/open-store';
@@ -171,6 +172,7 @@ export async function startJobdeck(
     extensions: config.extensions
       ? {
           feed: jobs.feed,
+          positions: new PositionCodec(await storage.meta.positionKey()),
           streamsPerKey: config.events.streams_per_key,
           heartbeatMs: config.events.heartbeat_seconds * 1000,
         }

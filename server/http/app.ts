@@ -21,6 +21,7 @@ import {
   type HttpTimeouts,
 } from './hardening';
 import { installJsonParser } from './json-body';
+import type { PositionCodec } from './positions';
 import { eventRoutes } from './routes/events';
 import { extensionRoutes } from './routes/extensions';
 import { jobRoutes } from './routes/jobs';
@@ -32,6 +33,8 @@ import { metaRoutes, type ReadinessCheck } from './routes/meta';
 /** What the extensions need beyond the spec's operations. */
 export interface ExtensionOptions {
   feed: ChangeFeed;
+  /** Event ids and list cursors, opaque per project. */
+  positions: PositionCodec;
   streamsPerKey: number;
   heartbeatMs: number;
 }
@@ -122,7 +125,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     }
     jobRoutes(client, { service: options.service, submitSchema: options.submitSchema });
     if (options.extensions) {
-      extensionRoutes(client, options.service, options.version);
+      extensionRoutes(client, options.service, {
+        version: options.version,
+        positions: options.extensions.positions,
+      });
       eventRoutes(client, { service: options.service, keys: options.keys, ...options.extensions });
     }
   });

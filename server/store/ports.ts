@@ -32,6 +32,11 @@ export interface MetaStore {
    */
   storeId(): Promise<string>;
   /**
+   * A random 32-byte key for this store, created on first use and shared by every instance: it
+   * makes event ids and list cursors opaque, so a project cannot read others' activity from them.
+   */
+  positionKey(): Promise<Buffer>;
+  /**
    * Definition versions are immutable once used: of `current` (ref → fingerprint), the refs
    * whose content changed since a job first used them.
    */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_REPLAY_CHANGES } from '../../contract';
+import { PositionCodec } from '../../server/http/positions';
 import { openStore } from '../../server/store/open-store';
 import { startService, type TestService } from '../support/service';
 import { budget, recordFigure } from './figures';
@@ -12,10 +13,15 @@ import { budget, recordFigure } from './figures';
 const TRANSITIONS = budget({ ci: 20_000, full: 100_000 });
 const STREAMS = 50;
 
-/** The project's recorded history, written straight into the store before the service starts. */
-async function seed(dataDir: string, count: number): Promise<void> {
+/**
+ * The project's recorded history, written straight into the store before the service starts;
+ * the store's codec for event ids, so a test can name any position as the service would.
+ */
+async function seed(dataDir: string, count: number): Promise<PositionCodec> {
   const file = 'jobdeck.sqlite';
-  await (await openStore({ store: { type: 'sqlite', path: file }, data_dir: dataDir })).close();
+  const store = await openStore({ store: { type: 'sqlite', path: file }, data_dir: dataDir });
+  const positions = new PositionCodec(await store.meta.positionKey());
+  await store.close();
   const db = new SqliteDatabase(join(dataDir, file));
   const job = db.prepare(`INSERT INTO jobs (id, project, queue, definition, name, state,
     created_at, updated_at, image, command_json, env_json, timeout_seconds, stop_grace_seconds,
@@ -36,13 +42,15 @@ async function seed(dataDir: string, count: number): Promise<void> {
     }
   })();
   db.close();
+  return positions;
 }
 
 let service: TestService;
+let positions: PositionCodec;
 const streams: AbortController[] = [];
 beforeAll(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-replay-'));
-  await seed(dataDir, TRANSITIONS);
+  positions = await seed(dataDir, TRANSITIONS);
   service = await startService({ events: { streams_per_key: STREAMS + 10 } }, dataDir);
 }, 180_000);
 afterAll(async () => {
@@ -69,8 +77,9 @@ async function submitLatencies(count: number): Promise<number[]> {
 const p99 = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.99) - 1]!;
 
-/** Opens a stream resuming after `lastEventId`; a reader collects what it says. */
-async function openStream(lastEventId: string, read: boolean) {
+/** Opens a stream resuming after `position`; a reader collects what it says. */
+async function openStream(position: number, read: boolean) {
+  const lastEventId = positions.encode('t', position);
   const abort = new AbortController();
   streams.push(abort);
   const response = await fetch(`${service.baseUrl}/v1/client/events`, {
@@ -100,7 +109,7 @@ describe('event streams resuming from far back', () => {
   it("get a reset instead of a replay, and leave Job Submit's p99 within 2x of idle", async () => {
     const idle = p99(await submitLatencies(200));
     const opened = await Promise.all(
-      Array.from({ length: STREAMS }, (_, i) => openStream('0', i % 2 === 0)),
+      Array.from({ length: STREAMS }, (_, i) => openStream(0, i % 2 === 0)),
     );
     const healthStarted = performance.now();
     expect((await service.request('GET', '/v1/health', undefined, null)).status).toBe(200);
@@ -109,7 +118,7 @@ describe('event streams resuming from far back', () => {
     // Readers were told to re-read, once, and got no replay of the seeded history.
     for (const stream of opened.filter((_, i) => i % 2 === 0)) {
       expect(stream.text()).toMatch(
-        /^retry: \d+\nid: \d+\nevent: reset\ndata: \{"message":"events: too far back/,
+        /^retry: \d+\nid: \S+\nevent: reset\ndata: \{"message":"events: too far back/,
       );
       expect(stream.text()).not.toContain('seeded-');
     }
@@ -117,7 +126,7 @@ describe('event streams resuming from far back', () => {
     expect(loaded).toBeLessThanOrEqual(2 * Math.max(idle, 5));
 
     recordFigure(
-      `${STREAMS} event streams resuming from Last-Event-ID 0 over ${TRANSITIONS.toLocaleString('en')} transitions (half never read)`,
+      `${STREAMS} event streams resuming from the first position over ${TRANSITIONS.toLocaleString('en')} transitions (half never read)`,
       `Job Submit p99 ${loaded.toFixed(1)} ms (idle ${idle.toFixed(1)} ms); /v1/health ${healthMs.toFixed(0)} ms; each stream a reset, no replay (was: health 8.8-29 s, submits timing out)`,
     );
   }, 180_000);
@@ -131,7 +140,7 @@ describe('event streams resuming from far back', () => {
       });
       ids.push((answer.body.data as { id: string }).id);
     }
-    const stream = await openStream(String(TRANSITIONS - 1), true);
+    const stream = await openStream(TRANSITIONS - 1, true);
     const started = Date.now();
     while (ids.some((id) => !stream.text().includes(id)) && Date.now() - started < 10_000) {
       await new Promise((r) => setTimeout(r, 100));

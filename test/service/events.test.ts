@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobListItem } from '../../contract';
+import { POSITION_TOKEN, type JobListItem } from '../../contract';
 import { FollowedEvents, openEventStream, untilText } from '../support/events';
 import { submit, waitForState } from '../support/jobs';
 import { startService, type TestService } from '../support/service';
@@ -63,30 +63,43 @@ describe('the event stream', () => {
   });
 
   it('starts from now with a lone id line, and resumes from ?since= (Last-Event-ID wins)', async () => {
+    const now = await openEventStream(service);
+    const head = await untilText(now.text, /^retry: \d+\nid: \S+\n\n/);
     const id = await submit(service, { job_definition: 't::echo:1' });
     await waitForState(service, id, 'completed');
-    const now = await openEventStream(service);
-    const head = /^retry: \d+\nid: (\d+)\n\n/.exec(await untilText(now.text, /id: \d+\n\n/));
+    // The job's five changes, each with its id (nothing else ran meanwhile).
+    const followed = await untilText(now.text, /(event: job\n[^]*){5}/);
     now.close();
-    const position = Number(head![1]);
-    expect(position).toBeGreaterThanOrEqual(5);
+    const ids = [...followed.matchAll(/^id: (\S+)\nevent: job$/gm)].map((m) => m[1]!);
+    expect(ids).toHaveLength(5);
+    // Opaque: the same token shape for the stream's start and each change, no counter to read.
+    for (const token of [/^id: (\S+)$/m.exec(head)![1]!, ...ids]) {
+      expect(token).toMatch(POSITION_TOKEN);
+    }
 
-    // The job's five changes end at `position` (nothing else ran meanwhile).
-    const since = await openEventStream(service, {}, `?since=${position - 2}`);
-    const text = await untilText(since.text, /id: \d+\nevent: job\n[^]*id: \d+\nevent: job\n/);
+    const since = await openEventStream(service, {}, `?since=${ids[2]}`);
+    const text = await untilText(since.text, /(event: job\n[^]*){2}/);
     since.close();
-    expect([...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]))).toEqual([
-      position - 1,
-      position,
-    ]);
-    const both = await openEventStream(
-      service,
-      { 'last-event-id': String(position - 1) },
-      `?since=${position - 3}`,
-    );
+    expect([...text.matchAll(/^id: (\S+)$/gm)].map((m) => m[1])).toEqual([ids[3], ids[4]]);
+    const both = await openEventStream(service, { 'last-event-id': ids[3]! }, `?since=${ids[1]}`);
     const resumed = await untilText(both.text, /event: job/);
     both.close();
-    expect(/^id: (\d+)$/m.exec(resumed)![1]).toBe(String(position));
+    expect(/^id: (\S+)$/m.exec(resumed)![1]).toBe(ids[4]);
+
+    // Another project's key cannot resume from this project's id: a reset, nothing replayed.
+    const otherKey = (await service.cli('keys', 'create', '--project', 'other')).trim();
+    const other = await openEventStream(
+      service,
+      { authorization: `Bearer ${otherKey}` },
+      `?since=${ids[0]}`,
+    );
+    const reset = await untilText(other.text, /event: reset\n/);
+    other.close();
+    expect(reset).not.toContain('event: job');
+    // A numeric id of release 0.1, from a console open across the upgrade: a reset too.
+    const old = await openEventStream(service, { 'last-event-id': '17' });
+    expect(await untilText(old.text, /event: reset\n/)).not.toContain('event: job');
+    old.close();
   });
 
   it('sends heartbeats while nothing happens', async () => {
@@ -125,7 +138,7 @@ describe('the event stream', () => {
     await header.ended;
     expect(JSON.parse(header.text())).toEqual({
       ok: false,
-      message: 'Last-Event-ID: must be the id of an earlier event (a sequence number)',
+      message: 'Last-Event-ID: must be the id of an earlier event',
     });
     const query = await service.request('GET', '/v1/client/events?since=-1');
     expect(query.status).toBe(400);
@@ -140,7 +153,7 @@ describe('the event stream', () => {
       .find((line) => line.endsWith('to-revoke'))!
       .split('\t')[0]!;
     const stream = await openEventStream(service, { authorization: `Bearer ${key}` });
-    await untilText(stream.text, /id: \d+\n\n/);
+    await untilText(stream.text, /id: \S+\n\n/);
     await service.cli('keys', 'revoke', id);
     await stream.ended; // the service ended it
     expect(stream.text()).not.toMatch(/event: job/);
@@ -151,7 +164,7 @@ describe('a service with streams open', () => {
   it('stops on SIGTERM at once and cleanly, ending every stream', async () => {
     const own = await startService();
     const streams = await Promise.all([1, 2].map(() => openEventStream(own)));
-    for (const stream of streams) await untilText(stream.text, /id: \d+\n\n/);
+    for (const stream of streams) await untilText(stream.text, /id: \S+\n\n/);
     // The CLI's hard stop after 10 s would exit with 1.
     expect(await own.stop('SIGTERM')).toBe(0);
     await Promise.all(streams.map((s) => s.ended));

@@ -39,13 +39,16 @@ describe.each(DRIVERS)('KeyStore and MetaStore on $name', (driver) => {
     expect(JSON.stringify(listed)).not.toContain(first.key);
   });
 
-  it('keeps one store id for the life of the store', async () => {
+  it('keeps one store id and one position key for the life of the store', async () => {
     const id = await store.meta.storeId();
+    const key = await store.meta.positionKey();
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(key).toHaveLength(32);
     expect(await store.meta.storeId()).toBe(id);
     await store.close();
     store = await openStore(config);
     expect(await store.meta.storeId()).toBe(id);
+    expect((await store.meta.positionKey()).equals(key)).toBe(true);
   });
 
   it('reports definitions whose content changed since a job first used them', async () => {

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  EVENT_ID,
   EVENT_ID_MESSAGE,
+  POSITION_TOKEN,
   JOB_EVENT,
   MAX_REPLAY_CHANGES,
   RESET_EVENT,
@@ -15,6 +15,7 @@ import type { KeyStore } from '../../store/ports';
 import { presentedKey, principalOf } from '../auth';
 import { HttpError } from '../errors';
 import { parseOrThrow } from '../parse';
+import type { PositionCodec } from '../positions';
 import { toJobListItem } from '../presenters';
 
 export interface EventRoutesOptions {
@@ -23,7 +24,16 @@ export interface EventRoutesOptions {
   keys: KeyStore;
   streamsPerKey: number;
   heartbeatMs: number;
+  positions: PositionCodec;
 }
+
+/**
+ * Where a resume points that this service never gave to this project (another project's id, or
+ * one from another store): treated like an id from the future, so the stream starts with a reset.
+ */
+const NEVER_GIVEN = Number.POSITIVE_INFINITY;
+/** The numeric ids of 0.1: a console open across the upgrade resumes with a reset, not a 400. */
+const RELEASE_0_1_EVENT_ID = /^\d{1,15}$/;
 
 // Changes read per query while catching up.
 const PAGE = 200;
@@ -38,7 +48,7 @@ const RETRY_MS = 2000;
  */
 export function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): void {
   const open = new Set<EventStream>();
-  const pages = new SharedPages(options.service);
+  const pages = new SharedPages(options.service, options.positions);
   const perKey = new Map<string, number>();
   app.addHook('preClose', async () => {
     for (const stream of open) stream.end();
@@ -46,7 +56,7 @@ export function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): 
 
   app.get('/v1/client/events', async (request, reply) => {
     const { keyId } = principalOf(request);
-    const cursor = resumeCursor(request);
+    const cursor = resumeCursor(request, options.positions);
     const streams = perKey.get(keyId) ?? 0;
     if (streams >= options.streamsPerKey) {
       throw new HttpError(
@@ -71,16 +81,16 @@ export function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): 
 }
 
 /** Where a stream resumes: after Last-Event-ID, else after `since`; null: from now. */
-function resumeCursor(request: FastifyRequest): number | null {
+function resumeCursor(request: FastifyRequest, positions: PositionCodec): number | null {
   const { since } = parseOrThrow(eventsQuerySchema, request.query);
   const header = request.headers['last-event-id'];
-  if (header !== undefined) {
-    if (typeof header !== 'string' || !EVENT_ID.test(header)) {
-      throw new HttpError(400, `Last-Event-ID: ${EVENT_ID_MESSAGE}`);
-    }
-    return Number(header);
+  if (typeof header === 'string' && RELEASE_0_1_EVENT_ID.test(header)) return NEVER_GIVEN;
+  if (header !== undefined && (typeof header !== 'string' || !POSITION_TOKEN.test(header))) {
+    throw new HttpError(400, `Last-Event-ID: ${EVENT_ID_MESSAGE}`);
   }
-  return since === undefined ? null : Number(since);
+  const token = header ?? since;
+  if (token === undefined) return null;
+  return positions.decode(principalOf(request).project, token) ?? NEVER_GIVEN;
 }
 
 interface RenderedChange {
@@ -98,7 +108,10 @@ class SharedPages {
   private position = -1;
   private readonly pages = new Map<string, Promise<RenderedChange[]>>();
 
-  constructor(private readonly service: JobService) {}
+  constructor(
+    private readonly service: JobService,
+    private readonly positions: PositionCodec,
+  ) {}
 
   page(project: string, after: number, upto: number): Promise<RenderedChange[]> {
     if (upto !== this.position) {
@@ -111,7 +124,7 @@ class SharedPages {
       page = this.service.changes(project, after, upto, PAGE).then((changes) =>
         changes.map(({ seq, job }) => ({
           seq,
-          text: `id: ${seq}\nevent: ${JOB_EVENT}\ndata: ${JSON.stringify(toJobListItem(job))}\n\n`,
+          text: `id: ${this.positions.encode(project, seq)}\nevent: ${JOB_EVENT}\ndata: ${JSON.stringify(toJobListItem(job))}\n\n`,
         })),
       );
       page.catch(() => this.pages.delete(key));
@@ -161,18 +174,20 @@ class EventStream {
     heartbeat.unref();
     this.onEnd(() => clearInterval(heartbeat));
     const position = this.options.feed.position;
+    const id = this.options.positions.encode(principalOf(this.request).project, position);
     if (this.cursor === null) {
       // From now: an id line alone (no event) gives the client a place to resume from.
       this.cursor = position;
-      this.write(`retry: ${RETRY_MS}\nid: ${this.cursor}\n\n`);
+      this.write(`retry: ${RETRY_MS}\nid: ${id}\n\n`);
     } else if (position - this.cursor > MAX_REPLAY_CHANGES || this.cursor > position) {
       // Replaying from far back would cost every stream's reader (and the service) more than a
-      // fresh read of the list; an id from the future was never ours. Either way: from now.
+      // fresh read of the list; an id from the future, or another's, was never this stream's.
+      // Either way: from now.
       this.cursor = position;
       const data = JSON.stringify({
         message: `events: too far back to replay (more than ${MAX_REPLAY_CHANGES} changes); re-read the list, then follow from here`,
       });
-      this.write(`retry: ${RETRY_MS}\nid: ${position}\nevent: ${RESET_EVENT}\ndata: ${data}\n\n`);
+      this.write(`retry: ${RETRY_MS}\nid: ${id}\nevent: ${RESET_EVENT}\ndata: ${data}\n\n`);
     } else {
       this.write(`retry: ${RETRY_MS}\n\n`);
     }

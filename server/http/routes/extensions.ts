@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { jobListQuerySchema, jobLogsQuerySchema } from '../../../contract';
+import { CURSOR_MESSAGE, jobListQuerySchema, jobLogsQuerySchema } from '../../../contract';
 import type { JobService } from '../../jobs/job-service';
 import { toLogInstant } from '../../jobs/log-instant';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
 import { parseOrThrow } from '../parse';
+import type { PositionCodec } from '../positions';
 import {
   toDefinitionSummary,
   toJobExecution,
@@ -16,15 +17,20 @@ import {
 import type { JobParams } from './jobs';
 
 /** Jobdeck's read-only extensions, for the console and scripts (the event stream aside). */
-export function extensionRoutes(app: FastifyInstance, service: JobService, version: string): void {
+export function extensionRoutes(
+  app: FastifyInstance,
+  service: JobService,
+  options: { version: string; positions: PositionCodec },
+): void {
+  const { version, positions } = options;
   app.get('/v1/client/jobs', async (request) => {
     const query = parseOrThrow(jobListQuerySchema, request.query);
-    const beforeSeq = query.cursor === undefined ? undefined : Number.parseInt(query.cursor, 10);
-    if (beforeSeq !== undefined && !Number.isSafeInteger(beforeSeq)) {
-      throw new HttpError(400, 'cursor: must be a next_cursor value from an earlier page');
-    }
+    const { project } = principalOf(request);
+    const beforeSeq =
+      query.cursor === undefined ? undefined : positions.decode(project, query.cursor);
+    if (beforeSeq === null) throw new HttpError(400, `cursor: ${CURSOR_MESSAGE}`);
     const jobs = await service.list({
-      project: principalOf(request).project,
+      project,
       states: query.state,
       queue: query.queue,
       namePrefix: query.name,
@@ -39,7 +45,8 @@ export function extensionRoutes(app: FastifyInstance, service: JobService, versi
       ok: true,
       data: {
         items: jobs.map(toJobListItem),
-        next_cursor: jobs.length === query.limit && last ? String(last.seq) : null,
+        next_cursor:
+          jobs.length === query.limit && last ? positions.encode(project, last.seq) : null,
       },
     };
   });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { MetaStore } from '../ports';
 import type { Database } from '../schema';
@@ -6,17 +6,29 @@ import type { Database } from '../schema';
 export class SqlMetaStore implements MetaStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async storeId() {
+  storeId() {
+    return this.createdOnce('store_id', randomUUID);
+  }
+
+  async positionKey() {
+    return Buffer.from(
+      await this.createdOnce('position_key', () => randomBytes(32).toString('hex')),
+      'hex',
+    );
+  }
+
+  /** The value under `key`, made by `make` the first time anyone asks. */
+  private async createdOnce(key: string, make: () => string): Promise<string> {
     // Two instances opening a new store at once both try; the first insert wins for both.
     await this.db
       .insertInto('meta')
-      .values({ key: 'store_id', value: randomUUID() })
+      .values({ key, value: make() })
       .onConflict((oc) => oc.column('key').doNothing())
       .execute();
     const row = await this.db
       .selectFrom('meta')
       .select('value')
-      .where('key', '=', 'store_id')
+      .where('key', '=', key)
       .executeTakeFirstOrThrow();
     return row.value;
   }
