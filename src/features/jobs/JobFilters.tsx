@@ -4,7 +4,7 @@ import { useDebouncedCallback } from '@mantine/hooks';
 import { useState } from 'react';
 import { JOB_STATES } from '../../../contract';
 import { dayjs } from '../../lib/time';
-import { CREATED_PRESETS, type CreatedChoice, type TableView } from './url-filters';
+import { CREATED_PRESETS, countFilters, type CreatedChoice, type TableView } from './url-filters';
 
 const CREATED_OPTIONS = [
   { value: 'any', label: 'Any time' },
@@ -41,7 +41,6 @@ export function JobFilters({
   const [queue, setQueue] = useDebouncedText(view.queue, (next) => onChange({ queue: next }));
   const asDate = (iso: string) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : null);
   const fromDate = (value: string | null) => (value ? dayjs(value).toISOString() : '');
-  const filtered = view.states.length > 0 || view.queue || view.name || view.created !== 'any';
   return (
     <Group align="flex-end" gap="sm" wrap="wrap">
       <MultiSelect
@@ -95,7 +94,7 @@ export function JobFilters({
           />
         </>
       )}
-      {filtered && (
+      {countFilters(view) > 0 && (
         <Button
           variant="subtle"
           onClick={() =>

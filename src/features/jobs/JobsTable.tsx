@@ -1,16 +1,59 @@
-import { Anchor, Checkbox, Table, Text } from '@mantine/core';
+import { Anchor, Checkbox, Group, Table, Text, UnstyledButton } from '@mantine/core';
 import { Link } from 'react-router';
 import type { JobListItem } from '../../../contract';
+import { CopyIconButton } from '../../components/CopyIconButton';
 import { StateBadge } from '../../components/StateBadge';
 import { TimeText } from '../../components/TimeText';
 import { formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
+import { durationMs, sortJobs } from './sort-jobs';
+import type { SortDirection, SortKey, TableSort } from './url-filters';
 
-/** Finished − started, or the time so far while it runs; nothing before it started. */
-function durationOf(job: JobListItem, now: number): string {
-  if (!job.started_at) return '—';
-  const end = job.finished_at ? Date.parse(job.finished_at) : now;
-  return formatDuration(end - Date.parse(job.started_at));
+/** A first click sorts the way one usually looks: newest and longest first, states in order. */
+const FIRST_DIRECTION: Record<SortKey, SortDirection> = {
+  created: 'descending',
+  duration: 'descending',
+  state: 'ascending',
+};
+
+function nextSort(sort: TableSort, key: SortKey): TableSort {
+  if (sort.key !== key) return { key, direction: FIRST_DIRECTION[key] };
+  return { key, direction: sort.direction === 'ascending' ? 'descending' : 'ascending' };
+}
+
+/**
+ * The id's last 8 characters: ids are time-ordered (UUIDv7), so a page's jobs share their first
+ * ones and differ at the end. The copy button copies the whole id.
+ */
+const shortId = (id: string) => (id.length > 9 ? `…${id.slice(-8)}` : id);
+
+function SortableHeader({
+  label,
+  column,
+  sort,
+  onSortChange,
+}: {
+  label: string;
+  column: SortKey;
+  sort: TableSort;
+  onSortChange: (sort: TableSort) => void;
+}) {
+  const active = sort.key === column;
+  const arrow = !active ? '↕' : sort.direction === 'ascending' ? '▲' : '▼';
+  return (
+    <Table.Th aria-sort={active ? sort.direction : undefined}>
+      <UnstyledButton
+        fw="inherit"
+        fz="inherit"
+        onClick={() => onSortChange(nextSort(sort, column))}
+      >
+        {label}{' '}
+        <Text span c={active ? undefined : 'dimmed'} aria-hidden>
+          {arrow}
+        </Text>
+      </UnstyledButton>
+    </Table.Th>
+  );
 }
 
 function JobRow({
@@ -24,6 +67,7 @@ function JobRow({
   selected: boolean;
   onSelect: (selected: boolean) => void;
 }) {
+  const duration = durationMs(job, now);
   return (
     <Table.Tr data-selected={selected || undefined} data-job-id={job.id}>
       <Table.Td>
@@ -42,13 +86,23 @@ function JobRow({
         </Text>
       </Table.Td>
       <Table.Td>
+        <Group gap={4} wrap="nowrap">
+          <Text span ff="monospace" size="sm" data-testid="job-id">
+            {shortId(job.id)}
+          </Text>
+          <CopyIconButton value={job.id} label="Copy job id" />
+        </Group>
+      </Table.Td>
+      <Table.Td>
         <StateBadge state={job.state} size="sm" />
       </Table.Td>
       <Table.Td>{job.job_queue}</Table.Td>
-      <Table.Td>
-        <TimeText iso={job.created_at} />
+      <Table.Td data-testid="created">
+        <TimeText iso={job.created_at} relativeTo={now} />
       </Table.Td>
-      <Table.Td ff="monospace">{durationOf(job, now)}</Table.Td>
+      <Table.Td ff="monospace" data-testid="duration">
+        {duration === null ? '—' : formatDuration(duration)}
+      </Table.Td>
       <Table.Td ff="monospace" data-testid="exit-code">
         {job.exit_code ?? '—'}
       </Table.Td>
@@ -58,15 +112,21 @@ function JobRow({
 
 export function JobsTable({
   jobs,
+  sort,
+  onSortChange,
   selected,
   onSelectionChange,
 }: {
   jobs: JobListItem[];
+  sort: TableSort;
+  onSortChange: (sort: TableSort) => void;
   selected: ReadonlySet<string>;
   onSelectionChange: (selected: Set<string>) => void;
 }) {
-  // One clock for the page's running durations, ticking only while something runs.
-  const now = useNow(jobs.some((job) => job.started_at && !job.finished_at));
+  // One clock for the page: every second while a duration ticks, else often enough for "ago".
+  const running = jobs.some((job) => job.started_at && !job.finished_at);
+  const now = useNow(true, running ? 1000 : 15_000);
+  const rows = sortJobs(jobs, sort, now);
   const all = jobs.length > 0 && jobs.every((job) => selected.has(job.id));
   const some = jobs.some((job) => selected.has(job.id));
   const toggle = (id: string, on: boolean) => {
@@ -75,8 +135,9 @@ export function JobsTable({
     else next.delete(id);
     onSelectionChange(next);
   };
+  const sortable = { sort, onSortChange };
   return (
-    <Table.ScrollContainer minWidth={820}>
+    <Table.ScrollContainer minWidth={920}>
       <Table striped highlightOnHover aria-label="Project jobs">
         <Table.Thead>
           <Table.Tr>
@@ -93,15 +154,16 @@ export function JobsTable({
               />
             </Table.Th>
             <Table.Th>Name / definition</Table.Th>
-            <Table.Th>State</Table.Th>
+            <Table.Th>Id</Table.Th>
+            <SortableHeader label="State" column="state" {...sortable} />
             <Table.Th>Queue</Table.Th>
-            <Table.Th>Created</Table.Th>
-            <Table.Th>Duration</Table.Th>
+            <SortableHeader label="Created" column="created" {...sortable} />
+            <SortableHeader label="Duration" column="duration" {...sortable} />
             <Table.Th>Exit code</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {jobs.map((job) => (
+          {rows.map((job) => (
             <JobRow
               key={job.id}
               job={job}

@@ -9,7 +9,7 @@ import { jobListQuery, queueListQuery } from '../../api/queries';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { LiveIndicator } from '../../components/LiveIndicator';
 import { BulkCancelDialog } from './BulkCancelDialog';
-import { JobFilters } from './JobFilters';
+import { FilterBar } from './FilterBar';
 import { JobsTable } from './JobsTable';
 import { filterOfView, searchFromView, viewFromSearch, type TableView } from './url-filters';
 
@@ -35,6 +35,15 @@ function useTableView() {
     setSearch(new URLSearchParams(next));
   };
   return [view, change] as const;
+}
+
+/** The list gives no total, so the table says how many it shows and whether there are more. */
+function ShownCount({ shown, more }: { shown: number; more: boolean }) {
+  return (
+    <Text size="sm" data-testid="job-count">
+      {shown} shown{more && ' (older jobs on the next page)'}
+    </Text>
+  );
 }
 
 /** Every job of the key's project (extension): filtered by the URL, live, selectable. */
@@ -66,7 +75,7 @@ export function ProjectJobs() {
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
-        <JobFilters
+        <FilterBar
           view={view}
           queues={queues.data?.map((queue) => queue.queue) ?? []}
           onChange={onChange}
@@ -74,6 +83,7 @@ export function ProjectJobs() {
         <LiveIndicator status={stream} />
       </Group>
       <Group gap="sm" mih={36}>
+        {list.data && <ShownCount shown={jobs.length} more={list.data.next_cursor !== null} />}
         <Text size="sm" c="dimmed" data-testid="selection-count">
           {chosen.length} selected
         </Text>
@@ -90,7 +100,14 @@ export function ProjectJobs() {
           No jobs match these filters.
         </Text>
       ) : (
-        <JobsTable jobs={jobs} selected={selected} onSelectionChange={setSelected} />
+        <JobsTable
+          jobs={jobs}
+          // A sort orders the page shown: it stays on this page, and so does the selection.
+          sort={view.sort}
+          onSortChange={(sort) => changeView({ sort, cursor: view.cursor })}
+          selected={selected}
+          onSelectionChange={setSelected}
+        />
       )}
       <Group>
         {view.cursor && (

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { filterOfView, searchFromView, viewFromSearch } from './url-filters';
+import { DEFAULT_SORT, filterOfView, searchFromView, viewFromSearch } from './url-filters';
 
 describe('the jobs table view in the URL', () => {
   it('round-trips every filter and drops what is not one', () => {
     const search = new URLSearchParams(
-      'state=running&state=runnable,bogus&queue=demo::default&name=nightly-&created=custom&after=2026-11-21T10:00:00.000Z&cursor=42',
+      'state=running&state=runnable,bogus&queue=demo::default&name=nightly-&created=custom&after=2026-11-21T10:00:00.000Z&cursor=42&sort=-duration',
     );
     const view = viewFromSearch(search);
     expect(view).toEqual({
@@ -15,11 +15,19 @@ describe('the jobs table view in the URL', () => {
       after: '2026-11-21T10:00:00.000Z',
       before: '',
       cursor: '42',
+      sort: { key: 'duration', direction: 'descending' },
     });
     expect(viewFromSearch(searchFromView(view))).toEqual(view);
     expect(
-      searchFromView(viewFromSearch(new URLSearchParams('created=never&after=x'))).toString(),
+      searchFromView(
+        viewFromSearch(new URLSearchParams('created=never&after=x&sort=-created')),
+      ).toString(),
     ).toBe('');
+    expect(viewFromSearch(new URLSearchParams('sort=state')).sort).toEqual({
+      key: 'state',
+      direction: 'ascending',
+    });
+    expect(viewFromSearch(new URLSearchParams('sort=-bogus')).sort).toEqual(DEFAULT_SORT);
   });
 
   it('turns a preset into a sliding window and a custom range into UTC bounds', () => {

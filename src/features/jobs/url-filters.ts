@@ -10,6 +10,17 @@ export const CREATED_PRESETS = {
 export type CreatedPreset = keyof typeof CREATED_PRESETS;
 export type CreatedChoice = CreatedPreset | 'custom' | 'any';
 
+/** Columns the table sorts by; the service lists newest first and takes no order of its own. */
+export const SORT_KEYS = ['created', 'duration', 'state'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+export type SortDirection = 'ascending' | 'descending';
+export interface TableSort {
+  key: SortKey;
+  direction: SortDirection;
+}
+/** The service's own order, so a URL without `sort` shows the page as it came. */
+export const DEFAULT_SORT: TableSort = { key: 'created', direction: 'descending' };
+
 /** The jobs table's view as its URL holds it: what a link to it shares, and what reload keeps. */
 export interface TableView {
   states: JobState[];
@@ -20,11 +31,25 @@ export interface TableView {
   after: string;
   before: string;
   cursor: string;
+  sort: TableSort;
 }
 
 const isState = (value: string): value is JobState =>
   (JOB_STATES as readonly string[]).includes(value);
 const isIso = (value: string) => value !== '' && !Number.isNaN(Date.parse(value));
+const isSortKey = (value: string): value is SortKey =>
+  (SORT_KEYS as readonly string[]).includes(value);
+
+/** `sort=duration` is ascending, `sort=-duration` descending; anything else is the default. */
+function sortFromParam(param: string | null): TableSort {
+  const descending = param?.startsWith('-') ?? false;
+  const key = descending ? param!.slice(1) : (param ?? '');
+  return isSortKey(key)
+    ? { key, direction: descending ? 'descending' : 'ascending' }
+    : DEFAULT_SORT;
+}
+
+const sortParam = (sort: TableSort) => `${sort.direction === 'descending' ? '-' : ''}${sort.key}`;
 
 export function viewFromSearch(search: URLSearchParams): TableView {
   const created = search.get('created') ?? 'any';
@@ -45,6 +70,7 @@ export function viewFromSearch(search: URLSearchParams): TableView {
     after: isIso(search.get('after') ?? '') ? search.get('after')! : '',
     before: isIso(search.get('before') ?? '') ? search.get('before')! : '',
     cursor: search.get('cursor') ?? '',
+    sort: sortFromParam(search.get('sort')),
   };
 }
 
@@ -60,7 +86,14 @@ export function searchFromView(view: TableView): URLSearchParams {
     if (view.before) search.set('before', view.before);
   }
   if (view.cursor) search.set('cursor', view.cursor);
+  if (sortParam(view.sort) !== sortParam(DEFAULT_SORT)) search.set('sort', sortParam(view.sort));
   return search;
+}
+
+/** How many filters narrow the view (states, queue, name, created): 0 when it shows every job. */
+export function countFilters(view: TableView): number {
+  return [view.states.length > 0, view.queue, view.name, view.created !== 'any'].filter(Boolean)
+    .length;
 }
 
 /** The service's filter for a view; a preset is a window ending at each read. */
