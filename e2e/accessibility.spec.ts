@@ -114,6 +114,16 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await expect(page.getByTestId('bulk-cancel-results')).toBeVisible();
         await audit('bulk cancel results', '[role="dialog"]');
         await page.getByRole('button', { name: 'Done' }).click();
+        // A phone: the filters move into a drawer.
+        const viewport = page.viewportSize()!;
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.goto('/jobs?sort=-duration');
+        await expect(page.getByRole('table', { name: 'Project jobs' })).toBeVisible();
+        await audit('jobs, phone, sorted');
+        await page.getByRole('button', { name: 'Filters' }).click();
+        await expect(page.getByRole('dialog', { name: 'Filters' })).toBeVisible();
+        await audit('filters drawer', '[role="dialog"]');
+        await page.setViewportSize(viewport);
       }
       await page.goto('/jobs?view=recent');
       await audit('jobs, recent');

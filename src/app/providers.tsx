@@ -40,6 +40,7 @@ const theme = createTheme({
     // A light alert's title takes its colour's shade 6, 2.68:1 on yellow: the text colour passes.
     Alert: { styles: { title: { color: 'var(--mantine-color-text)' } } },
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
     Notification: {
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
       // Below a title Mantine greys the text with gray-6 itself, short of 4.5:1 on white.
