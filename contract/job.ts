@@ -31,9 +31,21 @@ export const jobListItemSchema = jobRecordSchema.extend({
 });
 export type JobListItem = z.infer<typeof jobListItemSchema>;
 
+/** The list counts matching jobs up to this many; past it, `total_exact` is false. */
+export const MAX_COUNTED_JOBS = 10_000;
+
 export const jobListSchema = z.object({
   items: z.array(jobListItemSchema),
   next_cursor: z.string().nullable(),
+  total: z
+    .number()
+    .int()
+    .describe(
+      `How many jobs match the filters, every page together (counted up to ${MAX_COUNTED_JOBS})`,
+    ),
+  total_exact: z
+    .boolean()
+    .describe(`False when more than ${MAX_COUNTED_JOBS} match: \`total\` is then a lower bound`),
 });
 export type JobList = z.infer<typeof jobListSchema>;
 

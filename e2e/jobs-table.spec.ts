@@ -48,7 +48,7 @@ test('the jobs table sorts by its headers, keeps the sort in the URL, and Back r
   // The service's order: newest first, which the Created header says.
   await expect.poll(() => rowOrder(page)).toEqual([waiting, slow, quick]);
   await expect(header(page, 'Created')).toHaveAttribute('aria-sort', 'descending');
-  await expect(page.getByTestId('job-count')).toHaveText('3 shown');
+  await expect(page.getByTestId('job-count')).toHaveText('3 jobs match');
 
   // Longest first; the job that never started goes last.
   await header(page, 'Duration').getByRole('button').click();

@@ -115,6 +115,11 @@ export class JobService {
     return Promise.all(jobs.map((job) => this.describe(job, counts)));
   }
 
+  /** How many jobs pass the list's filters, counted up to `atMost + 1`. */
+  count(filter: Omit<JobListFilter, 'limit' | 'beforeSeq'>, atMost: number): Promise<number> {
+    return this.store.countJobs(filter, atMost);
+  }
+
   async transitions(project: string, id: string): Promise<Transition[]> {
     await this.visibleJob(project, id);
     return this.store.transitions(id);

@@ -53,6 +53,8 @@ export interface JobStore {
    */
   takeOver(from: string | null, to: string): Promise<string[]>;
   listJobs(filter: JobListFilter): Promise<Job[]>;
+  /** How many jobs pass the list's filters, counted up to `atMost + 1` and no further. */
+  countJobs(filter: Omit<JobListFilter, 'limit' | 'beforeSeq'>, atMost: number): Promise<number>;
   /** The queue's earliest-submitted job in one of `states`, by the (state, queue, seq) index. */
   firstInStates(queue: string, states: readonly JobState[]): Promise<Job | undefined>;
   /**

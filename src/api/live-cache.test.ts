@@ -20,7 +20,12 @@ const job = (state: JobState, updatedAt: string): JobListItem => ({
   exit_code: null,
 });
 
-const listOf = (...items: JobListItem[]): JobList => ({ items, next_cursor: null });
+const listOf = (...items: JobListItem[]): JobList => ({
+  items,
+  next_cursor: null,
+  total: items.length,
+  total_exact: true,
+});
 
 describe('createLiveCache', () => {
   let cache: ReturnType<typeof createLiveCache> | undefined;

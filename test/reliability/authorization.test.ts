@@ -111,7 +111,10 @@ describe('authorization table: every endpoint × every way of presenting a key',
       `job_definition: project "t" is not this API key's project "other"`,
     );
     const list = await call('GET', '/v1/client/jobs', undefined, `Bearer ${otherKey}`);
-    expect(JSON.parse(list.text)).toEqual({ ok: true, data: { items: [], next_cursor: null } });
+    expect(JSON.parse(list.text)).toEqual({
+      ok: true,
+      data: { items: [], next_cursor: null, total: 0, total_exact: true },
+    });
     const queues = await call('GET', '/v1/client/queues', undefined, `Bearer ${otherKey}`);
     const listed = (JSON.parse(queues.text) as { data: { items: { queue: string }[] } }).data;
     expect(listed.items.map((q) => q.queue)).toEqual(['other::default']);

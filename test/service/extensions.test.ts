@@ -324,6 +324,21 @@ describe('the job list', () => {
     }
   });
 
+  it('says how many jobs match the filters, every page together', async () => {
+    const tag = `count-${randomBytes(4).toString('hex')}`;
+    for (let i = 0; i < 3; i += 1) {
+      await submit(service, {
+        job_definition: 't::echo:1',
+        job_queue: 't::paused',
+        name: `${tag}-${i}`,
+      });
+    }
+    const page = await list(`name=${tag}&limit=2`);
+    expect(page.items).toHaveLength(2);
+    expect(page).toMatchObject({ total: 3, total_exact: true });
+    expect(await list(`name=${tag}&state=completed`)).toMatchObject({ total: 0, items: [] });
+  });
+
   it('pages through every job exactly once while others are submitted', async () => {
     const tag = `page-${randomBytes(4).toString('hex')}`;
     const existing: string[] = [];

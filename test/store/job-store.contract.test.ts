@@ -264,6 +264,12 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
         await store.jobs.listJobs({ project: 'p', limit: 10, states: ['cancelled', 'submitted'] }),
       ),
     ).toEqual(newestFirst);
+    // Counts take the same filters, every page together, and stop one past the bound.
+    expect(await store.jobs.countJobs({ project: 'p' }, 100)).toBe(5);
+    expect(await store.jobs.countJobs({ project: 'p', queue: 'p::a' }, 100)).toBe(2);
+    expect(await store.jobs.countJobs({ project: 'p', states: ['cancelled'] }, 100)).toBe(1);
+    expect(await store.jobs.countJobs({ project: 'p' }, 3)).toBe(4);
+    expect(await store.jobs.countJobs({ project: 'none' }, 100)).toBe(0);
   });
 
   it('lists jobs by name prefix (case-sensitive, wildcards literal) and creation time', async () => {

@@ -182,7 +182,7 @@ export interface paths {
     };
     /**
      * Server-sent events of the project's state changes (extension)
-     * @description One `job` event per state change: `id` is the change's sequence number, `data` a JobEvent (the job as a list row after the change). Resume with the `Last-Event-ID` header (or `since`; the header wins). The stream opens with `retry:` and, when it starts from now, a lone `id:` line with the position to resume from; a comment line is a heartbeat. A few streams per API key at once; more are a 429.
+     * @description One `job` event per state change: `id` is an opaque token for the change's position (valid for this project only), `data` a JobEvent (the job as a list row after the change). Resume with the `Last-Event-ID` header (or `since`; the header wins). The stream opens with `retry:` and, when it starts from now, a lone `id:` line with the position to resume from; a comment line is a heartbeat. A few streams per API key at once; more are a 429.
      */
     get: operations['streamEvents'];
     put?: never;
@@ -587,6 +587,10 @@ export interface operations {
                 exit_code: number | null;
               }[];
               next_cursor: string | null;
+              /** @description How many jobs match the filters, every page together (counted up to 10000) */
+              total: number;
+              /** @description False when more than 10000 match: `total` is then a lower bound */
+              total_exact: boolean;
             };
           };
         };

@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { CURSOR_MESSAGE, jobListQuerySchema, jobLogsQuerySchema } from '../../../contract';
+import {
+  CURSOR_MESSAGE,
+  MAX_COUNTED_JOBS,
+  jobListQuerySchema,
+  jobLogsQuerySchema,
+} from '../../../contract';
 import type { JobService } from '../../jobs/job-service';
 import { toLogInstant } from '../../jobs/log-instant';
 import { principalOf } from '../auth';
@@ -29,7 +34,7 @@ export function extensionRoutes(
     const beforeSeq =
       query.cursor === undefined ? undefined : positions.decode(project, query.cursor);
     if (beforeSeq === null) throw new HttpError(400, `cursor: ${CURSOR_MESSAGE}`);
-    const jobs = await service.list({
+    const filter = {
       project,
       states: query.state,
       queue: query.queue,
@@ -37,14 +42,18 @@ export function extensionRoutes(
       createdAfter: query.created_after === undefined ? undefined : Date.parse(query.created_after),
       createdBefore:
         query.created_before === undefined ? undefined : Date.parse(query.created_before),
-      limit: query.limit,
-      beforeSeq,
-    });
+    };
+    const [jobs, counted] = await Promise.all([
+      service.list({ ...filter, limit: query.limit, beforeSeq }),
+      service.count(filter, MAX_COUNTED_JOBS),
+    ]);
     const last = jobs.at(-1);
     return {
       ok: true,
       data: {
         items: jobs.map(toJobListItem),
+        total: Math.min(counted, MAX_COUNTED_JOBS),
+        total_exact: counted <= MAX_COUNTED_JOBS,
         next_cursor:
           jobs.length === query.limit && last ? positions.encode(project, last.seq) : null,
       },

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { useLocation, useSearchParams, type Location } from 'react-router';
+import type { JobList } from '../../../contract';
 import { useCapabilities } from '../../api/capabilities';
 import { useLiveUpdates } from '../../api/events';
 import { jobListQuery, queueListQuery } from '../../api/queries';
@@ -37,11 +38,13 @@ function useTableView() {
   return [view, change] as const;
 }
 
-/** The list gives no total, so the table says how many it shows and whether there are more. */
-function ShownCount({ shown, more }: { shown: number; more: boolean }) {
+/** How many jobs match the filters (past the service's counting limit, "at least"), and how many are shown. */
+function MatchCount({ list, shown }: { list: JobList; shown: number }) {
+  const total = `${list.total.toLocaleString('en')}${list.total_exact ? '' : '+'}`;
   return (
     <Text size="sm" data-testid="job-count">
-      {shown} shown{more && ' (older jobs on the next page)'}
+      {total} {list.total === 1 && list.total_exact ? 'job matches' : 'jobs match'}
+      {list.next_cursor !== null && ` · ${shown} on this page`}
     </Text>
   );
 }
@@ -83,7 +86,7 @@ export function ProjectJobs() {
         <LiveIndicator status={stream} />
       </Group>
       <Group gap="sm" mih={36}>
-        {list.data && <ShownCount shown={jobs.length} more={list.data.next_cursor !== null} />}
+        {list.data && <MatchCount list={list.data} shown={jobs.length} />}
         <Text size="sm" c="dimmed" data-testid="selection-count">
           {chosen.length} selected
         </Text>

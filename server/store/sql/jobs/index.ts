@@ -38,6 +38,7 @@ export function sqlJobStores(
     dueJobs: (now) => reads.dueJobs(now),
     nextScheduleAt: () => reads.nextScheduleAt(),
     listJobs: (filter) => reads.listJobs(filter),
+    countJobs: (filter, atMost) => reads.countJobs(filter, atMost),
     firstInStates: (queue, states) => reads.firstInStates(queue, states),
     countByQueue: (queues, since, recentSince) => reads.countByQueue(queues, since, recentSince),
     transitions: (id) => feed.transitions(id),

@@ -13,6 +13,7 @@ type Reads = Pick<
   | 'dueJobs'
   | 'nextScheduleAt'
   | 'listJobs'
+  | 'countJobs'
   | 'countByQueue'
   | 'firstInStates'
 >;
@@ -57,12 +58,26 @@ export class JobReads implements Reads, JobCounts {
   }
 
   async listJobs(filter: JobListFilter) {
-    let query = this.tables.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('project', '=', filter.project)
-      .orderBy('seq', 'desc')
-      .limit(filter.limit);
+    let query = this.matching(filter).selectAll().orderBy('seq', 'desc').limit(filter.limit);
+    if (filter.beforeSeq !== undefined) query = query.where('seq', '<', filter.beforeSeq);
+    return (await query.execute()).map(toJob);
+  }
+
+  /** Counting stops past `atMost`: a count of a filter over millions of jobs costs a bounded read. */
+  async countJobs(filter: Omit<JobListFilter, 'limit' | 'beforeSeq'>, atMost: number) {
+    const bounded = this.matching(filter)
+      .select('seq')
+      .limit(atMost + 1);
+    const row = await this.tables.db
+      .selectFrom(bounded.as('matching'))
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** The project's jobs that pass the list's filters (the page's cursor and size aside). */
+  private matching(filter: Omit<JobListFilter, 'limit' | 'beforeSeq'>) {
+    let query = this.tables.db.selectFrom('jobs').where('project', '=', filter.project);
     if (filter.states) query = query.where('state', 'in', filter.states);
     if (filter.queue) query = query.where('queue', '=', filter.queue);
     if (filter.namePrefix) {
@@ -70,13 +85,13 @@ export class JobReads implements Reads, JobCounts {
       const prefix = filter.namePrefix;
       query = query.where(sql<string>`substr(name, 1, ${prefix.length})`, '=', prefix);
     }
-    if (filter.createdAfter !== undefined)
+    if (filter.createdAfter !== undefined) {
       query = query.where('created_at', '>', filter.createdAfter);
+    }
     if (filter.createdBefore !== undefined) {
       query = query.where('created_at', '<', filter.createdBefore);
     }
-    if (filter.beforeSeq !== undefined) query = query.where('seq', '<', filter.beforeSeq);
-    return (await query.execute()).map(toJob);
+    return query;
   }
 
   async firstInStates(queue: string, states: readonly JobState[]) {
