@@ -50,7 +50,9 @@ test('a failing job shows failed and the service note', async ({ page }) => {
 test('cancel a running job: pending indicator, kept across reload, then cancelled', async ({
   page,
 }) => {
-  await fillBasics(page, 'demo::sleep:1');
+  // Ignores SIGTERM: cancelling lasts its grace period (10 s), then SIGKILL ends it.
+  await fillBasics(page, 'demo::shell:1');
+  await addParameter(page, 'script', "trap '' TERM; while true; do sleep 1; done");
   const id = await submitAndOpen(page);
   await expectState(page, 'running');
   const dialog = await openCancelDialog(page);

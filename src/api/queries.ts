@@ -41,7 +41,6 @@ export function jobTransitionsQuery(job: JobRecord) {
   });
 }
 
-/** What ran: read again at each state change (exit code, finish time), settled once final. */
 /** What a job ran, to submit it again (extension): read once, whatever became of the job. */
 export function resubmitSourceQuery(id: string) {
   return queryOptions({
@@ -52,11 +51,24 @@ export function resubmitSourceQuery(id: string) {
   });
 }
 
+/**
+ * What ran: read again at each state change (exit code, finish time), settled once final. Found
+ * ended while the record it was read for is not, it reads the record again before it answers: the
+ * page's state then changes before (never after) the exit code shows. While the next state's read
+ * is under way, the last one stays shown.
+ */
 export function jobExecutionQuery(job: JobRecord) {
   return queryOptions({
     queryKey: jobKeys.execution(job.id, job.state),
-    queryFn: () => getJobExecution(job.id),
+    queryFn: async ({ client }) => {
+      const execution = await getJobExecution(job.id);
+      if (execution?.finished_at && !isFinalState(job.state))
+        await client.refetchQueries({ queryKey: jobKeys.detail(job.id), exact: true });
+      return execution;
+    },
     staleTime: isFinalState(job.state) ? Infinity : 0,
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[2] === job.id ? previous : undefined,
     retry: false,
   });
 }
