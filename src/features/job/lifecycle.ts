@@ -29,6 +29,10 @@ export function activeStep(job: JobRecord, steps: LifecycleStep[]): number {
   );
 }
 
+/** Ended, and not as completed: failed, error, timeout or cancelled. */
+export const endedUnsuccessfully = (state: JobState) =>
+  isFinalState(state) && state !== 'completed';
+
 /** What cancelling does from each state, for the confirm dialog. */
 export function stateAfterCancel(state: JobState): JobState | null {
   switch (cancelEffect(state)) {
