@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
+import type { ReactNode } from 'react';
 import { isFinalState, type JobRecord } from '../../../contract';
 import { useCancelJob } from '../../api/mutations';
 import { StateBadge } from '../../components/StateBadge';
@@ -64,31 +65,46 @@ export function CancelButton({ job }: { job: JobRecord }) {
   );
 }
 
-/** "Cancellation pending — requested 0:37 ago", until the job ends; then how it ended. */
-export function CancellationStatus({ job }: { job: JobRecord }) {
+export interface CancellationNotice {
+  color: string;
+  title: string;
+  body: ReactNode;
+  /** Ticking while pending: announced politely (status), not as an alarm. */
+  role: 'alert' | 'status';
+}
+
+/**
+ * "Cancellation pending — requested 0:37 ago", until the job ends; then how it ended. Null for a
+ * job this browser did not ask to cancel.
+ */
+export function useCancellationNotice(job: JobRecord): CancellationNotice | null {
   const requestedAt = pendingCancelsStore.use()[job.id];
   const final = isFinalState(job.state);
   const now = useNow(Boolean(requestedAt) && !final);
   if (!requestedAt) return null;
-  if (final) {
-    return job.state === 'cancelled' ? (
-      <Alert color="gray" title="Cancelled" data-testid="cancel-status">
-        The cancellation you requested is done.
-      </Alert>
-    ) : (
-      <Alert
-        color="yellow"
-        title={`Ended as ${job.state} before the cancel took effect`}
-        data-testid="cancel-status"
-      >
-        The job reached {job.state} while the cancellation was pending.
-      </Alert>
-    );
-  }
-  return (
-    <Alert color="orange" title="Cancellation pending" data-testid="cancel-status" role="status">
-      Requested <strong>{formatDuration(now - Date.parse(requestedAt))}</strong> ago; it can take up
-      to about two minutes.
-    </Alert>
-  );
+  if (job.state === 'cancelled')
+    return {
+      color: 'gray',
+      title: 'Cancelled',
+      body: 'The cancellation you requested is done.',
+      role: 'alert',
+    };
+  if (final)
+    return {
+      color: 'yellow',
+      title: `Ended as ${job.state} before the cancel took effect`,
+      body: `The job reached ${job.state} while the cancellation was pending.`,
+      role: 'alert',
+    };
+  return {
+    color: 'orange',
+    title: 'Cancellation pending',
+    body: (
+      <>
+        Requested <strong>{formatDuration(now - Date.parse(requestedAt))}</strong> ago; it can take
+        up to about two minutes.
+      </>
+    ),
+    role: 'status',
+  };
 }

@@ -1,11 +1,10 @@
-import { Alert, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import { SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import type { JobRecord } from '../../../contract';
-import { stateColor } from '../../components/StateBadge';
 import { TimeText } from '../../components/TimeText';
-import { CancellationStatus } from './CancelControl';
 import { Countdown } from './Countdown';
 import { ExecutionPanel } from './ExecutionPanel';
 import { JobHeader } from './JobHeader';
+import { JobNotice } from './JobNotice';
 import { JobTimeline } from './JobTimeline';
 import { LifecycleStepper } from './LifecycleStepper';
 import { LogViewer } from './logs/LogViewer';
@@ -34,16 +33,7 @@ export function JobView({ job }: { job: JobRecord }) {
   return (
     <Stack>
       <JobHeader job={job} />
-      <CancellationStatus job={job} />
-      {job.system_note && (
-        <Alert
-          color={stateColor(job.state)}
-          title="Note from the service"
-          data-testid="system-note"
-        >
-          {job.system_note}
-        </Alert>
-      )}
+      <JobNotice job={job} />
       {job.state === 'pending' && job.schedule_at && <Countdown at={job.schedule_at} />}
       <LifecycleStepper job={job} />
       <RecordTimes job={job} />
