@@ -1,6 +1,19 @@
-import { Badge, Code, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Code,
+  Collapse,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useSessionStorage } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { quote } from 'shell-quote';
 import type { JobExecution, JobRecord } from '../../../contract';
 import { useCapabilities } from '../../api/capabilities';
@@ -8,6 +21,7 @@ import { jobExecutionQuery } from '../../api/queries';
 import { TimeText } from '../../components/TimeText';
 import { formatBytes, formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
+import { RecordTimes } from './RecordTimes';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -62,10 +76,30 @@ function EnvTable({ env }: { env: JobExecution['env'] }) {
   );
 }
 
+/** The two facts a reader looks for first, on the panel's first line. */
+function ExecutionSummary({ execution }: { execution: JobExecution }) {
+  return (
+    <Group gap="lg" data-testid="execution-summary">
+      <Group gap={6}>
+        <Text size="sm" c="dimmed">
+          Exit code
+        </Text>
+        <Text data-testid="execution-exit-code">{execution.exit_code ?? '—'}</Text>
+      </Group>
+      <Group gap={6}>
+        <Text size="sm" c="dimmed">
+          Duration
+        </Text>
+        <Duration execution={execution} />
+      </Group>
+    </Group>
+  );
+}
+
 function ExecutionFacts({ execution }: { execution: JobExecution }) {
   const where = [execution.engine, execution.instance, execution.node].filter(Boolean).join(' · ');
   return (
-    <Stack>
+    <>
       <Fact label="Command (parameters substituted)">
         <Code block data-testid="execution-command">
           {quote(execution.command)}
@@ -74,12 +108,6 @@ function ExecutionFacts({ execution }: { execution: JobExecution }) {
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
         <Fact label="Image">
           <Code>{execution.image}</Code>
-        </Fact>
-        <Fact label="Exit code">
-          <Text data-testid="execution-exit-code">{execution.exit_code ?? '—'}</Text>
-        </Fact>
-        <Fact label="Duration">
-          <Duration execution={execution} />
         </Fact>
         <Fact label="Where it ran">
           <Text>{where}</Text>
@@ -105,31 +133,59 @@ function ExecutionFacts({ execution }: { execution: JobExecution }) {
       <Fact label="Environment">
         <EnvTable env={execution.env} />
       </Fact>
-    </Stack>
+    </>
   );
 }
 
-/** What actually ran and where (extension); a spec-only service gets a line saying so. */
+/**
+ * What actually ran and where (extension): the exit code and duration in sight, the rest (and the
+ * record's times) folded away by default so that the output gets the height; open or closed stays
+ * as the reader left it for the session. A spec-only service gets a line saying so.
+ */
 export function ExecutionPanel({ job }: { job: JobRecord }) {
+  const [expanded, setExpanded] = useSessionStorage({
+    key: 'jobdeck.executionDetailsExpanded',
+    defaultValue: false,
+    getInitialValueInEffect: false,
+  });
+  const detailsId = useId();
   const capabilities = useCapabilities();
   const offered = capabilities.data?.execution ?? false;
   const execution = useQuery({ ...jobExecutionQuery(job), enabled: offered });
-  let body: ReactNode;
-  if (capabilities.isPending) body = <Text c="dimmed">Loading…</Text>;
+  let summary: ReactNode;
+  if (capabilities.isPending) summary = <Text c="dimmed">Loading…</Text>;
   else if (!offered || execution.data === null)
-    body = <Text c="dimmed">This service does not describe executions.</Text>;
-  else if (execution.isPending) body = <Text c="dimmed">Loading…</Text>;
+    summary = <Text c="dimmed">This service does not describe executions.</Text>;
+  else if (execution.isPending) summary = <Text c="dimmed">Loading…</Text>;
   else if (execution.isError)
-    body = <Text c="red">The execution could not be read: {execution.error.message}</Text>;
-  else body = <ExecutionFacts execution={execution.data} />;
+    summary = <Text c="red">The execution could not be read: {execution.error.message}</Text>;
+  else summary = <ExecutionSummary execution={execution.data} />;
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="execution-title">
-      <Stack gap="sm">
-        <Title order={3} size="h4" id="execution-title">
-          Execution
-        </Title>
-        {body}
-      </Stack>
+      <Group justify="space-between" gap="sm">
+        <Group gap="lg">
+          <Title order={3} size="h4" id="execution-title">
+            Execution
+          </Title>
+          {summary}
+        </Group>
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          aria-expanded={expanded}
+          aria-controls={detailsId}
+          onClick={() => setExpanded(!expanded)}
+        >
+          {expanded ? 'Hide details' : 'Show details'}
+        </Button>
+      </Group>
+      {/* Kept in the page while folded: its facts stay current, and open at once. */}
+      <Collapse expanded={expanded} keepMountedMode="display-none" id={detailsId}>
+        <Stack pt="md">
+          {execution.data && <ExecutionFacts execution={execution.data} />}
+          <RecordTimes job={job} />
+        </Stack>
+      </Collapse>
     </Paper>
   );
 }

@@ -1,6 +1,6 @@
-import { SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import { Button, Stack, Tabs } from '@mantine/core';
+import { useState } from 'react';
 import type { JobRecord } from '../../../contract';
-import { TimeText } from '../../components/TimeText';
 import { Countdown } from './Countdown';
 import { ExecutionPanel } from './ExecutionPanel';
 import { JobHeader } from './JobHeader';
@@ -9,37 +9,37 @@ import { JobTimeline } from './JobTimeline';
 import { LifecycleStepper } from './LifecycleStepper';
 import { LogViewer } from './logs/LogViewer';
 
-function RecordTimes({ job }: { job: JobRecord }) {
-  const times = [
-    ['Created', job.created_at],
-    ['Updated', job.updated_at],
-    ['Scheduled', job.schedule_at],
-  ] as const;
-  return (
-    <SimpleGrid cols={{ base: 1, sm: 3 }}>
-      {times.map(([label, iso]) => (
-        <Stack gap={2} key={label}>
-          <Text size="xs" c="dimmed">
-            {label}
-          </Text>
-          <TimeText iso={iso} />
-        </Stack>
-      ))}
-    </SimpleGrid>
-  );
-}
+const OUTPUT_ID = 'job-output';
 
 export function JobView({ job }: { job: JobRecord }) {
+  const [tab, setTab] = useState<string | null>('logs');
   return (
     <Stack>
       <JobHeader job={job} />
+      {/* On a phone the output is a screen or two down: one tap away from the top. */}
+      <Button
+        component="a"
+        href={`#${OUTPUT_ID}`}
+        onClick={() => setTab('logs')}
+        hiddenFrom="sm"
+        variant="light"
+        w="fit-content"
+      >
+        Logs
+      </Button>
       <JobNotice job={job} />
       {job.state === 'pending' && job.schedule_at && <Countdown at={job.schedule_at} />}
       <LifecycleStepper job={job} />
-      <RecordTimes job={job} />
       <ExecutionPanel job={job} />
-      {/* Only the shown tab is mounted: hidden logs are not read every poll. */}
-      <Tabs defaultValue="logs" keepMounted={false}>
+      {/* Only the shown tab is mounted: hidden logs are not read every poll. A jump here stops
+          below the fixed header. */}
+      <Tabs
+        id={OUTPUT_ID}
+        value={tab}
+        onChange={setTab}
+        keepMounted={false}
+        style={{ scrollMarginTop: 'var(--app-shell-header-offset, 0rem)' }}
+      >
         <Tabs.List>
           <Tabs.Tab value="logs">Logs</Tabs.Tab>
           <Tabs.Tab value="timeline">Timeline</Tabs.Tab>
