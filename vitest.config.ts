@@ -50,8 +50,8 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // One suite over every engine: the fake and the local Docker Engine (the swarm's row
-          // needs root and a swarm: npm run test:swarm).
+          // One suite over every engine: the fake and the local Docker Engine here; the swarm's
+          // row (test/swarm/runtime.contract.test.ts) needs root and a swarm: npm run test:swarm.
           name: 'engine',
           include: ['test/engine/**/*.test.ts'],
           environment: 'node',

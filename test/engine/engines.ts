@@ -4,7 +4,9 @@ import { DEFAULT_RUN_OPTIONS } from '../../server/jobs/model';
 import type { ContainerRuntime, WorkloadSpec } from '../../server/jobs/ports';
 import { DockerRuntime } from '../../server/runtime/docker/docker-runtime';
 import { FakeRuntime } from '../../server/runtime/fake/fake-runtime';
+import { SwarmRuntime } from '../../server/runtime/swarm/swarm-runtime';
 import { RUN_LABEL, TEST_IMAGE } from '../support/service';
+import { MANAGER_SOCKET } from '../support/swarm';
 
 /** What a contract case asks a job to do; each engine makes its workload do it its own way. */
 export type Behaviour =
@@ -21,6 +23,11 @@ export interface EngineRow {
   /** A runtime for a store of its own (a second call: another store on the same engine). */
   runtime(): ContainerRuntime;
   spec(behaviour: Behaviour): WorkloadSpec;
+  /**
+   * Whether an ended workload still says when it started. A swarm task keeps only its last
+   * state's time, so an ended job's start is what the runner saw it running (docs/engines.md).
+   */
+  keepsStartOfEnded: boolean;
   /** After launch: what the engine does by itself for a real process, a fake is told to do. */
   drive(runtime: ContainerRuntime, jobId: string, behaviour: Behaviour): void;
   cleanup(): void;
@@ -55,6 +62,7 @@ export const ENGINES: EngineRow[] = [
     name: 'fake',
     runtime: () => new FakeRuntime(),
     spec: specOf,
+    keepsStartOfEnded: true,
     drive(runtime, jobId, behaviour) {
       const fake = runtime as FakeRuntime;
       if (behaviour === 'prints-and-exits-3') {
@@ -76,6 +84,7 @@ export const ENGINES: EngineRow[] = [
         labels: { [RUN_LABEL]: runLabel },
       }),
     spec: specOf,
+    keepsStartOfEnded: true,
     drive: () => undefined, // the process does it
     cleanup() {
       const ids = execFileSync('docker', [
@@ -90,3 +99,28 @@ export const ENGINES: EngineRow[] = [
     },
   },
 ];
+
+/** The test swarm's row (scripts/swarm-up.sh): run by test/swarm, where the swarm is up. */
+export const SWARM_ROW: EngineRow = {
+  name: 'the test swarm (3 nodes)',
+  runtime: () =>
+    new SwarmRuntime({
+      endpoint: { socketPath: MANAGER_SOCKET },
+      isolation: 'job-network',
+      constraints: [],
+      init: true,
+      storeId: randomUUID(),
+      labels: { [RUN_LABEL]: runLabel },
+    }),
+  spec: specOf,
+  keepsStartOfEnded: false,
+  drive: () => undefined, // the process does it
+  cleanup() {
+    const docker = (...args: string[]) =>
+      execFileSync('docker', ['-H', `unix://${MANAGER_SOCKET}`, ...args])
+        .toString()
+        .trim();
+    const services = docker('service', 'ls', '-q', '--filter', `label=${RUN_LABEL}=${runLabel}`);
+    if (services) docker('service', 'rm', ...services.split('\n'));
+  },
+};

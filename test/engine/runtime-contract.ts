@@ -1,0 +1,111 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ContainerRuntime, Workload } from '../../server/jobs/ports';
+import type { Behaviour, EngineRow } from './engines';
+
+/**
+ * The ContainerRuntime port's promises, checked on every engine alike (River's shape, for
+ * engines): what the domain relies on holds for the fake its fast tests use as for the real
+ * engines. Rows: engines.ts (the fake, the local Docker Engine) in runtime.contract.test.ts, and
+ * the test swarm in test/swarm/runtime.contract.test.ts, where a swarm is up.
+ */
+export function describeRuntimeContract(row: EngineRow): void {
+  describe(`ContainerRuntime on ${row.name}`, () => {
+    const runtime = row.runtime();
+    afterAll(() => row.cleanup());
+
+    async function launched(behaviour: Behaviour): Promise<Workload> {
+      const spec = row.spec(behaviour);
+      const workload = await runtime.launch(spec);
+      row.drive(runtime, spec.jobId, behaviour);
+      return workload;
+    }
+
+    async function running(workload: Workload): Promise<Workload> {
+      for (let i = 0; i < 200; i += 1) {
+        const now = await runtime.inspect(workload.jobId);
+        if (now?.status === 'running') return now;
+        if (now) await Promise.race([runtime.waitForChange(now), sleep(100)]);
+      }
+      throw new Error(`job ${workload.jobId} never ran`);
+    }
+
+    async function ended(runtimeOf: ContainerRuntime, workload: Workload): Promise<Workload> {
+      for (let i = 0; i < 200; i += 1) {
+        const now = await runtimeOf.inspect(workload.jobId);
+        if (now?.status === 'exited') return now;
+        if (now) await Promise.race([runtimeOf.waitForChange(now), sleep(100)]);
+      }
+      throw new Error(`job ${workload.jobId} never ended`);
+    }
+
+    it('launches once per job id: a second launch returns the same workload', async () => {
+      const spec = row.spec('runs');
+      const first = await runtime.launch(spec);
+      const second = await runtime.launch(spec);
+      expect(second.id).toBe(first.id);
+      const mine = (await runtime.list()).filter((w) => w.jobId === spec.jobId);
+      expect(mine).toHaveLength(1);
+      await runtime.stop(first, 1);
+      await runtime.remove(first);
+    });
+
+    it('resolves waitForChange when the workload ends, with its exit code and times', async () => {
+      const workload = await launched('prints-and-exits-3');
+      const done = await ended(runtime, workload);
+      expect(done.exitCode).toBe(3);
+      // For a process this short Docker may record the two times in either order.
+      expect(done.finishedAt).not.toBeNull();
+      if (row.keepsStartOfEnded) expect(done.startedAt).not.toBeNull();
+      await runtime.remove(done);
+    });
+
+    it('reads the output by stream, bounded, and only after the cursor', async () => {
+      const done = await ended(runtime, await launched('prints-and-exits-3'));
+      const all = await runtime.readOutput(done, { after: null, maxBytes: 1024 });
+      // Each line with its stream; across streams, in the order the engine timed them.
+      expect(all.lines.map((l) => [l.stream, l.bytes.toString()]).sort()).toEqual([
+        ['stderr', 'two\n'],
+        ['stdout', 'one\n'],
+      ]);
+      expect(all.lines[0]!.at <= all.lines[1]!.at).toBe(true);
+      expect(all.truncated).toBe(false);
+      const [first, last] = all.lines.map((l) => l.bytes.toString());
+      const later = await runtime.readOutput(done, { after: all.lines[0]!.at, maxBytes: 1024 });
+      expect(later.lines.map((l) => l.bytes.toString())).toEqual([last]);
+      const bounded = await runtime.readOutput(done, { after: null, maxBytes: 4 });
+      expect(bounded.lines.map((l) => l.bytes.toString())).toEqual([last]);
+      expect(bounded.truncated).toBe(true);
+      expect(first).not.toBe(last);
+      await runtime.remove(done);
+    });
+
+    it('stops a running workload with SIGTERM (143), and with SIGKILL after the grace when it is ignored (137)', async () => {
+      for (const [behaviour, code] of [
+        ['runs', 143],
+        ['ignores-term', 137],
+      ] as const) {
+        // Running: a swarm's launch returns before its task has a container.
+        const workload = await running(await launched(behaviour));
+        await runtime.stop(workload, 1);
+        const done = await ended(runtime, workload);
+        expect(done.exitCode, behaviour).toBe(code);
+        await runtime.stop(done, 1); // already ended: resolves, no error
+        await runtime.remove(done);
+      }
+    });
+
+    it("lists only this store's workloads, and removes idempotently", async () => {
+      const workload = await launched('runs');
+      const other = row.runtime();
+      expect((await other.list()).map((w) => w.jobId)).not.toContain(workload.jobId);
+      expect(await other.inspect(workload.jobId)).toBeNull();
+      expect((await runtime.list()).map((w) => w.jobId)).toContain(workload.jobId);
+      await runtime.stop(workload, 1);
+      await runtime.remove(workload);
+      await runtime.remove(workload);
+      expect(await runtime.inspect(workload.jobId)).toBeNull();
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
