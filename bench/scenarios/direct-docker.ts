@@ -2,11 +2,15 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import { hostConfigOf } from '../../server/runtime/docker/host-config';
-import { ENGINE_LOG_DRIVER, JOB_CAPABILITIES } from '../../server/runtime/job-container';
+import { DEFAULT_KEPT_OUTPUT_BYTES } from '../../server/config/schema';
+import { JOB_CAPABILITIES, engineLogDriver } from '../../server/runtime/job-container';
 import { BENCH_IMAGE } from '../jobdeck-client';
 
 const run = promisify(execFile);
 const docker = new Docker({ socketPath: '/var/run/docker.sock' });
+
+/** The engine's log cap Jobdeck sets by default. */
+const LOG_DRIVER = engineLogDriver(DEFAULT_KEPT_OUTPUT_BYTES);
 
 /**
  * The same container Jobdeck creates with its default job limits (1 CPU, 512 MiB, 512
@@ -22,6 +26,7 @@ const HOST_CONFIG = hostConfigOf(
     runOptions: { readOnlyRootfs: false },
   },
   true,
+  LOG_DRIVER,
 );
 
 /** The same, as `docker run` flags. */
@@ -34,8 +39,8 @@ const RUN_FLAGS = [
   '--cap-drop=ALL',
   ...JOB_CAPABILITIES.map((capability) => `--cap-add=${capability}`),
   '--security-opt=no-new-privileges',
-  `--log-driver=${ENGINE_LOG_DRIVER.Type}`,
-  ...Object.entries(ENGINE_LOG_DRIVER.Config).map(([key, value]) => `--log-opt=${key}=${value}`),
+  `--log-driver=${LOG_DRIVER.Type}`,
+  ...Object.entries(LOG_DRIVER.Config).map(([key, value]) => `--log-opt=${key}=${value}`),
 ];
 
 /** `docker run --rm IMAGE true`: wall time of the CLI, removal included. */

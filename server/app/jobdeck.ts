@@ -123,6 +123,7 @@ export async function startJobdeck(
     await createRuntime(config.engine, {
       storeId: await storage.meta.storeId(),
       labels: config.container_labels,
+      keptOutputBytesPerJob: config.job_output.max_bytes_per_job,
     }),
   );
   // Asked now, answered while the rest is built: the engine's round trip costs start-up nothing.
@@ -144,7 +145,11 @@ export async function startJobdeck(
       logger,
     },
     {
-      logTailBytes: config.log_tail_bytes,
+      output: {
+        answerBytes: config.log_tail_bytes,
+        keptBytesPerJob: config.job_output.max_bytes_per_job,
+        storedBytesPerProject: config.job_output.max_bytes_per_project,
+      },
       engine: config.engine.type,
       defaults: {
         cpus: config.job_defaults.cpus,

@@ -6,6 +6,9 @@ const identifier = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be letters, digits, ".", "_" or "-"');
 
+/** Output kept of each ended job unless job_output says otherwise. */
+export const DEFAULT_KEPT_OUTPUT_BYTES = 10 * 1024 ** 2;
+
 /** Docker-style sizes: 512m, 1g, 65536 (bytes). */
 const memorySize = z
   .union([
@@ -251,7 +254,28 @@ export const configSchema = z
       .describe('Containers at once on this service, across queues'),
     log_tail_bytes: positiveInt
       .default(64 * 1024)
-      .describe('Container output kept per job, and the most one logs answer returns'),
+      .describe("The most one logs answer returns of a running job's output (its newest bytes)"),
+    job_output: z
+      .strictObject({
+        max_bytes_per_job: positiveInt
+          .default(DEFAULT_KEPT_OUTPUT_BYTES)
+          .describe(
+            "Output kept of each ended job, its newest bytes (secrets replaced); the engine's own log cap follows it (4 ×, at least 8 MB per file)",
+          ),
+        max_bytes_per_project: positiveInt
+          .default(256 * 1024 ** 2)
+          .describe(
+            "What a project's kept outputs may take in the store, compressed: past it, the outputs kept the longest ago are dropped first",
+          ),
+      })
+      .refine((o) => o.max_bytes_per_project >= o.max_bytes_per_job, {
+        message: 'max_bytes_per_project: must be at least max_bytes_per_job',
+      })
+      .default({
+        max_bytes_per_job: DEFAULT_KEPT_OUTPUT_BYTES,
+        max_bytes_per_project: 256 * 1024 ** 2,
+      })
+      .describe('How much of what jobs print is kept once they ended, compressed in the store'),
     body_limit_bytes: positiveInt
       .default(DEFAULT_BODY_LIMIT_BYTES)
       .describe('Request body limit (413 past it)'),

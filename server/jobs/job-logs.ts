@@ -19,25 +19,57 @@ export interface FollowedLogs extends ContainerLogs {
   next: LogInstant | null;
 }
 
+/** How much of a job's output is shown and kept. */
+export interface OutputLimits {
+  /** The most one answer gives of a running job's output: its newest bytes. */
+  answerBytes: number;
+  /** The most kept of an ended job's output: its newest bytes. */
+  keptBytesPerJob: number;
+  /** The most a project's kept outputs take in the store, compressed (the oldest go first). */
+  storedBytesPerProject: number;
+}
+
 /**
- * A job's output, at most `maxBytes` of it: read from its workload while it runs, the tail kept
- * in the store once it ended. The runner keeps that tail through the same reading.
+ * A job's output: read from its workload while it runs (the newest `answerBytes` per answer),
+ * the newest `keptBytesPerJob` of it kept in the store once it ended. Both go through the same
+ * redaction, so that no sensitive value is shown or stored.
  */
 export class JobLogs {
   constructor(
     private readonly runtime: ContainerRuntime,
     private readonly store: JobStore,
     private readonly box: SecretBox,
-    private readonly maxBytes: number,
+    private readonly limits: OutputLimits,
   ) {}
 
   /** The workload's output after `after`, sensitive values replaced. */
   async read(job: Job, workload: Workload, after: LogInstant | null): Promise<ContainerLogs> {
-    const output = await this.runtime.readOutput(workload, { after, maxBytes: this.maxBytes });
+    const maxBytes = this.limits.answerBytes;
+    const output = await this.runtime.readOutput(workload, { after, maxBytes });
     return showableOutput(output, new JobSecrets(job, this.box), {
       after,
       ended: workload.status === 'exited',
-      maxBytes: this.maxBytes,
+      maxBytes,
+    });
+  }
+
+  /** All of an ended workload's output that is kept, sensitive values replaced, counted. */
+  async readKept(job: Job, workload: Workload): Promise<ContainerLogs> {
+    const maxBytes = this.limits.keptBytesPerJob;
+    const output = await this.runtime.readOutput(workload, { after: null, maxBytes, whole: true });
+    return showableOutput(output, new JobSecrets(job, this.box), {
+      after: null,
+      ended: workload.status === 'exited',
+      maxBytes,
+    });
+  }
+
+  /** Keeps what readKept gave, within the project's budget. */
+  async keep(job: Job, output: ContainerLogs): Promise<void> {
+    await this.store.saveLogs(job.id, output, {
+      project: job.project,
+      maxStoredBytes: this.limits.storedBytesPerProject,
+      savedAt: Date.now(),
     });
   }
 
@@ -77,6 +109,7 @@ export class JobLogs {
     const lines = logs.lines.filter((line) => line.at > after);
     // Lines left out before the tail were older than its first one: after `after` only if it is.
     const first = logs.lines[0];
-    return { lines, truncated: logs.truncated && first !== undefined && first.at > after };
+    const truncated = logs.truncated && first !== undefined && first.at > after;
+    return logs.sizes ? { lines, truncated, sizes: logs.sizes } : { lines, truncated };
   }
 }

@@ -1,6 +1,6 @@
 import { redactedMarker, type JobSecrets } from './job-secrets';
 import type { LogInstant } from './log-instant';
-import type { ContainerLogs, OutputLine, OutputStream } from './model';
+import type { ContainerLogs, OutputLine, OutputSize, OutputStream } from './model';
 import type { WorkloadLine, WorkloadOutput } from './ports';
 
 export interface OutputOptions {
@@ -72,7 +72,16 @@ export function showableOutput(
     shown.push({ stream: line.stream, at: line.at, text: texts[index]! });
   });
   const kept = lastBytes(shown, maxBytes);
-  return { lines: kept, truncated: output.truncated || kept !== shown };
+  const logs = { lines: kept, truncated: output.truncated || kept !== shown };
+  return output.printed
+    ? { ...logs, sizes: { kept: sizeOf(kept), printed: output.printed } }
+    : logs;
+}
+
+function sizeOf(lines: readonly OutputLine[]): OutputSize {
+  let bytes = 0;
+  for (const line of lines) bytes += Buffer.byteLength(line.text);
+  return { lines: lines.length, bytes };
 }
 
 function streamOf(lines: readonly WorkloadLine[], stream: OutputStream): Stream {

@@ -2,7 +2,7 @@ import type { Catalog } from './catalog';
 import { ChangeFeed } from './change-feed';
 import { Dispatcher } from './dispatcher';
 import { EngineHealth } from './engine-health';
-import { JobLogs } from './job-logs';
+import { JobLogs, type OutputLimits } from './job-logs';
 import { JobService } from './job-service';
 import { Membership, type InstanceIdentity } from './membership';
 import type {
@@ -29,7 +29,7 @@ export interface JobSystemPorts {
 }
 
 export interface JobSystemOptions {
-  logTailBytes: number;
+  output: OutputLimits;
   /** The kind of engine `runtime` is, for the execution details. */
   engine: string;
   defaults: ContainerDefaults;
@@ -54,7 +54,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     options.reconcileIntervalMs + 1000,
     Math.max(10_000, 5 * options.reconcileIntervalMs),
   );
-  const logs = new JobLogs(runtime, store, secrets, options.logTailBytes);
+  const logs = new JobLogs(runtime, store, secrets, options.output);
   const runner = new Runner({
     runtime,
     machine,

@@ -121,6 +121,12 @@ export interface OutputLine {
 
 export type OutputStream = 'stdout' | 'stderr';
 
+/** How much output: lines as the engine recorded them (a piece of an over-long line is one). */
+export interface OutputSize {
+  lines: number;
+  bytes: number;
+}
+
 export interface ContainerLogs {
   /** Oldest first, both streams in the order the engine read them. */
   lines: OutputLine[];
@@ -128,6 +134,11 @@ export interface ContainerLogs {
   truncated: boolean;
   /** Output stored before lines were kept (then `lines` is empty): the text as it was kept. */
   text?: string;
+  /**
+   * For the output kept of an ended job: what was kept (text with secrets replaced) of what the
+   * engine held. Whatever part of it an answer gives, these are of the whole.
+   */
+  sizes?: { kept: OutputSize; printed: OutputSize };
 }
 
 /** A state change as the event stream delivers it: its sequence number, and the job now. */

@@ -8,6 +8,7 @@ import type {
   JobChange,
   JobListFilter,
   NewJob,
+  OutputSize,
   OutputStream,
   QueueStateCount,
   RunOptions,
@@ -82,8 +83,20 @@ export interface JobStore {
     uptoSeq: number,
     limit: number,
   ): Promise<JobChange[]>;
-  saveLogs(id: string, logs: ContainerLogs): Promise<void>;
+  /**
+   * Keeps an ended job's output (replacing any kept before), then, while the project's kept
+   * output takes more than its budget, drops the outputs kept the longest ago (never this one).
+   */
+  saveLogs(id: string, logs: ContainerLogs, budget: OutputBudget): Promise<void>;
   getLogs(id: string): Promise<ContainerLogs | undefined>;
+}
+
+/** Whose budget a job's kept output counts against, and since when it is kept. */
+export interface OutputBudget {
+  project: string;
+  /** The most the project's kept outputs may take in the store, as stored (compressed). */
+  maxStoredBytes: number;
+  savedAt: number;
 }
 
 /** What the engine is asked to run for one job. */
@@ -173,6 +186,11 @@ export interface OutputWindow {
   /** Only lines read strictly later than this. */
   after: LogInstant | null;
   maxBytes: number;
+  /**
+   * Go through everything the engine holds after `after`, counting it, rather than only as far
+   * back as `maxBytes` reaches: for the output kept once the workload ended.
+   */
+  whole?: boolean;
 }
 
 /** A line of a workload's output as the engine keeps it. */
@@ -192,6 +210,8 @@ export interface WorkloadOutput {
   lines: WorkloadLine[];
   /** Whether earlier lines (after `after`) were left out. */
   truncated: boolean;
+  /** With `whole`: every line the engine held after `after`, kept or not. */
+  printed?: OutputSize;
 }
 
 /** One Jobdeck process on the store, as it last reported itself. */

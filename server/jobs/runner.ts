@@ -295,11 +295,11 @@ export class Runner {
    */
   private async record(job: Job, workload: Workload): Promise<boolean> {
     const secrets = new JobSecrets(job, this.secrets);
-    const output = await this.logs.read(job, workload, null).catch((error: unknown) => {
+    const output = await this.logs.readKept(job, workload).catch((error: unknown) => {
       if (error instanceof EngineUnavailableError) throw error;
       return undefined; // no output to keep (gone already): the outcome matters more
     });
-    if (output) await this.store.saveLogs(job.id, output);
+    if (output) await this.logs.keep(job, output);
     const now = Date.now();
     const outcome = outcomeOf(
       job,

@@ -1,11 +1,14 @@
 import { DEFAULT_DOCKER_SOCKET, type EngineConfig } from '../config/schema';
 import type { ContainerRuntime } from '../jobs/ports';
 import type { EngineEndpoint } from './engine-api/connection';
+import { engineLogDriver } from './job-container';
 
 export interface RuntimeContext {
   /** Put on every workload, so stores sharing one engine never touch each other's. */
   storeId: string;
   labels: Record<string, string>;
+  /** Output kept of each ended job: the engine must hold at least that much. */
+  keptOutputBytesPerJob: number;
 }
 
 function endpointOf(engine: { socket?: string; host?: string }): EngineEndpoint {
@@ -19,10 +22,18 @@ export async function createRuntime(
   engine: EngineConfig,
   context: RuntimeContext,
 ): Promise<ContainerRuntime> {
+  const { storeId, labels } = context;
+  const logDriver = engineLogDriver(context.keptOutputBytesPerJob);
   switch (engine.type) {
     case 'docker': {
       const { DockerRuntime } = await import('./docker/docker-runtime');
-      return new DockerRuntime({ socketPath: engine.socket, init: engine.init, ...context });
+      return new DockerRuntime({
+        socketPath: engine.socket,
+        init: engine.init,
+        storeId,
+        labels,
+        logDriver,
+      });
     }
     case 'swarm': {
       const { SwarmRuntime } = await import('./swarm/swarm-runtime');
@@ -31,7 +42,9 @@ export async function createRuntime(
         constraints: engine.constraints,
         isolation: engine.isolation,
         init: engine.init,
-        ...context,
+        storeId,
+        labels,
+        logDriver,
       });
     }
   }

@@ -10,8 +10,8 @@ export interface EngineLogsQuery {
   stdout: true;
   stderr: true;
   timestamps: true;
-  /** The last this many lines of both streams together. */
-  tail: number;
+  /** The last this many lines of both streams together; omitted: all of them. */
+  tail?: number;
   /** `seconds.nanoseconds`: lines read at or after it. */
   since?: string;
 }
@@ -58,12 +58,20 @@ const STREAMS: Record<number, OutputStream> = { 1: 'stdout', 2: 'stderr' };
  * A workload's output through the Engine API (`logs?timestamps=1&since=…&tail=…`): the newest
  * lines after `after` holding at most `maxBytes`, read in bounded memory. The engine's tail
  * counts lines, not bytes; a line has at least one byte, so maxBytes lines always suffice.
+ * `whole` reads all the engine holds instead, and counts it.
  */
 export async function readEngineOutput(
   open: OpenEngineLogs,
-  { after, maxBytes }: OutputWindow,
+  { after, maxBytes, whole }: OutputWindow,
 ): Promise<WorkloadOutput> {
   const since = after === null ? undefined : sinceAfter(after);
+  if (whole) {
+    // Every line, through the tail in bounded memory, so that what was printed is counted too.
+    const sink = new LineTail(maxBytes);
+    const query = { stdout: true, stderr: true, timestamps: true } as const;
+    await readLines(await open(since ? { ...query, since } : query), sink);
+    return { ...sink.tail(false), printed: sink.added };
+  }
   for (let tail = Math.min(FIRST_TAIL_LINES, maxBytes); ;) {
     const sink = new LineTail(maxBytes);
     const query = { stdout: true, stderr: true, timestamps: true, tail } as const;

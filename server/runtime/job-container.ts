@@ -33,11 +33,22 @@ export const JOB_CAPABILITIES = [
   'NET_BIND_SERVICE',
 ];
 
-/** Output the engine keeps per container: json-file rotates at 8 MB, two files at most. */
-export const ENGINE_LOG_DRIVER = {
-  Type: 'json-file',
-  Config: { 'max-size': '8m', 'max-file': '2' },
-};
+/** The log driver and its options, as both the Engine API and `docker run` name them. */
+export interface EngineLogDriver {
+  Type: 'json-file';
+  Config: { 'max-size': string; 'max-file': string };
+}
+
+/**
+ * Output the engine keeps per container, enough for Jobdeck to keep `keptBytesPerJob` of it once
+ * the job ended: json-file rotates through two files, so the newest file's size is what is
+ * surely there. A line costs about 70 bytes more in json-file than as printed (its stream, its
+ * time, the JSON), so 4 × holds whole output of lines of 24 bytes or more; 8 MB at least.
+ */
+export function engineLogDriver(keptBytesPerJob: number): EngineLogDriver {
+  const megabytes = Math.max(8, Math.ceil((4 * keptBytesPerJob) / 1024 ** 2));
+  return { Type: 'json-file', Config: { 'max-size': `${megabytes}m`, 'max-file': '2' } };
+}
 
 /** A read-only job still gets a small writable scratch space, as most programs expect. */
 export const SCRATCH_DIR = '/tmp';

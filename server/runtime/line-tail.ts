@@ -1,3 +1,4 @@
+import type { OutputSize } from '../jobs/model';
 import type { WorkloadLine, WorkloadOutput } from '../jobs/ports';
 
 /**
@@ -11,10 +12,13 @@ export class LineTail {
   private first = 0;
   private size = 0;
   private dropped = false;
+  private readonly seen: OutputSize = { lines: 0, bytes: 0 };
 
   constructor(private readonly maxBytes: number) {}
 
   add(line: WorkloadLine): void {
+    this.seen.lines += 1;
+    this.seen.bytes += line.bytes.length;
     this.lines.push(line);
     this.size += line.bytes.length;
     while (this.lines.length - this.first > 1 && this.size > this.maxBytes) {
@@ -31,6 +35,11 @@ export class LineTail {
   /** Whether it dropped lines already: reading further back would only drop more. */
   get full(): boolean {
     return this.dropped;
+  }
+
+  /** Every line added, kept or dropped. */
+  get added(): OutputSize {
+    return { ...this.seen };
   }
 
   /** What was kept; truncated when anything before it was left out (here, or by `cutBefore`). */

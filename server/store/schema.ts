@@ -51,8 +51,21 @@ export interface JobLogsTable {
   /** The output of rows written before lines_json existed; empty in later rows. */
   text: string;
   truncated: number;
-  /** `[stream, at, text]` per line, oldest first; null in rows written before it existed. */
+  /** `[stream, at, text]` per line, oldest first; null in rows written before it or after it. */
   lines_json: string | null;
+  /** lines_json's format, Brotli-compressed: rows written since 009; null once dropped. */
+  output: Buffer | null;
+  /** The job's project, whose budget the row counts against. */
+  project: string | null;
+  /** What the row's output takes, as stored; 0 once dropped. */
+  stored_bytes: number;
+  /** When the output was kept (ms): the oldest are dropped first. */
+  saved_at: number;
+  /** What was kept of what the engine held (null in rows written before 009). */
+  kept_lines: number | null;
+  kept_bytes: number | null;
+  printed_lines: number | null;
+  printed_bytes: number | null;
 }
 
 export interface ApiKeysTable {

@@ -71,7 +71,7 @@ export async function startDomain(
         logger: pino({ level: 'silent' }),
       },
       {
-        logTailBytes: 64,
+        output: { answerBytes: 64, keptBytesPerJob: 64, storedBytesPerProject: 1024 ** 2 },
         engine: 'fake',
         defaults: { cpus: 1, memoryBytes: 64 * 1024 ** 2, pidsLimit: 64 },
         reconcileIntervalMs,

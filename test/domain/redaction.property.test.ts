@@ -48,11 +48,16 @@ function engineLog(text: string): Piece[] {
   return pieces;
 }
 
-/** The logs endpoint over those pieces: `since` inclusive, the last `tail` lines, any chunking. */
+/**
+ * The logs endpoint over those pieces: `since` inclusive, the last `tail` lines (all without
+ * one), any chunking.
+ */
 function logsEndpoint(pieces: Piece[], chunkBytes: number) {
   return (query: EngineLogsQuery) => {
     const since = query.since === undefined ? undefined : sinceInstant(query.since);
-    const chosen = pieces.filter((p) => since === undefined || p.at >= since).slice(-query.tail);
+    const chosen = pieces
+      .filter((p) => since === undefined || p.at >= since)
+      .slice(-(query.tail ?? pieces.length));
     const frames = Buffer.concat(
       chosen.map((piece) => {
         const payload = Buffer.concat([Buffer.from(`${piece.at} `), piece.bytes]);
@@ -104,6 +109,10 @@ async function everyRead(pieces: Piece[], secrets: JobSecrets, chunkBytes: numbe
       );
     }
   }
+  // The output kept once the job ended: everything the engine holds gone through, the tail kept.
+  const whole = await readEngineOutput(open, { after: null, maxBytes: MAX_BYTES, whole: true });
+  const kept = showableOutput(whole, secrets, { after: null, ended: true, maxBytes: MAX_BYTES });
+  reads.push(textOf(kept.lines));
   return reads;
 }
 

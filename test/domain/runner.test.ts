@@ -18,6 +18,7 @@ describe('the runner and the reconciler, on a fake engine', () => {
     expect(await domain.store.getLogs(id)).toEqual({
       lines: [{ stream: 'stdout', at: expect.stringMatching(/Z$/), text: 'done\n' }],
       truncated: false,
+      sizes: { kept: { lines: 1, bytes: 5 }, printed: { lines: 1, bytes: 5 } },
     });
     expect(domain.engine.workload(id)).toBeUndefined(); // removed once recorded
     expect(await domain.history(id)).toEqual([

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { DEFAULT_RUN_OPTIONS } from '../../server/jobs/model';
 import type { ContainerRuntime, WorkloadSpec } from '../../server/jobs/ports';
+import { DEFAULT_KEPT_OUTPUT_BYTES } from '../../server/config/schema';
 import { DockerRuntime } from '../../server/runtime/docker/docker-runtime';
+import { engineLogDriver } from '../../server/runtime/job-container';
 import { FakeRuntime } from '../../server/runtime/fake/fake-runtime';
 import { SwarmRuntime } from '../../server/runtime/swarm/swarm-runtime';
 import { RUN_LABEL, TEST_IMAGE } from '../support/service';
@@ -82,6 +84,7 @@ export const ENGINES: EngineRow[] = [
         init: true,
         storeId: randomUUID(),
         labels: { [RUN_LABEL]: runLabel },
+        logDriver: engineLogDriver(DEFAULT_KEPT_OUTPUT_BYTES),
       }),
     spec: specOf,
     keepsStartOfEnded: true,

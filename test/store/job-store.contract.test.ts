@@ -294,22 +294,28 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     text,
   });
 
+  const budget = { project: 'p', maxStoredBytes: 1024 ** 2, savedAt: T0 };
+
   it('keeps the last logs saved for a job, line by line with stream and time', async () => {
     const job = await insert();
     expect(await store.jobs.getLogs(job.id)).toBeUndefined();
-    await store.jobs.saveLogs(job.id, {
-      lines: [line('stdout', 1, 'partial\n')],
-      truncated: false,
-    });
+    await store.jobs.saveLogs(
+      job.id,
+      {
+        lines: [line('stdout', 1, 'partial\n')],
+        truncated: false,
+      },
+      budget,
+    );
     const lines = [line('stdout', 2, 'line 200\n'), line('stderr', 3, 'oops')];
-    await store.jobs.saveLogs(job.id, { lines, truncated: true });
+    await store.jobs.saveLogs(job.id, { lines, truncated: true }, budget);
     expect(await store.jobs.getLogs(job.id)).toEqual({ lines, truncated: true });
   });
 
   it('keeps logs holding a NUL byte (as the character or a replacement)', async () => {
     const job = await insert();
     const lines = [line('stdout', 1, 'binary \0 output\n')];
-    await store.jobs.saveLogs(job.id, { lines, truncated: false });
+    await store.jobs.saveLogs(job.id, { lines, truncated: false }, budget);
     expect((await store.jobs.getLogs(job.id))!.lines[0]!.text).toMatch(
       /^binary (\0|\uFFFD) output\n$/,
     );

@@ -41,6 +41,7 @@ describe('the SQLite driver', () => {
         '006-log-lines',
         '007-job-node',
         '008-queue-finished',
+        '009-job-output',
       ]);
       expect(modeOf(file)).toBe(0o600);
       expect(await store.meta.storeId()).toBe('76ff9718-6217-4192-ab89-c5ac56ea2153');

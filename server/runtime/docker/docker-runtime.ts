@@ -11,7 +11,13 @@ import { failpoint } from '../../jobs/failpoints';
 import { engineLogs, readEngineOutput } from '../engine-output';
 import { engineClients } from '../engine-api/connection';
 import { statusOf } from '../engine-api/errors';
-import { JOB_LABEL, STORE_LABEL, jobLabels, workloadName } from '../job-container';
+import {
+  JOB_LABEL,
+  STORE_LABEL,
+  jobLabels,
+  workloadName,
+  type EngineLogDriver,
+} from '../job-container';
 import { translate } from './docker-errors';
 import { hostConfigOf } from './host-config';
 
@@ -22,6 +28,8 @@ export interface DockerRuntimeOptions {
   labels: Record<string, string>;
   /** A tiny init as PID 1 forwards SIGTERM, so a cancel's grace period means something. */
   init: boolean;
+  /** How much output the engine keeps per container. */
+  logDriver: EngineLogDriver;
 }
 
 function timeOf(value: string | undefined): number | null {
@@ -112,7 +120,7 @@ export class DockerRuntime implements ContainerRuntime {
       Env: spec.env,
       ...(spec.runOptions.user !== null && { User: spec.runOptions.user }),
       Labels: jobLabels(this.options.labels, spec.jobId, this.options.storeId),
-      HostConfig: hostConfigOf(spec, this.options.init),
+      HostConfig: hostConfigOf(spec, this.options.init, this.options.logDriver),
     };
   }
 

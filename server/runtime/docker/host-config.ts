@@ -1,6 +1,11 @@
 import type Docker from 'dockerode';
 import type { WorkloadSpec } from '../../jobs/ports';
-import { ENGINE_LOG_DRIVER, JOB_CAPABILITIES, SCRATCH_BYTES, SCRATCH_DIR } from '../job-container';
+import {
+  JOB_CAPABILITIES,
+  SCRATCH_BYTES,
+  SCRATCH_DIR,
+  type EngineLogDriver,
+} from '../job-container';
 
 /** What of a job decides how its container is confined. */
 export type Confinement = Pick<WorkloadSpec, 'network' | 'cpus' | 'memoryBytes' | 'pidsLimit'> & {
@@ -12,7 +17,11 @@ export type Confinement = Pick<WorkloadSpec, 'network' | 'cpus' | 'memoryBytes' 
  * process limits, Jobdeck's capabilities, no new privileges, the capped log (the bench's direct
  * runs use it too, so that they compare the same container).
  */
-export function hostConfigOf(job: Confinement, init: boolean): Docker.HostConfig {
+export function hostConfigOf(
+  job: Confinement,
+  init: boolean,
+  logDriver: EngineLogDriver,
+): Docker.HostConfig {
   const readOnly = job.runOptions.readOnlyRootfs;
   return {
     Init: init,
@@ -27,6 +36,6 @@ export function hostConfigOf(job: Confinement, init: boolean): Docker.HostConfig
     ...(readOnly && {
       Tmpfs: { [SCRATCH_DIR]: `rw,noexec,nosuid,size=${SCRATCH_BYTES},mode=1777` },
     }),
-    LogConfig: ENGINE_LOG_DRIVER,
+    LogConfig: logDriver,
   };
 }

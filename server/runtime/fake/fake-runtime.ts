@@ -185,13 +185,16 @@ export class FakeRuntime implements ContainerRuntime {
     if (current?.status === 'running') this.exit(workload.jobId, current.ignoresTerm ? 137 : 143);
   }
 
-  async readOutput(workload: Workload, { after, maxBytes }: OutputWindow): Promise<WorkloadOutput> {
+  async readOutput(
+    workload: Workload,
+    { after, maxBytes, whole }: OutputWindow,
+  ): Promise<WorkloadOutput> {
     this.answer();
     const sink = new LineTail(maxBytes);
     for (const line of this.required(workload.jobId).output) {
       if (after === null || line.at > after) sink.add(line);
     }
-    return sink.tail(false);
+    return whole ? { ...sink.tail(false), printed: sink.added } : sink.tail(false);
   }
 
   async remove(workload: Workload): Promise<void> {

@@ -1,12 +1,12 @@
 import type Docker from 'dockerode';
 import type { WorkloadSpec } from '../../jobs/ports';
 import {
-  ENGINE_LOG_DRIVER,
   JOB_CAPABILITIES,
   SCRATCH_BYTES,
   SCRATCH_DIR,
   jobLabels,
   workloadName,
+  type EngineLogDriver,
 } from '../job-container';
 
 /**
@@ -26,6 +26,8 @@ export interface ServiceSpecOptions {
   /** Where every job may run (node.labels.jobs==true, node.role==worker, …), before the definition's. */
   constraints: string[];
   init: boolean;
+  /** How much output the engine keeps per task. */
+  logDriver: EngineLogDriver;
 }
 
 /**
@@ -83,7 +85,7 @@ export function serviceSpec(
       // The engine's constraints, then the definition's: a node must satisfy all of them.
       Placement: { Constraints: [...options.constraints, ...spec.runOptions.placement] },
       Networks: network === undefined ? undefined : [{ Target: network }],
-      LogDriver: { Name: ENGINE_LOG_DRIVER.Type, Options: ENGINE_LOG_DRIVER.Config },
+      LogDriver: { Name: options.logDriver.Type, Options: options.logDriver.Config },
     },
     // Only Jobdeck's cancel updates a service; stop-first so that the replacement task (which
     // can never be placed) is not even tried before the running one has stopped.

@@ -1,6 +1,8 @@
 import type Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_KEPT_OUTPUT_BYTES } from '../../config/schema';
 import { DEFAULT_RUN_OPTIONS } from '../../jobs/model';
+import { engineLogDriver } from '../job-container';
 import { serviceSpec, cancelledSpec } from './service-spec';
 import { workloadOf, type SwarmNode, type SwarmService, type SwarmTask } from './task-state';
 
@@ -18,7 +20,13 @@ const spec = serviceSpec(
     network: 'none',
     runOptions: DEFAULT_RUN_OPTIONS,
   },
-  { storeId: 's1', labels: {}, constraints: ['node.labels.gpu==true'], init: true },
+  {
+    storeId: 's1',
+    labels: {},
+    constraints: ['node.labels.gpu==true'],
+    init: true,
+    logDriver: engineLogDriver(DEFAULT_KEPT_OUTPUT_BYTES),
+  },
   'jobdeck-j1',
 );
 const service = (s: Docker.ServiceSpec = spec): SwarmService => ({ ID: 'svc1', Spec: s });

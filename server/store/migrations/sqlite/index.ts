@@ -7,6 +7,7 @@ import * as m005 from './005-run-options';
 import * as m006 from './006-log-lines';
 import * as m007 from './007-job-node';
 import * as m008 from './008-queue-finished';
+import * as m009 from './009-job-output';
 
 /** The names are those in existing files' schema_migrations: never rename one. */
 export const sqliteMigrations: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const sqliteMigrations: readonly Migration[] = [
   { name: '006-log-lines', up: m006.up },
   { name: '007-job-node', up: m007.up },
   { name: '008-queue-finished', up: m008.up },
+  { name: '009-job-output', up: m009.up },
 ];

@@ -46,7 +46,7 @@ export function sqlJobStores(
     changeSeqsAfter: (afterSeq, limit) => feed.changeSeqsAfter(afterSeq, limit),
     changesAfter: (project, afterSeq, uptoSeq, limit) =>
       feed.changesAfter(project, afterSeq, uptoSeq, limit),
-    saveLogs: (id, stored) => logs.saveLogs(id, stored),
+    saveLogs: (id, stored, budget) => logs.saveLogs(id, stored, budget),
     getLogs: (id) => logs.getLogs(id),
   };
   return { jobs, sealedEnv: new SqlSealedEnvStore(tables), counts: reads };

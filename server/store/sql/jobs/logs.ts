@@ -1,26 +1,38 @@
-import type { ContainerLogs, OutputLine, OutputStream } from '../../../jobs/model';
-import type { JobStore } from '../../../jobs/ports';
+import type { ContainerLogs, OutputSize } from '../../../jobs/model';
+import type { JobStore, OutputBudget } from '../../../jobs/ports';
+import type { JobLogsTable } from '../../schema';
 import type { JobTables } from './context';
-
-/** A stored line: `[stream, at, text]`, the keys of an object left out of every line. */
-type StoredLine = [OutputStream, string, string];
+import { keepWithinBudget } from './output-budget';
+import { outputLinesOf, packOutput, unpackOutput, type StoredLine } from './output-codec';
 
 /** The output kept of each ended job. */
 export class JobLogRows implements Pick<JobStore, 'saveLogs' | 'getLogs'> {
   constructor(private readonly tables: JobTables) {}
 
-  async saveLogs(id: string, logs: ContainerLogs) {
-    const stored: StoredLine[] = logs.lines.map((l) => [l.stream, l.at, l.text]);
+  async saveLogs(id: string, logs: ContainerLogs, budget: OutputBudget) {
+    // Compressed before the transaction: it holds the write lock only for the writes.
+    const output = await packOutput(logs.lines);
     const values = {
       text: '',
       truncated: logs.truncated ? 1 : 0,
-      lines_json: this.tables.dialect.storableText(JSON.stringify(stored)),
+      lines_json: null,
+      output,
+      project: budget.project,
+      stored_bytes: output.length,
+      saved_at: budget.savedAt,
+      kept_lines: logs.sizes?.kept.lines ?? null,
+      kept_bytes: logs.sizes?.kept.bytes ?? null,
+      printed_lines: logs.sizes?.printed.lines ?? null,
+      printed_bytes: logs.sizes?.printed.bytes ?? null,
     };
-    await this.tables.db
-      .insertInto('job_logs')
-      .values({ job_id: id, ...values })
-      .onConflict((oc) => oc.column('job_id').doUpdateSet(values))
-      .execute();
+    await this.tables.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('job_logs')
+        .values({ job_id: id, ...values })
+        .onConflict((oc) => oc.column('job_id').doUpdateSet(values))
+        .execute();
+      await keepWithinBudget(trx, id, budget);
+    });
   }
 
   async getLogs(id: string): Promise<ContainerLogs | undefined> {
@@ -31,10 +43,21 @@ export class JobLogRows implements Pick<JobStore, 'saveLogs' | 'getLogs'> {
       .executeTakeFirst();
     if (!row) return undefined;
     const truncated = row.truncated === 1;
-    if (row.lines_json === null) return { lines: [], text: row.text, truncated };
-    const lines = (JSON.parse(row.lines_json) as StoredLine[]).map(
-      ([stream, at, text]): OutputLine => ({ stream, at, text }),
-    );
-    return { lines, truncated };
+    const sizes = sizesOf(row);
+    const kept = sizes ? { truncated, sizes } : { truncated };
+    if (row.output !== null) return { lines: await unpackOutput(row.output), ...kept };
+    // Dropped for the project's budget, or kept before lines were (its text then).
+    if (row.lines_json === null) return { lines: [], text: row.text, ...kept };
+    return { lines: outputLinesOf(JSON.parse(row.lines_json) as StoredLine[]), ...kept };
   }
+}
+
+function sizesOf(row: JobLogsTable): { kept: OutputSize; printed: OutputSize } | undefined {
+  const { kept_lines, kept_bytes, printed_lines, printed_bytes } = row;
+  if (kept_lines === null || kept_bytes === null || printed_lines === null) return undefined;
+  if (printed_bytes === null) return undefined;
+  return {
+    kept: { lines: Number(kept_lines), bytes: Number(kept_bytes) },
+    printed: { lines: Number(printed_lines), bytes: Number(printed_bytes) },
+  };
 }

@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ContainerLogs, OutputLine } from '../../server/jobs/model';
+import { openStore } from '../../server/store/open-store';
+import type { Store } from '../../server/store/ports';
+import { DRIVERS } from './drivers';
+import { newJob, T0 } from './new-job';
+
+const at = (n: number) =>
+  `2026-11-21T10:00:${String(Math.floor(n / 1000) % 60).padStart(2, '0')}.${String(n % 1000).padStart(3, '0')}000000Z`;
+
+/** A chatty job's output: `count` numbered lines of about 100 bytes. */
+function chattyLines(count: number): OutputLine[] {
+  return Array.from({ length: count }, (_, i) => ({
+    stream: i % 10 === 9 ? 'stderr' : 'stdout',
+    at: at(i),
+    text: `line ${String(i + 1).padStart(5, '0')} ${'lorem ipsum dolor sit amet '.repeat(3)}\n`,
+  }));
+}
+
+/** Output that does not compress: about `bytes` stored, whatever the codec. */
+function noise(bytes: number): ContainerLogs {
+  return {
+    lines: [{ stream: 'stdout', at: at(1), text: `${randomBytes(bytes).toString('base64')}\n` }],
+    truncated: false,
+  };
+}
+
+describe.each(DRIVERS)('Job output on $name', (driver) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await openStore(await driver.fresh());
+  });
+  afterEach(() => store.close());
+
+  async function jobOf(project: string): Promise<string> {
+    const job = newJob({ project, queue: `${project}::default`, definition: `${project}::echo:1` });
+    await store.jobs.insertJob(job, 'fingerprint');
+    return job.id;
+  }
+
+  it('keeps 15,000 lines whole and in order, with what was kept of what was printed', async () => {
+    const id = await jobOf('p');
+    const lines = chattyLines(15_000);
+    const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line.text), 0);
+    const sizes = { kept: { lines: 15_000, bytes }, printed: { lines: 15_000, bytes } };
+    await store.jobs.saveLogs(
+      id,
+      { lines, truncated: false, sizes },
+      {
+        project: 'p',
+        maxStoredBytes: 1024 ** 2,
+        savedAt: T0,
+      },
+    );
+    expect(await store.jobs.getLogs(id)).toEqual({ lines, truncated: false, sizes });
+  });
+
+  it('drops the outputs kept the longest ago while the project takes more than its budget', async () => {
+    // Each output stores about 8 KB: two fit in 20 KB, three do not.
+    const budget = (savedAt: number) => ({ project: 'p', maxStoredBytes: 20_000, savedAt });
+    const printed = { lines: 1, bytes: 10_000 };
+    const kept = (logs: ContainerLogs) => ({
+      ...logs,
+      sizes: { kept: { lines: 1, bytes: 10_000 }, printed },
+    });
+    const [first, older, newest] = [await jobOf('p'), await jobOf('p'), await jobOf('p')];
+    const other = await jobOf('q');
+    const otherOutput = kept(noise(7_500));
+    await store.jobs.saveLogs(other, otherOutput, { ...budget(T0), project: 'q' });
+    const firstOutput = kept(noise(7_500));
+    await store.jobs.saveLogs(first, firstOutput, budget(T0 + 200));
+    await store.jobs.saveLogs(older, kept(noise(7_500)), budget(T0 + 100));
+    expect((await store.jobs.getLogs(older))!.lines).toHaveLength(1); // two fit
+    const newestOutput = kept(noise(7_500));
+    await store.jobs.saveLogs(newest, newestOutput, budget(T0 + 300));
+
+    // Kept the longest ago (not saved first): dropped, saying so.
+    expect(await store.jobs.getLogs(older)).toEqual({
+      lines: [],
+      text: '',
+      truncated: true,
+      sizes: { kept: { lines: 0, bytes: 0 }, printed },
+    });
+    expect(await store.jobs.getLogs(first)).toEqual(firstOutput);
+    expect(await store.jobs.getLogs(newest)).toEqual(newestOutput);
+    expect(await store.jobs.getLogs(other)).toEqual(otherOutput); // another project's budget
+  });
+
+  it('never drops the output just kept, even alone over the budget', async () => {
+    const [first, second] = [await jobOf('p'), await jobOf('p')];
+    const budget = (savedAt: number) => ({ project: 'p', maxStoredBytes: 1, savedAt });
+    await store.jobs.saveLogs(first, noise(100), budget(T0));
+    const output = noise(100);
+    await store.jobs.saveLogs(second, output, budget(T0 + 1));
+    expect(await store.jobs.getLogs(second)).toEqual(output);
+    expect(await store.jobs.getLogs(first)).toEqual({ lines: [], text: '', truncated: true });
+  });
+});
