@@ -108,9 +108,13 @@ export const logLineSchema = z.object({
 });
 export type LogLine = z.infer<typeof logLineSchema>;
 
+/** A count of what was kept of an ended job's output, given only when some of it was cut. */
+const keptCount = z.number().int().nonnegative().optional();
+
 /**
- * Extension: the container's output, at most its last log_tail_bytes (after `since`, when
- * given): read from the engine while the job runs, the stored tail once it has ended.
+ * Extension: the container's output: while the job runs, at most its last log_tail_bytes
+ * (after `since`, when given) read from the engine; once it has ended, all that was kept of it
+ * (the newest job_output.max_bytes_per_job).
  */
 export const jobLogsSchema = z.object({
   /**
@@ -127,6 +131,15 @@ export const jobLogsSchema = z.object({
    * kept is in this answer: nothing more will come.
    */
   next_since: z.string().nullable(),
+  /**
+   * Only for an ended job whose output was cut (`truncated`), and of its whole output whatever
+   * `since`: the lines and bytes kept, of those printed. Lines as the engine records them (a
+   * line over 16 KiB counts once per piece); bytes as kept, secrets replaced.
+   */
+  kept_lines: keptCount.describe('Lines kept of an ended job whose output was cut'),
+  total_lines: keptCount.describe('Lines it printed (that the engine still held)'),
+  kept_bytes: keptCount.describe('Bytes kept of its output'),
+  total_bytes: keptCount.describe('Bytes it printed (that the engine still held)'),
 });
 export type JobLogs = z.infer<typeof jobLogsSchema>;
 

@@ -124,7 +124,7 @@ export function buildOpenApiDocument() {
     '/v1/client/job/{job_id}/logs',
     'Container output line by line, live while the job runs (extension)',
     jobLogsSchema,
-    'The last log_tail_bytes of output after `since`: from the engine while the job runs, the stored tail once it ended. Follow a job by sending next_since back as `since` until it is null.',
+    'Output after `since`: while the job runs, its last log_tail_bytes from the engine; once it ended, all that was kept (the newest job_output.max_bytes_per_job), with kept_lines and total_lines when some was cut. Follow a job by sending next_since back as `since` until it is null.',
     jobLogsQuerySchema,
   );
   readJob(

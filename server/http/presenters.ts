@@ -57,6 +57,17 @@ export function toJobLogs(logs: FollowedLogs): JobLogs {
       text: line.text.endsWith('\n') ? line.text.slice(0, -1) : line.text,
     })),
     next_since: logs.next,
+    ...(logs.truncated && logs.sizes && keptOf(logs.sizes)),
+  };
+}
+
+/** What was kept of an ended job's output, of what it printed. */
+function keptOf({ kept, printed }: NonNullable<FollowedLogs['sizes']>) {
+  return {
+    kept_lines: kept.lines,
+    total_lines: printed.lines,
+    kept_bytes: kept.bytes,
+    total_bytes: printed.bytes,
   };
 }
 

@@ -171,15 +171,18 @@ describe('configuration', () => {
     );
   });
 
-  it('keeps only the last log_tail_bytes of output and says it was cut', async () => {
-    const service = await startService({ log_tail_bytes: 64 });
+  it('keeps only the last job_output.max_bytes_per_job of output and says how much of what', async () => {
+    const service = await startService({
+      job_output: { max_bytes_per_job: 64, max_bytes_per_project: 1024 },
+    });
     try {
       const id = await submit(service, { job_definition: 't::chatty:1' });
       await waitForState(service, id, 'completed');
       const response = await service.request('GET', `/v1/client/job/${id}/logs`);
-      const logs = response.body.data as { text: string; truncated: boolean };
-      expect(logs.truncated).toBe(true);
-      expect(Buffer.byteLength(logs.text)).toBeLessThanOrEqual(64);
+      const logs = response.body.data as { text: string; kept_bytes: number };
+      expect(logs).toMatchObject({ truncated: true, total_lines: 200 });
+      expect(logs.kept_bytes).toBe(Buffer.byteLength(logs.text));
+      expect(logs.kept_bytes).toBeLessThanOrEqual(64);
       expect(await logsOf(service, id)).toMatch(/line 200\n$/);
     } finally {
       await service.stop();

@@ -723,7 +723,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The last log_tail_bytes of output after `since`: from the engine while the job runs, the stored tail once it ended. Follow a job by sending next_since back as `since` until it is null. */
+      /** @description Output after `since`: while the job runs, its last log_tail_bytes from the engine; once it ended, all that was kept (the newest job_output.max_bytes_per_job), with kept_lines and total_lines when some was cut. Follow a job by sending next_since back as `since` until it is null. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -743,6 +743,14 @@ export interface operations {
                 text: string;
               }[];
               next_since: string | null;
+              /** @description Lines kept of an ended job whose output was cut */
+              kept_lines?: number;
+              /** @description Lines it printed (that the engine still held) */
+              total_lines?: number;
+              /** @description Bytes kept of its output */
+              kept_bytes?: number;
+              /** @description Bytes it printed (that the engine still held) */
+              total_bytes?: number;
             };
           };
         };
