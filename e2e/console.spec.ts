@@ -7,6 +7,7 @@ import {
   openCancelDialog,
   screenshot,
   submitAndOpen,
+  submitViaApi,
 } from './helpers';
 
 test('submit a job, watch it complete, read its output', async ({ page, extensions }) => {
@@ -240,4 +241,38 @@ test('a refused key and a lost network each get a clear state, and the data stay
   await page.goto(`/jobs/${id}`);
   await confirmCancel(await openCancelDialog(page));
   await expectState(page, 'cancelled');
+});
+
+test('a cut output says what was kept of what was printed; the download has all of it', async ({
+  page,
+  extensions,
+}) => {
+  test.skip(!extensions, 'Logs are an extension: the spec-only run has none.');
+  const line = 'lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor';
+  const id = await submitViaApi(page, {
+    job_definition: 'demo::shell:1',
+    container_cmd_parameter: {
+      script: `awk 'BEGIN { for (i = 1; i <= 15000; i++) printf "line %05d ${line}\\n", i }'`,
+    },
+  });
+  await page.goto(`/jobs/${id}`);
+  await expectState(page, 'completed', 60_000);
+  // 1.3 MiB printed, 1 MiB kept (e2e/jobdeck.e2e.yaml): the newest lines, counted.
+  const kept = page.getByTestId('log-kept');
+  await expect(kept).toHaveText(
+    /^The service kept the last [\d,]+ of 15,000 lines \(10\d\d(\.\d)? KiB of 1\.3 MiB\)\.$/,
+  );
+  const keptLines = Number(
+    /last ([\d,]+)/.exec((await kept.textContent()) ?? '')![1]!.replace(',', ''),
+  );
+  await expect(page.getByTestId('log-line-count')).toHaveText(`${keptLines} lines`);
+  await screenshot(page, 'job-logs-cut');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download' }).click();
+  const { readFileSync } = await import('node:fs');
+  const text = readFileSync((await (await download).path())!, 'utf8');
+  const lines = text.trimEnd().split('\n');
+  expect(lines).toHaveLength(keptLines);
+  expect(lines.at(-1)).toBe(`line 15000 ${line}`);
+  expect(lines.at(1)).toBe(`line ${String(15000 - keptLines + 2).padStart(5, '0')} ${line}`);
 });

@@ -42,4 +42,24 @@ describe('mergeLogs', () => {
     expect(merged.lines.at(-1)!.text).toBe('last');
     expect(merged.truncated).toBe(true);
   });
+
+  it('carries what the service kept of a cut output, and holds all of it for a download', () => {
+    const many = Array.from({ length: MAX_LOG_LINES + 5 }, (_, i) => `l${i}`);
+    const cut = {
+      ...page(many, null, true),
+      kept_lines: MAX_LOG_LINES + 5,
+      total_lines: 200_000,
+      kept_bytes: 900_000,
+      total_bytes: 1_800_000,
+    };
+    const merged = mergeLogs(undefined, cut);
+    expect(merged.kept).toEqual({
+      lines: MAX_LOG_LINES + 5,
+      totalLines: 200_000,
+      bytes: 900_000,
+      totalBytes: 1_800_000,
+    });
+    expect(merged).toMatchObject({ capped: true, truncated: true, complete: true });
+    expect(mergeLogs(undefined, cut, Infinity).lines).toHaveLength(MAX_LOG_LINES + 5);
+  });
 });

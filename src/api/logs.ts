@@ -11,11 +11,23 @@ import { jobKeys } from './keys';
 /** A line as the console shows it: output stored before lines were kept has no time. */
 export type LogLine = Omit<ServiceLogLine, 'at'> & { at: string | null };
 
+/** What the service kept of an ended job's output that it had to cut, of what the job printed. */
+export interface KeptOutput {
+  lines: number;
+  totalLines: number;
+  bytes: number;
+  totalBytes: number;
+}
+
 /** What the console holds of a job's output, grown by each read while the job runs. */
 export interface FollowedLogs {
   lines: LogLine[];
   /** The service kept only the end, or the console dropped the oldest lines past its cap. */
   truncated: boolean;
+  /** How much the service kept, when it cut an ended job's output. */
+  kept: KeptOutput | null;
+  /** The console dropped its oldest lines past MAX_LOG_LINES. */
+  capped: boolean;
   /** Where the next read starts (the service's next_since). */
   cursor: string | null;
   /** The service said nothing more will come: the job ended and every line kept is here. */
@@ -34,26 +46,50 @@ const linesOfText = (text: string): LogLine[] =>
     .split('\n')
     .map((line) => ({ stream: 'stdout', at: null, text: line }));
 
-export function mergeLogs(shown: FollowedLogs | undefined, page: JobLogs): FollowedLogs {
+function keptOf(page: JobLogs): KeptOutput | null {
+  const { kept_lines, total_lines, kept_bytes, total_bytes } = page;
+  if (kept_lines === undefined || total_lines === undefined) return null;
+  if (kept_bytes === undefined || total_bytes === undefined) return null;
+  return { lines: kept_lines, totalLines: total_lines, bytes: kept_bytes, totalBytes: total_bytes };
+}
+
+/** `page` added to what is shown; at most `maxLines` held, the newest. */
+export function mergeLogs(
+  shown: FollowedLogs | undefined,
+  page: JobLogs,
+  maxLines = MAX_LOG_LINES,
+): FollowedLogs {
   const complete = page.next_since === null;
+  const kept = keptOf(page) ?? shown?.kept ?? null;
   if (page.lines.length === 0 && page.text !== '' && !shown?.cursor) {
     return {
       lines: linesOfText(page.text),
       truncated: page.truncated,
+      kept,
+      capped: false,
       cursor: null,
       complete,
       timed: false,
     };
   }
   const appended = shown?.cursor ? [...shown.lines, ...page.lines] : page.lines;
-  const over = appended.length - MAX_LOG_LINES;
+  const over = appended.length - maxLines;
+  const capped = over > 0 || Boolean(shown?.cursor && shown.capped);
   return {
     lines: over > 0 ? appended.slice(over) : appended,
-    truncated: page.truncated || over > 0 || Boolean(shown?.cursor && shown.truncated),
+    truncated: page.truncated || capped || Boolean(shown?.cursor && shown.truncated),
+    kept,
+    capped,
     cursor: page.next_since ?? shown?.cursor ?? null,
     complete,
     timed: true,
   };
+}
+
+/** All the service kept of an ended job's output, past the page's cap: for a download. */
+export async function keptLogLines(id: string): Promise<LogLine[]> {
+  const page = await getJobLogs(id);
+  return page === null ? [] : mergeLogs(undefined, page, Infinity).lines;
 }
 
 /** Output exists once a container was started; a job that never ran has none. */
@@ -73,7 +109,13 @@ export function jobLogsQuery(job: JobRecord, pollMs: number) {
       const shown = client.getQueryData<FollowedLogs | null>(queryKey) ?? undefined;
       if (shown?.complete) return shown;
       const page = await getJobLogs(job.id, shown?.cursor ?? undefined);
-      return page === null ? null : mergeLogs(shown, page);
+      if (page === null) return null;
+      if (page.next_since === null && shown?.cursor && shown.truncated) {
+        // The job ended, and what was left out while it ran is kept: read all of it once.
+        const whole = await getJobLogs(job.id);
+        return whole === null ? null : mergeLogs(undefined, whole);
+      }
+      return mergeLogs(shown, page);
     },
     enabled: mayHaveLogs(job),
     refetchInterval: running ? pollMs : false,

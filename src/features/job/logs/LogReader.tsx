@@ -1,9 +1,10 @@
 import { Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import type { FollowedLogs } from '../../../api/logs';
+import type { FollowedLogs, LogLine } from '../../../api/logs';
 import { useSettings } from '../../../lib/settings';
 import { LogLines } from './LogLines';
 import { LogToolbar } from './LogToolbar';
+import { keptMessage } from './kept-message';
 import { logFileText, matchingLines } from './log-search';
 
 function download(fileName: string, text: string) {
@@ -15,8 +16,19 @@ function download(fileName: string, text: string) {
   URL.revokeObjectURL(url);
 }
 
-/** The output with the reader's controls: follow, timestamps, wrap, search, download. */
-export function LogReader({ logs, fileName }: { logs: FollowedLogs; fileName: string }) {
+/**
+ * The output with the reader's controls: follow, timestamps, wrap, search, download. Once the job
+ * ended, the download is all the service kept, also the lines past the page's cap.
+ */
+export function LogReader({
+  logs,
+  fileName,
+  keptLines,
+}: {
+  logs: FollowedLogs;
+  fileName: string;
+  keptLines: () => Promise<LogLine[]>;
+}) {
   const { timeZone } = useSettings();
   const [follow, setFollow] = useState(true);
   const [showTimes, setShowTimes] = useState(false);
@@ -24,6 +36,12 @@ export function LogReader({ logs, fileName }: { logs: FollowedLogs; fileName: st
   const [term, setTerm] = useState('');
   const [matchIndex, setMatchIndex] = useState<number | null>(null);
   const matches = useMemo(() => matchingLines(logs.lines, term), [logs.lines, term]);
+  const message = keptMessage(logs);
+
+  const save = async () => {
+    const lines = logs.complete && logs.capped ? await keptLines() : logs.lines;
+    download(fileName, logFileText(lines, showTimes));
+  };
 
   const step = (direction: 1 | -1) => {
     if (matches.length === 0) return;
@@ -51,11 +69,11 @@ export function LogReader({ logs, fileName }: { logs: FollowedLogs; fileName: st
         matchCount={matches.length}
         matchIndex={matchIndex}
         onStep={step}
-        onDownload={() => download(fileName, logFileText(logs.lines, showTimes))}
+        onDownload={() => void save()}
       />
-      {logs.truncated && (
-        <Text size="xs" c="dimmed">
-          Only the end of the output is kept.
+      {message && (
+        <Text size="xs" c="dimmed" data-testid="log-kept">
+          {message}
         </Text>
       )}
       {logs.lines.length === 0 ? (

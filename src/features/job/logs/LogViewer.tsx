@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { isFinalState, type JobRecord } from '../../../../contract';
 import { useCapabilities } from '../../../api/capabilities';
 import { jobKeys } from '../../../api/keys';
-import { jobLogsQuery, mayHaveLogs } from '../../../api/logs';
+import { jobLogsQuery, keptLogLines, mayHaveLogs } from '../../../api/logs';
 import { useSettings } from '../../../lib/settings';
 import { LogReader } from './LogReader';
 
@@ -38,5 +38,11 @@ export function LogViewer({ job }: { job: JobRecord }) {
   if (logs.isPending) return <Text c="dimmed">Loading logs…</Text>;
   if (logs.isError && !logs.data)
     return <Text c="red">Logs could not be read: {logs.error.message}</Text>;
-  return <LogReader logs={logs.data!} fileName={`${job.name}.log`} />;
+  return (
+    <LogReader
+      logs={logs.data!}
+      fileName={`${job.name}.log`}
+      keptLines={() => keptLogLines(job.id)}
+    />
+  );
 }
