@@ -53,10 +53,14 @@ export class JobLogs {
     });
   }
 
-  /** All of an ended workload's output that is kept, sensitive values replaced, counted. */
-  async readKept(job: Job, workload: Workload): Promise<ContainerLogs> {
+  /**
+   * All of an ended workload's output that is kept, sensitive values replaced, counted;
+   * `onProgress` is called while the engine sends it.
+   */
+  async readKept(job: Job, workload: Workload, onProgress: () => void): Promise<ContainerLogs> {
     const maxBytes = this.limits.keptBytesPerJob;
-    const output = await this.runtime.readOutput(workload, { after: null, maxBytes, whole: true });
+    const window = { after: null, maxBytes, whole: true, onProgress };
+    const output = await this.runtime.readOutput(workload, window);
     return showableOutput(output, new JobSecrets(job, this.box), {
       after: null,
       ended: workload.status === 'exited',

@@ -191,6 +191,11 @@ export interface OutputWindow {
    * back as `maxBytes` reaches: for the output kept once the workload ended.
    */
   whole?: boolean;
+  /**
+   * Called as output arrives: a long read (seconds, for megabytes of short lines) is the engine
+   * answering a real call, which readiness must not take for a hang.
+   */
+  onProgress?: () => void;
 }
 
 /** A line of a workload's output as the engine keeps it. */

@@ -295,7 +295,8 @@ export class Runner {
    */
   private async record(job: Job, workload: Workload): Promise<boolean> {
     const secrets = new JobSecrets(job, this.secrets);
-    const output = await this.logs.readKept(job, workload).catch((error: unknown) => {
+    const answering = () => this.health.markUp();
+    const output = await this.logs.readKept(job, workload, answering).catch((error: unknown) => {
       if (error instanceof EngineUnavailableError) throw error;
       return undefined; // no output to keep (gone already): the outcome matters more
     });

@@ -62,20 +62,21 @@ const STREAMS: Record<number, OutputStream> = { 1: 'stdout', 2: 'stderr' };
  */
 export async function readEngineOutput(
   open: OpenEngineLogs,
-  { after, maxBytes, whole }: OutputWindow,
+  { after, maxBytes, whole, onProgress }: OutputWindow,
 ): Promise<WorkloadOutput> {
   const since = after === null ? undefined : sinceAfter(after);
   if (whole) {
     // Every line, through the tail in bounded memory, so that what was printed is counted too.
     const sink = new LineTail(maxBytes);
     const query = { stdout: true, stderr: true, timestamps: true } as const;
-    await readLines(await open(since ? { ...query, since } : query), sink);
+    await readLines(await open(since ? { ...query, since } : query), sink, onProgress);
     return { ...sink.tail(false), printed: sink.added };
   }
   for (let tail = Math.min(FIRST_TAIL_LINES, maxBytes); ;) {
     const sink = new LineTail(maxBytes);
     const query = { stdout: true, stderr: true, timestamps: true, tail } as const;
-    const received = await readLines(await open(since ? { ...query, since } : query), sink);
+    const opened = await open(since ? { ...query, since } : query);
+    const received = await readLines(opened, sink, onProgress);
     // Fewer lines than asked for: the engine's tail reached back to `after`, or to the start.
     if (received < tail || sink.full || tail === maxBytes) return sink.tail(received >= tail);
     tail = Math.min(tail * TAIL_GROWTH, maxBytes);
@@ -97,7 +98,11 @@ function sinceAfter(after: LogInstant): string | undefined {
  * Frames of other streams (3: the engine's own words, as a swarm manager writes when a node is
  * away) are not the job's output and are left out. Returns how many lines it read.
  */
-async function readLines(stream: Readable, sink: LineTail): Promise<number> {
+async function readLines(
+  stream: Readable,
+  sink: LineTail,
+  onProgress: (() => void) | undefined,
+): Promise<number> {
   // Chunks are joined only once they hold what is needed next (a header, or a whole frame): an
   // engine (or a proxy) sending small chunks would otherwise cost a copy of the frame each.
   let chunks: Buffer[] = [];
@@ -105,6 +110,7 @@ async function readLines(stream: Readable, sink: LineTail): Promise<number> {
   let needed = HEADER_BYTES;
   let count = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
+    onProgress?.();
     chunks.push(chunk);
     buffered += chunk.length;
     if (buffered < needed) continue;

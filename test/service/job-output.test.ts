@@ -1,13 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { jobLogsSchema, type JobLogs } from '../../contract';
-import { openStore } from '../../server/store/open-store';
 import { packOutput } from '../../server/store/sql/jobs/output-codec';
 import { submit, waitForState } from '../support/jobs';
 import { startService, type TestService } from '../support/service';
+import { storedOutput } from '../support/stored-output';
 
 const LINES = 15_000;
 const TOKEN = randomBytes(16).toString('hex');
@@ -39,22 +37,6 @@ async function logsOf(service: TestService, id: string): Promise<{ logs: JobLogs
   return { logs: jobLogsSchema.parse(response.body.data), body: response.text };
 }
 
-/** The service's own store, opened beside it: what is kept there, decompressed. */
-async function storedLogs(service: TestService, id: string) {
-  const config = parse(readFileSync(service.configFile, 'utf8')) as {
-    store?: { type: 'postgres'; url: string; pool_size: number };
-  };
-  const store = await openStore({
-    data_dir: service.dataDir,
-    store: config.store ?? { type: 'sqlite', path: 'jobdeck.sqlite' },
-  });
-  try {
-    return await store.jobs.getLogs(id);
-  } finally {
-    await store.close();
-  }
-}
-
 describe('the whole output of an ended job', () => {
   let service: TestService;
   beforeAll(async () => {
@@ -75,7 +57,7 @@ describe('the whole output of an ended job', () => {
     expect(body).not.toContain(TOKEN);
 
     // What is in the store: the same lines, the secret not among them.
-    const stored = (await storedLogs(service, id))!;
+    const stored = (await storedOutput(service, id))!;
     expect(stored.lines).toHaveLength(LINES);
     expect(JSON.stringify(stored)).not.toContain(TOKEN);
     expect(stored.sizes?.printed).toEqual({ lines: LINES, bytes: printedBytes });
