@@ -8,7 +8,7 @@ const decompress = promisify(brotliDecompress);
 /** A stored line: `[stream, at, text]`, the keys of an object left out of every line. */
 export type StoredLine = [OutputStream, string, string];
 
-export const storedLinesOf = (lines: readonly OutputLine[]): StoredLine[] =>
+const storedLinesOf = (lines: readonly OutputLine[]): StoredLine[] =>
   lines.map((line) => [line.stream, line.at, line.text]);
 
 export const outputLinesOf = (stored: readonly StoredLine[]): OutputLine[] =>
