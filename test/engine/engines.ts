@@ -112,6 +112,7 @@ export const SWARM_ROW: EngineRow = {
       isolation: 'job-network',
       constraints: [],
       init: true,
+      logDriver: engineLogDriver(DEFAULT_KEPT_OUTPUT_BYTES),
       storeId: randomUUID(),
       labels: { [RUN_LABEL]: runLabel },
     }),
