@@ -1,7 +1,7 @@
 import { Button, Drawer, useMantineTheme } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { JobFilters } from './JobFilters';
-import { countFilters, type TableView } from './url-filters';
+import { countFilters, type TableView, type ViewChange } from './url-filters';
 
 /**
  * The filters in line on a wide screen; on a phone, behind a "Filters" button in a drawer, so
@@ -10,7 +10,7 @@ import { countFilters, type TableView } from './url-filters';
 export function FilterBar(props: {
   view: TableView;
   queues: string[];
-  onChange: (change: Partial<TableView>) => void;
+  onChange: (change: ViewChange) => void;
 }) {
   const theme = useMantineTheme();
   // Read at once, not after a first render: the filters would mount in line, then move.

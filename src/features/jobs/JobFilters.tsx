@@ -2,9 +2,15 @@ import { Autocomplete, Button, Group, MultiSelect, Select, TextInput } from '@ma
 import { DateTimePicker } from '@mantine/dates';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useState } from 'react';
-import { JOB_STATES } from '../../../contract';
+import { JOB_STATES, type JobState } from '../../../contract';
 import { dayjs } from '../../lib/time';
-import { CREATED_PRESETS, countFilters, type CreatedChoice, type TableView } from './url-filters';
+import {
+  CREATED_PRESETS,
+  countFilters,
+  type CreatedChoice,
+  type TableView,
+  type ViewChange,
+} from './url-filters';
 
 const CREATED_OPTIONS = [
   { value: 'any', label: 'Any time' },
@@ -28,6 +34,22 @@ function useDebouncedText(value: string, apply: (next: string) => void) {
   return [text, (next: string) => (setText(next), debounced(next))] as const;
 }
 
+/**
+ * What a MultiSelect pick changed (it answers with its whole value, built on what it shows),
+ * applied to the view the change builds on: a second pick before the URL shows the first keeps
+ * both.
+ */
+function toggledStates(shown: readonly JobState[], picked: readonly JobState[]): ViewChange {
+  const added = picked.filter((state) => !shown.includes(state));
+  const removed = shown.filter((state) => !picked.includes(state));
+  return (base) => ({
+    states: [
+      ...base.states.filter((state) => !removed.includes(state)),
+      ...added.filter((state) => !base.states.includes(state)),
+    ],
+  });
+}
+
 export function JobFilters({
   view,
   queues,
@@ -35,7 +57,7 @@ export function JobFilters({
 }: {
   view: TableView;
   queues: string[];
-  onChange: (change: Partial<TableView>) => void;
+  onChange: (change: ViewChange) => void;
 }) {
   const [name, setName] = useDebouncedText(view.name, (next) => onChange({ name: next }));
   const [queue, setQueue] = useDebouncedText(view.queue, (next) => onChange({ queue: next }));
@@ -48,7 +70,7 @@ export function JobFilters({
         placeholder={view.states.length ? undefined : 'any state'}
         data={[...JOB_STATES]}
         value={view.states}
-        onChange={(states) => onChange({ states: states as TableView['states'] })}
+        onChange={(picked) => onChange(toggledStates(view.states, picked as JobState[]))}
         clearable
         w={260}
       />

@@ -12,7 +12,7 @@ import { LiveIndicator } from '../../components/LiveIndicator';
 import { BulkCancelDialog } from './BulkCancelDialog';
 import { FilterBar } from './FilterBar';
 import { JobsTable } from './JobsTable';
-import { filterOfView, searchFromView, viewFromSearch, type TableView } from './url-filters';
+import { filterOfView, searchFromView, viewFromSearch, type ViewChange } from './url-filters';
 
 /**
  * The table's view is the URL's, and only the URL's: what a link shares, a reload keeps and Back
@@ -25,13 +25,15 @@ function useTableView() {
   const location = useLocation();
   const asked = useRef<{ at: Location; search: string } | null>(null);
   const view = viewFromSearch(search);
-  const change = (part: Partial<TableView>) => {
+  const change = (change: ViewChange) => {
     // Still to be shown: asked at this very location, which the URL does not say yet.
     const pending =
       asked.current?.at === location && asked.current.search !== search.toString()
         ? viewFromSearch(new URLSearchParams(asked.current.search))
         : undefined;
-    const next = searchFromView({ ...(pending ?? view), cursor: '', ...part }).toString();
+    const base = pending ?? view;
+    const part = typeof change === 'function' ? change(base) : change;
+    const next = searchFromView({ ...base, cursor: '', ...part }).toString();
     asked.current = { at: location, search: next };
     setSearch(new URLSearchParams(next));
   };
@@ -71,9 +73,9 @@ export function ProjectJobs() {
 
   const jobs = list.data?.items ?? [];
   const chosen = jobs.filter((job) => selected.has(job.id));
-  const onChange = (part: Partial<TableView>) => {
+  const onChange = (change: ViewChange) => {
     setSelected(new Set());
-    changeView(part);
+    changeView(change);
   };
   return (
     <Stack>

@@ -21,6 +21,13 @@ export interface TableSort {
 /** The service's own order, so a URL without `sort` shows the page as it came. */
 export const DEFAULT_SORT: TableSort = { key: 'created', direction: 'descending' };
 
+/**
+ * A change to the view: the fields to set, or, where a pick toggles one value of a list (a
+ * MultiSelect's), a function of the view it builds on, which may be one asked for and not yet
+ * shown (two quick picks then keep both).
+ */
+export type ViewChange = Partial<TableView> | ((base: TableView) => Partial<TableView>);
+
 /** The jobs table's view as its URL holds it: what a link to it shares, and what reload keeps. */
 export interface TableView {
   states: JobState[];
