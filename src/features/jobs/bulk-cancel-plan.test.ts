@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_STATES, type JobListItem, type JobState } from '../../../contract';
+import { listItem } from '../../test/list-item';
 import { jobsToCancel, planBulkCancel } from './bulk-cancel-plan';
 
-const job = (state: JobState): JobListItem => ({
-  id: state,
-  name: state,
-  state,
-  system_note: null,
-  schedule_at: null,
-  created_at: '2026-11-21T10:00:00.000Z',
-  updated_at: null,
-  job_queue: 'demo::default',
-  job_definition: 'demo::hello:1',
-  started_at: null,
-  finished_at: null,
-  exit_code: null,
-});
+const job = (state: JobState): JobListItem => listItem(state, { state });
 
 describe('planBulkCancel', () => {
   it('sorts every state into exactly one group, as the contract cancels it', () => {

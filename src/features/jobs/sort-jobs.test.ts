@@ -1,26 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { JobListItem } from '../../../contract';
+import { listItem } from '../../test/list-item';
 import { sortJobs } from './sort-jobs';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 
-function job(id: string, fields: Partial<JobListItem>): JobListItem {
-  return {
-    id,
-    name: id,
-    state: 'completed',
-    system_note: null,
-    schedule_at: null,
-    created_at: '2026-11-21T10:00:00Z',
-    updated_at: null,
-    job_queue: 'demo::default',
-    job_definition: 'demo::hello:1',
-    started_at: null,
-    finished_at: null,
-    exit_code: null,
-    ...fields,
-  };
-}
+const job = (id: string, fields: Partial<JobListItem>) => listItem(id, fields);
 
 // Newest first, as the service lists them.
 const page = [
