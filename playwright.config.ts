@@ -20,7 +20,9 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 20_000 },
   fullyParallel: false,
-  workers: 1,
+  // Two files at a time (each against the service of its project): most of a test is waiting on
+  // containers and the page. Tests must therefore not assume they are alone on a service.
+  workers: 2,
   reporter: [['list']],
   outputDir: 'test-results',
   globalTeardown: './e2e/global-teardown.ts',

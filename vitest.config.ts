@@ -11,6 +11,9 @@ const serviceSetup = [
 
 export default defineConfig({
   test: {
+    // Most files wait on containers and PostgreSQL, not the CPU: three at a time on two cores
+    // halve the suite's time (CONTRIBUTING.md), four were slower again.
+    maxWorkers: 3,
     projects: [
       {
         extends: true,

@@ -6,12 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 started_at=$SECONDS
-timings=()
+timings=$(mktemp) # a file, so that phases run side by side (in subshells) record theirs too
 print_timings() {
   echo
   echo "phase times:"
-  for line in "${timings[@]}"; do echo "  $line"; done
-  printf '  %-28s %4d s\n' total $((SECONDS - started_at))
+  cat "$timings"
+  printf '  %-32s %4d s\n' total $((SECONDS - started_at))
 }
 trap print_timings EXIT
 phase() {
@@ -19,22 +19,39 @@ phase() {
   shift
   echo "== $name"
   "$@" || status=$?
-  timings+=("$(printf '%-28s %4d s%s' "$name" $((SECONDS - phase_start)) "$([ $status = 0 ] || echo "  FAILED ($status)")")")
+  printf '  %-32s %4d s%s\n' "$name" $((SECONDS - phase_start)) \
+    "$([ $status = 0 ] || echo "  FAILED ($status)")" >>"$timings"
   echo "== $name: $((SECONDS - phase_start)) s"
+  return $status
+}
+# Phases that use different cores or mostly wait (on containers, PostgreSQL, the swarm's nodes) run
+# side by side: `side_by_side name command name command`. Each one's output is kept apart and
+# printed when all have ended, so the logs do not interleave; the first failure fails the run.
+side_by_side() {
+  local logs pids=() status=0 n=0
+  logs=$(mktemp -d)
+  while [ $# -ge 2 ]; do
+    phase "$1" $2 >"$logs/$n" 2>&1 &
+    pids+=($!)
+    n=$((n + 1))
+    shift 2
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
+  cat "$logs"/*
   return $status
 }
 
 phase "install" scripts/host-setup.sh --for-tests
-phase "typecheck" npm run typecheck
-phase "lint" npm run lint
+side_by_side "typecheck" "npm run typecheck" "lint" "npm run lint"
 phase "build" npm run build
 phase "package" scripts/test-package.sh # npm pack, installed into an empty folder, a job run through it
 phase "unit, console, store, service" npx vitest run # the service suite on SQLite; store on both
 phase "e2e (full and spec-only)" npx playwright test
-phase "service on PostgreSQL" npm run test:postgres
-# The bounded part of the reliability suite (the whole suite: npm run test:reliability).
+# The bounded part of the reliability suite (the whole suite: npm run test:reliability), alone:
+# its figures must not contend with other work.
 phase "reliability (bounded)" env RELIABILITY_BUDGET=ci npm run test:reliability
 # The Swarm engine on a real three-node swarm (scripts/swarm-up.sh; as root). The suite takes the
 # swarm down when it brought it up; swarm-down makes sure of it even if the suite is killed.
+# Beside it, the service suite on PostgreSQL: both mostly wait, on different engines.
 trap 'scripts/swarm-down.sh; print_timings' EXIT
-phase "swarm" npm run test:swarm
+side_by_side "service on PostgreSQL" "npm run test:postgres" "swarm" "npm run test:swarm"

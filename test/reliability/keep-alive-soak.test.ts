@@ -9,7 +9,7 @@ import { budget, recordFigure } from './figures';
  * service's keep-alive limit (it says `Keep-Alive: timeout=5` and closes an idle connection a
  * second later): a reuse racing the server's close would show as a network error here.
  */
-const SOAK_MS = budget({ ci: 30_000, full: 300_000 });
+const SOAK_MS = budget({ ci: 15_000, full: 300_000 });
 const IDLE_LANES = 12; // per client stack
 const BUSY_LANES = 2; // back to back, so the idle ones meet a loaded service
 

@@ -75,7 +75,8 @@ function FirstToOpen({
   return (
     <Text size="sm" data-testid={`queue-${verb}`}>
       {label}:{' '}
-      <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`}>
+      {/* Underlined: a link inside a sentence must not be told apart by colour alone. */}
+      <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`} underline="always">
         {job.name}
       </Anchor>{' '}
       ({verb} {formatDuration(Math.max(0, now - Date.parse(job.since)))})
