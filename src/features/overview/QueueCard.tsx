@@ -74,8 +74,7 @@ function FirstToOpen({
   if (!job) return null;
   return (
     <Text size="sm" data-testid={`queue-${verb}`}>
-      {label}:{' '}
-      {/* Underlined: a link inside a sentence must not be told apart by colour alone. */}
+      {label}: {/* Underlined: a link inside a sentence must not be told apart by colour alone. */}
       <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`} underline="always">
         {job.name}
       </Anchor>{' '}
