@@ -54,6 +54,7 @@ const writeAll = db.transaction((ids: string[]) => {
       memory_bytes: null,
       network: 'none',
       run_options_json: '{"user":null,"readOnlyRootfs":false,"placement":[]}',
+      retry_json: null,
     });
     insertTransition.run(id, null, 'submitted', now, null);
     insertTransition.run(id, 'submitted', 'runnable', now, null);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { retryStrategySchema } from './retry';
 
 /**
  * Extension: one job definition version of the project, as the configuration declares it: what
@@ -26,6 +27,7 @@ export const definitionSummarySchema = z.object({
   cpus: z.number().nullable().meta({ description: 'null: the service default' }),
   memory_bytes: z.number().int().nullable().meta({ description: 'null: the service default' }),
   network: z.string(),
+  retry: retryStrategySchema.optional(),
 });
 export type DefinitionSummary = z.infer<typeof definitionSummarySchema>;
 

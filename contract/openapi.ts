@@ -13,6 +13,7 @@ import {
   submitJobResultSchema,
 } from './job';
 import { definitionListSchema } from './definitions';
+import { attemptsAnswerSchema } from './retry';
 import { whoAmISchema } from './identity';
 import { queueListSchema } from './queues';
 import { submitJobSchema } from './submit';
@@ -127,6 +128,31 @@ export function buildOpenApiDocument() {
     'Output after `since`: while the job runs, its last log_tail_bytes from the engine; once it ended, all that was kept (the newest job_output.max_bytes_per_job), with kept_lines and total_lines when some was cut. Follow a job by sending next_since back as `since` until it is null.',
     jobLogsQuerySchema,
   );
+  readJob(
+    'getJobAttempts',
+    '/v1/client/job/{job_id}/attempts',
+    'Attempts of a job with a retry strategy (extension)',
+    attemptsAnswerSchema.meta({ id: 'JobAttempts' }),
+    'The attempt it is on, its strategy, when a waiting job tries again, and each attempt that ended (exit code, reason, node, times)',
+  );
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/job/{job_id}/attempts/{attempt}/logs',
+    operationId: 'getJobAttemptLogs',
+    summary: "An earlier attempt's output (extension)",
+    security,
+    request: { params: z.object({ job_id: z.string(), attempt: z.string() }) },
+    responses: {
+      200: json(
+        successEnvelope(jobLogsSchema),
+        'The newest 64 KiB of its output, kept when another attempt followed',
+      ),
+      400: errors[400],
+      401: errors[401],
+      404: json(error, 'No such job, or no earlier attempt of that number'),
+      429: errors[429],
+    },
+  });
   readJob(
     'getJobExecution',
     '/v1/client/job/{job_id}/execution',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFINITION_REF, ENV_NAME, IDENTIFIER_MESSAGES, JOB_NAME, QUEUE_REF } from './identifiers';
 import { DEFAULT_LIMITS, type SubmitLimits } from './limits';
+import { retryStrategySchema } from './retry';
 
 const encoder = new TextEncoder();
 const byteLength = (text: string) => encoder.encode(text).length;
@@ -128,6 +129,7 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
           },
         )
         .optional(),
+      retry: retryStrategySchema.optional(),
     },
     { error: 'body must be a JSON object' },
   );

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { definitionRefOf, queueRefOf } from '../../contract';
+import { definitionRefOf, queueRefOf, withDefaults } from '../../contract';
 import { Catalog, type DefinitionSettings, type QueueSettings } from '../jobs/catalog';
 import type { JobdeckConfig } from './schema';
 
@@ -34,6 +34,7 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
           ...(d.user !== undefined && { user: d.user }),
           ...(d.read_only_root !== undefined && { readOnlyRootfs: d.read_only_root }),
           ...(d.placement !== undefined && { placement: d.placement }),
+          ...(d.retry !== undefined && { retry: d.retry }),
         };
         definitions.push({
           ref: definitionRefOf({ project, name, version }),
@@ -54,6 +55,7 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
             readOnlyRootfs: d.read_only_root ?? false,
             placement: d.placement ?? [],
           },
+          retry: d.retry ? withDefaults(d.retry) : null,
           fingerprint: createHash('sha256').update(JSON.stringify(content)).digest('hex'),
         });
       }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_BODY_LIMIT_BYTES } from '../../contract';
+import { DEFAULT_BODY_LIMIT_BYTES, retryStrategySchema } from '../../contract';
 
 const positiveInt = z.number().int('must be a whole number').positive('must be positive');
 const identifier = z
@@ -87,6 +87,11 @@ const definitionSchema = z
       .optional()
       .describe(
         'Placement constraints for engines with several machines (`node.labels.gpu==true`); the local engine ignores them',
+      ),
+    retry: retryStrategySchema
+      .optional()
+      .describe(
+        'How its jobs are tried again: `attempts` (1–10), `backoff` and `on_exit` rules (docs/api.md, Retries); a submission may replace it',
       ),
   })
   .describe('One version of the definition: what a job of it runs');

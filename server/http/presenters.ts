@@ -1,6 +1,8 @@
 import {
   FINAL_STATES,
   JOB_STATES,
+  type Attempt,
+  type AttemptsAnswer,
   type DefinitionSummary,
   type JobExecution,
   type JobListItem,
@@ -14,7 +16,7 @@ import type { DefinitionSettings } from '../jobs/catalog';
 import type { Execution, QueueOverview } from '../jobs/job-service';
 import type { FollowedLogs } from '../jobs/job-logs';
 import { millisIsoOf } from '../jobs/log-instant';
-import type { Job, Transition } from '../jobs/model';
+import type { AttemptRecord, Job, Transition } from '../jobs/model';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
@@ -92,6 +94,32 @@ export function toJobExecution({ job, cpus, memoryBytes, engine }: Execution): J
     engine,
     instance: job.owner,
     node: job.node,
+    ...(job.retry && { attempt: job.attempt, attempts_max: job.retry.attempts }),
+  };
+}
+
+export function toAttempts(job: Job, items: AttemptRecord[]): AttemptsAnswer {
+  const waiting = job.state === 'runnable' && job.notBefore !== null;
+  return {
+    attempt: job.attempt,
+    attempts_max: job.retry?.attempts ?? 1,
+    retry: job.retry,
+    next_attempt_at: waiting ? iso(job.notBefore!) : null,
+    items: items.map(toAttempt),
+  };
+}
+
+function toAttempt(record: AttemptRecord): Attempt {
+  return {
+    attempt: record.attempt,
+    state: record.state,
+    exit_code: record.exitCode,
+    reason: record.reason,
+    note: record.note,
+    node: record.node,
+    started_at: isoOrNull(record.startedAt),
+    finished_at: iso(record.finishedAt),
+    retried: record.retried,
   };
 }
 
@@ -141,5 +169,6 @@ export function toDefinitionSummary(definition: DefinitionSettings): DefinitionS
     cpus: definition.cpus,
     memory_bytes: definition.memoryBytes,
     network: definition.network,
+    ...(definition.retry && { retry: definition.retry }),
   };
 }

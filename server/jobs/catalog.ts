@@ -1,3 +1,4 @@
+import type { RetryStrategy } from '../../contract';
 import type { RunOptions } from './model';
 
 /** What the admin declared: queues and versioned definitions, per project. */
@@ -24,6 +25,8 @@ export interface DefinitionSettings {
   memoryBytes: number | null;
   network: string;
   runOptions: RunOptions;
+  /** Its retry strategy (backoff defaults filled in), or null: one attempt. */
+  retry: RetryStrategy | null;
   /** Hash of everything above: a used version must keep it (definitions are immutable). */
   fingerprint: string;
 }

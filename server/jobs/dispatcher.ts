@@ -81,10 +81,12 @@ export class Dispatcher {
     this.signals = parts.signals;
     this.logger = parts.logger;
     this.instanceId = parts.instanceId;
-    // A slot frees when a job leaves starting/running/cancelling for good: another instance's
-    // runnable job may take it too.
+    // A slot frees when a job leaves starting/running/cancelling for good, or to wait for its next
+    // attempt: another instance's runnable job may take it too, and the full tick arms the timer
+    // for the attempt's not_before.
     this.machine.onTransition((job, from) => {
-      if (isFinalState(job.state) && SLOT_STATES.includes(from)) this.wakeAll();
+      const leftSlot = isFinalState(job.state) || job.state === 'runnable';
+      if (leftSlot && SLOT_STATES.includes(from)) this.wakeAll();
     });
     this.signals.subscribe((signal) => {
       if (signal.kind === 'dispatch' && signal.from !== this.instanceId) this.kick();
@@ -204,7 +206,7 @@ export class Dispatcher {
   private async armTimer(): Promise<void> {
     clearTimeout(this.timer);
     this.timerDueAt = -Infinity;
-    const next = await this.store.nextScheduleAt();
+    const next = await this.store.nextScheduleAt(Date.now());
     this.timerDueAt = next ?? Infinity;
     if (next === undefined || this.stopped) return;
     this.timer = setTimeout(
@@ -215,6 +217,10 @@ export class Dispatcher {
 
   /** What a runnable job is waiting for, counted now. */
   async waitingNote(job: Job, counts?: Map<string, number>): Promise<string> {
+    // Waiting out a backoff: its note says which attempt starts when, and why.
+    if (job.notBefore !== null && job.notBefore > Date.now() && job.systemNote !== null) {
+      return job.systemNote;
+    }
     if (this.health.unreachableSince !== null) {
       return notes.waitingForEngine(this.health.unreachableSince);
     }

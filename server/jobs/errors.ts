@@ -11,6 +11,11 @@ export class JobRequestError extends Error {
 export const invalid = (message: string) => new JobRequestError('invalid', message);
 export const notFound = (id: string) =>
   new JobRequestError('not-found', `job_id: no job "${id}" in this project`);
+export const notFoundAttempt = (id: string, attempt: number) =>
+  new JobRequestError(
+    'not-found',
+    `attempt: job "${id}" has no earlier attempt ${attempt} with output kept (the last attempt's output is at /logs)`,
+  );
 export const conflict = (message: string) => new JobRequestError('conflict', message);
 /** Something the request needs is away for a while (the engine): worth a retry. */
 export const unavailable = (message: string) => new JobRequestError('unavailable', message);

@@ -3,10 +3,18 @@ import { SLOT_STATES, cancelEffect, type JobState, type SubmitJobRequest } from 
 import type { Catalog, DefinitionSettings, QueueSettings } from './catalog';
 import type { Dispatcher } from './dispatcher';
 import type { EngineHealth } from './engine-health';
-import { conflict, invalid, notFound } from './errors';
+import { conflict, invalid, notFound, notFoundAttempt } from './errors';
 import type { FollowedLogs, JobLogs } from './job-logs';
 import type { LogInstant } from './log-instant';
-import type { Job, JobChange, JobListFilter, QueueStateCount, Transition } from './model';
+import type {
+  AttemptRecord,
+  ContainerLogs,
+  Job,
+  JobChange,
+  JobListFilter,
+  QueueStateCount,
+  Transition,
+} from './model';
 import { notes } from './notes';
 import type { JobStore, SecretBox } from './ports';
 import type { ContainerDefaults, Runner } from './runner';
@@ -128,6 +136,20 @@ export class JobService {
   /** The job's output after `after`: live while it runs, the stored tail once it ended. */
   async logs(project: string, id: string, after: LogInstant | null): Promise<FollowedLogs> {
     return this.output.follow(await this.visibleJob(project, id), after);
+  }
+
+  /** The job as it is now and each of its attempts that ended. */
+  async attempts(project: string, id: string): Promise<{ job: Job; items: AttemptRecord[] }> {
+    const job = await this.visibleJob(project, id);
+    return { job, items: await this.store.attempts(id) };
+  }
+
+  /** An earlier attempt's output, as kept when it ended; the last attempt's is `logs`. */
+  async attemptLogs(project: string, id: string, attempt: number): Promise<ContainerLogs> {
+    await this.visibleJob(project, id);
+    const logs = await this.store.attemptLogs(id, attempt);
+    if (!logs) throw notFoundAttempt(id, attempt);
+    return logs;
   }
 
   async execution(project: string, id: string): Promise<Execution> {

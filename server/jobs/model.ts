@@ -1,4 +1,4 @@
-import type { JobState } from '../../contract';
+import type { JobState, RetryStrategy } from '../../contract';
 
 /** An env var as stored: plain for ordinary values, sealed (encrypted) for sensitive ones. */
 export type StoredEnvVar = { name: string; value: string } | { name: string; sealed: string };
@@ -6,6 +6,8 @@ export type StoredEnvVar = { name: string; value: string } | { name: string; sea
 /** What the container will run, fixed at submit time so later config edits cannot change it. */
 export interface ContainerPlan {
   image: string;
+  /** How it is tried again after an unsuccessful attempt; null: one attempt. */
+  retry: RetryStrategy | null;
   command: string[];
   env: StoredEnvVar[];
   timeoutSeconds: number;
@@ -48,6 +50,10 @@ export interface Job extends ContainerPlan {
   owner: string | null;
   /** The machine it ran on, when the engine has several and said which; set as it starts running. */
   node: string | null;
+  /** The attempt it is on, from 1. */
+  attempt: number;
+  /** A runnable job waiting out its backoff is not started before this time. */
+  notBefore: number | null;
 }
 
 export type NewJob = Omit<
@@ -63,6 +69,8 @@ export type NewJob = Omit<
   | 'cancelRequestedAt'
   | 'owner'
   | 'node'
+  | 'attempt'
+  | 'notBefore'
 >;
 
 /** Where a new job goes from `submitted` as it is stored: runnable, or pending until schedule_at. */
@@ -75,7 +83,15 @@ export interface Admission {
 export type TransitionFields = Partial<
   Pick<
     Job,
-    'containerId' | 'exitCode' | 'startedAt' | 'finishedAt' | 'cancelRequestedAt' | 'owner' | 'node'
+    | 'containerId'
+    | 'exitCode'
+    | 'startedAt'
+    | 'finishedAt'
+    | 'cancelRequestedAt'
+    | 'owner'
+    | 'node'
+    | 'attempt'
+    | 'notBefore'
   >
 >;
 
@@ -86,6 +102,26 @@ export interface StateChange {
   at: number;
   note: string | null;
   fields?: TransitionFields;
+  /** An attempt that ended with this change, recorded in the same transaction. */
+  endedAttempt?: AttemptRecord;
+}
+
+/** How one attempt of a job ended. */
+export interface AttemptRecord {
+  attempt: number;
+  /** The state it ended the attempt in (failed, timeout, error, completed, cancelled). */
+  state: JobState;
+  exitCode: number | null;
+  /** exit, timeout, error, node_lost, oom_killed, completed or cancelled. */
+  reason: string;
+  note: string | null;
+  node: string | null;
+  startedAt: number | null;
+  finishedAt: number;
+  /** Whether another attempt follows it. */
+  retried: boolean;
+  /** The newest part of its output, kept when another attempt follows (the last one's is the job's). */
+  output?: ContainerLogs;
 }
 
 /**

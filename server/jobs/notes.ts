@@ -5,6 +5,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 export const notes = {
   scheduled: (at: number) => `scheduled for ${iso(at)}`,
+  retryingAt: (next: number, of: number, at: number, previous: string) =>
+    `attempt ${next} of ${of} starts at ${iso(at)} (attempt ${next - 1} ${previous})`,
   waitingForQueueSlot: (running: number, max: number, queue: string) =>
     `waiting for a slot: ${running} of ${max} running in queue ${queue}`,
   queuePaused: (queue: string) => `waiting: queue ${queue} is paused`,

@@ -2,6 +2,7 @@ import type { JobState } from '../../contract';
 import type { LogInstant } from './log-instant';
 import type {
   Admission,
+  AttemptRecord,
   Claim,
   ContainerLogs,
   Job,
@@ -37,7 +38,8 @@ export interface JobStore {
   setNote(id: string, state: JobState, note: string | null): Promise<void>;
   /** Pending jobs whose time has come. */
   dueJobs(now: number): Promise<Job[]>;
-  nextScheduleAt(): Promise<number | undefined>;
+  /** The earliest schedule_at of a pending job, or not_before after `now` of a runnable one. */
+  nextScheduleAt(now: number): Promise<number | undefined>;
   /** Jobs holding a slot (starting, running, cancelling), per queue. */
   activeCountsByQueue(): Promise<Map<string, number>>;
   /**
@@ -89,6 +91,10 @@ export interface JobStore {
    */
   saveLogs(id: string, logs: ContainerLogs, budget: OutputBudget): Promise<void>;
   getLogs(id: string): Promise<ContainerLogs | undefined>;
+  /** The job's attempts that ended, oldest first. */
+  attempts(id: string): Promise<AttemptRecord[]>;
+  /** The output kept of an earlier attempt (the last one's is the job's: getLogs). */
+  attemptLogs(id: string, attempt: number): Promise<ContainerLogs | undefined>;
 }
 
 /** Whose budget a job's kept output counts against, and since when it is kept. */
@@ -102,6 +108,8 @@ export interface OutputBudget {
 /** What the engine is asked to run for one job. */
 export interface WorkloadSpec {
   jobId: string;
+  /** Which attempt of the job: a workload left over from an earlier one is not this one's. */
+  attempt: number;
   image: string;
   command: string[];
   /** NAME=value, sensitive values already opened: only the runtime ever sees them. */
@@ -141,6 +149,10 @@ export interface Workload {
    * a message did not end by itself: whatever its exit code, the job did not finish its work.
    */
   message: string | null;
+  /** What ended it, when the engine knows and it was not the job itself. */
+  cause?: 'node_lost' | 'oom_killed';
+  /** Which attempt of the job it runs (1 for workloads made before attempts existed). */
+  attempt: number;
 }
 
 /** The engine refused the job for a reason of the job's own: the message is for its system_note. */

@@ -18,6 +18,7 @@ import {
 } from './ports';
 import { KeyedSerial } from './serial';
 import { DECIDE_ATTEMPTS, type JobStateMachine } from './state-machine';
+import { attemptEnd } from './attempts';
 
 /** Limits every job container gets unless its definition sets its own. */
 export interface ContainerDefaults {
@@ -133,11 +134,16 @@ export class Runner {
     let workload: Workload;
     try {
       secrets = new JobSecrets(job, this.secrets);
+      if (job.attempt > 1) await this.removeEarlierAttempt(job);
       workload = await this.runtime.launch({
         jobId: job.id,
+        attempt: job.attempt,
         image: job.image,
         command: job.command,
-        env: secrets.engineEnv(),
+        // Like AWS Batch's AWS_BATCH_JOB_ATTEMPT: a job that retries may want to know which try it is.
+        env: job.retry
+          ? [...secrets.engineEnv(), `JOBDECK_ATTEMPT=${job.attempt}`]
+          : secrets.engineEnv(),
         cpus: job.cpus ?? this.options.defaults.cpus,
         memoryBytes: job.memoryBytes ?? this.options.defaults.memoryBytes,
         pidsLimit: this.options.defaults.pidsLimit,
@@ -152,6 +158,12 @@ export class Runner {
     }
     this.launching.delete(job.id);
     await this.settle(job.id, workload);
+  }
+
+  /** A workload of an earlier attempt left by a crash before its removal: not this attempt's. */
+  private async removeEarlierAttempt(job: Job): Promise<void> {
+    const left = await this.runtime.inspect(job.id);
+    if (left && left.attempt < job.attempt) await this.runtime.remove(left);
   }
 
   private async launchFailed(
@@ -191,7 +203,14 @@ export class Runner {
     this.logger.warn({ jobId, reason }, 'the engine could not run a job');
     const finishedAt = Date.now();
     await this.machine.decideAndMove(jobId, (job) => {
-      if (job.state === 'starting') return { to: 'error', note: reason, fields: { finishedAt } };
+      if (job.state === 'starting') {
+        const outcome = {
+          to: 'error' as const,
+          note: reason,
+          fields: { exitCode: null, finishedAt },
+        };
+        return attemptEnd(job, outcome, null, undefined, finishedAt);
+      }
       if (job.state === 'cancelling') {
         return { to: 'cancelled', note: notes.cancelledBeforeContainer, fields: { finishedAt } };
       }
@@ -210,6 +229,11 @@ export class Runner {
     for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
       const job = await this.store.getJob(jobId);
       if (!job) return;
+      if (workload && workload.attempt < job.attempt) {
+        // An earlier attempt's, recorded already: left by a crash before its removal.
+        await this.runtime.remove(workload);
+        workload = null;
+      }
       if (isFinalState(job.state)) {
         // Its outcome is recorded: the workload is left over from a crash during clean-up.
         if (workload) await this.runtime.remove(workload);
@@ -300,7 +324,6 @@ export class Runner {
       if (error instanceof EngineUnavailableError) throw error;
       return undefined; // no output to keep (gone already): the outcome matters more
     });
-    if (output) await this.logs.keep(job, output);
     const now = Date.now();
     const outcome = outcomeOf(
       job,
@@ -308,12 +331,16 @@ export class Runner {
       this.health.wasDownAt(workload.finishedAt ?? now),
       now,
     );
-    const moved = await this.machine.move(
+    const end = attemptEnd(
       job,
-      outcome.to,
-      outcome.note && secrets.scrub(outcome.note),
-      outcome.fields,
+      { ...outcome, note: outcome.note && secrets.scrub(outcome.note) },
+      workload,
+      output,
+      now,
     );
+    // Another attempt keeps this one's output with its record, in the move's own transaction.
+    if (output && !end.retried) await this.logs.keep(job, output);
+    const moved = await this.machine.move(job, end.to, end.note, end.fields, end.endedAttempt);
     if (!moved) return false;
     this.stopsIssued.delete(job.id);
     await this.runtime.remove(workload);

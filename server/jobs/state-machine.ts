@@ -1,6 +1,14 @@
 import type { JobState } from '../../contract';
 import { failpoint } from './failpoints';
-import type { Admission, Claim, Job, NewJob, StateChange, TransitionFields } from './model';
+import type {
+  Admission,
+  AttemptRecord,
+  Claim,
+  Job,
+  NewJob,
+  StateChange,
+  TransitionFields,
+} from './model';
 import { notes } from './notes';
 import type { JobStore } from './ports';
 
@@ -16,7 +24,8 @@ const LEGAL: Record<JobState, readonly JobState[]> = {
   runnable: ['starting', 'cancelled'],
   // starting → runnable only in recovery, when the service died before any container existed.
   starting: ['running', 'cancelling', 'runnable', 'error'],
-  running: ['completed', 'failed', 'timeout', 'cancelling', 'error'],
+  // running → runnable: another attempt follows an unsuccessful one (retry.ts).
+  running: ['completed', 'failed', 'timeout', 'cancelling', 'error', 'runnable'],
   cancelling: ['cancelled', 'error'],
   cancelled: [],
   timeout: [],
@@ -47,6 +56,7 @@ export interface Move {
   to: JobState;
   note: string | null;
   fields?: TransitionFields;
+  endedAttempt?: AttemptRecord;
 }
 
 /** Someone kept moving the job between our read and our write. */
@@ -78,12 +88,14 @@ export class JobStateMachine {
     to: JobState,
     note: string | null,
     fields?: TransitionFields,
+    endedAttempt?: AttemptRecord,
   ): Promise<Job | undefined> {
     if (!canMove(job.state, to)) {
       throw new Error(`illegal transition ${job.state} → ${to} for job ${job.id}`);
     }
     const change: StateChange = { id: job.id, from: job.state, to, at: Date.now(), note };
     if (fields) change.fields = fields;
+    if (endedAttempt) change.endedAttempt = endedAttempt;
     const moved = await this.store.moveJob(change);
     if (moved) failpoint(`after-move-to-${to}`);
     if (moved) this.notify(moved, job.state);
@@ -103,7 +115,7 @@ export class JobStateMachine {
       const job = await this.store.getJob(id);
       const move = job && decide(job);
       if (!job || !move) return undefined;
-      const moved = await this.move(job, move.to, move.note, move.fields);
+      const moved = await this.move(job, move.to, move.note, move.fields, move.endedAttempt);
       if (moved) return moved;
     }
     throw new ContendedError(`job ${id} kept changing state`);

@@ -5,6 +5,7 @@ import {
   parseQueueRef,
   resolveCommand,
   scheduleAtToMillis,
+  withDefaults,
   type SubmitJobRequest,
 } from '../../contract';
 import type { Catalog } from './catalog';
@@ -93,6 +94,9 @@ export function planJob(
     scheduleAt,
     createdAt: now,
     image: definition.image,
+    // A submission's strategy replaces the definition's as a whole: rules are read in order, and
+    // half of one list with half of another would be neither's.
+    retry: payload.retry ? withDefaults(payload.retry) : definition.retry,
     command: resolved.command,
     env: [...env.values()],
     timeoutSeconds: definition.timeoutSeconds,

@@ -5,6 +5,11 @@
 
 export const JOB_LABEL = 'jobdeck.job';
 export const STORE_LABEL = 'jobdeck.store';
+export const ATTEMPT_LABEL = 'jobdeck.attempt';
+
+/** The attempt a workload runs, from its labels: workloads made before attempts existed ran the first. */
+export const attemptOf = (labels: Record<string, string> | undefined) =>
+  Number(labels?.[ATTEMPT_LABEL] ?? 1) || 1;
 
 /** One name per job, so a lost answer or a restart finds the job's workload instead of making another. */
 export const workloadName = (jobId: string) => `jobdeck-${jobId}`;
@@ -12,10 +17,15 @@ export const workloadName = (jobId: string) => `jobdeck-${jobId}`;
 /** Extra labels first: Jobdeck's own win. */
 export function jobLabels(
   extra: Record<string, string>,
-  jobId: string,
+  spec: { jobId: string; attempt: number },
   storeId: string,
 ): Record<string, string> {
-  return { ...extra, [JOB_LABEL]: jobId, [STORE_LABEL]: storeId };
+  return {
+    ...extra,
+    [JOB_LABEL]: spec.jobId,
+    [STORE_LABEL]: storeId,
+    [ATTEMPT_LABEL]: String(spec.attempt),
+  };
 }
 
 /**

@@ -35,6 +35,28 @@ export interface JobsTable {
   run_options_json: string | null;
   /** The machine it ran on, when the engine said. */
   node: string | null;
+  /** Its RetryStrategy as JSON; null: one attempt. */
+  retry_json: string | null;
+  attempt: Generated<number>;
+  /** A runnable job waiting out its backoff is not claimed before this time. */
+  not_before: number | null;
+}
+
+/** Each attempt of a job that ended. */
+export interface JobAttemptsTable {
+  job_id: string;
+  attempt: number;
+  state: string;
+  exit_code: number | null;
+  reason: string;
+  note: string | null;
+  node: string | null;
+  started_at: number | null;
+  finished_at: number;
+  retried: number;
+  /** The newest part of its output (Brotli, as job_logs.output), when another attempt followed. */
+  output: Buffer | null;
+  truncated: number;
 }
 
 export interface JobTransitionsTable {
@@ -102,6 +124,7 @@ export interface Database {
   jobs: JobsTable;
   job_transitions: JobTransitionsTable;
   job_logs: JobLogsTable;
+  job_attempts: JobAttemptsTable;
   api_keys: ApiKeysTable;
   meta: MetaTable;
   definition_fingerprints: DefinitionFingerprintsTable;

@@ -44,6 +44,7 @@ const COMMANDS: Record<Behaviour, string> = {
 function specOf(behaviour: Behaviour): WorkloadSpec {
   return {
     jobId: randomUUID(),
+    attempt: 1,
     image: TEST_IMAGE,
     command: ['sh', '-c', COMMANDS[behaviour]],
     env: [],

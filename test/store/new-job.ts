@@ -17,6 +17,7 @@ export function newJob(overrides: Partial<NewJob> = {}): NewJob {
     scheduleAt: null,
     createdAt: T0,
     image: 'jobdeck/busybox:local',
+    retry: null,
     command: ['echo', 'hello world'],
     env: [
       { name: 'PLAIN', value: 'v' },

@@ -42,6 +42,7 @@ describe('the SQLite driver', () => {
         '007-job-node',
         '008-queue-finished',
         '009-job-output',
+        '010-job-attempts',
       ]);
       expect(modeOf(file)).toBe(0o600);
       expect(await store.meta.storeId()).toBe('76ff9718-6217-4192-ab89-c5ac56ea2153');

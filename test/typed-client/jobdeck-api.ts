@@ -105,6 +105,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/job/{job_id}/attempts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Attempts of a job with a retry strategy (extension) */
+    get: operations['getJobAttempts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/job/{job_id}/attempts/{attempt}/logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An earlier attempt's output (extension) */
+    get: operations['getJobAttemptLogs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/job/{job_id}/execution': {
     parameters: {
       query?: never;
@@ -244,6 +278,31 @@ export interface components {
         };
       };
       schedule_at?: string | number;
+      /** @description Extension: attempts in all (1–10), the delay between them, and rules on how an attempt ended (first match decides; without a match an unsuccessful end is retried while attempts remain) */
+      retry?: {
+        /** @description Attempts in all, the first included (1: no retry) */
+        attempts: number;
+        /** @description The wait before each further attempt */
+        backoff?: {
+          /** @description Seconds before the second attempt (default 10) */
+          initial_seconds?: number;
+          /** @description Each later wait is the one before times this (default 2) */
+          factor?: number;
+          /** @description The longest wait, in seconds (default 300) */
+          max_seconds?: number;
+          /** @description Up to this share of each wait is taken off at random (default 0.2) */
+          jitter?: number;
+        };
+        /** @description Rules, first match decides: `exit_codes` ([137, "1-5"]), `reason` (timeout, error, node_lost, oom_killed) and/or `status` (a glob on the note), with `action` retry or exit */
+        on_exit?: {
+          exit_codes?: (number | string)[];
+          /** @enum {string} */
+          reason?: 'timeout' | 'error' | 'node_lost' | 'oom_killed';
+          status?: string;
+          /** @enum {string} */
+          action: 'retry' | 'exit';
+        }[];
+      };
     };
     JobRecord: {
       id: string;
@@ -269,6 +328,55 @@ export interface components {
       /** Format: date-time */
       updated_at: string | null;
     };
+    JobAttempts: {
+      /** @description The attempt the job is on (the last, once final) */
+      attempt: number;
+      attempts_max: number;
+      /** @description Extension: attempts in all (1–10), the delay between them, and rules on how an attempt ended (first match decides; without a match an unsuccessful end is retried while attempts remain) */
+      retry: {
+        /** @description Attempts in all, the first included (1: no retry) */
+        attempts: number;
+        /** @description The wait before each further attempt */
+        backoff?: {
+          /** @description Seconds before the second attempt (default 10) */
+          initial_seconds?: number;
+          /** @description Each later wait is the one before times this (default 2) */
+          factor?: number;
+          /** @description The longest wait, in seconds (default 300) */
+          max_seconds?: number;
+          /** @description Up to this share of each wait is taken off at random (default 0.2) */
+          jitter?: number;
+        };
+        /** @description Rules, first match decides: `exit_codes` ([137, "1-5"]), `reason` (timeout, error, node_lost, oom_killed) and/or `status` (a glob on the note), with `action` retry or exit */
+        on_exit?: {
+          exit_codes?: (number | string)[];
+          /** @enum {string} */
+          reason?: 'timeout' | 'error' | 'node_lost' | 'oom_killed';
+          status?: string;
+          /** @enum {string} */
+          action: 'retry' | 'exit';
+        }[];
+      } | null;
+      /** @description While the job waits (runnable) for its next attempt: when that may start */
+      next_attempt_at: string | null;
+      /** @description Attempts that ended, oldest first */
+      items: {
+        attempt: number;
+        /** @description How it ended: failed, timeout, error, completed, cancelled */
+        state: string;
+        exit_code: number | null;
+        /** @description exit, timeout, error, node_lost, oom_killed, completed or cancelled */
+        reason: string;
+        note: string | null;
+        node: string | null;
+        /** @description RFC 3339, UTC, milliseconds */
+        started_at: string | null;
+        /** @description RFC 3339, UTC, milliseconds */
+        finished_at: string;
+        /** @description Whether another attempt followed it */
+        retried: boolean;
+      }[];
+    };
     JobExecution: {
       job_definition: string;
       job_queue: string;
@@ -293,6 +401,8 @@ export interface components {
       engine: string;
       instance: string | null;
       node: string | null;
+      attempt?: number;
+      attempts_max?: number;
     };
     WhoAmI: {
       /** @description The API key's project: every job it sees is that one's */
@@ -325,6 +435,31 @@ export interface components {
         /** @description null: the service default */
         memory_bytes: number | null;
         network: string;
+        /** @description Extension: attempts in all (1–10), the delay between them, and rules on how an attempt ended (first match decides; without a match an unsuccessful end is retried while attempts remain) */
+        retry?: {
+          /** @description Attempts in all, the first included (1: no retry) */
+          attempts: number;
+          /** @description The wait before each further attempt */
+          backoff?: {
+            /** @description Seconds before the second attempt (default 10) */
+            initial_seconds?: number;
+            /** @description Each later wait is the one before times this (default 2) */
+            factor?: number;
+            /** @description The longest wait, in seconds (default 300) */
+            max_seconds?: number;
+            /** @description Up to this share of each wait is taken off at random (default 0.2) */
+            jitter?: number;
+          };
+          /** @description Rules, first match decides: `exit_codes` ([137, "1-5"]), `reason` (timeout, error, node_lost, oom_killed) and/or `status` (a glob on the note), with `action` retry or exit */
+          on_exit?: {
+            exit_codes?: (number | string)[];
+            /** @enum {string} */
+            reason?: 'timeout' | 'error' | 'node_lost' | 'oom_killed';
+            status?: string;
+            /** @enum {string} */
+            action: 'retry' | 'exit';
+          }[];
+        };
       }[];
     };
   };
@@ -774,6 +909,141 @@ export interface operations {
         };
       };
       /** @description No such job in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getJobAttempts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The attempt it is on, its strategy, when a waiting job tries again, and each attempt that ended (exit code, reason, node, times) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['JobAttempts'];
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such job in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getJobAttemptLogs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        job_id: string;
+        attempt: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The newest 64 KiB of its output, kept when another attempt followed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              text: string;
+              truncated: boolean;
+              lines: {
+                /** @enum {string} */
+                stream: 'stdout' | 'stderr';
+                /** Format: date-time */
+                at: string;
+                text: string;
+              }[];
+              next_since: string | null;
+              /** @description Lines kept of an ended job whose output was cut */
+              kept_lines?: number;
+              /** @description Lines it printed (that the engine still held) */
+              total_lines?: number;
+              /** @description Bytes kept of its output */
+              kept_bytes?: number;
+              /** @description Bytes it printed (that the engine still held) */
+              total_bytes?: number;
+            };
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such job, or no earlier attempt of that number */
       404: {
         headers: {
           [name: string]: unknown;

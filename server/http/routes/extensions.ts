@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import {
   CURSOR_MESSAGE,
+  MAX_ATTEMPTS,
   MAX_COUNTED_JOBS,
   jobListQuerySchema,
   jobLogsQuerySchema,
@@ -12,6 +13,7 @@ import { HttpError } from '../errors';
 import { parseOrThrow } from '../parse';
 import type { PositionCodec } from '../positions';
 import {
+  toAttempts,
   toDefinitionSummary,
   toJobExecution,
   toJobListItem,
@@ -72,6 +74,27 @@ export function extensionRoutes(
     const logs = await service.logs(principalOf(request).project, request.params.job_id, after);
     return { ok: true, data: toJobLogs(logs) };
   });
+
+  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/attempts', async (request) => {
+    const { job, items } = await service.attempts(
+      principalOf(request).project,
+      request.params.job_id,
+    );
+    return { ok: true, data: toAttempts(job, items) };
+  });
+
+  app.get<{ Params: JobParams & { attempt: string } }>(
+    '/v1/client/job/:job_id/attempts/:attempt/logs',
+    async (request) => {
+      const attempt = Number(request.params.attempt);
+      if (!Number.isInteger(attempt) || attempt < 1 || attempt > MAX_ATTEMPTS) {
+        throw new HttpError(400, `attempt: must be an integer from 1 to ${MAX_ATTEMPTS}`);
+      }
+      const { project } = principalOf(request);
+      const logs = await service.attemptLogs(project, request.params.job_id, attempt);
+      return { ok: true, data: toJobLogs({ ...logs, next: null }) };
+    },
+  );
 
   app.get<{ Params: JobParams }>('/v1/client/job/:job_id/execution', async (request) => {
     const execution = await service.execution(principalOf(request).project, request.params.job_id);

@@ -13,6 +13,7 @@ import { engineClients } from '../engine-api/connection';
 import { statusOf } from '../engine-api/errors';
 import {
   JOB_LABEL,
+  attemptOf,
   STORE_LABEL,
   jobLabels,
   workloadName,
@@ -54,13 +55,16 @@ function workloadOf(info: Docker.ContainerInspectInfo): Workload {
     finishedAt: status === 'exited' ? timeOf(state.FinishedAt) : null,
     node: null,
     message: state.Error || null,
+    ...(state.OOMKilled && { cause: 'oom_killed' as const }),
+    attempt: attemptOf(info.Config.Labels),
   };
 }
 
 /** A container this call has just made: nothing about it to ask the engine yet. */
-const createdWorkload = (id: string, jobId: string): Workload => ({
+const createdWorkload = (id: string, { jobId, attempt }: WorkloadSpec): Workload => ({
   id,
   jobId,
+  attempt,
   status: 'created',
   exitCode: null,
   startedAt: null,
@@ -92,7 +96,7 @@ export class DockerRuntime implements ContainerRuntime {
     try {
       const container = await this.quick.createContainer({ name, ...this.containerConfig(spec) });
       failpoint('after-create');
-      existing = createdWorkload(container.id, spec.jobId);
+      existing = createdWorkload(container.id, spec);
     } catch (error) {
       // 409: the name is taken: this job's container was made before and the answer was lost.
       // It is this job's one container, never reason to make a second: how far did it get?
@@ -119,7 +123,7 @@ export class DockerRuntime implements ContainerRuntime {
       Cmd: spec.command.length > 0 ? spec.command : undefined,
       Env: spec.env,
       ...(spec.runOptions.user !== null && { User: spec.runOptions.user }),
-      Labels: jobLabels(this.options.labels, spec.jobId, this.options.storeId),
+      Labels: jobLabels(this.options.labels, spec, this.options.storeId),
       HostConfig: hostConfigOf(spec, this.options.init, this.options.logDriver),
     };
   }

@@ -145,6 +145,7 @@ export class FakeRuntime implements ContainerRuntime {
     const workload: FakeWorkload = {
       id: `fake-${this.nextId++}`,
       jobId: spec.jobId,
+      attempt: spec.attempt,
       status: this.placing ? 'pending' : 'running',
       exitCode: null,
       startedAt: this.placing ? null : Date.now(),
@@ -220,7 +221,7 @@ export class FakeRuntime implements ContainerRuntime {
   }
 
   private snapshot(workload: FakeWorkload): Workload {
-    const { id, jobId, status, exitCode, startedAt, finishedAt, node, message } = workload;
-    return { id, jobId, status, exitCode, startedAt, finishedAt, node, message };
+    const { id, jobId, attempt, status, exitCode, startedAt, finishedAt, node, message } = workload;
+    return { id, jobId, attempt, status, exitCode, startedAt, finishedAt, node, message };
   }
 }

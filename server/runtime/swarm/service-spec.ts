@@ -42,7 +42,7 @@ export function serviceSpec(
   options: ServiceSpecOptions,
   network: string | undefined,
 ): Docker.ServiceSpec {
-  const labels = jobLabels(options.labels, spec.jobId, options.storeId);
+  const labels = jobLabels(options.labels, spec, options.storeId);
   const share = { NanoCPUs: Math.round(spec.cpus * 1e9), MemoryBytes: spec.memoryBytes };
   return {
     Name: workloadName(spec.jobId),

@@ -97,7 +97,7 @@ export class SwarmRuntime implements ContainerRuntime {
         Internal: true,
         Attachable: false,
         CheckDuplicate: true,
-        Labels: jobLabels(this.options.labels, spec.jobId, this.options.storeId),
+        Labels: jobLabels(this.options.labels, spec, this.options.storeId),
       });
     } catch (error) {
       // Made before, and the answer lost (or the service's create failed after it).

@@ -10,6 +10,7 @@ import { workloadOf, type SwarmNode, type SwarmService, type SwarmTask } from '.
 const spec = serviceSpec(
   {
     jobId: 'j1',
+    attempt: 1,
     image: 'jobdeck/busybox:local',
     command: ['true'],
     env: [],

@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import type { Workload } from '../../jobs/ports';
-import { JOB_LABEL } from '../job-container';
+import { JOB_LABEL, attemptOf } from '../job-container';
 import { CANCEL_CONSTRAINT, constraintsOf } from './service-spec';
 
 /** The fields of a swarm service (GET /services) that Jobdeck reads. */
@@ -118,6 +118,7 @@ export function workloadOf(
   const base: Workload = {
     id: service.ID,
     jobId: service.Spec?.Labels?.[JOB_LABEL] ?? '',
+    attempt: attemptOf(service.Spec?.Labels),
     status: 'pending',
     exitCode: null,
     startedAt: null,
@@ -151,7 +152,8 @@ export function workloadOf(
   if (STARTING_ON_ITS_NODE.has(state) || state === 'running') {
     if (!node || node.Status?.State === 'down') {
       const why = node ? (node.Status?.Message ?? 'down') : 'removed from the swarm';
-      return { ...placed, status: 'exited', message: messages.nodeLost(hostname, why) };
+      const message = messages.nodeLost(hostname, why);
+      return { ...placed, status: 'exited', message, cause: 'node_lost' };
     }
     return state === 'running'
       ? { ...placed, status: 'running', startedAt: at }
@@ -169,7 +171,8 @@ export function workloadOf(
         node?.Spec?.Availability === 'drain'
           ? messages.drained(hostname)
           : messages.stoppedBySwarm(hostname);
-      return { ...ended, exitCode, message: messages.withExitCode(why, exitCode) };
+      const message = messages.withExitCode(why, exitCode);
+      return { ...ended, exitCode, message, cause: 'node_lost' };
     }
     case 'rejected':
       if (err && /No such image/i.test(err)) {
@@ -177,7 +180,7 @@ export function workloadOf(
       }
       break;
     case 'orphaned':
-      return { ...ended, message: messages.nodeLost(hostname, 'orphaned') };
+      return { ...ended, message: messages.nodeLost(hostname, 'orphaned'), cause: 'node_lost' };
   }
   return {
     ...ended,

@@ -14,6 +14,8 @@ export type NewJobRow = Required<
     | 'cancel_requested_at'
     | 'owner'
     | 'node'
+    | 'attempt'
+    | 'not_before'
   >
 >;
 export type NewTransitionRow = Omit<Insertable<JobTransitionsTable>, 'seq'>;
@@ -39,6 +41,7 @@ export const NEW_JOB_COLUMNS = [
   'memory_bytes',
   'network',
   'run_options_json',
+  'retry_json',
 ] as const satisfies readonly (keyof NewJobRow)[];
 
 const placeholders = <V>(param: Param<V>, columns: readonly (keyof V & string)[]) =>

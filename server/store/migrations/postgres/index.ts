@@ -8,6 +8,7 @@ import * as m006 from './006-log-lines';
 import * as m007 from './007-job-node';
 import * as m008 from './008-queue-finished';
 import * as m009 from './009-job-output';
+import * as m010 from './010-job-attempts';
 
 /** Same numbers and names as the SQLite migrations: one schema version whatever the driver. */
 export const postgresMigrations: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '007-job-node', up: m007.up },
   { name: '008-queue-finished', up: m008.up },
   { name: '009-job-output', up: m009.up },
+  { name: '010-job-attempts', up: m010.up },
 ];

@@ -4,6 +4,7 @@ import type { JobCounts, SealedEnvStore } from '../../ports';
 import type { Database } from '../../schema';
 import type { StoreDialect } from '../dialect';
 import { JobAdmission } from './admission';
+import { JobAttemptRows } from './attempts';
 import { JobChangeFeed } from './change-feed';
 import { jobTables } from './context';
 import { JobLogRows } from './logs';
@@ -26,6 +27,7 @@ export function sqlJobStores(
   const reads = new JobReads(tables);
   const feed = new JobChangeFeed(tables);
   const logs = new JobLogRows(tables);
+  const attempts = new JobAttemptRows(tables);
   const jobs: JobStore = {
     insertJob: (job, fingerprint, how) => admission.insertJob(job, fingerprint, how),
     moveJob: (change) => moves.moveJob(change),
@@ -36,7 +38,7 @@ export function sqlJobStores(
     getJob: (id) => reads.getJob(id),
     jobsInStates: (states) => reads.jobsInStates(states),
     dueJobs: (now) => reads.dueJobs(now),
-    nextScheduleAt: () => reads.nextScheduleAt(),
+    nextScheduleAt: (now) => reads.nextScheduleAt(now),
     listJobs: (filter) => reads.listJobs(filter),
     countJobs: (filter, atMost) => reads.countJobs(filter, atMost),
     firstInStates: (queue, states) => reads.firstInStates(queue, states),
@@ -48,6 +50,8 @@ export function sqlJobStores(
       feed.changesAfter(project, afterSeq, uptoSeq, limit),
     saveLogs: (id, stored, budget) => logs.saveLogs(id, stored, budget),
     getLogs: (id) => logs.getLogs(id),
+    attempts: (id) => attempts.attempts(id),
+    attemptLogs: (id, attempt) => attempts.attemptLogs(id, attempt),
   };
   return { jobs, sealedEnv: new SqlSealedEnvStore(tables), counts: reads };
 }

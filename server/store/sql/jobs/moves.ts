@@ -3,6 +3,7 @@ import { SLOT_STATES, type JobState } from '../../../../contract';
 import type { Claim, Job, StateChange } from '../../../jobs/model';
 import type { JobStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
+import { insertAttemptWithin, packAttempt } from './attempts';
 import { storableNote, type JobTables } from './context';
 import { toJob } from './rows';
 
@@ -16,7 +17,12 @@ export class JobMoves implements Moves {
   constructor(private readonly tables: JobTables) {}
 
   async moveJob(change: StateChange) {
-    return this.tables.db.transaction().execute((trx) => this.moveWithin(trx, change));
+    const ended = change.endedAttempt && (await packAttempt(change.endedAttempt));
+    return this.tables.db.transaction().execute(async (trx) => {
+      const moved = await this.moveWithin(trx, change);
+      if (moved && ended) await insertAttemptWithin(trx, this.tables, change.id, ended);
+      return moved;
+    });
   }
 
   /** Compare-and-set on the state plus the transition record, inside the caller's transaction. */
@@ -38,6 +44,8 @@ export class JobMoves implements Moves {
         }),
         ...(fields.owner !== undefined && { owner: fields.owner }),
         ...(fields.node !== undefined && { node: fields.node }),
+        ...(fields.attempt !== undefined && { attempt: fields.attempt }),
+        ...(fields.notBefore !== undefined && { not_before: fields.notBefore }),
       })
       .where('id', '=', change.id)
       .where('state', '=', change.from)
@@ -88,6 +96,7 @@ export class JobMoves implements Moves {
         .selectAll()
         .where('state', '=', 'runnable')
         .where('queue', '=', claim.queue)
+        .where((eb) => eb.or([eb('not_before', 'is', null), eb('not_before', '<=', claim.at)]))
         .orderBy('seq')
         .limit(claim.limit)
         .execute();

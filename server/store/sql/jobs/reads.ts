@@ -48,13 +48,26 @@ export class JobReads implements Reads, JobCounts {
     return rows.map(toJob);
   }
 
-  async nextScheduleAt() {
-    const row = await this.tables.db
-      .selectFrom('jobs')
-      .select((eb) => eb.fn.min('schedule_at').as('next'))
-      .where('state', '=', 'pending')
-      .executeTakeFirst();
-    return row?.next ?? undefined;
+  async nextScheduleAt(now: number) {
+    const { db } = this.tables;
+    const [scheduled, retrying] = await Promise.all([
+      db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.min('schedule_at').as('next'))
+        .where('state', '=', 'pending')
+        .executeTakeFirst(),
+      // Runnable jobs waiting out a backoff: few at any time, found by the (state, queue) index.
+      db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.min('not_before').as('next'))
+        .where('state', '=', 'runnable')
+        .where('not_before', '>', now)
+        .executeTakeFirst(),
+    ]);
+    const times = [scheduled?.next, retrying?.next].filter(
+      (t): t is number => t !== null && t !== undefined,
+    );
+    return times.length > 0 ? Math.min(...times.map(Number)) : undefined;
   }
 
   async listJobs(filter: JobListFilter) {

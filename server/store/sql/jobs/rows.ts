@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { JobState } from '../../../../contract';
+import type { JobState, RetryStrategy } from '../../../../contract';
 import {
   DEFAULT_RUN_OPTIONS,
   type Job,
@@ -26,6 +26,7 @@ export function toJob(row: Selectable<JobsTable>): Job {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     image: row.image,
+    retry: row.retry_json === null ? null : (JSON.parse(row.retry_json) as RetryStrategy),
     command: JSON.parse(row.command_json) as string[],
     env: JSON.parse(row.env_json) as StoredEnvVar[],
     timeoutSeconds: row.timeout_seconds,
@@ -43,6 +44,8 @@ export function toJob(row: Selectable<JobsTable>): Job {
     cancelRequestedAt: row.cancel_requested_at,
     owner: row.owner,
     node: row.node,
+    attempt: row.attempt,
+    notBefore: row.not_before,
   };
 }
 
@@ -78,6 +81,7 @@ export function newJobRow(job: NewJob, state: JobState, systemNote: string | nul
     memory_bytes: job.memoryBytes,
     network: job.network,
     run_options_json: JSON.stringify(job.runOptions),
+    retry_json: job.retry === null ? null : JSON.stringify(job.retry),
   };
 }
 
@@ -100,6 +104,7 @@ export function storedJob(job: NewJob, row: NewJobRow, seq: number): Job {
     createdAt: job.createdAt,
     updatedAt: job.createdAt,
     image: job.image,
+    retry: job.retry,
     command: job.command,
     env: job.env,
     timeoutSeconds: job.timeoutSeconds,
@@ -115,5 +120,7 @@ export function storedJob(job: NewJob, row: NewJobRow, seq: number): Job {
     cancelRequestedAt: null,
     owner: null,
     node: null,
+    attempt: 1,
+    notBefore: null,
   };
 }

@@ -1,0 +1,80 @@
+import type { AttemptRecord, ContainerLogs, Job, StateChange } from './model';
+import { notes } from './notes';
+import type { Outcome } from './outcome';
+import type { Workload } from './ports';
+import { decideRetry, endingInWords, endingOf, type Ending } from './retry';
+
+/** The newest output an earlier attempt keeps: enough to see why it failed, bounded per job. */
+export const EARLIER_ATTEMPT_OUTPUT_BYTES = 64 * 1024;
+
+/** What ends an attempt: the job's next state, and the attempt's record (for jobs with retries). */
+export type AttemptEnd = Pick<StateChange, 'to' | 'note' | 'fields' | 'endedAttempt'> & {
+  /** Another attempt follows: the job waits as runnable, its output kept with the attempt. */
+  retried: boolean;
+};
+
+const UNSUCCESSFUL = new Set(['failed', 'timeout', 'error']);
+
+/**
+ * How an attempt's end moves the job: on to its final state, or back to runnable for another
+ * attempt after its backoff (the decision is retry.ts's). Jobs without a strategy move as they
+ * always did, with nothing recorded beyond their transitions.
+ */
+export function attemptEnd(
+  job: Job,
+  outcome: Outcome,
+  workload: Workload | null,
+  output: ContainerLogs | undefined,
+  now: number,
+  random: number = Math.random(),
+): AttemptEnd {
+  const final = { to: outcome.to, note: outcome.note, fields: outcome.fields, retried: false };
+  if (job.retry === null) return final;
+  const ending: Ending = endingOf(outcome, workload);
+  const decision =
+    job.state !== 'cancelling' && UNSUCCESSFUL.has(outcome.to)
+      ? decideRetry(job, ending, random)
+      : ({ retry: false } as const);
+  const record: AttemptRecord = {
+    attempt: job.attempt,
+    state: outcome.to,
+    exitCode: outcome.fields.exitCode,
+    reason: UNSUCCESSFUL.has(outcome.to) ? ending.reason : outcome.to,
+    note: outcome.note,
+    node: workload?.node ?? job.node,
+    startedAt: workload?.startedAt ?? job.startedAt,
+    finishedAt: outcome.fields.finishedAt,
+    retried: decision.retry,
+  };
+  if (!decision.retry) return { ...final, endedAttempt: record };
+  const next = job.attempt + 1;
+  const notBefore = now + decision.delayMs;
+  return {
+    to: 'runnable',
+    note: notes.retryingAt(next, job.retry.attempts, notBefore, endingInWords(ending)),
+    fields: {
+      attempt: next,
+      notBefore,
+      containerId: null,
+      exitCode: null,
+      startedAt: null,
+      finishedAt: null,
+      node: null,
+    },
+    endedAttempt: { ...record, ...(output && { output: newestOf(output) }) },
+    retried: true,
+  };
+}
+
+/** The newest EARLIER_ATTEMPT_OUTPUT_BYTES of an attempt's output, whole lines. */
+function newestOf(output: ContainerLogs): ContainerLogs {
+  let bytes = 0;
+  let from = output.lines.length;
+  while (from > 0) {
+    const size = Buffer.byteLength(output.lines[from - 1]!.text);
+    if (bytes + size > EARLIER_ATTEMPT_OUTPUT_BYTES && from < output.lines.length) break;
+    bytes += size;
+    from -= 1;
+  }
+  return { lines: output.lines.slice(from), truncated: output.truncated || from > 0 };
+}

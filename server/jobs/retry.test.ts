@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { RetryStrategy } from '../../contract';
+import { backoffMs, decideRetry, ruleMatches, type Ending } from './retry';
+
+const exit = (exitCode: number): Ending => ({ reason: 'exit', exitCode, status: null });
+
+describe('retry decisions', () => {
+  it('retries an unsuccessful end while attempts remain, and never past them', () => {
+    const retry: RetryStrategy = { attempts: 3 };
+    expect(decideRetry({ retry, attempt: 1 }, exit(1), 0)).toMatchObject({ retry: true });
+    expect(decideRetry({ retry, attempt: 2 }, exit(1), 0)).toMatchObject({ retry: true });
+    expect(decideRetry({ retry, attempt: 3 }, exit(1), 0)).toEqual({ retry: false });
+    expect(decideRetry({ retry: null, attempt: 1 }, exit(1), 0)).toEqual({ retry: false });
+  });
+
+  it('lets the first matching rule decide', () => {
+    const retry: RetryStrategy = {
+      attempts: 5,
+      on_exit: [
+        { exit_codes: [137], action: 'retry' },
+        { exit_codes: ['1-5'], action: 'exit' },
+        { reason: 'timeout', action: 'exit' },
+        { status: '*node * was drained*', action: 'retry' },
+      ],
+    };
+    const decide = (ending: Ending) => decideRetry({ retry, attempt: 1 }, ending, 0).retry;
+    expect(decide(exit(137))).toBe(true);
+    expect(decide(exit(3))).toBe(false);
+    expect(decide(exit(6))).toBe(true); // no rule: retried
+    expect(decide({ reason: 'timeout', exitCode: 143, status: null })).toBe(false);
+    const drained = 'the swarm stopped it because its node n2 was drained; submit it again';
+    expect(decide({ reason: 'node_lost', exitCode: null, status: drained })).toBe(true);
+  });
+
+  it('matches every matcher of a rule, globs whole and literal but for * and ?', () => {
+    const ending: Ending = { reason: 'error', exitCode: null, status: 'image a.b is missing' };
+    expect(ruleMatches({ reason: 'error', status: 'image ?.? is *', action: 'exit' }, ending)).toBe(
+      true,
+    );
+    expect(ruleMatches({ status: 'image a.b', action: 'exit' }, ending)).toBe(false);
+    expect(ruleMatches({ status: 'image a+b is missing', action: 'exit' }, ending)).toBe(false);
+    expect(ruleMatches({ reason: 'error', exit_codes: [1], action: 'exit' }, ending)).toBe(false);
+  });
+
+  it('waits initial × factor^n, at most max_seconds, less up to its jitter', () => {
+    const strategy: RetryStrategy = {
+      attempts: 10,
+      backoff: { initial_seconds: 10, factor: 2, max_seconds: 60, jitter: 0.5 },
+    };
+    expect([2, 3, 4, 5].map((next) => backoffMs(strategy, next, 0))).toEqual([
+      10_000, 20_000, 40_000, 60_000,
+    ]);
+    expect(backoffMs(strategy, 2, 0.999)).toBeGreaterThan(5_000);
+    expect(backoffMs(strategy, 2, 0.5)).toBe(7_500);
+  });
+});

@@ -1,0 +1,99 @@
+import { DEFAULT_BACKOFF, type ExitRule, type RetryStrategy } from '../../contract';
+import type { Job } from './model';
+import type { Outcome } from './outcome';
+import type { Workload } from './ports';
+
+/** Why an attempt ended without success, as a rule names it; `exit` is a plain non-zero exit. */
+export type EndReason = 'exit' | 'timeout' | 'error' | 'node_lost' | 'oom_killed';
+
+/** An unsuccessful end of an attempt, as the rules look at it. */
+export interface Ending {
+  reason: EndReason;
+  exitCode: number | null;
+  /** What the engine (or the service) said of it: the job's note for this end. */
+  status: string | null;
+}
+
+export function endingOf(outcome: Outcome, workload: Workload | null): Ending {
+  const { exitCode } = outcome.fields;
+  const status = outcome.note;
+  if (outcome.to === 'timeout') return { reason: 'timeout', exitCode, status };
+  if (workload?.cause) return { reason: workload.cause, exitCode, status };
+  return { reason: outcome.to === 'error' ? 'error' : 'exit', exitCode, status };
+}
+
+/** `*` any run of characters, `?` one; everything else as written. */
+function globMatches(glob: string, text: string): boolean {
+  const pattern = glob
+    .split('')
+    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${pattern}$`, 's').test(text);
+}
+
+function exitCodeMatches(codes: NonNullable<ExitRule['exit_codes']>, code: number | null) {
+  if (code === null) return false;
+  return codes.some((entry) => {
+    if (typeof entry === 'number') return entry === code;
+    const [from, to] = entry.split('-').map(Number) as [number, number];
+    return code >= from && code <= to;
+  });
+}
+
+/** A rule matches when every matcher it has does. */
+export function ruleMatches(rule: ExitRule, ending: Ending): boolean {
+  if (rule.exit_codes && !exitCodeMatches(rule.exit_codes, ending.exitCode)) return false;
+  if (rule.reason && rule.reason !== ending.reason) return false;
+  if (rule.status !== undefined && !globMatches(rule.status, ending.status ?? '')) return false;
+  return true;
+}
+
+/**
+ * The wait before attempt `next` (2, 3, …): initial × factor^(next − 2), at most max_seconds,
+ * less a random share of up to `jitter` of it, so that jobs failing together do not all retry at
+ * the same instant. `random` in [0, 1).
+ */
+export function backoffMs(strategy: RetryStrategy, next: number, random: number): number {
+  const { initial_seconds, factor, max_seconds, jitter } = {
+    ...DEFAULT_BACKOFF,
+    ...strategy.backoff,
+  };
+  const seconds = Math.min(max_seconds, initial_seconds * factor ** (next - 2));
+  return Math.round(seconds * (1 - jitter * random) * 1000);
+}
+
+export type RetryDecision = { retry: true; delayMs: number } | { retry: false };
+
+/**
+ * Whether the job gets another attempt after this unsuccessful one: none once its attempts are
+ * used; else the first rule that matches decides, and without one it is retried.
+ */
+export function decideRetry(
+  job: Pick<Job, 'retry' | 'attempt'>,
+  ending: Ending,
+  random: number,
+): RetryDecision {
+  const strategy = job.retry;
+  if (!strategy || job.attempt >= strategy.attempts) return { retry: false };
+  const rule = strategy.on_exit?.find((r) => ruleMatches(r, ending));
+  if (rule?.action === 'exit') return { retry: false };
+  return { retry: true, delayMs: backoffMs(strategy, job.attempt + 1, random) };
+}
+
+/** How an attempt ended, in a few words for the next one's note. */
+export function endingInWords(ending: Ending): string {
+  switch (ending.reason) {
+    case 'timeout':
+      return 'timed out';
+    case 'oom_killed':
+      return `was killed for lack of memory (exit code ${ending.exitCode ?? 'unknown'})`;
+    case 'node_lost':
+      return 'lost its node';
+    case 'error':
+      return `ended in error: ${ending.status ?? 'the engine did not say why'}`;
+    case 'exit':
+      return ending.exitCode === 137
+        ? 'exited 137: killed, out of memory?'
+        : `exited ${ending.exitCode ?? 'without a code'}`;
+  }
+}
