@@ -125,7 +125,14 @@ describe('retry strategies', () => {
       container_cmd_parameter: { script: 'kill -9 $$' },
       retry: { attempts: 3, backoff: { initial_seconds: 60 } },
     });
-    const waiting = await waitForState(service, id, 'runnable');
+    // Runnable twice: before its first attempt, and waiting for its second.
+    let waiting = await detail(service, id);
+    for (const until = Date.now() + 30_000; !waiting.system_note?.startsWith('attempt 2');) {
+      if (Date.now() > until) throw new Error(`never waited for attempt 2: ${waiting.system_note}`);
+      await new Promise((r) => setTimeout(r, 100));
+      waiting = await detail(service, id);
+    }
+    expect(waiting.state).toBe('runnable');
     expect(waiting.system_note).toMatch(
       /^attempt 2 of 3 starts at \d{4}-\d\d-\d\dT[\d:.]+Z \(attempt 1 exited 137: killed, out of memory\?\)$/,
     );
@@ -192,7 +199,10 @@ describe('retry strategies', () => {
       container_cmd_parameter: { script: '[ "$JOBDECK_ATTEMPT" -ge 2 ] || exit 1' },
       retry: { attempts: 2, backoff: { initial_seconds: 3, jitter: 0 } },
     });
-    await waitForState(service, id, 'runnable', 30_000, 50);
+    for (const until = Date.now() + 30_000; (await attemptsOf(id)).items.length === 0;) {
+      if (Date.now() > until) throw new Error('the first attempt never ended');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await service.stop('SIGKILL');
     await service.restart();
     await waitForState(service, id, 'completed');
