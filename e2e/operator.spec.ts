@@ -233,12 +233,14 @@ test('the log viewer follows a running job and keeps the reader’s place', asyn
   // The job prints tick 400 then warn 400, but the engine times each stream on its own, so the
   // two may come in either order: both are among the last two lines.
   await expect(page.getByTestId('log-line-count')).toHaveText('408 lines');
-  const shown = await lines.count(); // the rows in view: the list is virtualized
-  const lastTwo = [await lines.nth(shown - 2).textContent(), await lines.last().textContent()];
-  expect(lastTwo.map((line) => /(tick|warn) 400$/.exec(line ?? '')?.[1]).sort()).toEqual([
-    'tick',
-    'warn',
-  ]);
+  // Polled: following scrolls to the end a frame or two after the count, and the list is
+  // virtualized (only the rows in view exist).
+  const lastTwo = async () => {
+    const shown = await lines.count();
+    const texts = [await lines.nth(shown - 2).textContent(), await lines.last().textContent()];
+    return texts.map((line) => /(tick|warn) 400$/.exec(line ?? '')?.[1]).sort();
+  };
+  await expect.poll(lastTwo).toEqual(['tick', 'warn']);
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download' }).click();
   const file = await (await download).path();
