@@ -137,3 +137,8 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
 
 export const submitJobSchema = buildSubmitJobSchema();
 export type SubmitJobRequest = z.infer<typeof submitJobSchema>;
+
+/** Job Submit with the spec's fields alone, for a service run with `extensions: false`. */
+export const specSubmitJobSchema: z.ZodType<SubmitJobRequest> = submitJobSchema.omit({
+  retry: true,
+});

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { submitJobSchema } from '../../contract';
+import { specSubmitJobSchema, submitJobSchema } from '../../contract';
 import { catalogFromConfig } from '../config/catalog';
 import { ConfigError } from '../config/load';
 import type { JobdeckConfig } from '../config/schema';
@@ -168,7 +168,8 @@ export async function startJobdeck(
   const api = await buildHttpApp({
     service: jobs.service,
     keys,
-    submitSchema: submitJobSchema,
+    // Retries are an extension: a spec-only service refuses the field like any unknown one.
+    submitSchema: config.extensions ? submitJobSchema : specSubmitJobSchema,
     bodyLimitBytes: config.body_limit_bytes,
     rateLimitPerMinute: config.rate_limit_per_minute,
     authFailuresPerMinute: config.auth_failures_per_minute,

@@ -5,7 +5,8 @@ import Fastify, {
   type HTTPMethods,
 } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import type { buildSubmitJobSchema } from '../../contract';
+import type { z } from 'zod';
+import type { SubmitJobRequest } from '../../contract';
 import type { ChangeFeed } from '../jobs/change-feed';
 import type { JobService } from '../jobs/job-service';
 import type { KeyStore } from '../store/ports';
@@ -42,7 +43,7 @@ export interface ExtensionOptions {
 export interface HttpAppOptions {
   service: JobService;
   keys: KeyStore;
-  submitSchema: ReturnType<typeof buildSubmitJobSchema>;
+  submitSchema: z.ZodType<SubmitJobRequest>;
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
   authFailuresPerMinute: number;

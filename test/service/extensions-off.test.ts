@@ -24,6 +24,8 @@ describe('a service with the extensions switched off', () => {
       `/v1/client/job/${id}/transitions`,
       `/v1/client/job/${id}/logs`,
       `/v1/client/job/${id}/execution`,
+      `/v1/client/job/${id}/attempts`,
+      `/v1/client/job/${id}/attempts/1/logs`,
       '/v1/client/queues',
       '/v1/client/definitions',
       '/v1/client/whoami',
@@ -37,5 +39,15 @@ describe('a service with the extensions switched off', () => {
     }
     expect((await service.request('GET', '/v1/health', undefined, null)).status).toBe(200);
     await service.request('POST', `/v1/client/job/${id}/cancel`);
+  });
+
+  it('refuses the extension fields of Job Submit like any field the spec lacks', async () => {
+    const response = await service.request('POST', '/v1/client/job', {
+      job_definition: 't::echo:1',
+      job_queue: 't::default',
+      retry: { attempts: 2 },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ ok: false, message: 'retry: is not a field of this payload' });
   });
 });

@@ -396,6 +396,8 @@ describe('the OpenAPI document', () => {
       '/v1/client/events',
       '/v1/client/job',
       '/v1/client/job/{job_id}',
+      '/v1/client/job/{job_id}/attempts',
+      '/v1/client/job/{job_id}/attempts/{attempt}/logs',
       '/v1/client/job/{job_id}/cancel',
       '/v1/client/job/{job_id}/execution',
       '/v1/client/job/{job_id}/logs',
@@ -406,6 +408,7 @@ describe('the OpenAPI document', () => {
     ]);
     const names = (path: string) => paths[path]!.get!.parameters!.map((p) => p.name);
     expect(names('/v1/client/job/{job_id}/logs')).toEqual(['job_id', 'since']);
+    expect(names('/v1/client/job/{job_id}/attempts/{attempt}/logs')).toEqual(['job_id', 'attempt']);
     expect(names('/v1/client/events')).toEqual(['since', 'last-event-id']);
     expect(names('/v1/client/jobs')).toEqual(
       expect.arrayContaining([

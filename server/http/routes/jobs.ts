@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { buildSubmitJobSchema } from '../../../contract';
+import type { z } from 'zod';
+import type { SubmitJobRequest } from '../../../contract';
 import type { JobService } from '../../jobs/job-service';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
@@ -8,7 +9,7 @@ import { toJobRecord } from '../presenters';
 
 interface JobRoutesOptions {
   service: JobService;
-  submitSchema: ReturnType<typeof buildSubmitJobSchema>;
+  submitSchema: z.ZodType<SubmitJobRequest>;
 }
 
 export interface JobParams {
