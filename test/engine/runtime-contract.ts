@@ -49,6 +49,17 @@ export function describeRuntimeContract(row: EngineRow): void {
       await runtime.remove(first);
     });
 
+    it('tells which attempt of the job a workload runs, on launch, inspect and list', async () => {
+      const spec = { ...row.spec('runs'), attempt: 3 };
+      const workload = await runtime.launch(spec);
+      expect(workload.attempt).toBe(3);
+      expect((await runtime.inspect(spec.jobId))?.attempt).toBe(3);
+      const listed = (await runtime.list()).find((w) => w.jobId === spec.jobId);
+      expect(listed?.attempt).toBe(3);
+      await runtime.stop(workload, 1);
+      await runtime.remove(workload);
+    });
+
     it('resolves waitForChange when the workload ends, with its exit code and times', async () => {
       const workload = await launched('prints-and-exits-3');
       const done = await ended(runtime, workload);
