@@ -17,6 +17,14 @@ export function benchProjects() {
       },
       definitions: {
         true: { '1': { image, command: ['true'] } },
+        // Fails its first attempt, succeeds on the next: the retry figure.
+        'fails-once': {
+          '1': {
+            image,
+            command: ['sh', '-c', '[ "$JOBDECK_ATTEMPT" -ge 2 ]'],
+            retry: { attempts: 2, backoff: { initial_seconds: 0, jitter: 0 } },
+          },
+        },
         sleep: { '1': { image, command: ['sleep', '120'], stop_grace_seconds: 1 } },
         // About 1,000 lines a second for a minute (140 lines, then 0.1 s asleep: each round takes
         // some 0.14 s on the bench machine): the followed-log figure. Busybox's seq has no -f.

@@ -5,6 +5,7 @@ import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedu
 import { initialBundleSize, watchedJobCost } from './scenarios/console';
 import { followedLogFrames, idleJobsTableCost, lighthouseScores } from './scenarios/console-live';
 import { engineOverhead, shortJobThroughput } from './scenarios/overhead';
+import { retryTurnaround } from './scenarios/retry';
 import { scaleOut } from './scenarios/scale-out';
 import { startupBeforeAfter } from './scenarios/startup';
 import { storeScale } from './scenarios/store-scale';
@@ -22,6 +23,7 @@ export const plan = {
   throughputJobs: quick ? 40 : 500,
   cancelSamples: quick ? 3 : 10,
   scheduleJobs: 100,
+  retryJobs: quick ? 5 : 50,
   // 10⁷ stored jobs take several minutes to seed: only with BENCH_STORE_10M=1.
   storeSizes: quick
     ? [10_000]
@@ -153,6 +155,20 @@ export const STEPS: Step<unknown>[] = [
         'schedule_at lateness (100 jobs, one instant)',
         `p50 ${s.latenessMs.p50} ms, p99 ${s.latenessMs.p99} ms, max ${s.latenessMs.max} ms`,
       ],
+    ],
+  }),
+  step({
+    name: 'retry',
+    title: 'retry turnaround',
+    needs: ['docker'],
+    needsSharedService: true,
+    run: async (shared) => retryTurnaround(await shared(), plan.retryJobs),
+    rows: (r) => [
+      [
+        `retry: attempt failed → next attempt running (backoff 0, ${r.jobs} jobs)`,
+        latency(r.retryToRunningMs),
+      ],
+      ['retry: beside a new job, submit → running', latency(r.submitToRunningMs)],
     ],
   }),
   step({

@@ -134,7 +134,8 @@ export class Runner {
     let workload: Workload;
     try {
       secrets = new JobSecrets(job, this.secrets);
-      if (job.attempt > 1) await this.removeEarlierAttempt(job);
+      // In the job's queue: the settle that ended the earlier attempt may still be removing it.
+      if (job.attempt > 1) await this.serial.run(job.id, () => this.removeEarlierAttempt(job));
       workload = await this.runtime.launch({
         jobId: job.id,
         attempt: job.attempt,

@@ -73,6 +73,12 @@ const createdWorkload = (id: string, { jobId, attempt }: WorkloadSpec): Workload
   message: null,
 });
 
+// A name held by a container being removed is free within a second or two.
+const NAME_FREED_POLL_MS = 100;
+const NAME_FREED_TRIES = 100;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /** The local Docker Engine through its API (dockerode). */
 export class DockerRuntime implements ContainerRuntime {
   /** Calls that answer at once: ping, create, start, inspect, list, remove. */
@@ -92,16 +98,22 @@ export class DockerRuntime implements ContainerRuntime {
 
   async launch(spec: WorkloadSpec): Promise<Workload> {
     const name = workloadName(spec.jobId);
-    let existing: Workload | null;
-    try {
-      const container = await this.quick.createContainer({ name, ...this.containerConfig(spec) });
-      failpoint('after-create');
-      existing = createdWorkload(container.id, spec);
-    } catch (error) {
-      // 409: the name is taken: this job's container was made before and the answer was lost.
-      // It is this job's one container, never reason to make a second: how far did it get?
-      if (statusOf(error) !== 409) throw this.translate(error, 'create', spec.image);
-      existing = await this.inspect(spec.jobId);
+    let existing: Workload | null = null;
+    for (let tries = 0; ; tries += 1) {
+      try {
+        const container = await this.quick.createContainer({ name, ...this.containerConfig(spec) });
+        failpoint('after-create');
+        existing = createdWorkload(container.id, spec);
+        break;
+      } catch (error) {
+        // 409: the name is taken: this job's container was made before and the answer was lost.
+        // It is this job's one container, never reason to make a second: how far did it get?
+        if (statusOf(error) !== 409) throw this.translate(error, 'create', spec.image);
+        existing = await this.inspect(spec.jobId);
+        // Taken by a container being removed (the job's earlier attempt): the name frees soon.
+        if (existing || tries >= NAME_FREED_TRIES) break;
+        await sleep(NAME_FREED_POLL_MS);
+      }
     }
     if (!existing)
       throw new RuntimeError('the container vanished (removed outside Jobdeck?) as it was created');
@@ -214,6 +226,8 @@ export class DockerRuntime implements ContainerRuntime {
       await this.quick.getContainer(workload.id).remove({ force: true });
     } catch (error) {
       if (statusOf(error) === 404) return;
+      // Someone removes it already (another instance, or this one a moment ago): it goes.
+      if (statusOf(error) === 409 && /already in progress/.test(messageOf(error))) return;
       throw this.translate(error, 'remove');
     }
   }
