@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_RUN_OPTIONS } from '../../server/jobs/model';
 import { newJob } from '../store/new-job';
 import { MISSING_IMAGE, RECONCILE_MS, startDomain } from './harness';
 
@@ -28,6 +29,43 @@ describe('the runner and the reconciler, on a fake engine', () => {
       'running',
       'completed',
     ]);
+  });
+
+  it("retries on a fresh workload, never taking an earlier attempt's leftover for the next", async () => {
+    domain = await startDomain();
+    const id = await domain.submit({
+      retry: { attempts: 2, backoff: { initial_seconds: 0.3, jitter: 0 } },
+    });
+    await domain.waitFor(id, 'running');
+    domain.engine.exit(id, 3, 'first\n');
+    await domain.waitFor(id, 'runnable');
+    // As if a crash had come between recording attempt 1 and removing its workload.
+    await domain.engine.launch({
+      jobId: id,
+      attempt: 1,
+      image: 'jobdeck/busybox:local',
+      command: [],
+      env: [],
+      cpus: 1,
+      memoryBytes: 1,
+      pidsLimit: 1,
+      stopGraceSeconds: 1,
+      network: 'none',
+      runOptions: DEFAULT_RUN_OPTIONS,
+    });
+    domain.engine.exit(id, 3);
+    await domain.waitFor(id, 'running');
+    expect(domain.engine.workload(id)?.attempt).toBe(2);
+    expect(domain.engine.workload(id)?.spec.env).toContain('JOBDECK_ATTEMPT=2');
+    domain.engine.exit(id, 0, 'second\n');
+    await domain.waitFor(id, 'completed');
+    const attempts = await domain.store.attempts(id);
+    expect(attempts.map((a) => [a.attempt, a.state, a.exitCode, a.retried])).toEqual([
+      [1, 'failed', 3, true],
+      [2, 'completed', 0, false],
+    ]);
+    expect((await domain.store.attemptLogs(id, 1))?.lines.map((l) => l.text)).toEqual(['first\n']);
+    expect((await domain.store.getLogs(id))?.lines.map((l) => l.text)).toEqual(['second\n']);
   });
 
   it('stops a job cancelled while its container is being created, and starts it only once', async () => {
