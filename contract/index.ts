@@ -9,3 +9,4 @@ export * from './queues';
 export * from './events';
 export * from './definitions';
 export * from './identity';
+export * from './retry';

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+
+/**
+ * Extension: a job's retry strategy, as a submission or a definition declares it. How many
+ * attempts in all, how long to wait between them, and which ends are retried (the first rule
+ * that matches decides; without one, any unsuccessful end is retried while attempts remain).
+ * A cancelled job is never retried.
+ */
+
+/** Why an attempt ended, as a rule can match it (`reason`). */
+export const RETRY_REASONS = ['timeout', 'error', 'node_lost', 'oom_killed'] as const;
+export type RetryReason = (typeof RETRY_REASONS)[number];
+
+export const RETRY_ACTIONS = ['retry', 'exit'] as const;
+export type RetryAction = (typeof RETRY_ACTIONS)[number];
+
+export const RETRY_LIMITS = {
+  attemptsMax: 10,
+  initialSecondsMax: 3600,
+  factorMax: 10,
+  maxSecondsMax: 86_400,
+  rulesMax: 20,
+  statusMaxLength: 200,
+} as const;
+
+/** What a backoff field left out means. */
+export const RETRY_BACKOFF_DEFAULTS = {
+  initial_seconds: 10,
+  factor: 2,
+  max_seconds: 300,
+  jitter: 0.2,
+} as const;
+
+/** `"1-5"`: the exit codes 1 to 5. */
+const EXIT_CODE_RANGE = /^(\d{1,3})-(\d{1,3})$/;
+const isExitCode = (code: number) => Number.isInteger(code) && code >= 0 && code <= 255;
+const EXIT_CODE_MESSAGE = 'must be an integer from 0 to 255 or a range like "1-5"';
+
+function isExitCodeRange(text: string): boolean {
+  const match = EXIT_CODE_RANGE.exec(text);
+  if (!match) return false;
+  const from = Number(match[1]);
+  const to = Number(match[2]);
+  return isExitCode(from) && isExitCode(to) && from <= to;
+}
+
+/** A number from `min` to `max`; `what` says which kind ("an integer", "a number"). */
+function bounded(min: number, max: number, what: 'an integer' | 'a number') {
+  const message = `must be ${what} from ${min} to ${max}`;
+  const number = z.number({ error: message }).min(min, message).max(max, message);
+  return what === 'an integer' ? number.int(message) : number;
+}
+
+const exitCodeSchema = z.union(
+  [
+    z.number().refine(isExitCode, EXIT_CODE_MESSAGE),
+    z.string().refine(isExitCodeRange, EXIT_CODE_MESSAGE),
+  ],
+  { error: EXIT_CODE_MESSAGE },
+);
+
+export const retryRuleSchema = z
+  .strictObject(
+    {
+      exit_codes: z
+        .array(exitCodeSchema, { error: 'must be an array of exit codes and ranges' })
+        .min(1, 'must list at least one exit code or range')
+        .optional(),
+      reason: z
+        .enum(RETRY_REASONS, { error: `must be one of ${RETRY_REASONS.join(', ')}` })
+        .optional(),
+      status: z
+        .string({ error: 'must be a string (a glob: * and ?)' })
+        .min(1, 'must not be empty')
+        .max(
+          RETRY_LIMITS.statusMaxLength,
+          `must be at most ${RETRY_LIMITS.statusMaxLength} characters`,
+        )
+        .optional(),
+      action: z.enum(RETRY_ACTIONS, {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'is required ("retry" or "exit")'
+            : 'must be "retry" or "exit"',
+      }),
+    },
+    { error: 'must be an object like { "exit_codes": [137], "action": "retry" }' },
+  )
+  .refine(
+    (rule) =>
+      rule.exit_codes !== undefined || rule.reason !== undefined || rule.status !== undefined,
+    'must have at least one matcher: exit_codes, reason or status',
+  );
+export type RetryRule = z.input<typeof retryRuleSchema>;
+
+export const retryBackoffSchema = z.strictObject(
+  {
+    initial_seconds: bounded(0, RETRY_LIMITS.initialSecondsMax, 'a number').optional(),
+    factor: bounded(1, RETRY_LIMITS.factorMax, 'a number').optional(),
+    max_seconds: bounded(0, RETRY_LIMITS.maxSecondsMax, 'a number').optional(),
+    jitter: bounded(0, 1, 'a number').optional(),
+  },
+  { error: 'must be an object like { "initial_seconds": 10, "factor": 2 }' },
+);
+export type RetryBackoff = z.input<typeof retryBackoffSchema>;
+
+export const retryStrategySchema = z.strictObject(
+  {
+    attempts: z
+      .number({
+        error: (issue) =>
+          issue.input === undefined
+            ? `is required: the number of attempts in all, from 1 to ${RETRY_LIMITS.attemptsMax}`
+            : `must be an integer from 1 to ${RETRY_LIMITS.attemptsMax}`,
+      })
+      .int(`must be an integer from 1 to ${RETRY_LIMITS.attemptsMax}`)
+      .min(1, `must be an integer from 1 to ${RETRY_LIMITS.attemptsMax}`)
+      .max(RETRY_LIMITS.attemptsMax, `must be an integer from 1 to ${RETRY_LIMITS.attemptsMax}`),
+    backoff: retryBackoffSchema.optional(),
+    on_exit: z
+      .array(retryRuleSchema, { error: 'must be an array of rules' })
+      .max(RETRY_LIMITS.rulesMax, `must have at most ${RETRY_LIMITS.rulesMax} rules`)
+      .optional(),
+  },
+  { error: 'must be an object like { "attempts": 3 }' },
+);
+/** The strategy as sent (snake_case, as on the wire); backoff fields left out take their defaults. */
+export type RetryStrategy = z.input<typeof retryStrategySchema>;
