@@ -13,14 +13,14 @@ import {
   type JobRecord,
   type JobState,
   type JobTransition,
-  type SubmitJobRequest,
 } from '../../contract';
 import { apiRequest, isApiError } from './client';
+import type { SubmitRequest } from '../lib/submission';
 
 const jobPath = (id: string) => `/v1/client/job/${encodeURIComponent(id)}`;
 
 /** Job Submit: resolves with the new job's id. */
-export async function submitJob(payload: SubmitJobRequest): Promise<string> {
+export async function submitJob(payload: SubmitRequest): Promise<string> {
   const body = await apiRequest(
     'POST',
     '/v1/client/job',

@@ -17,6 +17,12 @@ export const jobKeys = {
   transitions: (id: string, version: string | null) =>
     [...jobKeys.detail(id), 'transitions', version] as const,
   execution: (id: string, state: string) => [...jobKeys.detail(id), 'execution', state] as const,
+  /** Its attempts change with the job: read again when the record changes. */
+  attempts: (id: string, version: string | null) =>
+    [...jobKeys.detail(id), 'attempts', version] as const,
+  /** An ended attempt's output: kept as it was when the attempt ended. */
+  attemptLogs: (id: string, attempt: number) =>
+    [...jobKeys.detail(id), 'attempt-logs', attempt] as const,
   /** What it ran, read once to submit it again. */
   resubmitSource: (id: string) => [...jobKeys.detail(id), 'resubmit-source'] as const,
 };

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { JobState, SubmitJobRequest } from '../../contract';
+import type { JobState } from '../../contract';
 import { mapWithConcurrency } from '../lib/concurrency';
 import { markCancelRequested, rememberSubmission } from '../lib/history';
 import { isApiError } from './client';
 import { cancelJob, submitJob } from './jobs';
 import { jobKeys, queueKeys } from './keys';
+import type { SubmitRequest } from '../lib/submission';
 
 /** What changes when a job is submitted or cancelled: lists, counts, and that job. */
 function invalidateAfterChange(queryClient: QueryClient, ids: string[]) {
@@ -17,7 +18,7 @@ function invalidateAfterChange(queryClient: QueryClient, ids: string[]) {
 export function useSubmitJob() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (payload: SubmitJobRequest) => submitJob(payload),
+    mutationFn: (payload: SubmitRequest) => submitJob(payload),
     onSuccess: (id, payload) => {
       rememberSubmission(id, payload);
       invalidateAfterChange(queryClient, []);

@@ -1,6 +1,7 @@
-import type { JobState, SubmitJobRequest } from '../../contract';
+import type { JobState } from '../../contract';
 import { createLocalStore } from './local-store';
 import { replaceSensitiveValues } from './sensitive';
+import type { SubmitRequest } from './submission';
 
 /**
  * What this browser remembers of its jobs. Sensitive env values are stripped before anything
@@ -11,7 +12,7 @@ export interface RecentJob {
   name: string | null;
   lastState: JobState | null;
   submittedAt: string;
-  payload: SubmitJobRequest | null;
+  payload: SubmitRequest | null;
 }
 
 const MAX_RECENT = 100;
@@ -32,7 +33,7 @@ export const observedStore = createLocalStore<Record<string, { state: JobState; 
   {},
 );
 
-export function rememberSubmission(id: string, payload: SubmitJobRequest): void {
+export function rememberSubmission(id: string, payload: SubmitRequest): void {
   recentJobsStore.write((jobs) =>
     [
       {

@@ -1,10 +1,7 @@
-import type { SubmitJobRequest } from '../../contract';
+import type { SubmitRequest } from './submission';
 
 /** The payload with every sensitive env value replaced: blanked to keep, redacted to show. */
-export function replaceSensitiveValues(
-  payload: SubmitJobRequest,
-  replacement: string,
-): SubmitJobRequest {
+export function replaceSensitiveValues(payload: SubmitRequest, replacement: string): SubmitRequest {
   if (!payload.container_env) return payload;
   return {
     ...payload,

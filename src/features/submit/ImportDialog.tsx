@@ -1,6 +1,7 @@
 import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
 import { useState } from 'react';
-import { formatIssues, submitJobSchema, type SubmitJobRequest } from '../../../contract';
+import { formatIssues } from '../../../contract';
+import { submitRequestSchema, type SubmitRequest } from '../../lib/submission';
 
 export function ImportDialog({
   opened,
@@ -9,7 +10,7 @@ export function ImportDialog({
 }: {
   opened: boolean;
   onClose: () => void;
-  onImport: (payload: SubmitJobRequest) => void;
+  onImport: (payload: SubmitRequest) => void;
 }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -21,7 +22,7 @@ export function ImportDialog({
       setError(`not valid JSON: ${(e as Error).message}`);
       return;
     }
-    const parsed = submitJobSchema.safeParse(json);
+    const parsed = submitRequestSchema.safeParse(json);
     if (!parsed.success) {
       setError(formatIssues(parsed.error.issues));
       return;

@@ -1,9 +1,9 @@
 import { Code, Group, Stack, Text } from '@mantine/core';
 import { CopyTextButton } from '../../components/CopyTextButton';
-import type { SubmitJobRequest } from '../../../contract';
 import { curlCommand, redactedPayload } from './redact';
+import type { SubmitRequest } from '../../lib/submission';
 
-export function PayloadPreview({ payload }: { payload: SubmitJobRequest }) {
+export function PayloadPreview({ payload }: { payload: SubmitRequest }) {
   const json = JSON.stringify(redactedPayload(payload), null, 2);
   const curl = curlCommand(payload, window.location.origin);
   return (

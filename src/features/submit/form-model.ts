@@ -8,11 +8,10 @@ import {
   fieldErrorsOf,
   formatIssues,
   paramKeyOf,
-  submitJobSchema,
   type JobExecution,
-  type SubmitJobRequest,
 } from '../../../contract';
 import { dayjs } from '../../lib/time';
+import { submitRequestSchema, type SubmitRequest } from '../../lib/submission';
 
 export type ScheduleMode = 'none' | 'datetime' | 'unix';
 
@@ -70,8 +69,8 @@ export function scheduleInstant(values: SubmitFormValues): Date | null {
 }
 
 /** The request body the form describes. Empty optional parts are left out, as the spec allows. */
-export function payloadFromForm(values: SubmitFormValues): SubmitJobRequest {
-  const payload: SubmitJobRequest = {
+export function payloadFromForm(values: SubmitFormValues): SubmitRequest {
+  const payload: SubmitRequest = {
     job_definition: values.job_definition.trim(),
     job_queue: values.job_queue.trim(),
   };
@@ -100,7 +99,7 @@ export function payloadFromForm(values: SubmitFormValues): SubmitJobRequest {
   return payload;
 }
 
-export function formFromPayload(payload: SubmitJobRequest): SubmitFormValues {
+export function formFromPayload(payload: SubmitRequest): SubmitFormValues {
   const schedule = payload.schedule_at;
   return {
     job_definition: payload.job_definition,
@@ -230,7 +229,7 @@ export function validateForm(values: SubmitFormValues): FieldErrors {
   }
   if (Object.keys(errors).length > 0) return errors;
 
-  const parsed = submitJobSchema.safeParse(payloadFromForm(values));
+  const parsed = submitRequestSchema.safeParse(payloadFromForm(values));
   if (!parsed.success) {
     const { fields, general } = errorsFromMessage(formatIssues(parsed.error.issues), values);
     Object.assign(errors, fields);

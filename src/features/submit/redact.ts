@@ -1,15 +1,15 @@
 import { quote } from 'shell-quote';
-import type { SubmitJobRequest } from '../../../contract';
 import { replaceSensitiveValues } from '../../lib/sensitive';
+import type { SubmitRequest } from '../../lib/submission';
 
 export const REDACTED = '<redacted>';
 
 /** The payload as it may be shown or copied: sensitive values replaced. */
-export const redactedPayload = (payload: SubmitJobRequest) =>
+export const redactedPayload = (payload: SubmitRequest) =>
   replaceSensitiveValues(payload, REDACTED);
 
 /** A curl command for the payload: the key stays a variable, secrets stay redacted. */
-export function curlCommand(payload: SubmitJobRequest, origin: string): string {
+export function curlCommand(payload: SubmitRequest, origin: string): string {
   return [
     'curl -X POST',
     quote([`${origin}/v1/client/job`]),
