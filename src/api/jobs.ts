@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   acceptedBodySchema,
   jobExecutionSchema,
@@ -70,12 +71,21 @@ export function getJobTransitions(id: string): Promise<JobTransition[] | null> {
   );
 }
 
+/**
+ * What ran, with the attempt it is (extension of retries): `attempt` of `attempts_max`, when the
+ * service retries jobs.
+ */
+const executionSchema = jobExecutionSchema.extend({
+  attempt: z.number().int().optional(),
+  attempts_max: z.number().int().optional(),
+});
+export type Execution = JobExecution & { attempt?: number; attempts_max?: number };
+
 /** Extension: what ran and where; null when the service does not describe executions. */
-export function getJobExecution(id: string): Promise<JobExecution | null> {
+export function getJobExecution(id: string): Promise<Execution | null> {
   return optional(
     async () =>
-      (await apiRequest('GET', `${jobPath(id)}/execution`, successEnvelope(jobExecutionSchema)))
-        .data,
+      (await apiRequest('GET', `${jobPath(id)}/execution`, successEnvelope(executionSchema))).data,
   );
 }
 

@@ -13,6 +13,8 @@ export const jobKeys = {
   details: () => [...jobKeys.all, 'detail'] as const,
   detail: (id: string) => [...jobKeys.details(), id] as const,
   logs: (id: string) => [...jobKeys.detail(id), 'logs'] as const,
+  /** The output followed on the page: of the attempt the job is on, null without retries. */
+  followedLogs: (id: string, attempt: number | null) => [...jobKeys.logs(id), attempt] as const,
   /** The history changes with the job: one entry per version of the record. */
   transitions: (id: string, version: string | null) =>
     [...jobKeys.detail(id), 'transitions', version] as const,
