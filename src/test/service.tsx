@@ -29,7 +29,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
  * route whose pattern matches the path, 404 otherwise. The calls are on the returned mock.
  */
 export function stubService(routes: [RegExp, unknown][]) {
-  const fetch = vi.fn(async (input: RequestInfo | URL) => {
+  const fetch = vi.fn(async (input: RequestInfo | URL, _init?: RequestInit) => {
     const path = String(input);
     const route = routes.find(([pattern]) => pattern.test(path));
     if (!route)
