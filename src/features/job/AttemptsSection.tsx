@@ -57,7 +57,10 @@ function AttemptFacts({ item }: { item: Attempt }) {
 function AttemptOutput({ job, attempt }: { job: JobRecord; attempt: number }) {
   const logs = useAttemptLogs(job.id, attempt);
   if (logs.isPending) return <Text c="dimmed">Loading the output…</Text>;
-  if (logs.isError) return <Text c="red">The output could not be read: {logs.error.message}</Text>;
+  if (logs.isError)
+    return (
+      <Text c="var(--mantine-color-error)">The output could not be read: {logs.error.message}</Text>
+    );
   if (logs.data === null) return <Text c="dimmed">No output was kept for this attempt.</Text>;
   const lines = logs.data.lines;
   return (
