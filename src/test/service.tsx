@@ -48,14 +48,12 @@ export const requestedPaths = (fetch: ReturnType<typeof stubService>) =>
 export function renderWithService(ui: ReactNode, offer: Capabilities = capabilities()) {
   const client = new QueryClient();
   client.setQueryData(serviceKeys.capabilities(), offer);
-  return {
-    client,
-    ...render(
-      <MantineProvider>
-        <QueryClientProvider client={client}>
-          <MemoryRouter>{ui}</MemoryRouter>
-        </QueryClientProvider>
-      </MantineProvider>,
-    ),
-  };
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <MantineProvider>
+      <QueryClientProvider client={client}>
+        <MemoryRouter>{children}</MemoryRouter>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+  return { client, ...render(ui, { wrapper }) };
 }

@@ -48,7 +48,7 @@ describe('the Retries section of the submit form', () => {
     expect(screen.queryByRole('button', { name: 'Set retries' })).not.toBeInTheDocument();
   });
 
-  it("is folded, says the definition's default, and adds retry to the body only once set", async () => {
+  it("is folded and says the definition's default, which an empty section leaves in force", async () => {
     stubService([
       [/\/v1\/client\/definitions$/, { items: [definition] }],
       [/\/v1\/client\/queues$/, []],
@@ -62,14 +62,21 @@ describe('the Retries section of the submit form', () => {
     expect(screen.getByTestId('retry-summary')).toHaveTextContent(
       "Left empty, the definition's strategy applies.",
     );
+    expect(screen.getByRole('button', { name: 'Set retries' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
     expect(screen.queryByRole('textbox', { name: 'Attempts' })).not.toBeInTheDocument();
     expect(screen.getByTestId('payload-preview')).not.toHaveTextContent('retry');
+  });
 
-    const toggle = screen.getByRole('button', { name: 'Set retries' });
-    expect(toggle).toHaveAttribute('aria-expanded', 'false');
-    await user.click(toggle);
-    await user.type(screen.getByRole('textbox', { name: 'Attempts' }), '5');
-    await user.type(screen.getByRole('textbox', { name: 'Longest delay (seconds)' }), '60');
+  it('adds retry to the body once set, and takes it out again once emptied', async () => {
+    stubService([]);
+    renderWithService(<SubmitPage />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Set retries' }));
+    await fill(user, screen.getByRole('textbox', { name: 'Attempts' }), '5');
+    await fill(user, screen.getByRole('textbox', { name: 'Longest delay (seconds)' }), '60');
     await user.click(screen.getByRole('button', { name: 'Add rule' }));
     await fill(user, screen.getByRole('textbox', { name: 'Rule 1 exit codes' }), '1-5, 137');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Rule 1 action' }), 'exit');
@@ -87,7 +94,7 @@ describe('the Retries section of the submit form', () => {
       },
     });
     expect(screen.getByTestId('retry-summary')).toHaveTextContent(
-      "Set: 5 attempts, backoff 10 s ×2 up to 1 min (±20% jitter); rules: exit 1-5, 137 → exit; timeout → retry. It replaces the definition's strategy as a whole.",
+      'Set: 5 attempts, backoff 10 s ×2 up to 1 min (±20% jitter); rules: exit 1-5, 137 → exit; timeout → retry.',
     );
 
     await user.click(screen.getByRole('button', { name: 'Remove rule 2' }));
@@ -103,7 +110,7 @@ describe('the Retries section of the submit form', () => {
     const user = userEvent.setup();
     await fillBasics(user);
     await user.click(screen.getByRole('button', { name: 'Set retries' }));
-    await user.type(screen.getByRole('textbox', { name: 'Attempts' }), '12');
+    await fill(user, screen.getByRole('textbox', { name: 'Attempts' }), '12');
     await user.click(screen.getByRole('button', { name: 'Add rule' }));
     await user.click(screen.getByRole('button', { name: 'Submit job' }));
     const attempts = screen.getByRole('textbox', { name: 'Attempts' });
@@ -132,7 +139,7 @@ describe('the Retries section of the submit form', () => {
     const user = userEvent.setup();
     await fillBasics(user);
     await user.click(screen.getByRole('button', { name: 'Set retries' }));
-    await user.type(screen.getByRole('textbox', { name: 'Attempts' }), '2');
+    await fill(user, screen.getByRole('textbox', { name: 'Attempts' }), '2');
     await user.click(screen.getByRole('button', { name: 'Add rule' }));
     await fill(user, screen.getByRole('textbox', { name: 'Rule 1 status glob' }), 'Exploded*');
     await user.click(screen.getByRole('button', { name: 'Submit job' }));
