@@ -1,102 +1,136 @@
 import { z } from 'zod';
+import { jobStateSchema } from './states';
 
 /**
- * Extension: how a job is tried again when an attempt ends without success (docs/api.md,
- * "Retries"). A definition may declare one; a submission's replaces it as a whole.
+ * Extension: a job's retry strategy, as a submission or a definition declares it. How many
+ * attempts in all, how long to wait between them, and which ends are retried (the first rule
+ * that matches decides; without one, any unsuccessful end is retried while attempts remain).
+ * A cancelled job is never retried.
  */
 
-/** Why an attempt ended, as a rule can name it (an ordinary non-zero exit is matched by code). */
+/** Why an attempt ended, as a rule can match it (`reason`). */
 export const RETRY_REASONS = ['timeout', 'error', 'node_lost', 'oom_killed'] as const;
 export type RetryReason = (typeof RETRY_REASONS)[number];
 
-export const MAX_ATTEMPTS = 10;
-export const MAX_EXIT_RULES = 20;
-const MAX_STATUS_GLOB = 200;
+export const RETRY_ACTIONS = ['retry', 'exit'] as const;
+export type RetryAction = (typeof RETRY_ACTIONS)[number];
 
-/** `137` or `"1-5"`: one exit code, or a range of them. */
-const exitCodeMatch = z.union(
+export const RETRY_LIMITS = {
+  attemptsMax: 10,
+  initialSecondsMax: 3600,
+  factorMax: 10,
+  maxSecondsMax: 86_400,
+  rulesMax: 20,
+  statusMaxLength: 200,
+} as const;
+
+/** What a backoff field left out means. */
+export const RETRY_BACKOFF_DEFAULTS = {
+  initial_seconds: 10,
+  factor: 2,
+  max_seconds: 300,
+  jitter: 0.2,
+} as const;
+
+/** `"1-5"`: the exit codes 1 to 5. */
+const EXIT_CODE_RANGE = /^(\d{1,3})-(\d{1,3})$/;
+const isExitCode = (code: number) => Number.isInteger(code) && code >= 0 && code <= 255;
+const EXIT_CODE_MESSAGE = 'must be an integer from 0 to 255 or a range like "1-5"';
+
+function isExitCodeRange(text: string): boolean {
+  const match = EXIT_CODE_RANGE.exec(text);
+  if (!match) return false;
+  const from = Number(match[1]);
+  const to = Number(match[2]);
+  return isExitCode(from) && isExitCode(to) && from <= to;
+}
+
+/** A number from `min` to `max`; `what` says which kind ("an integer", "a number"). */
+function bounded(min: number, max: number, what: 'an integer' | 'a number') {
+  const message = `must be ${what} from ${min} to ${max}`;
+  const number = z.number({ error: message }).min(min, message).max(max, message);
+  return what === 'an integer' ? number.int(message) : number;
+}
+
+const exitCodeSchema = z.union(
   [
-    z.number().int().min(0).max(255),
-    z
-      .string()
-      .regex(/^\d{1,3}-\d{1,3}$/)
-      .refine((range) => {
-        const [from, to] = range.split('-').map(Number) as [number, number];
-        return from <= to && to <= 255;
-      }, 'must be a range "a-b" with a ≤ b ≤ 255'),
+    z.number().refine(isExitCode, EXIT_CODE_MESSAGE),
+    z.string().refine(isExitCodeRange, EXIT_CODE_MESSAGE),
   ],
-  { error: 'must be exit codes 0–255 or ranges like "1-5"' },
+  { error: EXIT_CODE_MESSAGE },
 );
 
-const exitRuleSchema = z
+export const retryRuleSchema = z
   .strictObject(
     {
       exit_codes: z
-        .array(exitCodeMatch, { error: 'must be an array of exit codes or ranges like "1-5"' })
-        .min(1, 'must not be empty')
-        .max(50, 'must have at most 50 entries')
+        .array(exitCodeSchema, { error: 'must be an array of exit codes and ranges' })
+        .min(1, 'must list at least one exit code or range')
         .optional(),
       reason: z
         .enum(RETRY_REASONS, { error: `must be one of ${RETRY_REASONS.join(', ')}` })
         .optional(),
       status: z
-        .string({ error: 'must be a string' })
+        .string({ error: 'must be a string (a glob: * and ?)' })
         .min(1, 'must not be empty')
-        .max(MAX_STATUS_GLOB, `must be at most ${MAX_STATUS_GLOB} characters`)
+        .max(
+          RETRY_LIMITS.statusMaxLength,
+          `must be at most ${RETRY_LIMITS.statusMaxLength} characters`,
+        )
         .optional(),
-      action: z.enum(['retry', 'exit'], { error: 'is required: "retry" or "exit"' }),
+      action: z.enum(RETRY_ACTIONS, {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'is required ("retry" or "exit")'
+            : 'must be "retry" or "exit"',
+      }),
     },
     { error: 'must be an object like { "exit_codes": [137], "action": "retry" }' },
   )
   .refine(
     (rule) =>
       rule.exit_codes !== undefined || rule.reason !== undefined || rule.status !== undefined,
-    'must match on at least one of exit_codes, reason or status',
+    'must have at least one matcher: exit_codes, reason or status',
   );
+export type RetryRule = z.input<typeof retryRuleSchema>;
 
-const backoffSchema = z.strictObject(
+export const retryBackoffSchema = z.strictObject(
   {
-    initial_seconds: z
-      .number({ error: 'must be a number' })
-      .min(0, 'must be from 0 to 3600')
-      .max(3600, 'must be from 0 to 3600')
+    initial_seconds: bounded(0, RETRY_LIMITS.initialSecondsMax, 'a number')
       .optional()
       .describe('Seconds before the second attempt (default 10)'),
-    factor: z
-      .number({ error: 'must be a number' })
-      .min(1, 'must be from 1 to 10')
-      .max(10, 'must be from 1 to 10')
+    factor: bounded(1, RETRY_LIMITS.factorMax, 'a number')
       .optional()
       .describe('Each later wait is the one before times this (default 2)'),
-    max_seconds: z
-      .number({ error: 'must be a number' })
-      .min(0, 'must be from 0 to 86400')
-      .max(86400, 'must be from 0 to 86400')
+    max_seconds: bounded(0, RETRY_LIMITS.maxSecondsMax, 'a number')
       .optional()
       .describe('The longest wait, in seconds (default 300)'),
-    jitter: z
-      .number({ error: 'must be a number' })
-      .min(0, 'must be from 0 to 1')
-      .max(1, 'must be from 0 to 1')
+    jitter: bounded(0, 1, 'a number')
       .optional()
       .describe('Up to this share of each wait is taken off at random (default 0.2)'),
   },
   { error: 'must be an object like { "initial_seconds": 10, "factor": 2 }' },
 );
+export type RetryBackoff = z.input<typeof retryBackoffSchema>;
 
 export const retryStrategySchema = z
   .strictObject(
     {
       attempts: z
-        .number({ error: `is required: an integer from 1 to ${MAX_ATTEMPTS}` })
-        .int(`must be an integer from 1 to ${MAX_ATTEMPTS}`)
-        .min(1, `must be an integer from 1 to ${MAX_ATTEMPTS}`)
-        .max(MAX_ATTEMPTS, `must be an integer from 1 to ${MAX_ATTEMPTS}`)
+        .number({
+          error: (issue) =>
+            issue.input === undefined
+              ? `is required: the number of attempts in all, from 1 to ${RETRY_LIMITS.attemptsMax}`
+              : `must be an integer from 1 to ${RETRY_LIMITS.attemptsMax}`,
+        })
+        .int(`must be an integer from 1 to ${RETRY_LIMITS.attemptsMax}`)
+        .min(1, `must be an integer from 1 to ${RETRY_LIMITS.attemptsMax}`)
+        .max(RETRY_LIMITS.attemptsMax, `must be an integer from 1 to ${RETRY_LIMITS.attemptsMax}`)
         .describe('Attempts in all, the first included (1: no retry)'),
-      backoff: backoffSchema.optional().describe('The wait before each further attempt'),
+      backoff: retryBackoffSchema.optional().describe('The wait before each further attempt'),
       on_exit: z
-        .array(exitRuleSchema, { error: 'must be an array of rules' })
-        .max(MAX_EXIT_RULES, `must have at most ${MAX_EXIT_RULES} rules`)
+        .array(retryRuleSchema, { error: 'must be an array of rules' })
+        .max(RETRY_LIMITS.rulesMax, `must have at most ${RETRY_LIMITS.rulesMax} rules`)
         .optional()
         .describe(
           'Rules, first match decides: `exit_codes` ([137, "1-5"]), `reason` (timeout, error, node_lost, oom_killed) and/or `status` (a glob on the note), with `action` retry or exit',
@@ -106,17 +140,14 @@ export const retryStrategySchema = z
   )
   .meta({
     description:
-      'Extension: attempts in all (1–10), the delay between them, and rules on how an attempt ended (first match decides; without a match an unsuccessful end is retried while attempts remain)',
+      'Extension: attempts in all (1–10), the wait between them, and rules on how an attempt ended (the first match decides; without one an unsuccessful end is retried while attempts remain)',
   });
-export type RetryStrategy = z.infer<typeof retryStrategySchema>;
-export type ExitRule = NonNullable<RetryStrategy['on_exit']>[number];
-
-/** The backoff used for what a strategy leaves out. */
-export const DEFAULT_BACKOFF = { initial_seconds: 10, factor: 2, max_seconds: 300, jitter: 0.2 };
+/** The strategy as sent (snake_case, as on the wire); backoff fields left out take their defaults. */
+export type RetryStrategy = z.input<typeof retryStrategySchema>;
 
 /** A strategy with its backoff complete: what the service stores and answers with. */
 export function withDefaults(strategy: RetryStrategy): RetryStrategy {
-  return { ...strategy, backoff: { ...DEFAULT_BACKOFF, ...strategy.backoff } };
+  return { ...strategy, backoff: { ...RETRY_BACKOFF_DEFAULTS, ...strategy.backoff } };
 }
 
 const isoTime = z.string().meta({ description: 'RFC 3339, UTC, milliseconds' });
@@ -124,9 +155,9 @@ const isoTime = z.string().meta({ description: 'RFC 3339, UTC, milliseconds' });
 /** Extension: one attempt of a job that ended. */
 export const attemptSchema = z.object({
   attempt: z.number().int(),
-  state: z
-    .string()
-    .meta({ description: 'How it ended: failed, timeout, error, completed, cancelled' }),
+  state: jobStateSchema.meta({
+    description: 'How it ended: failed, timeout, error, completed, cancelled',
+  }),
   exit_code: z.number().int().nullable(),
   reason: z
     .string()

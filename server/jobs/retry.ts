@@ -1,4 +1,4 @@
-import { DEFAULT_BACKOFF, type ExitRule, type RetryStrategy } from '../../contract';
+import { RETRY_BACKOFF_DEFAULTS, type RetryRule, type RetryStrategy } from '../../contract';
 import type { Job } from './model';
 import type { Outcome } from './outcome';
 import type { Workload } from './ports';
@@ -31,7 +31,7 @@ function globMatches(glob: string, text: string): boolean {
   return new RegExp(`^${pattern}$`, 's').test(text);
 }
 
-function exitCodeMatches(codes: NonNullable<ExitRule['exit_codes']>, code: number | null) {
+function exitCodeMatches(codes: NonNullable<RetryRule['exit_codes']>, code: number | null) {
   if (code === null) return false;
   return codes.some((entry) => {
     if (typeof entry === 'number') return entry === code;
@@ -41,7 +41,7 @@ function exitCodeMatches(codes: NonNullable<ExitRule['exit_codes']>, code: numbe
 }
 
 /** A rule matches when every matcher it has does. */
-export function ruleMatches(rule: ExitRule, ending: Ending): boolean {
+export function ruleMatches(rule: RetryRule, ending: Ending): boolean {
   if (rule.exit_codes && !exitCodeMatches(rule.exit_codes, ending.exitCode)) return false;
   if (rule.reason && rule.reason !== ending.reason) return false;
   if (rule.status !== undefined && !globMatches(rule.status, ending.status ?? '')) return false;
@@ -55,7 +55,7 @@ export function ruleMatches(rule: ExitRule, ending: Ending): boolean {
  */
 export function backoffMs(strategy: RetryStrategy, next: number, random: number): number {
   const { initial_seconds, factor, max_seconds, jitter } = {
-    ...DEFAULT_BACKOFF,
+    ...RETRY_BACKOFF_DEFAULTS,
     ...strategy.backoff,
   };
   const seconds = Math.min(max_seconds, initial_seconds * factor ** (next - 2));

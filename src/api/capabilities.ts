@@ -18,6 +18,8 @@ export interface Capabilities {
   logs: boolean;
   execution: boolean;
   transitions: boolean;
+  /** Retry strategies: a job's attempts and each earlier attempt's output. */
+  attempts: boolean;
 }
 
 const EXTENSION_PATHS = {
@@ -29,6 +31,7 @@ const EXTENSION_PATHS = {
   logs: '/v1/client/job/{job_id}/logs',
   execution: '/v1/client/job/{job_id}/execution',
   transitions: '/v1/client/job/{job_id}/transitions',
+  attempts: '/v1/client/job/{job_id}/attempts',
 } as const;
 
 const openApiSchema = z.object({ paths: z.record(z.string(), z.unknown()) });
@@ -84,6 +87,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
       logs: has(EXTENSION_PATHS.logs),
       execution: has(EXTENSION_PATHS.execution),
       transitions: has(EXTENSION_PATHS.transitions),
+      attempts: has(EXTENSION_PATHS.attempts),
     };
   }
   const [queues, jobList, events] = await Promise.all([
@@ -101,6 +105,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
     logs: jobList,
     execution: jobList,
     transitions: jobList,
+    attempts: jobList,
   };
 }
 

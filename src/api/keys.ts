@@ -13,10 +13,18 @@ export const jobKeys = {
   details: () => [...jobKeys.all, 'detail'] as const,
   detail: (id: string) => [...jobKeys.details(), id] as const,
   logs: (id: string) => [...jobKeys.detail(id), 'logs'] as const,
+  /** The output followed on the page: of the attempt the job is on, null without retries. */
+  followedLogs: (id: string, attempt: number | null) => [...jobKeys.logs(id), attempt] as const,
   /** The history changes with the job: one entry per version of the record. */
   transitions: (id: string, version: string | null) =>
     [...jobKeys.detail(id), 'transitions', version] as const,
   execution: (id: string, state: string) => [...jobKeys.detail(id), 'execution', state] as const,
+  /** Its attempts change with the job: read again when the record changes. */
+  attempts: (id: string, version: string | null) =>
+    [...jobKeys.detail(id), 'attempts', version] as const,
+  /** An ended attempt's output: kept as it was when the attempt ended. */
+  attemptLogs: (id: string, attempt: number) =>
+    [...jobKeys.detail(id), 'attempt-logs', attempt] as const,
   /** What it ran, read once to submit it again. */
   resubmitSource: (id: string) => [...jobKeys.detail(id), 'resubmit-source'] as const,
 };

@@ -99,12 +99,13 @@ export const mayHaveLogs = (job: JobRecord) =>
 /**
  * The job's output, read while it runs every `pollMs` from where the last read stopped, and
  * once more when it ends (the caller invalidates on that change), until the service says it is
- * complete; null when not offered.
+ * complete; null when not offered. A job that is retried prints anew in each attempt: its output
+ * is followed per `attempt` (the one it is on), so that the next one does not append to the last.
  */
-export function jobLogsQuery(job: JobRecord, pollMs: number) {
+export function jobLogsQuery(job: JobRecord, pollMs: number, attempt: number | null = null) {
   const running = !isFinalState(job.state);
   return queryOptions({
-    queryKey: jobKeys.logs(job.id),
+    queryKey: jobKeys.followedLogs(job.id, attempt),
     queryFn: async ({ client, queryKey }) => {
       const shown = client.getQueryData<FollowedLogs | null>(queryKey) ?? undefined;
       if (shown?.complete) return shown;

@@ -171,14 +171,17 @@ describe('retry strategies', () => {
   it('refuses a bad strategy at its field and stores nothing', async () => {
     const cases: [object, RegExp][] = [
       [{ attempts: 11 }, /^retry\.attempts: must be an integer from 1 to 10$/],
-      [{ attempts: 2, backoff: { factor: 0.5 } }, /^retry\.backoff\.factor: must be from 1 to 10$/],
+      [
+        { attempts: 2, backoff: { factor: 0.5 } },
+        /^retry\.backoff\.factor: must be a number from 1 to 10$/,
+      ],
       [
         { attempts: 2, on_exit: [{ action: 'retry' }] },
-        /^retry\.on_exit\[0\]: must match on at least one of exit_codes, reason or status$/,
+        /^retry\.on_exit\[0\]: must have at least one matcher: exit_codes, reason or status$/,
       ],
       [
         { attempts: 2, on_exit: [{ exit_codes: ['9-3'], action: 'retry' }] },
-        /^retry\.on_exit\[0\]\.exit_codes\[0\]: must be a range "a-b" with a ≤ b ≤ 255$/,
+        /^retry\.on_exit\[0\]\.exit_codes\[0\]: must be an integer from 0 to 255 or a range like "1-5"$/,
       ],
       [{ attempts: 2, extra: true }, /^retry\.extra: is not a field of this payload$/],
     ];

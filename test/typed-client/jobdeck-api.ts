@@ -278,7 +278,7 @@ export interface components {
         };
       };
       schedule_at?: string | number;
-      /** @description Extension: attempts in all (1–10), the delay between them, and rules on how an attempt ended (first match decides; without a match an unsuccessful end is retried while attempts remain) */
+      /** @description Extension: attempts in all (1–10), the wait between them, and rules on how an attempt ended (the first match decides; without one an unsuccessful end is retried while attempts remain) */
       retry?: {
         /** @description Attempts in all, the first included (1: no retry) */
         attempts: number;
@@ -332,7 +332,7 @@ export interface components {
       /** @description The attempt the job is on (the last, once final) */
       attempt: number;
       attempts_max: number;
-      /** @description Extension: attempts in all (1–10), the delay between them, and rules on how an attempt ended (first match decides; without a match an unsuccessful end is retried while attempts remain) */
+      /** @description Extension: attempts in all (1–10), the wait between them, and rules on how an attempt ended (the first match decides; without one an unsuccessful end is retried while attempts remain) */
       retry: {
         /** @description Attempts in all, the first included (1: no retry) */
         attempts: number;
@@ -362,8 +362,22 @@ export interface components {
       /** @description Attempts that ended, oldest first */
       items: {
         attempt: number;
-        /** @description How it ended: failed, timeout, error, completed, cancelled */
-        state: string;
+        /**
+         * @description How it ended: failed, timeout, error, completed, cancelled
+         * @enum {string}
+         */
+        state:
+          | 'submitted'
+          | 'pending'
+          | 'runnable'
+          | 'starting'
+          | 'running'
+          | 'cancelling'
+          | 'cancelled'
+          | 'timeout'
+          | 'completed'
+          | 'failed'
+          | 'error';
         exit_code: number | null;
         /** @description exit, timeout, error, node_lost, oom_killed, completed or cancelled */
         reason: string;
@@ -435,7 +449,7 @@ export interface components {
         /** @description null: the service default */
         memory_bytes: number | null;
         network: string;
-        /** @description Extension: attempts in all (1–10), the delay between them, and rules on how an attempt ended (first match decides; without a match an unsuccessful end is retried while attempts remain) */
+        /** @description Extension: attempts in all (1–10), the wait between them, and rules on how an attempt ended (the first match decides; without one an unsuccessful end is retried while attempts remain) */
         retry?: {
           /** @description Attempts in all, the first included (1: no retry) */
           attempts: number;

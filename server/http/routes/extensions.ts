@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import {
   CURSOR_MESSAGE,
-  MAX_ATTEMPTS,
+  RETRY_LIMITS,
   MAX_COUNTED_JOBS,
   jobListQuerySchema,
   jobLogsQuerySchema,
@@ -87,8 +87,8 @@ export function extensionRoutes(
     '/v1/client/job/:job_id/attempts/:attempt/logs',
     async (request) => {
       const attempt = Number(request.params.attempt);
-      if (!Number.isInteger(attempt) || attempt < 1 || attempt > MAX_ATTEMPTS) {
-        throw new HttpError(400, `attempt: must be an integer from 1 to ${MAX_ATTEMPTS}`);
+      if (!Number.isInteger(attempt) || attempt < 1 || attempt > RETRY_LIMITS.attemptsMax) {
+        throw new HttpError(400, `attempt: must be an integer from 1 to ${RETRY_LIMITS.attemptsMax}`);
       }
       const { project } = principalOf(request);
       const logs = await service.attemptLogs(project, request.params.job_id, attempt);

@@ -16,9 +16,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, type ReactNode } from 'react';
 import { quote } from 'shell-quote';
 import type { JobExecution, JobRecord } from '../../../contract';
+import { currentAttempt, useJobAttempts, type AttemptsAnswer } from '../../api/attempts';
 import { useCapabilities } from '../../api/capabilities';
+import type { JobExecution as Execution } from '../../../contract';
 import { jobExecutionQuery } from '../../api/queries';
 import { TimeText } from '../../components/TimeText';
+import { strategyText } from '../../lib/retry-text';
 import { formatBytes, formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
 import { RecordTimes } from './RecordTimes';
@@ -76,10 +79,33 @@ function EnvTable({ env }: { env: JobExecution['env'] }) {
   );
 }
 
-/** The two facts a reader looks for first, on the panel's first line. */
-function ExecutionSummary({ execution }: { execution: JobExecution }) {
+/**
+ * "Attempt 2 of 3" for a job that may be retried (or was): what the execution says, else what
+ * the attempts say; null for a job run once by its strategy, or a service without retries.
+ */
+function attemptOf(
+  job: JobRecord,
+  execution: Execution | null | undefined,
+  attempts: AttemptsAnswer | null,
+): string | null {
+  if (!attempts) return null;
+  const max = execution?.attempts_max ?? attempts.attempts_max;
+  if (max <= 1 && attempts.items.length === 0) return null;
+  const attempt = execution?.attempt ?? currentAttempt(attempts, job.state);
+  return `Attempt ${attempt} of ${max}`;
+}
+
+/** The facts a reader looks for first, on the panel's first line. */
+function ExecutionSummary({
+  execution,
+  attempt,
+}: {
+  execution: JobExecution;
+  attempt: string | null;
+}) {
   return (
     <Group gap="lg" data-testid="execution-summary">
+      {attempt && <Text data-testid="execution-attempt">{attempt}</Text>}
       <Group gap={6}>
         <Text size="sm" c="dimmed">
           Exit code
@@ -152,6 +178,8 @@ export function ExecutionPanel({ job }: { job: JobRecord }) {
   const capabilities = useCapabilities();
   const offered = capabilities.data?.execution ?? false;
   const execution = useQuery({ ...jobExecutionQuery(job), enabled: offered });
+  const { attempts } = useJobAttempts(job);
+  const attempt = attemptOf(job, execution.data, attempts);
   let summary: ReactNode;
   if (capabilities.isPending) summary = <Text c="dimmed">Loading…</Text>;
   else if (!offered || execution.data === null)
@@ -159,7 +187,7 @@ export function ExecutionPanel({ job }: { job: JobRecord }) {
   else if (execution.isPending) summary = <Text c="dimmed">Loading…</Text>;
   else if (execution.isError)
     summary = <Text c="red">The execution could not be read: {execution.error.message}</Text>;
-  else summary = <ExecutionSummary execution={execution.data} />;
+  else summary = <ExecutionSummary execution={execution.data} attempt={attempt} />;
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="execution-title">
       <Group justify="space-between" gap="sm">
@@ -183,6 +211,11 @@ export function ExecutionPanel({ job }: { job: JobRecord }) {
       <Collapse expanded={expanded} keepMountedMode="display-none" id={detailsId}>
         <Stack pt="md">
           {execution.data && <ExecutionFacts execution={execution.data} />}
+          {attempts?.retry && (
+            <Fact label="Retry strategy">
+              <Text data-testid="retry-strategy">{strategyText(attempts.retry)}</Text>
+            </Fact>
+          )}
           <RecordTimes job={job} />
         </Stack>
       </Collapse>

@@ -1,16 +1,25 @@
 import { Button, Code, Group, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import type { JobRecord } from '../../../contract';
+import type { JobRecord, JobState } from '../../../contract';
 import { useCapabilities } from '../../api/capabilities';
 import { CopyTextButton } from '../../components/CopyTextButton';
 import { StateBadge } from '../../components/StateBadge';
 import { recentJobsStore } from '../../lib/history';
 import { CancelButton } from './CancelControl';
 
-/** Name, state and id, with what can be done: submit again and cancel. */
+/** The ends a person retries: by hand, when the service's own retries (if any) gave up. */
+const RETRIED_BY_HAND: readonly JobState[] = ['failed', 'timeout', 'error'];
+
+/**
+ * Name, state and id, with what can be done: submit again and cancel. A job that failed, timed
+ * out or erred on a service with retries gets "Retry" as the page's main action: the same
+ * "submit again" form, filled the same way (sensitive values typed again).
+ */
 export function JobHeader({ job }: { job: JobRecord }) {
+  const capabilities = useCapabilities().data;
   // This browser's own submissions, or any job whose execution the service describes.
-  const describable = useCapabilities().data?.execution === true;
+  const describable = capabilities?.execution === true;
+  const retry = capabilities?.attempts === true && RETRIED_BY_HAND.includes(job.state);
   const submittedHere = recentJobsStore
     .use()
     .some((recent) => recent.id === job.id && recent.payload);
@@ -30,11 +39,11 @@ export function JobHeader({ job }: { job: JobRecord }) {
       <Group>
         {canResubmit && (
           <Button
-            variant="default"
+            variant={retry ? 'filled' : 'default'}
             component={Link}
             to={`/submit?from=${encodeURIComponent(job.id)}`}
           >
-            Submit again
+            {retry ? 'Retry' : 'Submit again'}
           </Button>
         )}
         <CancelButton job={job} />

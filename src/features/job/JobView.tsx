@@ -1,6 +1,7 @@
 import { Button, Stack, Tabs } from '@mantine/core';
 import { useState } from 'react';
 import type { JobRecord } from '../../../contract';
+import { AttemptsSection } from './AttemptsSection';
 import { Countdown } from './Countdown';
 import { ExecutionPanel } from './ExecutionPanel';
 import { JobHeader } from './JobHeader';
@@ -31,6 +32,7 @@ export function JobView({ job }: { job: JobRecord }) {
       {job.state === 'pending' && job.schedule_at && <Countdown at={job.schedule_at} />}
       <LifecycleStepper job={job} />
       <ExecutionPanel job={job} />
+      <AttemptsSection job={job} onShowCurrentOutput={() => setTab('logs')} />
       {/* Only the shown tab is mounted: hidden logs are not read every poll. A jump here stops
           below the fixed header. */}
       <Tabs

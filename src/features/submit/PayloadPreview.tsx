@@ -1,6 +1,6 @@
+import type { SubmitJobRequest } from '../../../contract';
 import { Code, Group, Stack, Text } from '@mantine/core';
 import { CopyTextButton } from '../../components/CopyTextButton';
-import type { SubmitJobRequest } from '../../../contract';
 import { curlCommand, redactedPayload } from './redact';
 
 export function PayloadPreview({ payload }: { payload: SubmitJobRequest }) {

@@ -11,6 +11,7 @@ import { useCapabilities } from '../../api/capabilities';
 import { useSubmitJob } from '../../api/mutations';
 import { resubmitSourceQuery } from '../../api/queries';
 import { recentJobsStore, recentValuesStore } from '../../lib/history';
+import { strategyText } from '../../lib/retry-text';
 import { CommandEditor } from './CommandEditor';
 import { useDeclared, useDefinitionFill } from './declared';
 import { EnvEditor } from './EnvEditor';
@@ -27,6 +28,7 @@ import { ImportDialog } from './ImportDialog';
 import { ParametersEditor } from './ParametersEditor';
 import { PayloadPreview } from './PayloadPreview';
 import { ReferenceField } from './ReferenceField';
+import { RetryEditor } from './RetryEditor';
 import { ScheduleField } from './ScheduleField';
 import { SubmitProblems } from './SubmitProblems';
 
@@ -76,6 +78,12 @@ export default function SubmitPage() {
   const needsSecretsAgain =
     (initial.resubmitted && initial.values.env.some((e) => e.sensitive)) ||
     (source.data?.env.some((e) => e.sensitive) ?? false);
+
+  // The picked definition's retry strategy, which an empty Retries section leaves in force.
+  const picked = declared.definitions?.find(
+    (definition) => definition.job_definition === values.job_definition.trim(),
+  );
+  const definitionRetry = picked ? (picked.retry ? strategyText(picked.retry) : null) : undefined;
 
   const mutation = useSubmitJob();
   const onSubmit = handleSubmit((valid) => {
@@ -165,6 +173,16 @@ export default function SubmitPage() {
               <Paper withBorder p="md">
                 <ScheduleField control={control} register={register} errors={formState.errors} />
               </Paper>
+              {capabilities?.attempts && (
+                <Paper withBorder p="md">
+                  <RetryEditor
+                    control={control}
+                    register={register}
+                    errors={formState.errors}
+                    definitionDefault={definitionRetry}
+                  />
+                </Paper>
+              )}
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 5 }}>

@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
-import type { DefinitionSummary } from '../../../contract';
 import { useCapabilities } from '../../api/capabilities';
+import type { DefinitionSummary as DeclaredDefinition } from '../../../contract';
 import { definitionListQuery, queueNamesQuery } from '../../api/queries';
 import type { SubmitFormValues } from './form-model';
 
 /** What the service declares for the pickers; null where it does not say (a spec-only service). */
 export function useDeclared(): {
-  definitions: DefinitionSummary[] | null;
+  definitions: DeclaredDefinition[] | null;
   queues: string[] | null;
 } {
   const capabilities = useCapabilities().data;
@@ -20,8 +20,8 @@ export function useDeclared(): {
   return { definitions: definitions.data ?? null, queues: queues.data ?? null };
 }
 
-const commandOf = (definition: DefinitionSummary) => definition.command.map((word) => ({ word }));
-const parametersOf = (definition: DefinitionSummary) =>
+const commandOf = (definition: DeclaredDefinition) => definition.command.map((word) => ({ word }));
+const parametersOf = (definition: DeclaredDefinition) =>
   Object.entries(definition.parameters).map(([key, value]) => ({ key, value }));
 const sameFill = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -32,7 +32,7 @@ const sameFill = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
  */
 export function useDefinitionFill(
   form: UseFormReturn<SubmitFormValues>,
-  definitions: DefinitionSummary[] | null,
+  definitions: DeclaredDefinition[] | null,
 ): (ref: string) => void {
   const lastFill = useRef<Pick<SubmitFormValues, 'command' | 'parameters'> | null>(null);
   return (ref) => {

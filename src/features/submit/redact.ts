@@ -1,5 +1,5 @@
-import { quote } from 'shell-quote';
 import type { SubmitJobRequest } from '../../../contract';
+import { quote } from 'shell-quote';
 import { replaceSensitiveValues } from '../../lib/sensitive';
 
 export const REDACTED = '<redacted>';

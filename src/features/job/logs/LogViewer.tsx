@@ -2,6 +2,7 @@ import { Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { isFinalState, type JobRecord } from '../../../../contract';
+import { currentAttempt, useJobAttempts } from '../../../api/attempts';
 import { useCapabilities } from '../../../api/capabilities';
 import { jobKeys } from '../../../api/keys';
 import { jobLogsQuery, keptLogLines, mayHaveLogs } from '../../../api/logs';
@@ -25,9 +26,13 @@ export function LogViewer({ job }: { job: JobRecord }) {
   const capabilities = useCapabilities();
   const { pollSeconds } = useSettings();
   const offered = capabilities.data?.logs ?? false;
+  // A retried job prints anew in each attempt: follow the one it is on (known before reading).
+  const retries = useJobAttempts(job);
+  const attempt = retries.attempts ? currentAttempt(retries.attempts, job.state) : null;
+  const attemptKnown = !retries.offered || !retries.query.isPending;
   const logs = useQuery({
-    ...jobLogsQuery(job, pollSeconds * 1000),
-    enabled: offered && mayHaveLogs(job),
+    ...jobLogsQuery(job, pollSeconds * 1000, attempt),
+    enabled: offered && mayHaveLogs(job) && attemptKnown,
   });
   useFinalRead(job);
 
