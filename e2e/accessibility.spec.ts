@@ -124,6 +124,26 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await expect(page.getByRole('dialog', { name: 'Filters' })).toBeVisible();
         await audit('filters drawer', '[role="dialog"]');
         await page.setViewportSize(viewport);
+
+        // Retries: the form's section open with a rule, a job waiting for its second attempt,
+        // and the first attempt's output.
+        await fillBasics(page, 'demo::shell:1');
+        await page.getByRole('button', { name: 'Set retries' }).click();
+        await page.getByRole('button', { name: 'Add rule' }).click();
+        await audit('submit, retries');
+        const retrying = await submitViaApi(page, {
+          job_definition: 'demo::shell:1',
+          container_cmd_parameter: { script: 'echo first try; exit 3' },
+          retry: { attempts: 3, backoff: { initial_seconds: 120 } },
+        });
+        await page.goto(`/jobs/${retrying}`);
+        await expect(page.getByTestId('attempt-countdown')).toBeVisible({ timeout: 30_000 });
+        await audit('job page, waiting for attempt 2');
+        await page.getByRole('button', { name: 'Output of attempt 1' }).click();
+        await expect(page.getByRole('dialog')).toContainText('first try');
+        await audit('attempt output dialog', '[role="dialog"]');
+        await page.keyboard.press('Escape');
+        await page.request.post(`/v1/client/job/${retrying}/cancel`);
       }
       await page.goto('/jobs?view=recent');
       await audit('jobs, recent');
@@ -132,7 +152,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await audit('job not found');
       await page.goto('/settings');
       await audit('settings');
-      expect(audited.length).toBeGreaterThanOrEqual(extensions ? 15 : 12);
+      expect(audited.length).toBeGreaterThanOrEqual(extensions ? 18 : 12);
     });
   });
 }
