@@ -24,9 +24,9 @@ phase() {
   echo "== $name: $((SECONDS - phase_start)) s"
   return $status
 }
-# Phases that use different cores or mostly wait (on containers, PostgreSQL, the swarm's nodes) run
-# side by side: `side_by_side name command name command`. Each one's output is kept apart and
-# printed when all have ended, so the logs do not interleave; the first failure fails the run.
+# Phases that mostly wait (on containers, PostgreSQL, the swarm's nodes) run side by side:
+# `side_by_side name command name command`. Each one's output is kept apart and printed when all
+# have ended, so the logs do not interleave; the first failure fails the run.
 side_by_side() {
   local logs pids=() status=0 n=0
   logs=$(mktemp -d)
@@ -42,7 +42,8 @@ side_by_side() {
 }
 
 phase "install" scripts/host-setup.sh --for-tests
-side_by_side "typecheck" "npm run typecheck" "lint" "npm run lint"
+phase "typecheck" npm run typecheck
+phase "lint" npm run lint
 phase "build" npm run build
 phase "package" scripts/test-package.sh # npm pack, installed into an empty folder, a job run through it
 phase "unit, console, store, service" npx vitest run # the service suite on SQLite; store on both

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { AttemptsAnswer } from '../../contract';
 import { detail, submit, waitForState } from '../support/jobs';
 import { NODES, hostname, nodeSocket, onNode, repairSwarm } from '../support/swarm';
 import { nodeOfJob, swarmServiceForFile } from './swarm';
@@ -63,6 +64,38 @@ describe('a node fails under running jobs', () => {
     figure('node drained → its jobs settled', Date.now() - drainedAt);
     await stillRunning(elsewhere);
     await startedOnce([...onVictim, ...elsewhere]); // stopped, never placed again
+    onNode(1, 'node', 'update', '--availability', 'active', victim);
+  });
+
+  it('drained, with a retry strategy: the job is tried again on another node and completes', async () => {
+    const id = await submit(swarm.service, {
+      job_definition: 't::sh:1',
+      job_queue: 't::wide',
+      container_cmd_parameter: { script: '[ "$JOBDECK_ATTEMPT" -ge 2 ] || sleep 300' },
+      retry: {
+        attempts: 2,
+        backoff: { initial_seconds: 0 },
+        on_exit: [
+          { reason: 'node_lost', action: 'retry' },
+          { exit_codes: ['0-255'], action: 'exit' },
+        ],
+      },
+    });
+    await waitForState(swarm.service, id, 'running');
+    const victim = await nodeOfJob(swarm.service, id);
+    const drainedAt = Date.now();
+    onNode(1, 'node', 'update', '--availability', 'drain', victim);
+    await waitForState(swarm.service, id, 'completed', 90_000);
+    figure('node drained → the job retried elsewhere, completed', Date.now() - drainedAt);
+    const answer = await swarm.service.request('GET', `/v1/client/job/${id}/attempts`);
+    const items = (answer.body.data as AttemptsAnswer).items;
+    expect(items.map((a) => [a.state, a.reason, a.retried])).toEqual([
+      ['error', 'node_lost', true],
+      ['completed', 'completed', false],
+    ]);
+    expect(items[0]!.node).toBe(victim);
+    expect(items[1]!.node).not.toBe(victim);
+    expect((await swarm.starts.byJob()).get(id)).toBe(2); // one task per attempt
     onNode(1, 'node', 'update', '--availability', 'active', victim);
   });
 

@@ -88,7 +88,10 @@ export function extensionRoutes(
     async (request) => {
       const attempt = Number(request.params.attempt);
       if (!Number.isInteger(attempt) || attempt < 1 || attempt > RETRY_LIMITS.attemptsMax) {
-        throw new HttpError(400, `attempt: must be an integer from 1 to ${RETRY_LIMITS.attemptsMax}`);
+        throw new HttpError(
+          400,
+          `attempt: must be an integer from 1 to ${RETRY_LIMITS.attemptsMax}`,
+        );
       }
       const { project } = principalOf(request);
       const logs = await service.attemptLogs(project, request.params.job_id, attempt);
