@@ -20,9 +20,9 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 20_000 },
   fullyParallel: false,
-  // Two files at a time (each against the service of its project): most of a test is waiting on
-  // containers and the page. Tests must therefore not assume they are alone on a service.
-  workers: 2,
+  // One file at a time: with two, the header/execution agreement test failed once under load
+  // (a race in the console still to be found; CONTRIBUTING.md), and the CI must be trusted.
+  workers: 1,
   reporter: [['list']],
   outputDir: 'test-results',
   globalTeardown: './e2e/global-teardown.ts',
