@@ -11,7 +11,7 @@ function recordOf(job: JobListItem): JobRecord {
 }
 
 /** Events and polls race: a record older than the one shown never replaces it. */
-const isNewer = (job: JobRecord, shown: JobRecord) =>
+export const isNewer = (job: JobRecord, shown: JobRecord) =>
   Date.parse(job.updated_at ?? job.created_at) >= Date.parse(shown.updated_at ?? shown.created_at);
 
 /** How often refetches asked for by events are run at most: a burst of changes costs one. */

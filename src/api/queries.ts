@@ -7,6 +7,7 @@ import { getJob, getJobExecution, getJobTransitions, listJobs, type JobFilter } 
 import { listDefinitions } from './definitions';
 import { whoAmI } from './identity';
 import { catalogKeys, jobKeys, queueKeys, serviceKeys } from './keys';
+import { isNewer } from './live-cache';
 import { listQueues } from './queues';
 
 /** 4xx other than 429 will not get better by asking again. */
@@ -20,7 +21,13 @@ const isPermanent = (error: unknown) =>
 export function jobDetailQuery(id: string, pollMs: number) {
   return queryOptions({
     queryKey: jobKeys.detail(id),
-    queryFn: () => getJob(id),
+    queryFn: async ({ client }) => {
+      const read = await getJob(id);
+      // The event stream may have shown a newer record while this read was under way: an answer
+      // older than what is shown never puts the page back (cancelled → cancelling for a poll).
+      const shown = client.getQueryData<JobRecord>(jobKeys.detail(id));
+      return shown && !isNewer(read, shown) ? shown : read;
+    },
     retry: false,
     refetchInterval: (query) =>
       nextPollDelay({
