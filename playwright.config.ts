@@ -20,8 +20,8 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 20_000 },
   fullyParallel: false,
-  // One file at a time: with two, the header/execution agreement test failed once under load
-  // (a race in the console still to be found; CONTRIBUTING.md), and the CI must be trusted.
+  // One file at a time. Two save minutes (CONTRIBUTING.md) and found two console defects under
+  // load (fixed), but until two run green again and again the CI stays on one.
   workers: 1,
   reporter: [['list']],
   outputDir: 'test-results',
