@@ -56,21 +56,10 @@ export interface Job extends ContainerPlan {
   notBefore: number | null;
 }
 
+/** A job as submitted: what runs it (TransitionFields) and its state come later. */
 export type NewJob = Omit<
   Job,
-  | 'seq'
-  | 'state'
-  | 'systemNote'
-  | 'updatedAt'
-  | 'containerId'
-  | 'exitCode'
-  | 'startedAt'
-  | 'finishedAt'
-  | 'cancelRequestedAt'
-  | 'owner'
-  | 'node'
-  | 'attempt'
-  | 'notBefore'
+  'seq' | 'state' | 'systemNote' | 'updatedAt' | keyof TransitionFields
 >;
 
 /** Where a new job goes from `submitted` as it is stored: runnable, or pending until schedule_at. */

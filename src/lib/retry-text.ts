@@ -1,21 +1,4 @@
-import { RETRY_BACKOFF_DEFAULTS } from '../../contract';
-
-/** A retry strategy as a submission, a definition or the service describes it. */
-export interface RetryStrategyLike {
-  attempts: number;
-  backoff?: {
-    initial_seconds?: number;
-    factor?: number;
-    max_seconds?: number;
-    jitter?: number;
-  };
-  on_exit?: {
-    exit_codes?: (number | string)[];
-    reason?: string;
-    status?: string;
-    action: string;
-  }[];
-}
+import { RETRY_BACKOFF_DEFAULTS, type RetryRule, type RetryStrategy } from '../../contract';
 
 /** 10 s, 5 min, 1 h, 90 s: a delay as people say it. */
 export function formatSeconds(seconds: number): string {
@@ -37,10 +20,8 @@ const REASON_TEXT: Record<string, string> = {
 /** oom_killed → "out of memory": an attempt's end reason in words (unknown ones as they are). */
 export const reasonText = (reason: string) => REASON_TEXT[reason] ?? reason;
 
-type Rule = NonNullable<RetryStrategyLike['on_exit']>[number];
-
 /** `exit 137, 1-5 and status "*node*" → retry`: one rule, its matchers all needed. */
-export function ruleText(rule: Rule): string {
+export function ruleText(rule: RetryRule): string {
   const matchers: string[] = [];
   if (rule.exit_codes) matchers.push(`exit ${rule.exit_codes.join(', ')}`);
   if (rule.reason) matchers.push(reasonText(rule.reason));
@@ -52,7 +33,7 @@ export function ruleText(rule: Rule): string {
  * `3 attempts, backoff 10 s ×2 up to 5 min (±20%); rules: exit 137 → retry; timeout → exit`. A
  * backoff field left out reads as its default.
  */
-export function strategyText(strategy: RetryStrategyLike): string {
+export function strategyText(strategy: RetryStrategy): string {
   if (strategy.attempts <= 1) return '1 attempt (no retries)';
   const backoff = { ...RETRY_BACKOFF_DEFAULTS, ...strategy.backoff };
   let text =
