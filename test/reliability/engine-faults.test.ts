@@ -80,7 +80,15 @@ async function outage(signal: 'SIGKILL' | 'SIGTERM') {
   await waitForState(service, during, 'completed', 60_000);
   const resumeMs = Date.now() - backAt;
   expect(await health()).toBe(200);
-  expect(engine.docker('ps', '-aq')).toBe(''); // every container of a settled job removed
+  // Every container of a settled job removed: the runner removes a container only after its
+  // outcome is stored, so the last one may still be going when the job reads completed.
+  await until(
+    async () => engine.docker('ps', '-aq') === '',
+    15_000,
+    'every container removed',
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}: ${engine.docker('ps', '-a', '--no-trunc')}`);
+  });
   return { detectMs, settleMs, resumeMs };
 }
 
