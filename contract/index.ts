@@ -10,3 +10,4 @@ export * from './events';
 export * from './definitions';
 export * from './identity';
 export * from './retry';
+export * from './dependencies';

@@ -13,6 +13,7 @@ import {
   submitJobResultSchema,
 } from './job';
 import { definitionListSchema } from './definitions';
+import { dependenciesAnswerSchema } from './dependencies';
 import { attemptsAnswerSchema } from './retry';
 import { whoAmISchema } from './identity';
 import { queueListSchema } from './queues';
@@ -134,6 +135,13 @@ export function buildOpenApiDocument() {
     'Attempts of a job with a retry strategy (extension)',
     attemptsAnswerSchema.meta({ id: 'JobAttempts' }),
     'The attempt it is on, its strategy, when a waiting job tries again, and each attempt that ended (exit code, reason, node, times)',
+  );
+  readJob(
+    'getJobDependencies',
+    '/v1/client/job/{job_id}/dependencies',
+    'What a job waits for and what waits for it (extension)',
+    dependenciesAnswerSchema.meta({ id: 'JobDependencies' }),
+    'The jobs named in its depends_on with their states and whether each dependency is met, waiting or can no longer be met; and the jobs whose depends_on names it',
   );
   registry.registerPath({
     method: 'get',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFINITION_REF, ENV_NAME, IDENTIFIER_MESSAGES, JOB_NAME, QUEUE_REF } from './identifiers';
 import { DEFAULT_LIMITS, type SubmitLimits } from './limits';
+import { dependsOnSchema } from './dependencies';
 import { retryStrategySchema } from './retry';
 
 const encoder = new TextEncoder();
@@ -130,6 +131,7 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
         )
         .optional(),
       retry: retryStrategySchema.optional(),
+      depends_on: dependsOnSchema.optional(),
     },
     { error: 'body must be a JSON object' },
   );
@@ -141,4 +143,5 @@ export type SubmitJobRequest = z.infer<typeof submitJobSchema>;
 /** Job Submit with the spec's fields alone, for a service run with `extensions: false`. */
 export const specSubmitJobSchema: z.ZodType<SubmitJobRequest> = submitJobSchema.omit({
   retry: true,
+  depends_on: true,
 });

@@ -399,6 +399,7 @@ describe('the OpenAPI document', () => {
       '/v1/client/job/{job_id}/attempts',
       '/v1/client/job/{job_id}/attempts/{attempt}/logs',
       '/v1/client/job/{job_id}/cancel',
+      '/v1/client/job/{job_id}/dependencies',
       '/v1/client/job/{job_id}/execution',
       '/v1/client/job/{job_id}/logs',
       '/v1/client/job/{job_id}/transitions',

@@ -122,6 +122,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/job/{job_id}/dependencies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What a job waits for and what waits for it (extension) */
+    get: operations['getJobDependencies'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/job/{job_id}/attempts/{attempt}/logs': {
     parameters: {
       query?: never;
@@ -303,6 +320,15 @@ export interface components {
           action: 'retry' | 'exit';
         }[];
       };
+      /** @description Extension: jobs this one waits for (at most 20); it stays pending until each has ended as its type asks, and is cancelled with a note when one cannot any more */
+      depends_on?: {
+        job_id: string;
+        /**
+         * @description afterok (default): start once it completed; afterany: once it ended in any way; afternotok: once it ended failed, timeout, error or cancelled
+         * @enum {string}
+         */
+        type?: 'afterok' | 'afterany' | 'afternotok';
+      }[];
     };
     JobRecord: {
       id: string;
@@ -390,6 +416,60 @@ export interface components {
         /** @description Whether another attempt followed it */
         retried: boolean;
       }[];
+    };
+    JobDependencies: {
+      /** @description The jobs this one waits for, as submitted */
+      depends_on: {
+        job_id: string;
+        name: string;
+        /** @enum {string} */
+        type: 'afterok' | 'afterany' | 'afternotok';
+        /** @enum {string} */
+        state:
+          | 'submitted'
+          | 'pending'
+          | 'runnable'
+          | 'starting'
+          | 'running'
+          | 'cancelling'
+          | 'cancelled'
+          | 'timeout'
+          | 'completed'
+          | 'failed'
+          | 'error';
+        /**
+         * @description met: that job ended as the type asks; waiting: not yet ended; unmeetable: it ended otherwise
+         * @enum {string}
+         */
+        status: 'met' | 'waiting' | 'unmeetable';
+      }[];
+      /** @description Jobs that wait for this one, oldest first (the first 200); status is that of their dependency on this job */
+      dependents: {
+        job_id: string;
+        name: string;
+        /** @enum {string} */
+        type: 'afterok' | 'afterany' | 'afternotok';
+        /** @enum {string} */
+        state:
+          | 'submitted'
+          | 'pending'
+          | 'runnable'
+          | 'starting'
+          | 'running'
+          | 'cancelling'
+          | 'cancelled'
+          | 'timeout'
+          | 'completed'
+          | 'failed'
+          | 'error';
+        /**
+         * @description met: that job ended as the type asks; waiting: not yet ended; unmeetable: it ended otherwise
+         * @enum {string}
+         */
+        status: 'met' | 'waiting' | 'unmeetable';
+      }[];
+      /** @description How many jobs wait for this one */
+      dependents_total: number;
     };
     JobExecution: {
       job_definition: string;
@@ -963,6 +1043,59 @@ export interface operations {
             /** @enum {boolean} */
             ok: true;
             data: components['schemas']['JobAttempts'];
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such job in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getJobDependencies: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The jobs named in its depends_on with their states and whether each dependency is met, waiting or can no longer be met; and the jobs whose depends_on names it */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['JobDependencies'];
           };
         };
       };

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { isFinalState, jobStateSchema, type JobState } from './states';
+
+/**
+ * Extension: a job that starts only once other jobs have ended. Each dependency names a job of
+ * the same project that exists when this one is submitted, so no cycle can ever form; what the
+ * other job's end must be is the dependency's type.
+ */
+export const DEPENDENCY_TYPES = ['afterok', 'afterany', 'afternotok'] as const;
+export type DependencyType = (typeof DEPENDENCY_TYPES)[number];
+
+export const DEPENDENCY_LIMITS = { perJob: 20, dependentsShown: 200 } as const;
+
+/** What each type waits for, in words (notes, docs and the console say the same). */
+export const DEPENDENCY_TYPE_WORDS: Record<DependencyType, string> = {
+  afterok: 'to complete',
+  afterany: 'to end',
+  afternotok: 'to end unsuccessfully',
+};
+
+const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const dependencySchema = z.strictObject(
+  {
+    job_id: z
+      .string({ error: 'is required: the id of a job of this project' })
+      .regex(JOB_ID, 'must be a job id (a UUID, as Job Submit answers it)'),
+    type: z
+      .enum(DEPENDENCY_TYPES, {
+        error: `must be one of ${DEPENDENCY_TYPES.join(', ')}`,
+      })
+      .optional()
+      .describe(
+        'afterok (default): start once it completed; afterany: once it ended in any way; afternotok: once it ended failed, timeout, error or cancelled',
+      ),
+  },
+  { error: 'must be an object like { "job_id": "…", "type": "afterok" }' },
+);
+export type Dependency = z.input<typeof dependencySchema>;
+
+export const dependsOnSchema = z
+  .array(dependencySchema, { error: 'must be an array of { job_id, type }' })
+  .min(1, 'must name at least one job (leave the field out for none)')
+  .max(DEPENDENCY_LIMITS.perJob, `must have at most ${DEPENDENCY_LIMITS.perJob} dependencies`)
+  .refine(
+    (list) => new Set(list.map((d) => d.job_id)).size === list.length,
+    'must name each job once',
+  )
+  .meta({
+    description: `Extension: jobs this one waits for (at most ${DEPENDENCY_LIMITS.perJob}); it stays pending until each has ended as its type asks, and is cancelled with a note when one cannot any more`,
+  });
+
+/** Whether a dependency holds now, may still hold, or never can. */
+export const DEPENDENCY_STATUSES = ['met', 'waiting', 'unmeetable'] as const;
+export type DependencyStatus = (typeof DEPENDENCY_STATUSES)[number];
+
+/** Extension: one job of a dependency, with its state as of the answer. */
+export const dependencyEdgeSchema = z.object({
+  job_id: z.string(),
+  name: z.string(),
+  type: z.enum(DEPENDENCY_TYPES),
+  state: jobStateSchema,
+  status: z.enum(DEPENDENCY_STATUSES).meta({
+    description:
+      'met: that job ended as the type asks; waiting: not yet ended; unmeetable: it ended otherwise',
+  }),
+});
+export type DependencyEdge = z.infer<typeof dependencyEdgeSchema>;
+
+export const dependenciesAnswerSchema = z.object({
+  depends_on: z
+    .array(dependencyEdgeSchema)
+    .meta({ description: 'The jobs this one waits for, as submitted' }),
+  dependents: z.array(dependencyEdgeSchema).meta({
+    description: `Jobs that wait for this one, oldest first (the first ${DEPENDENCY_LIMITS.dependentsShown}); status is that of their dependency on this job`,
+  }),
+  dependents_total: z.number().int().meta({ description: 'How many jobs wait for this one' }),
+});
+export type DependenciesAnswer = z.infer<typeof dependenciesAnswerSchema>;
+
+/** How a dependency stands given the state of the job it names. */
+export function dependencyStatus(type: DependencyType, state: JobState): DependencyStatus {
+  if (!isFinalState(state)) return 'waiting';
+  if (type === 'afterany') return 'met';
+  return (state === 'completed') === (type === 'afterok') ? 'met' : 'unmeetable';
+}
