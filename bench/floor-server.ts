@@ -55,6 +55,7 @@ const writeAll = db.transaction((ids: string[]) => {
       network: 'none',
       run_options_json: '{"user":null,"readOnlyRootfs":false,"placement":[]}',
       retry_json: null,
+      depends_json: null,
     });
     insertTransition.run(id, null, 'submitted', now, null);
     insertTransition.run(id, 'submitted', 'runnable', now, null);

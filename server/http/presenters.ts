@@ -1,9 +1,12 @@
 import {
   FINAL_STATES,
   JOB_STATES,
+  dependencyStatus,
   type Attempt,
   type AttemptsAnswer,
   type DefinitionSummary,
+  type DependenciesAnswer,
+  type DependencyEdge,
   type JobExecution,
   type JobListItem,
   type JobLogs,
@@ -13,10 +16,10 @@ import {
   type QueueSummary,
 } from '../../contract';
 import type { DefinitionSettings } from '../jobs/catalog';
-import type { Execution, QueueOverview } from '../jobs/job-service';
+import type { Execution, JobDependencies, QueueOverview } from '../jobs/job-service';
 import type { FollowedLogs } from '../jobs/job-logs';
 import { millisIsoOf } from '../jobs/log-instant';
-import type { AttemptRecord, Job, Transition } from '../jobs/model';
+import type { AttemptRecord, Dependent, Job, Transition } from '../jobs/model';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
@@ -122,6 +125,23 @@ function toAttempt(record: AttemptRecord): Attempt {
     retried: record.retried,
   };
 }
+
+export function toDependencies(found: JobDependencies): DependenciesAnswer {
+  return {
+    depends_on: found.dependsOn.map((d) => toEdge(d, d.state)),
+    // A dependent's status is that of its dependency on this job: judged by this job's state.
+    dependents: found.dependents.map((d) => toEdge(d, found.job.state)),
+    dependents_total: found.dependentsTotal,
+  };
+}
+
+const toEdge = (job: Dependent, judgedBy: JobState): DependencyEdge => ({
+  job_id: job.id,
+  name: job.name,
+  type: job.type,
+  state: job.state,
+  status: dependencyStatus(job.type, judgedBy),
+});
 
 const UNFINISHED = JOB_STATES.filter((s) => !FINAL_STATES.includes(s));
 

@@ -1,5 +1,6 @@
 import { SLOT_STATES, isFinalState } from '../../contract';
 import type { Catalog } from './catalog';
+import { settleDependencies } from './dependencies';
 import type { EngineHealth } from './engine-health';
 import type { Job } from './model';
 import { notes } from './notes';
@@ -30,8 +31,8 @@ export interface DispatcherParts {
 }
 
 /**
- * Moves jobs forward when something happens: a submit or a job leaving a slot (on any instance
- * sharing the store: they signal each other), the engine answering again, the timer armed for
+ * Moves jobs forward when something happens: a submit, a job leaving a slot or ending (on any
+ * instance sharing the store: they signal each other), the engine answering again, the timer armed for
  * the earliest schedule_at, and the reconciler's passes as a backstop. Ticks never overlap; a
  * kick during a tick makes it run once more. Containers are started only while the
  * engine answers; meanwhile jobs wait as runnable and say why.
@@ -84,9 +85,12 @@ export class Dispatcher {
     // A slot frees when a job leaves starting/running/cancelling for good, or to wait for its next
     // attempt: another instance's runnable job may take it too, and the full tick arms the timer
     // for the attempt's not_before.
+    // A job that ends may be what others wait for: ending outside a slot (cancelled while it
+    // waited), it is checked here; every instance checks on its full tick anyway.
     this.machine.onTransition((job, from) => {
       const leftSlot = isFinalState(job.state) || job.state === 'runnable';
       if (leftSlot && SLOT_STATES.includes(from)) this.wakeAll();
+      else if (isFinalState(job.state)) this.kick();
     });
     this.signals.subscribe((signal) => {
       if (signal.kind === 'dispatch' && signal.from !== this.instanceId) this.kick();
@@ -117,6 +121,8 @@ export class Dispatcher {
    * in case this one cannot start it), or the timer re-armed if it is due before the timer.
    */
   admitted(job: Job): void {
+    // What it waits for may have ended before it was stored, unseen by that job's check.
+    if (job.state === 'pending' && job.dependsOn.length > 0) return this.kick();
     if (job.state === 'pending') {
       if (job.scheduleAt !== null && job.scheduleAt < this.timerDueAt) this.wakeAll();
       return;
@@ -153,6 +159,7 @@ export class Dispatcher {
     if (this.broadcastAsked) this.broadcast();
     if (full) {
       if (!this.submittedEvaluated) await this.evaluateSubmitted();
+      await settleDependencies(this.store, this.machine);
       await this.promoteDue();
     }
     if (this.health.available) await this.locks.run(DISPATCH_LOCK, () => this.fillSlots(queues));

@@ -1,17 +1,30 @@
 import { failpoint } from './failpoints';
-import { SLOT_STATES, cancelEffect, type JobState, type SubmitJobRequest } from '../../contract';
+import {
+  DEPENDENCY_LIMITS,
+  DEPENDENCY_TYPE_WORDS,
+  SLOT_STATES,
+  cancelEffect,
+  dependencyStatus,
+  type JobState,
+  type SubmitJobRequest,
+} from '../../contract';
 import type { Catalog, DefinitionSettings, QueueSettings } from './catalog';
+import { dependencyTargets, judgeDependencies } from './dependencies';
 import type { Dispatcher } from './dispatcher';
 import type { EngineHealth } from './engine-health';
 import { conflict, invalid, notFound, notFoundAttempt } from './errors';
 import type { FollowedLogs, JobLogs } from './job-logs';
 import type { LogInstant } from './log-instant';
 import type {
+  Admission,
   AttemptRecord,
   ContainerLogs,
+  Dependent,
   Job,
   JobChange,
   JobListFilter,
+  JobSummary,
+  NewJob,
   QueueStateCount,
   Transition,
 } from './model';
@@ -34,6 +47,15 @@ export interface Execution {
   cpus: number;
   memoryBytes: number;
   engine: string;
+}
+
+/** What a job waits for and what waits for it, each as it is now. */
+export interface JobDependencies {
+  job: Job;
+  dependsOn: Dependent[];
+  /** The first of them, oldest first. */
+  dependents: Dependent[];
+  dependentsTotal: number;
 }
 
 /** A queue as declared, with its jobs counted by state. */
@@ -95,7 +117,8 @@ export class JobService {
         this.secrets,
         Date.now(),
       );
-      const result = await this.machine.admit(job, definitionFingerprint);
+      const admission = await this.dependencyAdmission(job);
+      const result = await this.machine.admit(job, definitionFingerprint, admission);
       if (result.inserted) {
         failpoint('after-insert');
         this.dispatcher.admitted(result.job);
@@ -109,6 +132,41 @@ export class JobService {
         `name: "${job.name}" is already held by job ${result.nameHeldBy} in queue ${job.queue}, which has not finished`,
       );
     }
+  }
+
+  /**
+   * A job that waits for others is pending, its note saying for what; once they all ended as
+   * asked, it is admitted like any job. A dependency on a job the caller cannot see, or on one
+   * that already ended so that it can never be met, is refused at its field: nothing is stored.
+   */
+  private async dependencyAdmission(job: NewJob): Promise<Admission | undefined> {
+    if (job.dependsOn.length === 0) return undefined;
+    const others = await dependencyTargets(this.store, [job]);
+    job.dependsOn.forEach(({ jobId, type }, i) => {
+      const other = others.get(jobId);
+      const field = `depends_on[${i}].job_id`;
+      if (other?.project !== job.project)
+        throw invalid(`${field}: no job ${jobId} in this project`);
+      if (dependencyStatus(type, other.state) === 'unmeetable') {
+        throw invalid(
+          `${field}: job ${other.name} (${jobId}) ended ${other.state}, so a job waiting for it ${DEPENDENCY_TYPE_WORDS[type]} (${type}) could never start`,
+        );
+      }
+    });
+    const verdict = judgeDependencies(job, others);
+    return verdict.kind === 'waiting' ? { to: 'pending', note: verdict.note } : undefined;
+  }
+
+  /** What the job waits for, and the first jobs that wait for it, each as it is now. */
+  async dependencies(project: string, id: string): Promise<JobDependencies> {
+    const job = await this.visibleJob(project, id);
+    const others = await dependencyTargets(this.store, [job]);
+    const dependsOn = job.dependsOn.flatMap(({ jobId, type }) => {
+      const other: JobSummary | undefined = others.get(jobId);
+      return other?.project === project ? [{ ...other, type }] : [];
+    });
+    const dependents = await this.store.dependents(id, DEPENDENCY_LIMITS.dependentsShown);
+    return { job, dependsOn, dependents: dependents.items, dependentsTotal: dependents.total };
   }
 
   async detail(project: string, id: string): Promise<Job> {

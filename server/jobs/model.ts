@@ -1,4 +1,4 @@
-import type { JobState, RetryStrategy } from '../../contract';
+import type { DependencyType, JobState, RetryStrategy } from '../../contract';
 
 /** An env var as stored: plain for ordinary values, sealed (encrypted) for sensitive ones. */
 export type StoredEnvVar = { name: string; value: string } | { name: string; sealed: string };
@@ -54,6 +54,27 @@ export interface Job extends ContainerPlan {
   attempt: number;
   /** A runnable job waiting out its backoff is not started before this time. */
   notBefore: number | null;
+  /** Jobs it waits for (empty: none): it stays pending until each has ended as its type asks. */
+  dependsOn: JobDependency[];
+}
+
+/** A job another waits for, and what its end must be. */
+export interface JobDependency {
+  jobId: string;
+  type: DependencyType;
+}
+
+/** What a dependency needs to know of the job it names. */
+export interface JobSummary {
+  id: string;
+  project: string;
+  name: string;
+  state: JobState;
+}
+
+/** A job that waits for another, with the type of that dependency. */
+export interface Dependent extends JobSummary {
+  type: DependencyType;
 }
 
 /** A job as submitted: what runs it (TransitionFields) and its state come later. */

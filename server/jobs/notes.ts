@@ -1,3 +1,5 @@
+import { DEPENDENCY_TYPE_WORDS, type DependencyType } from '../../contract';
+
 /**
  * Every system_note the service writes, in one place, in words a user can act on.
  */
@@ -5,6 +7,20 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 export const notes = {
   scheduled: (at: number) => `scheduled for ${iso(at)}`,
+  waitingForDependencies: (
+    waiting: readonly { job: string; needs: string; state: string }[],
+    total: number,
+  ) => {
+    const each = waiting.slice(0, 3).map((w) => `${w.job} ${w.needs} (it is ${w.state})`);
+    if (waiting.length > 3) each.push(`${waiting.length - 3} more`);
+    return total === 1
+      ? `waiting for job ${each[0]}`
+      : `waiting for ${waiting.length} of ${total} jobs: ${each.join('; ')}`;
+  },
+  dependencyUnmeetable: (job: string, state: string, type: DependencyType) =>
+    `cancelled: it was to start after job ${job} ${DEPENDENCY_TYPE_WORDS[type]} (${type}), which ended ${state}`,
+  dependencyGone: (id: string) =>
+    `cancelled: job ${id}, which it was to start after, is no longer stored`,
   retryingAt: (next: number, of: number, at: number, previous: string) =>
     `attempt ${next} of ${of} starts at ${iso(at)} (attempt ${next - 1} ${previous})`,
   waitingForQueueSlot: (running: number, max: number, queue: string) =>

@@ -5,9 +5,11 @@ import type {
   AttemptRecord,
   Claim,
   ContainerLogs,
+  Dependent,
   Job,
   JobChange,
   JobListFilter,
+  JobSummary,
   NewJob,
   OutputSize,
   OutputStream,
@@ -36,7 +38,7 @@ export interface JobStore {
   jobsInStates(states: readonly JobState[]): Promise<Job[]>;
   /** Replaces the note of a job still in `state` (what it waits for changed); no transition. */
   setNote(id: string, state: JobState, note: string | null): Promise<void>;
-  /** Pending jobs whose time has come. */
+  /** Pending jobs whose time has come, of those that wait for no other job. */
   dueJobs(now: number): Promise<Job[]>;
   /** The earliest schedule_at of a pending job, or not_before after `now` of a runnable one. */
   nextScheduleAt(now: number): Promise<number | undefined>;
@@ -95,6 +97,12 @@ export interface JobStore {
   attempts(id: string): Promise<AttemptRecord[]>;
   /** The output kept of an earlier attempt (the last one's is the job's: getLogs). */
   attemptLogs(id: string, attempt: number): Promise<ContainerLogs | undefined>;
+  /** Pending jobs that wait for others (dependsOn not empty), oldest first. */
+  jobsAwaitingDependencies(): Promise<Job[]>;
+  /** The jobs of these ids that exist, whatever their project. */
+  jobSummaries(ids: readonly string[]): Promise<JobSummary[]>;
+  /** The first `limit` jobs that wait for this one, oldest first, and how many in all. */
+  dependents(id: string, limit: number): Promise<{ items: Dependent[]; total: number }>;
 }
 
 /** Whose budget a job's kept output counts against, and since when it is kept. */

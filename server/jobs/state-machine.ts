@@ -122,15 +122,16 @@ export class JobStateMachine {
   }
 
   /**
-   * Stores a new job already moved on from `submitted` (see `admissionOf`), both transitions
+   * Stores a new job already moved on from `submitted` (by `admissionOf`, unless the caller
+   * decided: a job waiting for others is pending with its own note), both transitions
    * recorded in the insert's transaction; listeners hear of it like any other move.
    */
-  async admit(job: NewJob, definitionFingerprint: string) {
-    const result = await this.store.insertJob(
-      job,
-      definitionFingerprint,
-      admissionOf(job, job.createdAt),
-    );
+  async admit(
+    job: NewJob,
+    definitionFingerprint: string,
+    admission: Admission = admissionOf(job, job.createdAt),
+  ) {
+    const result = await this.store.insertJob(job, definitionFingerprint, admission);
     if (result.inserted) {
       // Admission to runnable (or pending) is recorded in the insert's own transaction.
       if (result.job.state !== 'submitted') failpoint(`after-move-to-${result.job.state}`);

@@ -105,6 +105,10 @@ export function planJob(
     memoryBytes: definition.memoryBytes,
     network: definition.network,
     runOptions: definition.runOptions,
+    dependsOn: (payload.depends_on ?? []).map((d) => ({
+      jobId: d.job_id,
+      type: d.type ?? 'afterok',
+    })),
   };
   return { job, definitionFingerprint: definition.fingerprint };
 }

@@ -40,6 +40,15 @@ export interface JobsTable {
   attempt: Generated<number>;
   /** A runnable job waiting out its backoff is not claimed before this time. */
   not_before: number | null;
+  /** Its dependencies as JSON (`[{ jobId, type }]`); null: none. */
+  depends_json: string | null;
+}
+
+/** One dependency, keyed by the job waited for: what waits for a job is an index read. */
+export interface JobDependenciesTable {
+  depends_on: string;
+  job_id: string;
+  type: string;
 }
 
 /** Each attempt of a job that ended. */
@@ -125,6 +134,7 @@ export interface Database {
   job_transitions: JobTransitionsTable;
   job_logs: JobLogsTable;
   job_attempts: JobAttemptsTable;
+  job_dependencies: JobDependenciesTable;
   api_keys: ApiKeysTable;
   meta: MetaTable;
   definition_fingerprints: DefinitionFingerprintsTable;

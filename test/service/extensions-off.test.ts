@@ -26,6 +26,7 @@ describe('a service with the extensions switched off', () => {
       `/v1/client/job/${id}/execution`,
       `/v1/client/job/${id}/attempts`,
       `/v1/client/job/${id}/attempts/1/logs`,
+      `/v1/client/job/${id}/dependencies`,
       '/v1/client/queues',
       '/v1/client/definitions',
       '/v1/client/whoami',
@@ -42,12 +43,21 @@ describe('a service with the extensions switched off', () => {
   });
 
   it('refuses the extension fields of Job Submit like any field the spec lacks', async () => {
-    const response = await service.request('POST', '/v1/client/job', {
-      job_definition: 't::echo:1',
-      job_queue: 't::default',
-      retry: { attempts: 2 },
-    });
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual({ ok: false, message: 'retry: is not a field of this payload' });
+    const id = await submit(service, { job_definition: 't::echo:1' });
+    for (const [field, value] of [
+      ['retry', { attempts: 2 }],
+      ['depends_on', [{ job_id: id }]],
+    ] as const) {
+      const response = await service.request('POST', '/v1/client/job', {
+        job_definition: 't::echo:1',
+        job_queue: 't::default',
+        [field]: value,
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        ok: false,
+        message: `${field}: is not a field of this payload`,
+      });
+    }
   });
 });

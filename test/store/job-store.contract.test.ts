@@ -221,6 +221,55 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     expect(await store.jobs.nextScheduleAt(T0)).toBeUndefined();
   });
 
+  it('keeps what a job waits for, finds the pending ones that wait, and what waits for a job', async () => {
+    const first = await insert();
+    const second = await insert();
+    const waiting = await insert({
+      scheduleAt: T0 - 1,
+      dependsOn: [
+        { jobId: first.id, type: 'afterok' },
+        { jobId: second.id, type: 'afternotok' },
+      ],
+    });
+    const alsoWaiting = await insert({ dependsOn: [{ jobId: first.id, type: 'afterany' }] });
+    expect(waiting.dependsOn).toEqual([
+      { jobId: first.id, type: 'afterok' },
+      { jobId: second.id, type: 'afternotok' },
+    ]);
+    expect(first.dependsOn).toEqual([]);
+    await walk(waiting, 'pending');
+    await walk(alsoWaiting, 'pending');
+    // Due by its schedule, but moved on by the dependency check alone.
+    expect(await store.jobs.dueJobs(T0 + 1000)).toEqual([]);
+    expect((await store.jobs.jobsAwaitingDependencies()).map((j) => j.id)).toEqual([
+      waiting.id,
+      alsoWaiting.id,
+    ]);
+    await walk(first, 'runnable');
+    const summaries = await store.jobs.jobSummaries([first.id, second.id, 'no-such-job']);
+    expect(summaries.sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+      [first, second]
+        .map(({ id, project, name }, i) => ({
+          id,
+          project,
+          name,
+          state: i === 0 ? 'runnable' : 'submitted',
+        }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    );
+    expect(await store.jobs.dependents(first.id, 1)).toEqual({
+      items: [
+        { id: waiting.id, project: 'p', name: waiting.name, state: 'pending', type: 'afterok' },
+      ],
+      total: 2,
+    });
+    expect(await store.jobs.dependents(waiting.id, 10)).toEqual({ items: [], total: 0 });
+    await walk({ ...waiting, state: 'pending' }, 'runnable');
+    expect((await store.jobs.jobsAwaitingDependencies()).map((j) => j.id)).toEqual([
+      alsoWaiting.id,
+    ]);
+  });
+
   it('counts the slots held per queue and finds jobs by state', async () => {
     const a = await walk(await insert(), 'runnable', 'starting');
     const b = await walk(await insert(), 'runnable', 'starting', 'running');

@@ -29,6 +29,7 @@ export function newJob(overrides: Partial<NewJob> = {}): NewJob {
     memoryBytes: 4 * 1024 ** 3,
     network: 'none',
     runOptions: DEFAULT_RUN_OPTIONS,
+    dependsOn: [],
     ...overrides,
   };
 }

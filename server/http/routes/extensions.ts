@@ -14,6 +14,7 @@ import { parseOrThrow } from '../parse';
 import type { PositionCodec } from '../positions';
 import {
   toAttempts,
+  toDependencies,
   toDefinitionSummary,
   toJobExecution,
   toJobListItem,
@@ -98,6 +99,11 @@ export function extensionRoutes(
       return { ok: true, data: toJobLogs({ ...logs, next: null }) };
     },
   );
+
+  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/dependencies', async (request) => {
+    const found = await service.dependencies(principalOf(request).project, request.params.job_id);
+    return { ok: true, data: toDependencies(found) };
+  });
 
   app.get<{ Params: JobParams }>('/v1/client/job/:job_id/execution', async (request) => {
     const execution = await service.execution(principalOf(request).project, request.params.job_id);

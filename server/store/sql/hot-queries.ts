@@ -42,6 +42,7 @@ export const NEW_JOB_COLUMNS = [
   'network',
   'run_options_json',
   'retry_json',
+  'depends_json',
 ] as const satisfies readonly (keyof NewJobRow)[];
 
 const placeholders = <V>(param: Param<V>, columns: readonly (keyof V & string)[]) =>

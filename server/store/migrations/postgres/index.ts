@@ -9,6 +9,7 @@ import * as m007 from './007-job-node';
 import * as m008 from './008-queue-finished';
 import * as m009 from './009-job-output';
 import * as m010 from './010-job-attempts';
+import * as m011 from './011-job-dependencies';
 
 /** Same numbers and names as the SQLite migrations: one schema version whatever the driver. */
 export const postgresMigrations: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '008-queue-finished', up: m008.up },
   { name: '009-job-output', up: m009.up },
   { name: '010-job-attempts', up: m010.up },
+  { name: '011-job-dependencies', up: m011.up },
 ];

@@ -7,6 +7,7 @@ import type { UniqueIndex } from '../dialect';
 import type { NewJobRow, NewTransitionRow } from '../hot-queries';
 import { WriteBatch } from '../write-batch';
 import { storableNote, type JobTables } from './context';
+import { insertDependenciesWithin } from './dependencies';
 import { newJobRow, storedJob } from './rows';
 
 interface PendingInsert {
@@ -107,6 +108,10 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
     const returned = await hot.insertJobs(trx, rows);
     const seqById = new Map(returned.map(({ id, seq }) => [id, seq]));
     await hot.insertTransitions(trx, transitions);
+    await insertDependenciesWithin(
+      trx,
+      inserts.map((insert) => insert.job),
+    );
     for (const [ref, { fingerprint, at }] of firstUses) {
       await hot.rememberFingerprint(trx, { ref, fingerprint, first_used_at: at });
     }

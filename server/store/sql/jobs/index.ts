@@ -6,6 +6,7 @@ import type { StoreDialect } from '../dialect';
 import { JobAdmission } from './admission';
 import { JobAttemptRows } from './attempts';
 import { JobChangeFeed } from './change-feed';
+import { JobDependencyRows } from './dependencies';
 import { jobTables } from './context';
 import { JobLogRows } from './logs';
 import { JobMoves } from './moves';
@@ -28,6 +29,7 @@ export function sqlJobStores(
   const feed = new JobChangeFeed(tables);
   const logs = new JobLogRows(tables);
   const attempts = new JobAttemptRows(tables);
+  const dependencies = new JobDependencyRows(tables);
   const jobs: JobStore = {
     insertJob: (job, fingerprint, how) => admission.insertJob(job, fingerprint, how),
     moveJob: (change) => moves.moveJob(change),
@@ -52,6 +54,9 @@ export function sqlJobStores(
     getLogs: (id) => logs.getLogs(id),
     attempts: (id) => attempts.attempts(id),
     attemptLogs: (id, attempt) => attempts.attemptLogs(id, attempt),
+    jobsAwaitingDependencies: () => dependencies.jobsAwaitingDependencies(),
+    jobSummaries: (ids) => dependencies.jobSummaries(ids),
+    dependents: (id, limit) => dependencies.dependents(id, limit),
   };
   return { jobs, sealedEnv: new SqlSealedEnvStore(tables), counts: reads };
 }

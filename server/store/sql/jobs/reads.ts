@@ -43,6 +43,8 @@ export class JobReads implements Reads, JobCounts {
       .selectAll()
       .where('state', '=', 'pending')
       .where('schedule_at', '<=', now)
+      // A job that waits for others is moved on by the dispatcher's dependency check alone.
+      .where('depends_json', 'is', null)
       .orderBy('schedule_at')
       .execute();
     return rows.map(toJob);

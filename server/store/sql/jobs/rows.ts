@@ -3,6 +3,7 @@ import type { JobState, RetryStrategy } from '../../../../contract';
 import {
   DEFAULT_RUN_OPTIONS,
   type Job,
+  type JobDependency,
   type NewJob,
   type RunOptions,
   type StoredEnvVar,
@@ -46,6 +47,7 @@ export function toJob(row: Selectable<JobsTable>): Job {
     node: row.node,
     attempt: row.attempt,
     notBefore: row.not_before,
+    dependsOn: row.depends_json === null ? [] : (JSON.parse(row.depends_json) as JobDependency[]),
   };
 }
 
@@ -82,6 +84,7 @@ export function newJobRow(job: NewJob, state: JobState, systemNote: string | nul
     network: job.network,
     run_options_json: JSON.stringify(job.runOptions),
     retry_json: job.retry === null ? null : JSON.stringify(job.retry),
+    depends_json: job.dependsOn.length === 0 ? null : JSON.stringify(job.dependsOn),
   };
 }
 
@@ -122,5 +125,6 @@ export function storedJob(job: NewJob, row: NewJobRow, seq: number): Job {
     node: null,
     attempt: 1,
     notBefore: null,
+    dependsOn: job.dependsOn,
   };
 }

@@ -1,0 +1,102 @@
+import { DEPENDENCY_TYPE_WORDS, dependencyStatus, type DependencyStatus } from '../../contract';
+import type { Job, JobDependency, JobSummary } from './model';
+import { notes } from './notes';
+import type { JobStore } from './ports';
+import { admissionOf, type JobStateMachine } from './state-machine';
+
+/** What a job that waits for others does now. */
+export type DependencyVerdict =
+  { kind: 'met' } | { kind: 'waiting'; note: string } | { kind: 'unmeetable'; note: string };
+
+/** One dependency with the job it names as it is now (undefined: not stored, or not visible). */
+interface Judged {
+  dependency: JobDependency;
+  other: JobSummary | undefined;
+  status: DependencyStatus;
+}
+
+// The ids of a check's jobs go into one IN (…) a chunk: far below any driver's parameter limit.
+const IDS_PER_READ = 500;
+
+/**
+ * A job's dependencies judged against the jobs they name: `others` holds what the store has of
+ * them; a job of another project counts as missing, as it does at submit.
+ */
+export function judgeDependencies(
+  job: Pick<Job, 'project' | 'dependsOn'>,
+  others: ReadonlyMap<string, JobSummary>,
+): DependencyVerdict {
+  const judged: Judged[] = job.dependsOn.map((dependency) => {
+    const found = others.get(dependency.jobId);
+    const other = found?.project === job.project ? found : undefined;
+    const status = other ? dependencyStatus(dependency.type, other.state) : 'unmeetable';
+    return { dependency, other, status };
+  });
+  const broken = judged.find((j) => j.status === 'unmeetable');
+  if (broken) {
+    const { dependency, other } = broken;
+    return {
+      kind: 'unmeetable',
+      note: other
+        ? notes.dependencyUnmeetable(describe(other), other.state, dependency.type)
+        : notes.dependencyGone(dependency.jobId),
+    };
+  }
+  const waiting = judged.filter((j) => j.status === 'waiting');
+  if (waiting.length === 0) return { kind: 'met' };
+  return {
+    kind: 'waiting',
+    note: notes.waitingForDependencies(
+      waiting.map(({ dependency, other }) => ({
+        job: describe(other!),
+        needs: DEPENDENCY_TYPE_WORDS[dependency.type],
+        state: other!.state,
+      })),
+      judged.length,
+    ),
+  };
+}
+
+const describe = (job: JobSummary) => `${job.name} (${job.id})`;
+
+/** The jobs named by `jobs`' dependencies, read from the store a chunk of ids at a time. */
+export async function dependencyTargets(
+  store: Pick<JobStore, 'jobSummaries'>,
+  jobs: readonly Pick<Job, 'dependsOn'>[],
+): Promise<Map<string, JobSummary>> {
+  const ids = [...new Set(jobs.flatMap((job) => job.dependsOn.map((d) => d.jobId)))];
+  const found = new Map<string, JobSummary>();
+  for (let i = 0; i < ids.length; i += IDS_PER_READ) {
+    for (const summary of await store.jobSummaries(ids.slice(i, i + IDS_PER_READ))) {
+      found.set(summary.id, summary);
+    }
+  }
+  return found;
+}
+
+/**
+ * Moves on the pending jobs that wait for others: to runnable once every dependency is met (or
+ * to their schedule_at, when that is still ahead), to cancelled with a note once one can no
+ * longer be met, and keeps the note of the rest saying what they wait for. Level-driven: it
+ * judges what the store holds now, so a check missed (a crash, another instance's job) is made
+ * up by the next, and two instances checking at once are settled by the moves' compare-and-set.
+ */
+export async function settleDependencies(
+  store: Pick<JobStore, 'jobsAwaitingDependencies' | 'jobSummaries' | 'setNote'>,
+  machine: Pick<JobStateMachine, 'move'>,
+): Promise<void> {
+  const waiting = await store.jobsAwaitingDependencies();
+  if (waiting.length === 0) return;
+  const others = await dependencyTargets(store, waiting);
+  for (const job of waiting) {
+    const verdict = judgeDependencies(job, others);
+    const now = Date.now();
+    if (verdict.kind === 'unmeetable') {
+      await machine.move(job, 'cancelled', verdict.note, { finishedAt: now });
+      continue;
+    }
+    const next = verdict.kind === 'met' ? admissionOf(job, now) : { to: 'pending', ...verdict };
+    if (next.to === 'runnable') await machine.move(job, 'runnable', null);
+    else if (next.note !== job.systemNote) await store.setNote(job.id, 'pending', next.note);
+  }
+}
