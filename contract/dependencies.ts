@@ -18,7 +18,7 @@ export const DEPENDENCY_TYPE_WORDS: Record<DependencyType, string> = {
   afternotok: 'to end unsuccessfully',
 };
 
-const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const dependencySchema = z.strictObject(
   {
@@ -43,7 +43,7 @@ export const dependsOnSchema = z
   .min(1, 'must name at least one job (leave the field out for none)')
   .max(DEPENDENCY_LIMITS.perJob, `must have at most ${DEPENDENCY_LIMITS.perJob} dependencies`)
   .refine(
-    (list) => new Set(list.map((d) => d.job_id)).size === list.length,
+    (list) => new Set(list.map((d) => d.job_id.toLowerCase())).size === list.length,
     'must name each job once',
   )
   .meta({

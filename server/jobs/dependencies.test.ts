@@ -60,15 +60,18 @@ describe('judging a job that waits for others', () => {
   });
 
   it('can no longer be met when one ended otherwise, is gone, or is of another project', () => {
-    expect(judge([{ jobId: 'a', type: 'afternotok' }], summary('a', 'completed'))).toEqual({
+    expect(judge([{ jobId: 'a', type: 'afternotok' }], summary('a', 'completed'))).toMatchObject({
       kind: 'unmeetable',
+      index: 0,
       note: 'cancelled: it was to start after job job-a (a) to end unsuccessfully (afternotok), which ended completed',
     });
     const gone = {
       kind: 'unmeetable',
       note: 'cancelled: job a, which it was to start after, is no longer stored',
     };
-    expect(judge([{ jobId: 'a', type: 'afterany' }])).toEqual(gone);
-    expect(judge([{ jobId: 'a', type: 'afterany' }], summary('a', 'completed', 'q'))).toEqual(gone);
+    expect(judge([{ jobId: 'a', type: 'afterany' }])).toMatchObject(gone);
+    expect(judge([{ jobId: 'a', type: 'afterany' }], summary('a', 'completed', 'q'))).toMatchObject(
+      gone,
+    );
   });
 });

@@ -6,7 +6,10 @@ import { admissionOf, type JobStateMachine } from './state-machine';
 
 /** What a job that waits for others does now. */
 export type DependencyVerdict =
-  { kind: 'met' } | { kind: 'waiting'; note: string } | { kind: 'unmeetable'; note: string };
+  | { kind: 'met' }
+  | { kind: 'waiting'; note: string }
+  /** `index`: the first dependency that cannot be met; `refusal`: why, for a submit's 400. */
+  | { kind: 'unmeetable'; note: string; index: number; refusal: string };
 
 /** One dependency with the job it names as it is now (undefined: not stored, or not visible). */
 interface Judged {
@@ -32,15 +35,23 @@ export function judgeDependencies(
     const status = other ? dependencyStatus(dependency.type, other.state) : 'unmeetable';
     return { dependency, other, status };
   });
-  const broken = judged.find((j) => j.status === 'unmeetable');
-  if (broken) {
-    const { dependency, other } = broken;
-    return {
-      kind: 'unmeetable',
-      note: other
-        ? notes.dependencyUnmeetable(describe(other), other.state, dependency.type)
-        : notes.dependencyGone(dependency.jobId),
-    };
+  const index = judged.findIndex((j) => j.status === 'unmeetable');
+  if (index >= 0) {
+    const { dependency, other } = judged[index]!;
+    const { jobId, type } = dependency;
+    return other
+      ? {
+          kind: 'unmeetable',
+          index,
+          note: notes.dependencyUnmeetable(describe(other), other.state, type),
+          refusal: `job ${describe(other)} ended ${other.state}, so a job waiting for it ${DEPENDENCY_TYPE_WORDS[type]} (${type}) could never start`,
+        }
+      : {
+          kind: 'unmeetable',
+          index,
+          note: notes.dependencyGone(jobId),
+          refusal: `no job ${jobId} in this project`,
+        };
   }
   const waiting = judged.filter((j) => j.status === 'waiting');
   if (waiting.length === 0) return { kind: 'met' };

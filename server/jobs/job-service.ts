@@ -1,10 +1,8 @@
 import { failpoint } from './failpoints';
 import {
   DEPENDENCY_LIMITS,
-  DEPENDENCY_TYPE_WORDS,
   SLOT_STATES,
   cancelEffect,
-  dependencyStatus,
   type JobState,
   type SubmitJobRequest,
 } from '../../contract';
@@ -141,19 +139,10 @@ export class JobService {
    */
   private async dependencyAdmission(job: NewJob): Promise<Admission | undefined> {
     if (job.dependsOn.length === 0) return undefined;
-    const others = await dependencyTargets(this.store, [job]);
-    job.dependsOn.forEach(({ jobId, type }, i) => {
-      const other = others.get(jobId);
-      const field = `depends_on[${i}].job_id`;
-      if (other?.project !== job.project)
-        throw invalid(`${field}: no job ${jobId} in this project`);
-      if (dependencyStatus(type, other.state) === 'unmeetable') {
-        throw invalid(
-          `${field}: job ${other.name} (${jobId}) ended ${other.state}, so a job waiting for it ${DEPENDENCY_TYPE_WORDS[type]} (${type}) could never start`,
-        );
-      }
-    });
-    const verdict = judgeDependencies(job, others);
+    const verdict = judgeDependencies(job, await dependencyTargets(this.store, [job]));
+    if (verdict.kind === 'unmeetable') {
+      throw invalid(`depends_on[${verdict.index}].job_id: ${verdict.refusal}`);
+    }
     return verdict.kind === 'waiting' ? { to: 'pending', note: verdict.note } : undefined;
   }
 

@@ -139,8 +139,11 @@ export interface ScheduleStore {
    * came due while paused is not run.
    */
   setPaused(ref: string, paused: boolean, reason: string | null, now: number): Promise<boolean>;
-  /** The job of its latest firing that submitted one. */
-  lastJob(ref: string): Promise<JobSummary | undefined>;
+  /**
+   * The job of its latest firing before `before` that submitted one: never the job of the
+   * firing at `before` itself, which another instance may have just stored.
+   */
+  lastJob(ref: string, before: number): Promise<JobSummary | undefined>;
   /**
    * In one transaction: records the firing, moves the schedule's last firing to it and stores
    * its job. A firing recorded before (another instance fired it) changes nothing: fired false.

@@ -141,7 +141,13 @@ export class Scheduler {
     const states = await this.states();
     for (const schedule of this.parts.catalog.schedules) {
       const state = states.get(schedule.ref);
-      if (state && !state.paused) await this.fireDue(schedule, state);
+      if (!state || state.paused) continue;
+      // One schedule's failure (a store error, a contended cancel) keeps no other from its time;
+      // the next tick tries it again, as its firing was not recorded.
+      await this.fireDue(schedule, state).catch((error: unknown) => {
+        this.parts.logger.error({ err: error, schedule: schedule.ref }, 'schedule firing failed');
+        setTimeout(() => this.kick(), 1000).unref();
+      });
     }
     this.arm();
   }
@@ -171,7 +177,7 @@ export class Scheduler {
       await schedules.fire({ schedule: schedule.ref, fireAt, note: notes.firingMissed });
       return;
     }
-    const previous = await schedules.lastJob(schedule.ref);
+    const previous = await schedules.lastJob(schedule.ref, fireAt);
     const overlapping = previous && !isFinalState(previous.state) ? previous : undefined;
     if (overlapping && schedule.overlap === 'skip') {
       const note = notes.firingSkipped(

@@ -106,7 +106,8 @@ export function planJob(
     network: definition.network,
     runOptions: definition.runOptions,
     dependsOn: (payload.depends_on ?? []).map((d) => ({
-      jobId: d.job_id,
+      // Ids are answered in lower case; a client may write them in upper.
+      jobId: d.job_id.toLowerCase(),
       type: d.type ?? 'afterok',
     })),
   };

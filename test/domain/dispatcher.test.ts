@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeRuntime } from '../../server/runtime/fake/fake-runtime';
 import { startDomain } from './harness';
 
@@ -29,5 +29,20 @@ describe('the dispatcher, woken by events alone', () => {
     await domain.waitFor(sooner, 'running', 2000);
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect((await domain.system.service.detail('t', later)).state).toBe('pending');
+  });
+
+  it('does not spin on a job waiting for another past its schedule_at: the timer is armed for times to come', async () => {
+    domain = await startDomain(new FakeRuntime(), undefined, NO_PASS_MS);
+    const first = await domain.submit({ schedule_at: inMs(60_000) });
+    await domain.waitFor(first, 'pending');
+    const reads = vi.spyOn(domain.store, 'nextScheduleAt');
+    const waiting = await domain.submit({
+      schedule_at: inMs(100),
+      depends_on: [{ job_id: first }],
+    });
+    await new Promise((r) => setTimeout(r, 1100));
+    // A tick or three (the submit, the 100 ms timer); it was hundreds, re-armed at 0 ms.
+    expect(reads.mock.calls.length).toBeLessThan(10);
+    expect((await domain.waitFor(waiting, 'pending')).systemNote).toMatch(/^waiting for job /);
   });
 });

@@ -43,6 +43,9 @@ describe('the SQLite driver', () => {
         '008-queue-finished',
         '009-job-output',
         '010-job-attempts',
+        '011-job-dependencies',
+        '012-schedules',
+        '013-waiting-jobs-index',
       ]);
       expect(modeOf(file)).toBe(0o600);
       expect(await store.meta.storeId()).toBe('76ff9718-6217-4192-ab89-c5ac56ea2153');

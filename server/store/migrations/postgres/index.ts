@@ -11,6 +11,7 @@ import * as m009 from './009-job-output';
 import * as m010 from './010-job-attempts';
 import * as m011 from './011-job-dependencies';
 import * as m012 from './012-schedules';
+import * as m013 from './013-waiting-jobs-index';
 
 /** Same numbers and names as the SQLite migrations: one schema version whatever the driver. */
 export const postgresMigrations: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '010-job-attempts', up: m010.up },
   { name: '011-job-dependencies', up: m011.up },
   { name: '012-schedules', up: m012.up },
+  { name: '013-waiting-jobs-index', up: m013.up },
 ];

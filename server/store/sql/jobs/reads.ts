@@ -57,6 +57,9 @@ export class JobReads implements Reads, JobCounts {
         .selectFrom('jobs')
         .select((eb) => eb.fn.min('schedule_at').as('next'))
         .where('state', '=', 'pending')
+        // A job that waits for others past its schedule_at is moved by the dependency check when
+        // they end: a time already gone would arm the timer at 0 ms, tick after tick.
+        .where((eb) => eb.or([eb('depends_json', 'is', null), eb('schedule_at', '>', now)]))
         .executeTakeFirst(),
       // Runnable jobs waiting out a backoff: few at any time, found by the (state, queue) index.
       db

@@ -56,12 +56,13 @@ export class SqlScheduleStore implements ScheduleStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async lastJob(ref: string) {
+  async lastJob(ref: string, before: number) {
     const row = await this.tables.db
       .selectFrom('schedule_firings')
       .innerJoin('jobs', 'jobs.id', 'schedule_firings.job_id')
       .select(['jobs.id', 'jobs.project', 'jobs.name', 'jobs.state'])
       .where('schedule_firings.schedule', '=', ref)
+      .where('schedule_firings.fire_at', '<', before)
       .orderBy('schedule_firings.fire_at', 'desc')
       .limit(1)
       .executeTakeFirst();
