@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { JobRecord } from '../../../contract';
 import { AttemptsSection } from './AttemptsSection';
 import { Countdown } from './Countdown';
+import { DependenciesSection } from './DependenciesSection';
 import { ExecutionPanel } from './ExecutionPanel';
 import { JobHeader } from './JobHeader';
 import { JobNotice } from './JobNotice';
@@ -32,6 +33,7 @@ export function JobView({ job }: { job: JobRecord }) {
       {job.state === 'pending' && job.schedule_at && <Countdown at={job.schedule_at} />}
       <LifecycleStepper job={job} />
       <ExecutionPanel job={job} />
+      <DependenciesSection job={job} />
       <AttemptsSection job={job} onShowCurrentOutput={() => setTab('logs')} />
       {/* Only the shown tab is mounted: hidden logs are not read every poll. A jump here stops
           below the fixed header. */}
