@@ -87,6 +87,32 @@ describe('jobDependenciesQuery', () => {
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
+  it('reads again a read that was under way when another job changed', async () => {
+    let answer = answerOfB();
+    let release!: () => void;
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    const fetch = vi.fn(async () => {
+      const data = answer; // as the service saw it when the read arrived
+      await answered;
+      return new Response(JSON.stringify({ ok: true, data }), { status: 200 });
+    });
+    vi.stubGlobal('fetch', fetch);
+    const client = new QueryClient();
+    const observer = new QueryObserver(client, jobDependenciesQuery(pendingB));
+    stop = observer.subscribe(() => undefined);
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
+
+    cache = createLiveCache(client);
+    cache.apply(listItem(A, { state: 'completed', updated_at: '2026-11-26T10:41:20.000Z' }));
+    answer = answerOfB({ state: 'completed', status: 'met' });
+    release();
+    // After the live cache's batch of re-reads (a second).
+    await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual(answer), {
+      timeout: 5000,
+    });
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
   it("is read again when the job's own record changes, the last answer shown meanwhile", async () => {
     const fetch = stubService([[/\/dependencies$/, answerOfB()]]);
     const client = new QueryClient();

@@ -65,16 +65,21 @@ export function createLiveCache(queryClient: QueryClient) {
 
   // Another job's page may show this one among what it waits for or what waits for it.
   const applyToDependencies = (job: JobListItem) => {
-    for (const [key, answer] of queryClient.getQueriesData<DependenciesAnswer | null>({
+    const queries = queryClient.getQueryCache().findAll({
       queryKey: jobKeys.details(),
       // jobKeys.dependencies(id, version): ['jobs', 'detail', id, 'dependencies', version].
       predicate: (query) => query.queryKey[3] === 'dependencies',
-    })) {
-      if (!answer) continue;
-      const patched = withJobState(answer, job);
-      if (patched === answer) continue;
-      queryClient.setQueryData(key, patched);
-      if (isFetching(queryClient, key)) markStale(key);
+    });
+    for (const { queryKey, state } of queries) {
+      const answer = state.data as DependenciesAnswer | null | undefined;
+      if (answer) {
+        const patched = withJobState(answer, job);
+        if (patched === answer) continue;
+        queryClient.setQueryData(queryKey, patched);
+      }
+      // A read under way (a first one, with nothing to patch, too) may have been answered before
+      // this change: read again after it.
+      if (answer !== null && isFetching(queryClient, queryKey)) markStale(queryKey);
     }
   };
 
