@@ -4,6 +4,7 @@ import { apiThroughput } from './scenarios/api';
 import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedule';
 import { initialBundleSize, watchedJobCost } from './scenarios/console';
 import { followedLogFrames, idleJobsTableCost, lighthouseScores } from './scenarios/console-live';
+import { dependencyTurnaround } from './scenarios/dependency';
 import { engineOverhead, shortJobThroughput } from './scenarios/overhead';
 import { retryTurnaround } from './scenarios/retry';
 import { scaleOut } from './scenarios/scale-out';
@@ -24,6 +25,7 @@ export const plan = {
   cancelSamples: quick ? 3 : 10,
   scheduleJobs: 100,
   retryJobs: quick ? 5 : 50,
+  dependencyPairs: quick ? 5 : 50,
   // 10⁷ stored jobs take several minutes to seed: only with BENCH_STORE_10M=1.
   storeSizes: quick
     ? [10_000]
@@ -169,6 +171,20 @@ export const STEPS: Step<unknown>[] = [
         latency(r.retryToRunningMs),
       ],
       ['retry: beside a new job, submit → running', latency(r.submitToRunningMs)],
+    ],
+  }),
+  step({
+    name: 'dependency',
+    title: 'dependency turnaround',
+    needs: ['docker'],
+    needsSharedService: true,
+    run: async (shared) => dependencyTurnaround(await shared(), plan.dependencyPairs),
+    rows: (d) => [
+      [
+        `dependency: job completed → the job waiting for it (afterok) running (${d.pairs} pairs)`,
+        latency(d.completedToDependentRunningMs),
+      ],
+      ['dependency: beside the first job, submit → running', latency(d.submitToRunningMs)],
     ],
   }),
   step({

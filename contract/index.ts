@@ -11,3 +11,4 @@ export * from './definitions';
 export * from './identity';
 export * from './retry';
 export * from './dependencies';
+export * from './schedules';

@@ -15,6 +15,7 @@ import {
 import { definitionListSchema } from './definitions';
 import { dependenciesAnswerSchema } from './dependencies';
 import { attemptsAnswerSchema } from './retry';
+import { pauseScheduleSchema, scheduleSchema, schedulesAnswerSchema } from './schedules';
 import { whoAmISchema } from './identity';
 import { queueListSchema } from './queues';
 import { submitJobSchema } from './submit';
@@ -180,6 +181,48 @@ export function buildOpenApiDocument() {
       429: errors[429],
     },
   });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/schedules',
+    operationId: 'listSchedules',
+    summary:
+      "The project's recurring schedules with their next firings and recent runs (extension)",
+    security,
+    responses: {
+      200: json(successEnvelope(schedulesAnswerSchema), 'Schedules by name'),
+      401: errors[401],
+      429: errors[429],
+    },
+  });
+  const schedule = scheduleSchema.meta({ id: 'Schedule' });
+  for (const [action, summary] of [
+    ['pause', 'Pause a schedule: it fires no more until resumed (extension)'],
+    ['resume', 'Resume a paused schedule from its next firing on (extension)'],
+  ] as const) {
+    registry.registerPath({
+      method: 'post',
+      path: `/v1/client/schedules/{name}/${action}`,
+      operationId: `${action}Schedule`,
+      summary,
+      security,
+      request: {
+        params: z.object({ name: z.string() }),
+        ...(action === 'pause' && {
+          body: {
+            required: false,
+            content: { 'application/json': { schema: pauseScheduleSchema } },
+          },
+        }),
+      },
+      responses: {
+        200: json(successEnvelope(schedule), 'The schedule as it is now'),
+        400: errors[400],
+        401: errors[401],
+        404: json(error, 'No such schedule in this API key’s project'),
+        429: errors[429],
+      },
+    });
+  }
   registry.registerPath({
     method: 'get',
     path: '/v1/client/whoami',

@@ -405,6 +405,9 @@ describe('the OpenAPI document', () => {
       '/v1/client/job/{job_id}/transitions',
       '/v1/client/jobs',
       '/v1/client/queues',
+      '/v1/client/schedules',
+      '/v1/client/schedules/{name}/pause',
+      '/v1/client/schedules/{name}/resume',
       '/v1/client/whoami',
     ]);
     const names = (path: string) => paths[path]!.get!.parameters!.map((p) => p.name);

@@ -190,6 +190,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/schedules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's recurring schedules with their next firings and recent runs (extension) */
+    get: operations['listSchedules'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/schedules/{name}/pause': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Pause a schedule: it fires no more until resumed (extension) */
+    post: operations['pauseSchedule'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/schedules/{name}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Resume a paused schedule from its next firing on (extension) */
+    post: operations['resumeSchedule'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/whoami': {
     parameters: {
       query?: never;
@@ -497,6 +548,47 @@ export interface components {
       node: string | null;
       attempt?: number;
       attempts_max?: number;
+    };
+    Schedule: {
+      name: string;
+      job_definition: string;
+      job_queue: string;
+      cron: string;
+      timezone: string;
+      /** @enum {string} */
+      overlap: 'skip' | 'allow' | 'cancel_previous';
+      /** @enum {string} */
+      missed: 'run_once' | 'skip';
+      paused: boolean;
+      paused_reason: string | null;
+      /** @description The next 5 times it fires (none while paused) */
+      next_firings: string[];
+      /** @description The last 20 firings, newest first */
+      recent: {
+        /** @description RFC 3339, UTC, milliseconds */
+        fire_at: string;
+        job_id: string | null;
+        job_name: string | null;
+        /**
+         * @description The job's state now
+         * @enum {string|null}
+         */
+        state:
+          | 'submitted'
+          | 'pending'
+          | 'runnable'
+          | 'starting'
+          | 'running'
+          | 'cancelling'
+          | 'cancelled'
+          | 'timeout'
+          | 'completed'
+          | 'failed'
+          | 'error'
+          | null;
+        /** @description Why no job was submitted, or what it did first */
+        note: string | null;
+      }[];
     };
     WhoAmI: {
       /** @description The API key's project: every job it sees is that one's */
@@ -1328,6 +1420,220 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listSchedules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Schedules by name */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              items: {
+                name: string;
+                job_definition: string;
+                job_queue: string;
+                cron: string;
+                timezone: string;
+                /** @enum {string} */
+                overlap: 'skip' | 'allow' | 'cancel_previous';
+                /** @enum {string} */
+                missed: 'run_once' | 'skip';
+                paused: boolean;
+                paused_reason: string | null;
+                /** @description The next 5 times it fires (none while paused) */
+                next_firings: string[];
+                /** @description The last 20 firings, newest first */
+                recent: {
+                  /** @description RFC 3339, UTC, milliseconds */
+                  fire_at: string;
+                  job_id: string | null;
+                  job_name: string | null;
+                  /**
+                   * @description The job's state now
+                   * @enum {string|null}
+                   */
+                  state:
+                    | 'submitted'
+                    | 'pending'
+                    | 'runnable'
+                    | 'starting'
+                    | 'running'
+                    | 'cancelling'
+                    | 'cancelled'
+                    | 'timeout'
+                    | 'completed'
+                    | 'failed'
+                    | 'error'
+                    | null;
+                  /** @description Why no job was submitted, or what it did first */
+                  note: string | null;
+                }[];
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  pauseSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The schedule as it is now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['Schedule'];
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such schedule in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  resumeSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The schedule as it is now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['Schedule'];
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such schedule in this API key’s project */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { jobStateSchema } from './states';
+
+/**
+ * Extension: recurring schedules. A project's configuration declares them (a cron expression in
+ * a time zone, the definition and queue each firing submits to); the API lists them with their
+ * next firings and recent runs, and pauses or resumes one.
+ */
+
+/** What a firing does while the job of the previous one has not finished. */
+export const SCHEDULE_OVERLAPS = ['skip', 'allow', 'cancel_previous'] as const;
+export type ScheduleOverlap = (typeof SCHEDULE_OVERLAPS)[number];
+
+/** What becomes of a firing whose time passed while no instance ran (`missed_after_seconds` late). */
+export const SCHEDULE_MISSED = ['run_once', 'skip'] as const;
+export type ScheduleMissed = (typeof SCHEDULE_MISSED)[number];
+
+export const SCHEDULE_LIMITS = { recentShown: 20, nextShown: 5, reasonMaxLength: 200 } as const;
+
+const isoTime = z.string().meta({ description: 'RFC 3339, UTC, milliseconds' });
+
+/** One firing of a schedule: the job it submitted, or why it submitted none. */
+export const scheduleFiringSchema = z.object({
+  fire_at: isoTime,
+  job_id: z.string().nullable(),
+  job_name: z.string().nullable(),
+  state: jobStateSchema.nullable().meta({ description: "The job's state now" }),
+  note: z
+    .string()
+    .nullable()
+    .meta({ description: 'Why no job was submitted, or what it did first' }),
+});
+export type ScheduleFiring = z.infer<typeof scheduleFiringSchema>;
+
+export const scheduleSchema = z.object({
+  name: z.string(),
+  job_definition: z.string(),
+  job_queue: z.string(),
+  cron: z.string(),
+  timezone: z.string(),
+  overlap: z.enum(SCHEDULE_OVERLAPS),
+  missed: z.enum(SCHEDULE_MISSED),
+  paused: z.boolean(),
+  paused_reason: z.string().nullable(),
+  next_firings: z.array(isoTime).meta({
+    description: `The next ${SCHEDULE_LIMITS.nextShown} times it fires (none while paused)`,
+  }),
+  recent: z
+    .array(scheduleFiringSchema)
+    .meta({ description: `The last ${SCHEDULE_LIMITS.recentShown} firings, newest first` }),
+});
+export type Schedule = z.infer<typeof scheduleSchema>;
+
+export const schedulesAnswerSchema = z.object({ items: z.array(scheduleSchema) });
+export type SchedulesAnswer = z.infer<typeof schedulesAnswerSchema>;
+
+export const pauseScheduleSchema = z.strictObject(
+  {
+    reason: z
+      .string({ error: 'must be a string' })
+      .max(
+        SCHEDULE_LIMITS.reasonMaxLength,
+        `must be at most ${SCHEDULE_LIMITS.reasonMaxLength} characters`,
+      )
+      .optional(),
+  },
+  { error: 'body must be a JSON object like { "reason": "…" }' },
+);
+export type PauseScheduleRequest = z.infer<typeof pauseScheduleSchema>;
