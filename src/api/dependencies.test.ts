@@ -5,13 +5,12 @@ import { listItem } from '../test/list-item';
 import { stubService } from '../test/service';
 import { detectCapabilities } from './capabilities';
 import {
+  awaitsChange,
   jobDependenciesQuery,
-  withJobState,
   type DependenciesAnswer,
   type DependencyEdge,
 } from './dependencies';
 import { jobKeys } from './keys';
-import { createLiveCache } from './live-cache';
 
 const A = '01a20274-e614-709d-917d-d51b4dc7e757';
 const B = '01a20274-e614-709d-917d-d51b4dc7e758';
@@ -27,113 +26,69 @@ const edge = (jobId: string, fields: Partial<DependencyEdge> = {}): DependencyEd
 });
 
 /** B's answer: it waits for A, and C waits for it. */
-const answerOfB = (fields: Partial<DependencyEdge> = {}): DependenciesAnswer => ({
-  depends_on: [edge(A, fields)],
-  dependents: [edge(C, { state: 'pending' })],
+const answerOfB = (
+  a: Partial<DependencyEdge> = {},
+  c: Partial<DependencyEdge> = { state: 'pending' },
+): DependenciesAnswer => ({
+  depends_on: [edge(A, a)],
+  dependents: [edge(C, c)],
   dependents_total: 1,
+});
+
+const pendingB: JobRecord = listItem(B, {
+  state: 'pending',
+  system_note: 'waiting for job a (A) to complete (it is running)',
+  updated_at: '2026-11-26T10:41:15.000Z',
 });
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('withJobState', () => {
-  it('judges again a dependency on the job that changed, as the contract does', () => {
-    expect(withJobState(answerOfB(), { id: A, state: 'failed' }).depends_on).toEqual([
-      edge(A, { state: 'failed', status: 'unmeetable' }),
-    ]);
-    expect(withJobState(answerOfB(), { id: A, state: 'completed' }).depends_on).toEqual([
-      edge(A, { state: 'completed', status: 'met' }),
-    ]);
-  });
-
-  it("changes only the state of a job waiting for this one (its status is this job's)", () => {
-    const patched = withJobState(answerOfB(), { id: C, state: 'cancelled' });
-    expect(patched.dependents).toEqual([edge(C, { state: 'cancelled' })]);
-    expect(patched.depends_on).toEqual(answerOfB().depends_on);
-  });
-
-  it('gives the same answer for a job not in it or a state unchanged', () => {
-    const answer = answerOfB();
-    expect(withJobState(answer, { id: B, state: 'completed' })).toBe(answer);
-    expect(withJobState(answer, { id: A, state: 'running' })).toBe(answer);
+describe('awaitsChange', () => {
+  it('holds while a job on either side has not ended', () => {
+    expect(awaitsChange(answerOfB())).toBe(true);
+    expect(awaitsChange(answerOfB({ state: 'completed', status: 'met' }))).toBe(true);
+    expect(
+      awaitsChange(answerOfB({ state: 'completed', status: 'met' }, { state: 'completed' })),
+    ).toBe(false);
   });
 });
 
 describe('jobDependenciesQuery', () => {
   let stop: (() => void) | undefined;
-  let cache: ReturnType<typeof createLiveCache> | undefined;
-  afterEach(() => {
-    stop?.();
-    cache?.dispose();
-  });
+  afterEach(() => stop?.());
 
-  const pendingB: JobRecord = listItem(B, {
-    state: 'pending',
-    system_note: 'waiting for job a (A) to complete (it is running)',
-    updated_at: '2026-11-26T10:41:15.000Z',
-  });
-
-  it('takes the other jobs’ changes from the event stream, without a request', async () => {
+  it('is polled while a job in it has not ended, and no more once they all ended', async () => {
     const fetch = stubService([[/\/dependencies$/, answerOfB()]]);
     const client = new QueryClient();
-    const observer = new QueryObserver(client, jobDependenciesQuery(pendingB));
+    const observer = new QueryObserver(client, jobDependenciesQuery(pendingB, 20));
     stop = observer.subscribe(() => undefined);
     await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual(answerOfB()));
 
-    cache = createLiveCache(client);
-    cache.apply(listItem(A, { state: 'completed', updated_at: '2026-11-26T10:41:20.000Z' }));
-    expect(observer.getCurrentResult().data?.depends_on).toEqual([
-      edge(A, { state: 'completed', status: 'met' }),
-    ]);
-    expect(fetch).toHaveBeenCalledTimes(1);
-  });
-
-  it('reads again a read that was under way when another job changed', async () => {
-    let answer = answerOfB();
-    let release!: () => void;
-    const answered = new Promise<void>((resolve) => (release = resolve));
-    const fetch = vi.fn(async () => {
-      const data = answer; // as the service saw it when the read arrived
-      await answered;
-      return new Response(JSON.stringify({ ok: true, data }), { status: 200 });
-    });
-    vi.stubGlobal('fetch', fetch);
-    const client = new QueryClient();
-    const observer = new QueryObserver(client, jobDependenciesQuery(pendingB));
-    stop = observer.subscribe(() => undefined);
-    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
-
-    cache = createLiveCache(client);
-    cache.apply(listItem(A, { state: 'completed', updated_at: '2026-11-26T10:41:20.000Z' }));
-    answer = answerOfB({ state: 'completed', status: 'met' });
-    release();
-    // After the live cache's batch of re-reads (a second).
-    await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual(answer), {
-      timeout: 5000,
-    });
-    expect(fetch).toHaveBeenCalledTimes(2);
+    // A completed and C ran: the page's job (B) has not changed, the answer has.
+    const ended = answerOfB({ state: 'completed', status: 'met' }, { state: 'completed' });
+    stubService([[/\/dependencies$/, ended]]);
+    await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual(ended));
+    const calls = fetch.mock.calls.length;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(fetch.mock.calls.length).toBe(calls);
   });
 
   it("is read again when the job's own record changes, the last answer shown meanwhile", async () => {
-    const fetch = stubService([[/\/dependencies$/, answerOfB()]]);
+    const settled = answerOfB({ state: 'failed', status: 'unmeetable' }, { state: 'cancelled' });
+    const fetch = stubService([[/\/dependencies$/, settled]]);
     const client = new QueryClient();
-    const observer = new QueryObserver(client, jobDependenciesQuery(pendingB));
+    const observer = new QueryObserver(client, jobDependenciesQuery(pendingB, 20));
     stop = observer.subscribe(() => undefined);
-    await vi.waitFor(() => expect(observer.getCurrentResult().data).toBeDefined());
+    await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual(settled));
 
-    const met = answerOfB({ state: 'completed', status: 'met' });
-    stubService([[/\/dependencies$/, met]]);
-    observer.setOptions(
-      jobDependenciesQuery({
-        ...pendingB,
-        state: 'runnable',
-        system_note: null,
-        updated_at: '2026-11-26T10:41:21.000Z',
-      }),
-    );
-    expect(observer.getCurrentResult().data).toEqual(answerOfB());
-    await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual(met));
+    const cancelled = { ...pendingB, state: 'cancelled', updated_at: '2026-11-26T10:41:21.000Z' };
+    const again = { ...settled, dependents_total: 2 };
+    stubService([[/\/dependencies$/, again]]);
+    observer.setOptions(jobDependenciesQuery(cancelled as JobRecord, 20));
+    expect(observer.getCurrentResult().data).toEqual(settled);
+    await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual(again));
     expect(fetch).toHaveBeenCalledTimes(1);
-    expect(client.getQueryData(jobKeys.dependencies(B, '2026-11-26T10:41:21.000Z'))).toEqual(met);
+    expect(client.getQueryData(jobKeys.dependencies(B, cancelled.updated_at))).toEqual(again);
   });
 });
 

@@ -1,16 +1,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
   dependenciesAnswerSchema,
-  dependencyStatus,
+  isFinalState,
   successEnvelope,
   type DependenciesAnswer,
-  type DependencyEdge,
   type JobRecord,
 } from '../../contract';
+import { nextPollDelay } from '../lib/polling';
+import { useSettings } from '../lib/settings';
 import { useCapabilities } from './capabilities';
 import { apiRequest } from './client';
 import { jobPath, optional } from './jobs';
 import { jobKeys } from './keys';
+import { isPermanent } from './queries';
 
 // The answer's shape is the contract's (contract/dependencies.ts), read as the service writes it.
 export {
@@ -37,49 +39,40 @@ export function getJobDependencies(id: string): Promise<DependenciesAnswer | nul
 export const hasDependencies = (answer: DependenciesAnswer) =>
   answer.depends_on.length > 0 || answer.dependents_total > 0;
 
-/**
- * The answer with another job's new state: where this job waits for it, the dependency is judged
- * again as the service would (the contract's dependencyStatus); where it waits for this job, only
- * its state changes (its status is about this job, whose own changes read the answer again).
- * The same answer when that job is not in it or its state is unchanged.
- */
-export function withJobState(
-  answer: DependenciesAnswer,
-  job: Pick<JobRecord, 'id' | 'state'>,
-): DependenciesAnswer {
-  const names = (edge: DependencyEdge) => edge.job_id === job.id && edge.state !== job.state;
-  if (!answer.depends_on.some(names) && !answer.dependents.some(names)) return answer;
-  return {
-    ...answer,
-    depends_on: answer.depends_on.map((edge) =>
-      names(edge)
-        ? { ...edge, state: job.state, status: dependencyStatus(edge.type, job.state) }
-        : edge,
-    ),
-    dependents: answer.dependents.map((edge) =>
-      names(edge) ? { ...edge, state: job.state } : edge,
-    ),
-  };
-}
+/** Whether another job's change may still change the answer: a job in it has not ended. */
+export const awaitsChange = (answer: DependenciesAnswer) =>
+  [...answer.depends_on, ...answer.dependents].some((edge) => !isFinalState(edge.state));
 
 /**
  * The job's dependencies: read again whenever the record changes (a state change, a new note),
- * as its attempts are; the other jobs' changes reach it from the event stream (live-cache.ts).
- * While the next read is under way, the last answer stays shown.
+ * as its attempts are. The other jobs change without this one's record changing (a job waited
+ * for by a completed one runs on), so while one of them has not ended it is polled as Job Detail
+ * is: every `pollMs`, backing off on errors, paused while the tab is hidden. While the next read
+ * is under way, the last answer stays shown.
  */
-export function jobDependenciesQuery(job: JobRecord) {
+export function jobDependenciesQuery(job: JobRecord, pollMs: number) {
   return queryOptions({
     queryKey: jobKeys.dependencies(job.id, job.updated_at),
     queryFn: () => getJobDependencies(job.id),
     placeholderData: (previous, previousQuery) =>
       previousQuery?.queryKey[2] === job.id ? previous : undefined,
     retry: false,
+    refetchInterval: (query) =>
+      query.state.data && awaitsChange(query.state.data)
+        ? nextPollDelay({
+            state: undefined,
+            consecutiveErrors: query.state.fetchFailureCount,
+            permanentError: isPermanent(query.state.error),
+            baseMs: pollMs,
+          })
+        : false,
   });
 }
 
 /** The job's dependencies, only from a service that has them (no request otherwise): null then. */
 export function useJobDependencies(job: JobRecord) {
   const offered = useCapabilities().data?.dependencies ?? false;
-  const query = useQuery({ ...jobDependenciesQuery(job), enabled: offered });
+  const { pollSeconds } = useSettings();
+  const query = useQuery({ ...jobDependenciesQuery(job, pollSeconds * 1000), enabled: offered });
   return offered ? (query.data ?? null) : null;
 }

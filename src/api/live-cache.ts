@@ -1,6 +1,5 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import type { DependenciesAnswer, JobList, JobListItem, JobRecord } from '../../contract';
-import { withJobState } from './dependencies';
+import type { JobList, JobListItem, JobRecord } from '../../contract';
 import { matchesFilter } from './job-filter';
 import type { JobFilter } from './jobs';
 import { jobKeys, queueKeys } from './keys';
@@ -23,8 +22,8 @@ const isFetching = (queryClient: QueryClient, key: QueryKey) =>
   queryClient.getQueryState(key)?.fetchStatus === 'fetching';
 
 /**
- * Applies the event stream to the query cache: a row, a job already shown, or a job among
- * another's dependencies is patched in place (no request, unless a read of it was in flight: it is read again after); a list that
+ * Applies the event stream to the query cache: a row or a job already shown is patched in
+ * place (no request, unless a read of it was in flight: it is read again after); a list that
  * gains or loses a job, and the queue counts, are refetched, batched so that a burst of events
  * costs one request per query.
  */
@@ -63,26 +62,6 @@ export function createLiveCache(queryClient: QueryClient) {
     }
   };
 
-  // Another job's page may show this one among what it waits for or what waits for it.
-  const applyToDependencies = (job: JobListItem) => {
-    const queries = queryClient.getQueryCache().findAll({
-      queryKey: jobKeys.details(),
-      // jobKeys.dependencies(id, version): ['jobs', 'detail', id, 'dependencies', version].
-      predicate: (query) => query.queryKey[3] === 'dependencies',
-    });
-    for (const { queryKey, state } of queries) {
-      const answer = state.data as DependenciesAnswer | null | undefined;
-      if (answer) {
-        const patched = withJobState(answer, job);
-        if (patched === answer) continue;
-        queryClient.setQueryData(queryKey, patched);
-      }
-      // A read under way (a first one, with nothing to patch, too) may have been answered before
-      // this change: read again after it.
-      if (answer !== null && isFetching(queryClient, queryKey)) markStale(queryKey);
-    }
-  };
-
   return {
     apply(job: JobListItem) {
       const detail = jobKeys.detail(job.id);
@@ -91,7 +70,6 @@ export function createLiveCache(queryClient: QueryClient) {
       );
       if (isFetching(queryClient, detail)) markStale(detail);
       applyToLists(job);
-      applyToDependencies(job);
       markStale(queueKeys.list());
     },
     /** After a gap in the stream: what it missed may have changed anything shown. */
