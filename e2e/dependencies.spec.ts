@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { expectState, submitAndOpen, submitViaApi } from './helpers';
+import { expectState, screenshot, submitAndOpen, submitViaApi } from './helpers';
 
 /** The requests for dependencies the page makes from now on. */
 function dependencyRequests(page: Page): string[] {
@@ -45,6 +45,7 @@ test('a job submitted after another waits for it, then runs once it completed', 
   await page.getByRole('combobox', { name: 'Job definition' }).fill('demo::hello:1');
   await page.getByRole('combobox', { name: 'Job queue' }).fill('demo::default');
   await expect(page.getByTestId('payload-preview')).toContainText(`"job_id": "${first}"`);
+  await screenshot(page, 'submit-dependencies');
   const second = await submitAndOpen(page);
 
   // It waits, and says for what.
@@ -55,6 +56,7 @@ test('a job submitted after another waits for it, then runs once it completed', 
   await expect(waitsFor.getByRole('link', { name: firstName })).toBeVisible();
   await expect(waitsFor).toContainText('to complete (afterok)');
   await expect(waitsFor.getByTestId('dependency-status')).toHaveText('waiting');
+  await screenshot(page, 'job-dependencies');
 
   // The first job's page lists it, and follows it as it starts, runs and completes.
   await waitsFor.getByRole('link', { name: firstName }).click();
