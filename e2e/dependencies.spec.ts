@@ -45,6 +45,8 @@ test('a job submitted after another waits for it, then runs once it completed', 
   await page.getByRole('combobox', { name: 'Job definition' }).fill('demo::hello:1');
   await page.getByRole('combobox', { name: 'Job queue' }).fill('demo::default');
   await expect(page.getByTestId('payload-preview')).toContainText(`"job_id": "${first}"`);
+  await page.keyboard.press('Escape'); // the queue's suggestions
+  await page.getByRole('textbox', { name: 'Dependency 1 job id' }).scrollIntoViewIfNeeded();
   await screenshot(page, 'submit-dependencies');
   const second = await submitAndOpen(page);
 

@@ -55,7 +55,9 @@ describe('the Dependencies section of the submit form', () => {
         { job_id: B, type: 'afternotok' },
       ],
     });
-    expect(screen.getByTestId('dependencies-summary')).toHaveTextContent(/until 2 jobs ended/);
+    expect(screen.getByTestId('dependencies-summary')).toHaveTextContent(
+      /waits for 2 jobs, pending until each has ended/,
+    );
 
     await user.click(screen.getByRole('button', { name: 'Remove dependency 1' }));
     expect(preview()).toMatchObject({ depends_on: [{ job_id: B, type: 'afternotok' }] });

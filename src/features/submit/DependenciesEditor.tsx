@@ -52,7 +52,7 @@ export function DependenciesEditor({ control, register, errors }: SectionEditorP
       </Group>
       <Text size="xs" c="dimmed" data-testid="dependencies-summary">
         {set
-          ? `Set: the job stays pending until ${jobs} ended as asked; it is cancelled if that can no longer be.`
+          ? `Set: the job waits for ${jobs}, pending until each has ended as its type asks, and is cancelled if one no longer can.`
           : 'Left empty, the job waits for no other job.'}
       </Text>
       <Collapse expanded={expanded} id={bodyId}>
@@ -69,7 +69,6 @@ export function DependenciesEditor({ control, register, errors }: SectionEditorP
                   {...register(`dependsOn.${index}.jobId`)}
                   aria-label={`Dependency ${n} job id`}
                   placeholder="job id (a UUID)"
-                  ff="monospace"
                   style={{ flex: '1 1 20rem' }}
                   autoComplete="off"
                   error={row?.jobId?.message}
