@@ -39,6 +39,10 @@ export function getJobDependencies(id: string): Promise<DependenciesAnswer | nul
 export const hasDependencies = (answer: DependenciesAnswer) =>
   answer.depends_on.length > 0 || answer.dependents_total > 0;
 
+/** Whether the job still waits for a job it depends on (then not for its schedule_at alone). */
+export const waitsForJobs = (answer: DependenciesAnswer) =>
+  answer.depends_on.some((edge) => edge.status === 'waiting');
+
 /** Whether another job's change may still change the answer: a job in it has not ended. */
 export const awaitsChange = (answer: DependenciesAnswer) =>
   [...answer.depends_on, ...answer.dependents].some((edge) => !isFinalState(edge.state));

@@ -6,6 +6,7 @@ import { jobKeys } from '../../api/keys';
 import { capabilities, renderWithService, requestedPaths, stubService } from '../../test/service';
 import { DependenciesSection } from './DependenciesSection';
 import { JobHeader } from './JobHeader';
+import { JobView } from './JobView';
 
 const ID = '01a20274-e614-709d-917d-d51b4dc7e757';
 const BUILD = '01a20274-e614-709d-917d-d51b4dc7e700';
@@ -144,5 +145,28 @@ describe('a service without dependencies', () => {
     expect(screen.queryByRole('region', { name: 'Dependencies' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Submit a job after this one' })).toBeNull();
     expect(requestedPaths(fetch).filter((path) => path.includes('dependencies'))).toEqual([]);
+  });
+});
+
+describe('a scheduled job that waits for others', () => {
+  const scheduled = job('pending', { schedule_at: '2026-11-26T10:45:00.000Z' });
+
+  it('counts down to its time only once no job it depends on is still running', async () => {
+    stubService([[/\/dependencies$/, { ...nothing, depends_on: [edge(BUILD, {})] }]]);
+    renderWithService(<JobView job={scheduled} />);
+    expect(await screen.findByRole('table', { name: 'Waits for' })).toBeInTheDocument();
+    expect(screen.queryByTestId('schedule-countdown')).not.toBeInTheDocument();
+  });
+
+  it('counts down as any scheduled job once they all ended as asked', async () => {
+    stubService([
+      [
+        /\/dependencies$/,
+        { ...nothing, depends_on: [edge(BUILD, { state: 'completed', status: 'met' })] },
+      ],
+    ]);
+    renderWithService(<JobView job={scheduled} />);
+    expect(await screen.findByRole('table', { name: 'Waits for' })).toBeInTheDocument();
+    expect(screen.getByTestId('schedule-countdown')).toBeInTheDocument();
   });
 });

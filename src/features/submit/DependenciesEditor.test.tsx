@@ -31,7 +31,7 @@ describe('the Dependencies section of the submit form', () => {
     expect(screen.queryByRole('button', { name: 'Set dependencies' })).not.toBeInTheDocument();
   });
 
-  it('adds depends_on to the body once a row is there, and takes it out with the last row', async () => {
+  it('adds depends_on to the body once a row is there, each row as typed', async () => {
     stubService([]);
     renderWithService(<SubmitPage />);
     const user = userEvent.setup();
@@ -58,11 +58,17 @@ describe('the Dependencies section of the submit form', () => {
     expect(screen.getByTestId('dependencies-summary')).toHaveTextContent(
       /waits for 2 jobs, pending until each has ended/,
     );
+  });
 
-    await user.click(screen.getByRole('button', { name: 'Remove dependency 1' }));
-    expect(preview()).toMatchObject({ depends_on: [{ job_id: B, type: 'afternotok' }] });
+  it('takes depends_on out of the body with the last row', async () => {
+    stubService([]);
+    renderWithService(<SubmitPage />, capabilities(), `/submit?after=${A}`);
+    const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Remove dependency 1' }));
     expect(screen.getByTestId('payload-preview')).not.toHaveTextContent('depends_on');
+    expect(screen.getByTestId('dependencies-summary')).toHaveTextContent(
+      'Left empty, the job waits for no other job.',
+    );
   });
 
   it('comes open with the job to wait for from "Submit a job after this one"', () => {
