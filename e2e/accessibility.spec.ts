@@ -144,6 +144,28 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await audit('attempt output dialog', '[role="dialog"]');
         await page.keyboard.press('Escape');
         await page.request.post(`/v1/client/job/${retrying}/cancel`);
+
+        // Dependencies: the form's section with a row, and both sides of a dependency on the
+        // job pages (the job waited for held in the paused queue, so nothing runs).
+        await fillBasics(page, 'demo::hello:1');
+        await page.getByRole('button', { name: 'Set dependencies' }).click();
+        await page.getByRole('button', { name: 'Add dependency' }).click();
+        await audit('submit, dependencies');
+        const held = await submitViaApi(page, {
+          job_definition: 'demo::hello:1',
+          job_queue: 'demo::held',
+        });
+        const after = await submitViaApi(page, {
+          job_definition: 'demo::hello:1',
+          depends_on: [{ job_id: held }],
+        });
+        await page.goto(`/jobs/${after}`);
+        await expect(page.getByRole('table', { name: 'Waits for' })).toBeVisible();
+        await audit('job page, waiting for another job');
+        await page.goto(`/jobs/${held}`);
+        await expect(page.getByRole('table', { name: 'Waited on by' })).toBeVisible();
+        await audit('job page, waited on by another job');
+        await page.request.post(`/v1/client/job/${held}/cancel`);
       }
       await page.goto('/jobs?view=recent');
       await audit('jobs, recent');
@@ -152,7 +174,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await audit('job not found');
       await page.goto('/settings');
       await audit('settings');
-      expect(audited.length).toBeGreaterThanOrEqual(extensions ? 18 : 12);
+      expect(audited.length).toBeGreaterThanOrEqual(extensions ? 21 : 12);
     });
   });
 }

@@ -10,7 +10,7 @@ import {
 } from '../../contract';
 import { useCapabilities } from './capabilities';
 import { apiRequest } from './client';
-import { optional } from './jobs';
+import { jobPath, optional } from './jobs';
 import { jobKeys } from './keys';
 import { mergeLogs } from './logs';
 
@@ -25,8 +25,6 @@ export function currentAttempt(answer: AttemptsAnswer, state: JobState): number 
   const lastEnded = answer.items.at(-1)?.attempt ?? 0;
   return Math.max(answer.attempt, isFinalState(state) ? lastEnded : lastEnded + 1);
 }
-
-const jobPath = (id: string) => `/v1/client/job/${encodeURIComponent(id)}`;
 
 /** Extension: the job's attempts; null when the service does not retry jobs. */
 export function getJobAttempts(id: string): Promise<AttemptsAnswer | null> {

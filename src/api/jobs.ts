@@ -17,7 +17,7 @@ import {
 } from '../../contract';
 import { apiRequest, isApiError } from './client';
 
-const jobPath = (id: string) => `/v1/client/job/${encodeURIComponent(id)}`;
+export const jobPath = (id: string) => `/v1/client/job/${encodeURIComponent(id)}`;
 
 /** Job Submit: resolves with the new job's id. */
 export async function submitJob(payload: SubmitJobRequest): Promise<string> {

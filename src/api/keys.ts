@@ -22,6 +22,11 @@ export const jobKeys = {
   /** Its attempts change with the job: read again when the record changes. */
   attempts: (id: string, version: string | null) =>
     [...jobKeys.detail(id), 'attempts', version] as const,
+  /** What it waits for and what waits for it: every version of the record's answer. */
+  dependenciesOf: (id: string) => [...jobKeys.detail(id), 'dependencies'] as const,
+  /** Read again when the record changes, as its attempts are. */
+  dependencies: (id: string, version: string | null) =>
+    [...jobKeys.dependenciesOf(id), version] as const,
   /** An ended attempt's output: kept as it was when the attempt ended. */
   attemptLogs: (id: string, attempt: number) =>
     [...jobKeys.detail(id), 'attempt-logs', attempt] as const,

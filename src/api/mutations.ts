@@ -21,6 +21,9 @@ export function useSubmitJob() {
     onSuccess: (id, payload) => {
       rememberSubmission(id, payload);
       invalidateAfterChange(queryClient, []);
+      // The jobs it waits for have one more job waiting for them.
+      for (const { job_id } of payload.depends_on ?? [])
+        void queryClient.invalidateQueries({ queryKey: jobKeys.dependenciesOf(job_id) });
     },
   });
 }

@@ -11,7 +11,7 @@ import { isNewer } from './live-cache';
 import { listQueues } from './queues';
 
 /** 4xx other than 429 will not get better by asking again. */
-const isPermanent = (error: unknown) =>
+export const isPermanent = (error: unknown) =>
   isApiError(error) && error.status >= 400 && error.status < 500 && error.status !== 429;
 
 /**

@@ -20,6 +20,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     execution: true,
     transitions: true,
     attempts: true,
+    dependencies: true,
     ...overrides,
   };
 }
@@ -44,14 +45,23 @@ export function stubService(routes: [RegExp, unknown][]) {
 export const requestedPaths = (fetch: ReturnType<typeof stubService>) =>
   fetch.mock.calls.map(([input]) => String(input));
 
-/** Renders with Mantine, a router and a query client that already knows the service's offer. */
-export function renderWithService(ui: ReactNode, offer: Capabilities = capabilities()) {
+/**
+ * Renders with Mantine, a router (at `path`, with its search params, when given) and a query
+ * client that already knows the service's offer.
+ */
+export function renderWithService(
+  ui: ReactNode,
+  offer: Capabilities = capabilities(),
+  path?: string,
+) {
   const client = new QueryClient();
   client.setQueryData(serviceKeys.capabilities(), offer);
   const wrapper = ({ children }: { children: ReactNode }) => (
     <MantineProvider>
       <QueryClientProvider client={client}>
-        <MemoryRouter>{children}</MemoryRouter>
+        <MemoryRouter initialEntries={path === undefined ? undefined : [path]}>
+          {children}
+        </MemoryRouter>
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -1,6 +1,6 @@
 import { Button, Code, Group, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import type { JobRecord, JobState } from '../../../contract';
+import { dependencyStatus, type JobRecord, type JobState } from '../../../contract';
 import { useCapabilities } from '../../api/capabilities';
 import { CopyTextButton } from '../../components/CopyTextButton';
 import { StateBadge } from '../../components/StateBadge';
@@ -11,7 +11,8 @@ import { CancelButton } from './CancelControl';
 const RETRIED_BY_HAND: readonly JobState[] = ['failed', 'timeout', 'error'];
 
 /**
- * Name, state and id, with what can be done: submit again and cancel. A job that failed, timed
+ * Name, state and id, with what can be done: submit again, submit a job that waits for this one
+ * to complete (on a service with dependencies), and cancel. A job that failed, timed
  * out or erred on a service with retries gets "Retry" as the page's main action: the same
  * "submit again" form, filled the same way (sensitive values typed again).
  */
@@ -24,6 +25,9 @@ export function JobHeader({ job }: { job: JobRecord }) {
     .use()
     .some((recent) => recent.id === job.id && recent.payload);
   const canResubmit = submittedHere || describable;
+  // A job that will never complete cannot be waited for as afterok: the service would refuse it.
+  const canFollow =
+    capabilities?.dependencies === true && dependencyStatus('afterok', job.state) !== 'unmeetable';
   return (
     <Group justify="space-between" align="flex-start">
       <Stack gap={4}>
@@ -44,6 +48,15 @@ export function JobHeader({ job }: { job: JobRecord }) {
             to={`/submit?from=${encodeURIComponent(job.id)}`}
           >
             {retry ? 'Retry' : 'Submit again'}
+          </Button>
+        )}
+        {canFollow && (
+          <Button
+            variant="default"
+            component={Link}
+            to={`/submit?after=${encodeURIComponent(job.id)}`}
+          >
+            Submit a job after this one
           </Button>
         )}
         <CancelButton job={job} />

@@ -1,8 +1,10 @@
 import { Button, Stack, Tabs } from '@mantine/core';
 import { useState } from 'react';
 import type { JobRecord } from '../../../contract';
+import { useJobDependencies, waitsForJobs } from '../../api/dependencies';
 import { AttemptsSection } from './AttemptsSection';
 import { Countdown } from './Countdown';
+import { DependenciesSection } from './DependenciesSection';
 import { ExecutionPanel } from './ExecutionPanel';
 import { JobHeader } from './JobHeader';
 import { JobNotice } from './JobNotice';
@@ -14,6 +16,9 @@ const OUTPUT_ID = 'job-output';
 
 export function JobView({ job }: { job: JobRecord }) {
   const [tab, setTab] = useState<string | null>('logs');
+  const dependencies = useJobDependencies(job);
+  // Scheduled and waiting for other jobs: it starts once they ended, which no countdown can say.
+  const waitsForOthers = dependencies !== null && waitsForJobs(dependencies);
   return (
     <Stack>
       <JobHeader job={job} />
@@ -29,9 +34,12 @@ export function JobView({ job }: { job: JobRecord }) {
         Logs
       </Button>
       <JobNotice job={job} />
-      {job.state === 'pending' && job.schedule_at && <Countdown at={job.schedule_at} />}
+      {job.state === 'pending' && job.schedule_at && !waitsForOthers && (
+        <Countdown at={job.schedule_at} />
+      )}
       <LifecycleStepper job={job} />
       <ExecutionPanel job={job} />
+      <DependenciesSection job={job} />
       <AttemptsSection job={job} onShowCurrentOutput={() => setTab('logs')} />
       {/* Only the shown tab is mounted: hidden logs are not read every poll. A jump here stops
           below the fixed header. */}

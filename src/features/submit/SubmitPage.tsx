@@ -14,8 +14,10 @@ import { recentJobsStore, recentValuesStore } from '../../lib/history';
 import { strategyText } from '../../lib/retry-text';
 import { CommandEditor } from './CommandEditor';
 import { useDeclared, useDefinitionFill } from './declared';
+import { DependenciesEditor } from './DependenciesEditor';
 import { EnvEditor } from './EnvEditor';
 import {
+  emptyDependency,
   emptyForm,
   errorsFromMessage,
   formFromExecution,
@@ -32,18 +34,26 @@ import { RetryEditor } from './RetryEditor';
 import { ScheduleField } from './ScheduleField';
 import { SubmitProblems } from './SubmitProblems';
 
-function initialValues(fromId: string | null): { values: SubmitFormValues; resubmitted: boolean } {
+/**
+ * The form as the URL asks: `from`, a job submitted again; `after`, a job to wait for (to
+ * complete, the default type) from that job's page.
+ */
+function initialValues(
+  fromId: string | null,
+  afterId: string | null,
+): { values: SubmitFormValues; resubmitted: boolean } {
   const source = fromId ? recentJobsStore.read().find((job) => job.id === fromId)?.payload : null;
-  return source
-    ? { values: formFromPayload(source), resubmitted: true }
-    : { values: emptyForm(), resubmitted: false };
+  const values = source ? formFromPayload(source) : emptyForm();
+  if (afterId) values.dependsOn = [emptyDependency(afterId)];
+  return { values, resubmitted: Boolean(source) };
 }
 
 export default function SubmitPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const fromId = searchParams.get('from');
-  const initial = useMemo(() => initialValues(fromId), [fromId]);
+  const afterId = searchParams.get('after');
+  const initial = useMemo(() => initialValues(fromId, afterId), [fromId, afterId]);
   const recent = recentValuesStore.use();
   const [importOpened, importDialog] = useDisclosure();
   const [serverProblems, setServerProblems] = useState<string[]>([]);
@@ -180,6 +190,15 @@ export default function SubmitPage() {
                     register={register}
                     errors={formState.errors}
                     definitionDefault={definitionRetry}
+                  />
+                </Paper>
+              )}
+              {capabilities?.dependencies && (
+                <Paper withBorder p="md">
+                  <DependenciesEditor
+                    control={control}
+                    register={register}
+                    errors={formState.errors}
                   />
                 </Paper>
               )}

@@ -1,6 +1,9 @@
 import type { Control, FieldErrors as FormErrors, UseFormRegister } from 'react-hook-form';
+import type { z } from 'zod';
 import {
   DEFINITION_REF,
+  dependsOnSchema,
+  type DependencyType,
   ENV_NAME,
   IDENTIFIER_MESSAGES,
   JOB_NAME,
@@ -56,6 +59,15 @@ export const emptyRule = (): RetryRuleValues => ({
   action: 'retry',
 });
 
+/** One job of `depends_on`: its id as typed, and what this job waits for it to do. */
+export interface DependencyValues {
+  jobId: string;
+  type: DependencyType;
+}
+
+/** A row of the Dependencies section; afterok is the service's default. */
+export const emptyDependency = (jobId = ''): DependencyValues => ({ jobId, type: 'afterok' });
+
 export interface SubmitFormValues {
   job_definition: string;
   job_queue: string;
@@ -70,6 +82,8 @@ export interface SubmitFormValues {
   scheduleUnix: string;
   /** Left empty, the submission says nothing of retries: its definition's strategy applies. */
   retry: RetryValues;
+  /** No rows: the submission says nothing of dependencies and the job waits for none. */
+  dependsOn: DependencyValues[];
 }
 
 export const emptyForm = (): SubmitFormValues => ({
@@ -83,6 +97,7 @@ export const emptyForm = (): SubmitFormValues => ({
   scheduleLocal: null,
   scheduleUnix: '',
   retry: emptyRetry(),
+  dependsOn: [],
 });
 
 /** What each section editor of the form gets. */
@@ -212,6 +227,9 @@ export function payloadFromForm(values: SubmitFormValues): SubmitJobRequest {
   }
   const retry = retryFromForm(values.retry);
   if (retry) payload.retry = retry;
+  // The type is sent even when it is the default: the body (and its preview) says what it means.
+  if (values.dependsOn.length > 0)
+    payload.depends_on = values.dependsOn.map((d) => ({ job_id: d.jobId.trim(), type: d.type }));
   return payload;
 }
 
@@ -237,6 +255,10 @@ export function formFromPayload(payload: SubmitJobRequest): SubmitFormValues {
       typeof schedule === 'string' ? dayjs(schedule).format('YYYY-MM-DD HH:mm:ss') : null,
     scheduleUnix: typeof schedule === 'number' ? String(schedule) : '',
     retry: retryToForm(payload.retry),
+    dependsOn: (payload.depends_on ?? []).map((d) => ({
+      jobId: d.job_id,
+      type: d.type ?? 'afterok',
+    })),
   };
 }
 
@@ -281,7 +303,21 @@ export function formFieldOf(field: string, values: SubmitFormValues): string | n
   }
   if (field === 'schedule_at')
     return values.scheduleMode === 'unix' ? 'scheduleUnix' : 'scheduleLocal';
+  if (field.startsWith('depends_on')) return dependencyFieldOf(field, values);
   return retryFieldOf(field, values);
+}
+
+/**
+ * `depends_on[2].job_id` (the service's refusal of a job it does not know), `depends_on[2].type`:
+ * that row's control; a fault of a whole row shows at its job id, one of the list under the list.
+ */
+function dependencyFieldOf(field: string, values: SubmitFormValues): string | null {
+  if (field === 'depends_on') return 'dependsOn';
+  const row = /^depends_on\[(\d+)\](?:\.(job_id|type))?$/.exec(field);
+  if (!row) return null;
+  const index = Number(row[1]);
+  if (index >= values.dependsOn.length) return 'dependsOn';
+  return `dependsOn.${index}.${row[2] === 'type' ? 'type' : 'jobId'}`;
 }
 
 const RULE_FIELDS = {
@@ -329,6 +365,22 @@ export function errorsFromMessage(
   return { fields, general };
 }
 
+/** A section's value checked by its own schema: each fault at its control, or the form's when none. */
+function addSectionFaults(
+  errors: FieldErrors,
+  values: SubmitFormValues,
+  field: string,
+  schema: z.ZodType,
+  value: unknown,
+) {
+  const checked = schema.safeParse(value);
+  if (checked.success) return;
+  const issues = checked.error.issues.map((issue) => ({ ...issue, path: [field, ...issue.path] }));
+  const { fields, general } = errorsFromMessage(formatIssues(issues), values);
+  Object.assign(errors, fields);
+  if (general.length > 0) errors.root = [errors.root, ...general].filter(Boolean).join('; ');
+}
+
 /** Checks the contract cannot express (duplicates, references), then the contract itself. */
 export function validateForm(values: SubmitFormValues): FieldErrors {
   const errors: FieldErrors = {};
@@ -372,20 +424,11 @@ export function validateForm(values: SubmitFormValues): FieldErrors {
     if (values.scheduleUnix.trim() === '' || !Number.isFinite(seconds))
       errors.scheduleUnix = 'enter Unix seconds';
   }
-  // The strategy's own faults show at once, with the rest of the form's.
+  // The extensions' sections show their own faults at once, with the rest of the form's.
   const retry = retryFromForm(values.retry);
-  if (retry) {
-    const checked = retryStrategySchema.safeParse(retry);
-    if (!checked.success) {
-      const issues = checked.error.issues.map((issue) => ({
-        ...issue,
-        path: ['retry', ...issue.path],
-      }));
-      const { fields, general } = errorsFromMessage(formatIssues(issues), values);
-      Object.assign(errors, fields);
-      if (general.length > 0) errors.root = general.join('; ');
-    }
-  }
+  if (retry) addSectionFaults(errors, values, 'retry', retryStrategySchema, retry);
+  const dependsOn = payloadFromForm(values).depends_on;
+  if (dependsOn) addSectionFaults(errors, values, 'depends_on', dependsOnSchema, dependsOn);
   if (Object.keys(errors).length > 0) return errors;
 
   const parsed = submitJobSchema.safeParse(payloadFromForm(values));
