@@ -20,6 +20,8 @@ export interface Capabilities {
   transitions: boolean;
   /** Retry strategies: a job's attempts and each earlier attempt's output. */
   attempts: boolean;
+  /** Recurring schedules, paused and resumed; only from the OpenAPI document, like definitions. */
+  schedules: boolean;
 }
 
 const EXTENSION_PATHS = {
@@ -32,6 +34,7 @@ const EXTENSION_PATHS = {
   execution: '/v1/client/job/{job_id}/execution',
   transitions: '/v1/client/job/{job_id}/transitions',
   attempts: '/v1/client/job/{job_id}/attempts',
+  schedules: '/v1/client/schedules',
 } as const;
 
 const openApiSchema = z.object({ paths: z.record(z.string(), z.unknown()) });
@@ -88,6 +91,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
       execution: has(EXTENSION_PATHS.execution),
       transitions: has(EXTENSION_PATHS.transitions),
       attempts: has(EXTENSION_PATHS.attempts),
+      schedules: has(EXTENSION_PATHS.schedules),
     };
   }
   const [queues, jobList, events] = await Promise.all([
@@ -106,6 +110,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
     execution: jobList,
     transitions: jobList,
     attempts: jobList,
+    schedules: false,
   };
 }
 

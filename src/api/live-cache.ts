@@ -1,8 +1,9 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import type { JobList, JobListItem, JobRecord } from '../../contract';
+import type { JobList, JobListItem, JobRecord, Schedule } from '../../contract';
 import { matchesFilter } from './job-filter';
 import type { JobFilter } from './jobs';
-import { jobKeys, queueKeys } from './keys';
+import { jobKeys, queueKeys, scheduleKeys } from './keys';
+import { withFiringState } from './schedule-firings';
 
 /** The spec's seven fields of a list row: what Job Detail's cache holds. */
 function recordOf(job: JobListItem): JobRecord {
@@ -23,9 +24,9 @@ const isFetching = (queryClient: QueryClient, key: QueryKey) =>
 
 /**
  * Applies the event stream to the query cache: a row or a job already shown is patched in
- * place (no request, unless a read of it was in flight: it is read again after); a list that
- * gains or loses a job, and the queue counts, are refetched, batched so that a burst of events
- * costs one request per query.
+ * place (no request, unless a read of it was in flight: it is read again after), and so is the
+ * schedule firing that submitted it; a list that gains or loses a job, and the queue counts, are
+ * refetched, batched so that a burst of events costs one request per query.
  */
 export function createLiveCache(queryClient: QueryClient) {
   const stale = new Map<string, QueryKey>();
@@ -71,11 +72,16 @@ export function createLiveCache(queryClient: QueryClient) {
       if (isFetching(queryClient, detail)) markStale(detail);
       applyToLists(job);
       markStale(queueKeys.list());
+      // A firing's job changes state: patched in place. New firings come on the list's own timer.
+      queryClient.setQueryData<Schedule[] | null>(scheduleKeys.list(), (shown) =>
+        shown ? withFiringState(shown, job) : shown,
+      );
     },
     /** After a gap in the stream: what it missed may have changed anything shown. */
     refreshAll() {
       void queryClient.invalidateQueries({ queryKey: jobKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: queueKeys.all });
+      void queryClient.invalidateQueries({ queryKey: scheduleKeys.all });
     },
     dispose() {
       clearTimeout(timer);

@@ -20,6 +20,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     execution: true,
     transitions: true,
     attempts: true,
+    schedules: true,
     ...overrides,
   };
 }
