@@ -55,7 +55,7 @@ function PauseButton({ schedule }: { schedule: Schedule }) {
               <Button variant="default" onClick={close}>
                 Keep it running
               </Button>
-              <Button type="submit" color="yellow.9" loading={mutation.isPending}>
+              <Button type="submit" loading={mutation.isPending}>
                 Pause schedule
               </Button>
             </Group>

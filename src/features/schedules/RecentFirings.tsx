@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { Schedule, ScheduleFiring } from '../../../contract';
 import { StateBadge } from '../../components/StateBadge';
 import { TimeText } from '../../components/TimeText';
+import { dayjs } from '../../lib/time';
 
 /** The newest few at first: twenty firings per schedule would bury the next schedule. */
 const SHOWN_AT_FIRST = 5;
@@ -11,8 +12,12 @@ const SHOWN_AT_FIRST = 5;
 function FiringRow({ firing, now }: { firing: ScheduleFiring; now: number }) {
   return (
     <Table.Tr data-testid="firing" data-job-id={firing.job_id ?? undefined}>
-      <Table.Td>
-        <TimeText iso={firing.fire_at} relativeTo={now} />
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {/* The time itself first: firings seconds apart would all read "a few seconds ago". */}
+        <TimeText iso={firing.fire_at} />
+        <Text size="xs" c="dimmed">
+          {dayjs(Math.min(Date.parse(firing.fire_at), now)).from(now)}
+        </Text>
       </Table.Td>
       <Table.Td>
         {firing.job_id ? (
@@ -21,6 +26,7 @@ function FiringRow({ firing, now }: { firing: ScheduleFiring; now: number }) {
             component={Link}
             to={`/jobs/${encodeURIComponent(firing.job_id)}`}
             underline="always"
+            style={{ whiteSpace: 'nowrap' }}
           >
             {firing.job_name ?? firing.job_id}
           </Anchor>

@@ -1,4 +1,4 @@
-import { Badge, Card, Code, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Card, Code, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import type { Schedule } from '../../../contract';
 import { cronInWords } from '../../lib/cron-words';
 import { NextFirings } from './NextFirings';
@@ -62,20 +62,20 @@ export function ScheduleCard({ schedule, now }: { schedule: Schedule; now: numbe
           </Stack>
           <PauseControl schedule={schedule} />
         </Group>
-        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
-          <Stack gap={4}>
+        <Grid gap="lg">
+          <Grid.Col span={{ base: 12, lg: 4 }}>
             <Title order={4} size="h5">
               Next firings
             </Title>
             <NextFirings schedule={schedule} now={now} />
-          </Stack>
-          <Stack gap={4}>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, lg: 8 }}>
             <Title order={4} size="h5">
               Recent firings
             </Title>
             <RecentFirings schedule={schedule} now={now} />
-          </Stack>
-        </SimpleGrid>
+          </Grid.Col>
+        </Grid>
       </Stack>
     </Card>
   );
