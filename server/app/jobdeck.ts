@@ -137,6 +137,7 @@ export async function startJobdeck(
   const jobs = createJobSystem(
     {
       store,
+      schedules: storage.schedules,
       instances: storage.instances,
       signals: storage.signals,
       runtime,
@@ -167,6 +168,7 @@ export async function startJobdeck(
 
   const api = await buildHttpApp({
     service: jobs.service,
+    scheduler: jobs.scheduler,
     keys,
     // Retries are an extension: a spec-only service refuses the field like any unknown one.
     submitSchema: config.extensions ? submitJobSchema : specSubmitJobSchema,

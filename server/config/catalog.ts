@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
 import { definitionRefOf, queueRefOf, withDefaults } from '../../contract';
-import { Catalog, type DefinitionSettings, type QueueSettings } from '../jobs/catalog';
+import {
+  Catalog,
+  type DefinitionSettings,
+  type QueueSettings,
+  type ScheduleSettings,
+} from '../jobs/catalog';
 import type { JobdeckConfig } from './schema';
 
 /** The domain's view of the configuration file. */
 export function catalogFromConfig(config: JobdeckConfig): Catalog {
   const queues: QueueSettings[] = [];
   const definitions: DefinitionSettings[] = [];
+  const schedules: ScheduleSettings[] = [];
   for (const [project, settings] of Object.entries(config.projects)) {
     for (const [name, queue] of Object.entries(settings.queues)) {
       queues.push({
@@ -15,6 +21,22 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
         maxRunning: queue.max_running,
         priority: queue.priority,
         paused: queue.paused,
+      });
+    }
+    for (const [name, schedule] of Object.entries(settings.schedules)) {
+      schedules.push({
+        ref: queueRefOf({ project, name }),
+        project,
+        name,
+        definition: schedule.job_definition,
+        queue: schedule.job_queue,
+        cron: schedule.cron,
+        timezone: schedule.timezone,
+        overlap: schedule.overlap,
+        missed: schedule.missed,
+        missedAfterMs: schedule.missed_after_seconds * 1000,
+        parameters: schedule.container_cmd_parameter,
+        pausedAtStart: schedule.paused,
       });
     }
     for (const [name, versions] of Object.entries(settings.definitions)) {
@@ -61,5 +83,5 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
       }
     }
   }
-  return new Catalog(queues, definitions, config.max_running);
+  return new Catalog(queues, definitions, config.max_running, schedules);
 }

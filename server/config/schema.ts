@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { DEFAULT_BODY_LIMIT_BYTES, retryStrategySchema } from '../../contract';
+import { Cron } from 'croner';
+import {
+  DEFAULT_BODY_LIMIT_BYTES,
+  DEFINITION_REF,
+  QUEUE_REF,
+  SCHEDULE_MISSED,
+  SCHEDULE_OVERLAPS,
+  retryStrategySchema,
+} from '../../contract';
 
 const positiveInt = z.number().int('must be a whole number').positive('must be positive');
 const identifier = z
@@ -178,14 +186,110 @@ const queueSchema = z.strictObject({
     .describe('Jobs are accepted and wait as runnable; nothing starts until the queue is unpaused'),
 });
 
-const projectSchema = z.strictObject({
-  queues: z.record(identifier, queueSchema).describe("The project's job queues, by name"),
-  definitions: z
-    .record(identifier, z.record(identifier, definitionSchema))
-    .describe(
-      "The project's job definitions, by name and then version; a version is immutable once a job used it",
-    ),
-});
+/** Why croner cannot read the expression, if it cannot. */
+function cronProblem(cron: string): string | undefined {
+  try {
+    new Cron(cron, { paused: true }).nextRun();
+    return undefined;
+  } catch (error) {
+    const reason = (error as Error).message.replace(/^CronPattern: /, '');
+    return `must be a cron expression of five fields, or six with seconds first: ${reason}`;
+  }
+}
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const scheduleSchema = z
+  .strictObject({
+    job_definition: z
+      .string()
+      .regex(DEFINITION_REF, 'must look like <project>::<definition>:<version>')
+      .describe('What each firing submits: a definition of this project'),
+    job_queue: z
+      .string()
+      .regex(QUEUE_REF, 'must look like <project>::<queue>')
+      .describe('The queue of this project each firing submits to'),
+    cron: z
+      .string()
+      .superRefine((cron, context) => {
+        const problem = cronProblem(cron);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      })
+      .describe(
+        'When it fires: five fields (minute hour day month weekday), or six with seconds first',
+      ),
+    timezone: z
+      .string()
+      .refine(isTimeZone, 'must be an IANA time zone such as UTC or Europe/Paris')
+      .default('UTC')
+      .describe('The IANA time zone the cron expression is read in (Europe/Paris)'),
+    overlap: z
+      .enum(SCHEDULE_OVERLAPS)
+      .default('skip')
+      .describe(
+        "While the previous firing's job has not finished: `skip` this firing, `allow` both, or `cancel_previous`",
+      ),
+    missed: z
+      .enum(SCHEDULE_MISSED)
+      .default('run_once')
+      .describe(
+        'A firing whose time passed while no instance ran: `run_once` (the latest missed one runs once) or `skip`',
+      ),
+    missed_after_seconds: positiveInt
+      .default(60)
+      .describe('How late a firing is when it counts as missed'),
+    container_cmd_parameter: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe("Parameters of each firing's job, over the definition's"),
+    paused: z
+      .boolean()
+      .default(false)
+      .describe('Paused at first start; after that the API (or the console) pauses and resumes it'),
+  })
+  .describe('A recurring schedule: each firing submits an ordinary job');
+
+const projectSchema = z
+  .strictObject({
+    queues: z.record(identifier, queueSchema).describe("The project's job queues, by name"),
+    definitions: z
+      .record(identifier, z.record(identifier, definitionSchema))
+      .describe(
+        "The project's job definitions, by name and then version; a version is immutable once a job used it",
+      ),
+    schedules: z
+      .record(identifier, scheduleSchema)
+      .default({})
+      .describe('Recurring schedules by name (docs/api.md, Schedules)'),
+  })
+  // A schedule's definition and queue must be this project's and declared in it.
+  .superRefine((project, context) => {
+    for (const [name, schedule] of Object.entries(project.schedules)) {
+      const [, , definitionName, version] = DEFINITION_REF.exec(schedule.job_definition) ?? [];
+      if (!project.definitions[definitionName ?? '']?.[version ?? '']) {
+        context.addIssue({
+          code: 'custom',
+          path: ['schedules', name, 'job_definition'],
+          message: `no definition "${schedule.job_definition}" is declared in this project`,
+        });
+      }
+      const [, , queueName] = QUEUE_REF.exec(schedule.job_queue) ?? [];
+      if (!project.queues[queueName ?? '']) {
+        context.addIssue({
+          code: 'custom',
+          path: ['schedules', name, 'job_queue'],
+          message: `no queue "${schedule.job_queue}" is declared in this project`,
+        });
+      }
+    }
+  });
 
 /** Where `store.url` comes from when the file leaves it out (so a password can stay out of it). */
 export const DATABASE_URL_VARIABLE = 'JOBDECK_DATABASE_URL';
@@ -390,6 +494,21 @@ export const configSchema = z
     path: ['instance_timeout_seconds'],
     message:
       'must be at least 3 × reconcile_interval_seconds (an instance beats once per interval; fewer beats would make live instances look lost)',
+  })
+  .superRefine((config, context) => {
+    for (const [code, project] of Object.entries(config.projects)) {
+      for (const [name, schedule] of Object.entries(project.schedules)) {
+        for (const field of ['job_definition', 'job_queue'] as const) {
+          if (!schedule[field].startsWith(`${code}::`)) {
+            context.addIssue({
+              code: 'custom',
+              path: ['projects', code, 'schedules', name, field],
+              message: `must be of project "${code}" (start with ${code}::)`,
+            });
+          }
+        }
+      }
+    }
   });
 
 export type JobdeckConfig = z.infer<typeof configSchema>;

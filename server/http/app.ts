@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { SubmitJobRequest } from '../../contract';
 import type { ChangeFeed } from '../jobs/change-feed';
 import type { JobService } from '../jobs/job-service';
+import type { Scheduler } from '../jobs/scheduler';
 import type { KeyStore } from '../store/ports';
 import { authenticate, principalOf } from './auth';
 import { ZOD_ONLY } from './parse';
@@ -42,6 +43,7 @@ export interface ExtensionOptions {
 
 export interface HttpAppOptions {
   service: JobService;
+  scheduler: Scheduler;
   keys: KeyStore;
   submitSchema: z.ZodType<SubmitJobRequest>;
   bodyLimitBytes: number;
@@ -127,6 +129,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     jobRoutes(client, { service: options.service, submitSchema: options.submitSchema });
     if (options.extensions) {
       extensionRoutes(client, options.service, {
+        scheduler: options.scheduler,
         version: options.version,
         positions: options.extensions.positions,
       });

@@ -14,10 +14,12 @@ import {
   type JobState,
   type JobTransition,
   type QueueSummary,
+  type Schedule,
 } from '../../contract';
 import type { DefinitionSettings } from '../jobs/catalog';
 import type { Execution, JobDependencies, QueueOverview } from '../jobs/job-service';
 import type { FollowedLogs } from '../jobs/job-logs';
+import type { ScheduleView } from '../jobs/scheduler';
 import { millisIsoOf } from '../jobs/log-instant';
 import type { AttemptRecord, Dependent, Job, Transition } from '../jobs/model';
 
@@ -142,6 +144,28 @@ const toEdge = (job: Dependent, judgedBy: JobState): DependencyEdge => ({
   state: job.state,
   status: dependencyStatus(job.type, judgedBy),
 });
+
+export function toSchedule({ settings, state, next, recent }: ScheduleView): Schedule {
+  return {
+    name: settings.name,
+    job_definition: settings.definition,
+    job_queue: settings.queue,
+    cron: settings.cron,
+    timezone: settings.timezone,
+    overlap: settings.overlap,
+    missed: settings.missed,
+    paused: state.paused,
+    paused_reason: state.pausedReason,
+    next_firings: next.map((at) => at.toISOString()),
+    recent: recent.map((firing) => ({
+      fire_at: iso(firing.fireAt),
+      job_id: firing.job?.id ?? null,
+      job_name: firing.job?.name ?? null,
+      state: firing.job?.state ?? null,
+      note: firing.note,
+    })),
+  };
+}
 
 const UNFINISHED = JOB_STATES.filter((s) => !FINAL_STATES.includes(s));
 

@@ -1,4 +1,4 @@
-import type { RetryStrategy } from '../../contract';
+import type { RetryStrategy, ScheduleMissed, ScheduleOverlap } from '../../contract';
 import type { RunOptions } from './model';
 
 /** What the admin declared: queues and versioned definitions, per project. */
@@ -31,6 +31,25 @@ export interface DefinitionSettings {
   fingerprint: string;
 }
 
+/** A recurring schedule: each firing submits a job of `definition` to `queue`. */
+export interface ScheduleSettings {
+  /** `<project>::<name>`. */
+  ref: string;
+  project: string;
+  name: string;
+  definition: string;
+  queue: string;
+  cron: string;
+  timezone: string;
+  overlap: ScheduleOverlap;
+  missed: ScheduleMissed;
+  /** How late a firing is when it counts as missed. */
+  missedAfterMs: number;
+  parameters: Record<string, string>;
+  /** Its state the first time a store sees it; then the store's. */
+  pausedAtStart: boolean;
+}
+
 export class Catalog {
   private readonly queuesByRef: Map<string, QueueSettings>;
   private readonly definitionsByRef: Map<string, DefinitionSettings>;
@@ -41,6 +60,8 @@ export class Catalog {
     queues: QueueSettings[],
     definitions: DefinitionSettings[],
     readonly maxRunning: number,
+    /** By name within each project, projects in the configuration's order. */
+    readonly schedules: readonly ScheduleSettings[] = [],
   ) {
     this.queuesByRef = new Map(queues.map((q) => [q.ref, q]));
     this.definitionsByRef = new Map(definitions.map((d) => [d.ref, d]));

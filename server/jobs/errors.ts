@@ -16,6 +16,8 @@ export const notFoundAttempt = (id: string, attempt: number) =>
     'not-found',
     `attempt: job "${id}" has no earlier attempt ${attempt} with output kept (the last attempt's output is at /logs)`,
   );
+export const notFoundSchedule = (name: string) =>
+  new JobRequestError('not-found', `name: no schedule "${name}" in this project`);
 export const conflict = (message: string) => new JobRequestError('conflict', message);
 /** Something the request needs is away for a while (the engine): worth a retry. */
 export const unavailable = (message: string) => new JobRequestError('unavailable', message);

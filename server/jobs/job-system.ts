@@ -10,16 +10,19 @@ import type {
   InstanceRegistry,
   JobStore,
   Logger,
+  ScheduleStore,
   SecretBox,
   Signals,
 } from './ports';
 import { Reconciler } from './reconciler';
 import { Runner, type ContainerDefaults } from './runner';
+import { Scheduler } from './scheduler';
 import { KeyedSerial } from './serial';
 import { JobStateMachine } from './state-machine';
 
 export interface JobSystemPorts {
   store: JobStore;
+  schedules: ScheduleStore;
   instances: InstanceRegistry;
   signals: Signals;
   runtime: ContainerRuntime;
@@ -44,7 +47,7 @@ export type JobSystem = ReturnType<typeof createJobSystem>;
 
 /** The domain, wired: what the service runs, and what tests run against a fake engine. */
 export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions) {
-  const { store, instances, signals, runtime, secrets, catalog, logger } = ports;
+  const { store, schedules, instances, signals, runtime, secrets, catalog, logger } = ports;
   const owner = options.identity.id;
   const machine = new JobStateMachine(store, owner);
   // An engine stop can kill containers up to one interval before a pass notices it. A pass
@@ -95,7 +98,10 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     membership,
     logger,
     intervalMs: options.reconcileIntervalMs,
-    afterPass: () => dispatcher.kick(),
+    afterPass: () => {
+      dispatcher.kick();
+      scheduler.kick();
+    },
   });
   const service = new JobService({
     store,
@@ -108,9 +114,19 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     output: logs,
     options: { engine: options.engine, defaults: options.defaults },
   });
+  const scheduler = new Scheduler({
+    schedules,
+    catalog,
+    secrets,
+    machine,
+    dispatcher,
+    cancel: (project, id) => service.cancel(project, id),
+    logger,
+  });
   const feed = new ChangeFeed(store, machine, signals, logger);
   return {
     service,
+    scheduler,
     machine,
     health,
     reconciler,
@@ -124,6 +140,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       await membership.join();
       await reconciler.start();
       dispatcher.start();
+      await scheduler.start();
     },
     /**
      * Takes no new work and leaves the store's instances, so that another takes over this one's
@@ -131,6 +148,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
      */
     async stop(): Promise<void> {
       feed.stop();
+      scheduler.stop();
       dispatcher.stop();
       await reconciler.stop();
       runner.stop();

@@ -19,6 +19,10 @@ export const notes = {
   },
   dependencyUnmeetable: (job: string, state: string, type: DependencyType) =>
     `cancelled: it was to start after job ${job} ${DEPENDENCY_TYPE_WORDS[type]} (${type}), which ended ${state}`,
+  firingSkipped: (job: string, state: string) =>
+    `skipped: the previous firing's job ${job} is still ${state} (overlap: skip)`,
+  firingMissed: 'skipped: its time passed while no instance ran (missed: skip)',
+  firingLate: 'run late: its time passed while no instance ran (missed: run_once)',
   dependencyGone: (id: string) =>
     `cancelled: job ${id}, which it was to start after, is no longer stored`,
   retryingAt: (next: number, of: number, at: number, previous: string) =>

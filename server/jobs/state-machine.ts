@@ -154,6 +154,11 @@ export class JobStateMachine {
     return claimed;
   }
 
+  /** A job stored by another write (a schedule's firing): heard of like an admitted one. */
+  announce(job: Job, from: JobState): void {
+    this.notify(job, from);
+  }
+
   private notify(job: Job, from: JobState): void {
     for (const listener of this.listeners) listener(job, from);
   }

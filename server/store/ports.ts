@@ -1,6 +1,6 @@
 import type { JobState } from '../../contract';
 import type { StoredEnvVar } from '../jobs/model';
-import type { InstanceRegistry, JobStore, Signals } from '../jobs/ports';
+import type { InstanceRegistry, JobStore, ScheduleStore, Signals } from '../jobs/ports';
 
 export interface ApiKeyInfo {
   id: string;
@@ -73,6 +73,7 @@ export interface UpkeepLog {
 /** One open store: what the service and the CLI use, whichever database is under it. */
 export interface Store {
   jobs: JobStore;
+  schedules: ScheduleStore;
   keys: KeyStore;
   meta: MetaStore;
   instances: InstanceRegistry;

@@ -44,6 +44,22 @@ export interface JobsTable {
   depends_json: string | null;
 }
 
+/** A recurring schedule's shared state. */
+export interface SchedulesTable {
+  ref: string;
+  paused: number;
+  paused_reason: string | null;
+  last_fired_at: number;
+}
+
+/** One firing of a schedule: the job it submitted, or (job_id null) why none. */
+export interface ScheduleFiringsTable {
+  schedule: string;
+  fire_at: number;
+  job_id: string | null;
+  note: string | null;
+}
+
 /** One dependency, keyed by the job waited for: what waits for a job is an index read. */
 export interface JobDependenciesTable {
   depends_on: string;
@@ -135,6 +151,8 @@ export interface Database {
   job_logs: JobLogsTable;
   job_attempts: JobAttemptsTable;
   job_dependencies: JobDependenciesTable;
+  schedules: SchedulesTable;
+  schedule_firings: ScheduleFiringsTable;
   api_keys: ApiKeysTable;
   meta: MetaTable;
   definition_fingerprints: DefinitionFingerprintsTable;

@@ -63,6 +63,7 @@ export async function startDomain(
     const system = createJobSystem(
       {
         store,
+        schedules: storage.schedules,
         instances,
         signals: storage.signals,
         runtime: engine,

@@ -28,6 +28,7 @@ describe('a service with the extensions switched off', () => {
       `/v1/client/job/${id}/attempts/1/logs`,
       `/v1/client/job/${id}/dependencies`,
       '/v1/client/queues',
+      '/v1/client/schedules',
       '/v1/client/definitions',
       '/v1/client/whoami',
       '/v1/client/events',

@@ -3,11 +3,14 @@ import {
   CURSOR_MESSAGE,
   RETRY_LIMITS,
   MAX_COUNTED_JOBS,
+  SCHEDULE_LIMITS,
   jobListQuerySchema,
   jobLogsQuerySchema,
+  pauseScheduleSchema,
 } from '../../../contract';
 import type { JobService } from '../../jobs/job-service';
 import { toLogInstant } from '../../jobs/log-instant';
+import type { Scheduler } from '../../jobs/scheduler';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
 import { parseOrThrow } from '../parse';
@@ -20,6 +23,7 @@ import {
   toJobListItem,
   toJobLogs,
   toQueueSummary,
+  toSchedule,
   toTransition,
 } from '../presenters';
 import type { JobParams } from './jobs';
@@ -28,9 +32,9 @@ import type { JobParams } from './jobs';
 export function extensionRoutes(
   app: FastifyInstance,
   service: JobService,
-  options: { version: string; positions: PositionCodec },
+  options: { scheduler: Scheduler; version: string; positions: PositionCodec },
 ): void {
-  const { version, positions } = options;
+  const { scheduler, version, positions } = options;
   app.get('/v1/client/jobs', async (request) => {
     const query = parseOrThrow(jobListQuerySchema, request.query);
     const { project } = principalOf(request);
@@ -113,6 +117,31 @@ export function extensionRoutes(
   app.get('/v1/client/queues', async (request) => {
     const queues = await service.queues(principalOf(request).project);
     return { ok: true, data: { items: queues.map(toQueueSummary) } };
+  });
+
+  const shown = { next: SCHEDULE_LIMITS.nextShown, recent: SCHEDULE_LIMITS.recentShown };
+  app.get('/v1/client/schedules', async (request) => {
+    const views = await scheduler.list(principalOf(request).project, shown.next, shown.recent);
+    return { ok: true, data: { items: views.map(toSchedule) } };
+  });
+
+  app.post<{ Params: { name: string } }>('/v1/client/schedules/:name/pause', async (request) => {
+    const { reason } = parseOrThrow(pauseScheduleSchema, request.body ?? {});
+    const { project } = principalOf(request);
+    const view = await scheduler.setPaused(
+      project,
+      request.params.name,
+      true,
+      reason ?? null,
+      shown,
+    );
+    return { ok: true, data: toSchedule(view) };
+  });
+
+  app.post<{ Params: { name: string } }>('/v1/client/schedules/:name/resume', async (request) => {
+    const { project } = principalOf(request);
+    const view = await scheduler.setPaused(project, request.params.name, false, null, shown);
+    return { ok: true, data: toSchedule(view) };
   });
 
   app.get('/v1/client/whoami', (request) =>

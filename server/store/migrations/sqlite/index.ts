@@ -10,6 +10,7 @@ import * as m008 from './008-queue-finished';
 import * as m009 from './009-job-output';
 import * as m010 from './010-job-attempts';
 import * as m011 from './011-job-dependencies';
+import * as m012 from './012-schedules';
 
 /** The names are those in existing files' schema_migrations: never rename one. */
 export const sqliteMigrations: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const sqliteMigrations: readonly Migration[] = [
   { name: '009-job-output', up: m009.up },
   { name: '010-job-attempts', up: m010.up },
   { name: '011-job-dependencies', up: m011.up },
+  { name: '012-schedules', up: m012.up },
 ];

@@ -10,7 +10,7 @@ import { storableNote, type JobTables } from './context';
 import { insertDependenciesWithin } from './dependencies';
 import { newJobRow, storedJob } from './rows';
 
-interface PendingInsert {
+export interface PendingInsert {
   job: NewJob;
   definitionFingerprint: string;
   admission: Admission | undefined;
@@ -70,11 +70,13 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
   }
 
   /**
-   * The jobs, their first transition(s) and their definitions' fingerprints, inside `trx`: the
-   * jobs in one statement, the transitions in another (a batch of ten was thirty statements).
-   * The stored jobs are made from what was written, not read back.
+   * The jobs, their first transition(s) and their definitions' fingerprints, inside `trx` (this
+   * module's, or a caller's: a schedule's firing): the jobs in one statement, the transitions in
+   * another (a batch of ten was thirty statements). The stored jobs are made from what was
+   * written, not read back. A caller's transaction may still roll back: the definitions'
+   * first uses are remembered by this module's own commits alone.
    */
-  private async writeJobs(trx: Kysely<Database>, inserts: PendingInsert[]): Promise<Job[]> {
+  async writeJobs(trx: Kysely<Database>, inserts: PendingInsert[]): Promise<Job[]> {
     const rows: NewJobRow[] = [];
     const transitions: NewTransitionRow[] = [];
     const firstUses = new Map<string, { fingerprint: string; at: number }>();

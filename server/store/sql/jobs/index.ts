@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { JobStore } from '../../../jobs/ports';
+import type { JobStore, ScheduleStore } from '../../../jobs/ports';
 import type { JobCounts, SealedEnvStore } from '../../ports';
 import type { Database } from '../../schema';
 import type { StoreDialect } from '../dialect';
@@ -11,6 +11,7 @@ import { jobTables } from './context';
 import { JobLogRows } from './logs';
 import { JobMoves } from './moves';
 import { JobReads } from './reads';
+import { SqlScheduleStore } from './schedules';
 import { SqlSealedEnvStore } from './sealed-env';
 
 /**
@@ -21,7 +22,7 @@ import { SqlSealedEnvStore } from './sealed-env';
 export function sqlJobStores(
   db: Kysely<Database>,
   dialect: StoreDialect,
-): { jobs: JobStore; sealedEnv: SealedEnvStore; counts: JobCounts } {
+): { jobs: JobStore; schedules: ScheduleStore; sealedEnv: SealedEnvStore; counts: JobCounts } {
   const tables = jobTables(db, dialect);
   const admission = new JobAdmission(tables);
   const moves = new JobMoves(tables);
@@ -58,5 +59,10 @@ export function sqlJobStores(
     jobSummaries: (ids) => dependencies.jobSummaries(ids),
     dependents: (id, limit) => dependencies.dependents(id, limit),
   };
-  return { jobs, sealedEnv: new SqlSealedEnvStore(tables), counts: reads };
+  return {
+    jobs,
+    schedules: new SqlScheduleStore(tables, admission),
+    sealedEnv: new SqlSealedEnvStore(tables),
+    counts: reads,
+  };
 }

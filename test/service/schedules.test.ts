@@ -1,0 +1,257 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schedule } from '../../contract';
+import { detail, waitForState } from '../support/jobs';
+import { createDatabase } from '../support/postgres';
+import { startService, testProjects, type TestService } from '../support/service';
+
+/** Recurring schedules on real containers: each firing one ordinary job, exactly once. */
+let service: TestService;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function scheduledProjects(schedules: Record<string, object>) {
+  const projects = testProjects();
+  Object.assign(projects.t, { schedules });
+  return projects;
+}
+
+const EVERY_2S = '*/2 * * * * *';
+
+beforeAll(async () => {
+  service = await startService({
+    reconcile_interval_seconds: 1,
+    projects: scheduledProjects({
+      every2: { job_definition: 't::echo:1', job_queue: 't::default', cron: EVERY_2S },
+      slow: {
+        job_definition: 't::sleep:1',
+        job_queue: 't::default',
+        cron: '* * * * * *',
+        container_cmd_parameter: { seconds: '3' },
+      },
+      swap: {
+        job_definition: 't::sleep:1',
+        job_queue: 't::default',
+        cron: EVERY_2S,
+        overlap: 'cancel_previous',
+      },
+      catchup: {
+        job_definition: 't::echo:1',
+        job_queue: 't::default',
+        cron: '*/10 * * * * *',
+        missed_after_seconds: 3,
+      },
+      dropped: {
+        job_definition: 't::echo:1',
+        job_queue: 't::default',
+        cron: '*/10 * * * * *',
+        missed: 'skip',
+        missed_after_seconds: 3,
+      },
+      held: {
+        job_definition: 't::echo:1',
+        job_queue: 't::default',
+        cron: EVERY_2S,
+        timezone: 'Europe/Paris',
+        paused: true,
+      },
+    }),
+  });
+});
+afterAll(() => service?.stop());
+
+async function schedules(on = service): Promise<Map<string, Schedule>> {
+  const response = await on.request('GET', '/v1/client/schedules');
+  expect(response.status).toBe(200);
+  const { items } = response.body.data as { items: Schedule[] };
+  return new Map(items.map((s) => [s.name, s]));
+}
+
+const scheduleOf = async (name: string) => (await schedules()).get(name)!;
+
+/** Waits until the schedule has at least `count` firings; returns them, newest first. */
+async function firings(name: string, count: number, timeoutMs = 15_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const { recent } = await scheduleOf(name);
+    if (recent.length >= count) return recent;
+    if (Date.now() > until) throw new Error(`${name}: ${recent.length} firings, not ${count}`);
+    await sleep(100);
+  }
+}
+
+describe('recurring schedules', () => {
+  it('fires at each time one job named after the schedule and the time, and lists what comes next', async () => {
+    const recent = await firings('every2', 2);
+    for (const firing of recent) {
+      expect(Date.parse(firing.fire_at) % 2000).toBe(0);
+      expect(firing.job_name).toBe(
+        `every2-${firing.fire_at.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`,
+      );
+      await waitForState(service, firing.job_id!, 'completed');
+    }
+    expect(Date.parse(recent[0]!.fire_at) - Date.parse(recent[1]!.fire_at)).toBe(2000);
+    const listed = await scheduleOf('every2');
+    expect(listed).toMatchObject({
+      job_definition: 't::echo:1',
+      job_queue: 't::default',
+      cron: EVERY_2S,
+      timezone: 'UTC',
+      overlap: 'skip',
+      missed: 'run_once',
+      paused: false,
+      paused_reason: null,
+    });
+    expect(listed.next_firings).toHaveLength(5);
+    const times = listed.next_firings.map(Date.parse);
+    expect(times[0]).toBeGreaterThan(Date.now() - 1000);
+    expect(times.slice(1).map((t, i) => t - times[i]!)).toEqual([2000, 2000, 2000, 2000]);
+  });
+
+  it('pauses with a reason (firing nothing meanwhile) and resumes from the next time on', async () => {
+    const paused = await service.request('POST', '/v1/client/schedules/every2/pause', {
+      reason: 'storage maintenance',
+    });
+    expect(paused.status).toBe(200);
+    expect(paused.body.data).toMatchObject({
+      paused: true,
+      paused_reason: 'storage maintenance',
+      next_firings: [],
+    });
+    const before = (await scheduleOf('every2')).recent[0]!.fire_at;
+    await sleep(4500);
+    expect((await scheduleOf('every2')).recent[0]!.fire_at).toBe(before);
+    const resumed = await service.request('POST', '/v1/client/schedules/every2/resume');
+    expect(resumed.body.data).toMatchObject({ paused: false, paused_reason: null });
+    const after = await firings('every2', 1).then(async () => {
+      for (const until = Date.now() + 6000; Date.now() < until; await sleep(100)) {
+        const [newest] = (await scheduleOf('every2')).recent;
+        if (newest!.fire_at !== before) return newest!;
+      }
+      throw new Error('never fired after resume');
+    });
+    // Nothing of the paused stretch was run.
+    expect(Date.parse(after.fire_at)).toBeGreaterThan(Date.parse(before) + 4000);
+    expect((await scheduleOf('held')).paused).toBe(true);
+    expect((await scheduleOf('held')).recent).toEqual([]);
+  });
+
+  it('refuses an unknown schedule (404) and a bad reason (400), naming the field', async () => {
+    const unknown = await service.request('POST', '/v1/client/schedules/nope/pause');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({
+      ok: false,
+      message: 'name: no schedule "nope" in this project',
+    });
+    const long = await service.request('POST', '/v1/client/schedules/held/pause', {
+      reason: 'x'.repeat(201),
+    });
+    expect(long.status).toBe(400);
+    expect(long.body).toEqual({ ok: false, message: 'reason: must be at most 200 characters' });
+    const otherKey = await service.cli('keys', 'create', '--project', 'other');
+    const theirs = await service.request('GET', '/v1/client/schedules', undefined, otherKey);
+    expect(theirs.body.data).toEqual({ items: [] });
+    const notTheirs = await service.request(
+      'POST',
+      '/v1/client/schedules/every2/pause',
+      undefined,
+      otherKey,
+    );
+    expect(notTheirs.status).toBe(404);
+  });
+
+  it('skips a firing while the previous job runs (overlap: skip), saying which', async () => {
+    const recent = await firings('slow', 4);
+    const skipped = recent.filter((f) => f.job_id === null);
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const firing of skipped) {
+      expect(firing.note).toMatch(
+        /^skipped: the previous firing's job slow-\w+ \(.+\) is still (runnable|starting|running) \(overlap: skip\)$/,
+      );
+    }
+    // Never two of its jobs unfinished at once.
+    const unfinished = [];
+    for (const firing of recent.filter((f) => f.job_id !== null)) {
+      const { state } = await detail(service, firing.job_id!);
+      if (!['completed', 'failed', 'cancelled', 'timeout', 'error'].includes(state)) {
+        unfinished.push(firing);
+      }
+    }
+    expect(unfinished.length).toBeLessThanOrEqual(1);
+  });
+
+  it('cancels the previous job when the next fires (overlap: cancel_previous)', async () => {
+    const [, previous] = await firings('swap', 2);
+    expect((await waitForState(service, previous!.job_id!, 'cancelled')).system_note).toMatch(
+      /^cancelled on request/,
+    );
+  });
+
+  it('after a time no instance ran: run_once runs the latest missed firing once, skip runs none', async () => {
+    // Down from just after one firing (at t0) until 4.5 s past the next (t0 + 10 s): that one is
+    // missed, and late by more than missed_after_seconds (3) when the service is back.
+    const t0 = Math.ceil((Date.now() + 1000) / 10_000) * 10_000;
+    await sleep(t0 + 300 - Date.now());
+    await service.stop('SIGKILL');
+    await sleep(t0 + 14_500 - Date.now());
+    await service.restart();
+    const missedAt = new Date(t0 + 10_000).toISOString();
+    const since = <T extends { fire_at: string }>(recent: T[]) =>
+      recent.filter((f) => Date.parse(f.fire_at) > t0).reverse();
+    const until = Date.now() + 20_000;
+    while (since((await scheduleOf('catchup')).recent).length < 2 && Date.now() < until) {
+      await sleep(200);
+    }
+    const [late, next] = since((await scheduleOf('catchup')).recent);
+    expect(late).toMatchObject({
+      fire_at: missedAt,
+      note: 'run late: its time passed while no instance ran (missed: run_once)',
+    });
+    await waitForState(service, late!.job_id!, 'completed');
+    // Then on as before: the next time, and nothing for any time in between.
+    expect(next!.fire_at).toBe(new Date(t0 + 20_000).toISOString());
+    expect(since((await scheduleOf('dropped')).recent)[0]).toMatchObject({
+      fire_at: missedAt,
+      job_id: null,
+      note: 'skipped: its time passed while no instance ran (missed: skip)',
+    });
+  });
+});
+
+describe.skipIf(process.env.JOBDECK_TEST_STORE !== 'postgres')(
+  'a schedule on two instances sharing one PostgreSQL store',
+  () => {
+    it('fires each time once: one job per firing, whichever instance fired it', async () => {
+      const shared = {
+        store: { type: 'postgres', url: await createDatabase() },
+        secret_key: randomBytes(32).toString('base64'),
+        reconcile_interval_seconds: 1,
+        projects: scheduledProjects({
+          each: {
+            job_definition: 't::echo:1',
+            job_queue: 't::default',
+            cron: '* * * * * *',
+            overlap: 'allow',
+          },
+        }),
+      };
+      const a = await startService(shared);
+      const b = await startService(shared);
+      try {
+        await sleep(6000);
+        const { recent } = (await schedules(a)).get('each')!;
+        expect(recent.length).toBeGreaterThanOrEqual(4);
+        const jobs = await a.request('GET', '/v1/client/jobs?name=each-&limit=100');
+        const names = (jobs.body.data as { items: { name: string }[] }).items.map((j) => j.name);
+        expect(new Set(names).size).toBe(names.length);
+        // Every job is a recorded firing's, every firing has its job.
+        expect(recent.every((f) => f.job_id !== null)).toBe(true);
+        expect(names.length).toBeGreaterThanOrEqual(recent.length);
+        expect(names.length).toBeLessThanOrEqual(recent.length + 2);
+      } finally {
+        await b.stop();
+        await a.stop();
+      }
+    });
+  },
+);
