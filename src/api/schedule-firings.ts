@@ -19,3 +19,17 @@ export function withFiringState(schedules: Schedule[], job: JobListItem): Schedu
       : schedule,
   );
 }
+
+/**
+ * A job no firing shown names, submitted to a schedule's definition and queue: most likely a
+ * firing the list does not show yet, so the list is worth reading again.
+ */
+export function mayBeNewFiring(schedules: Schedule[], job: JobListItem): boolean {
+  return schedules.some(
+    (schedule) =>
+      !schedule.paused &&
+      schedule.job_definition === job.job_definition &&
+      schedule.job_queue === job.job_queue &&
+      !schedule.recent.some((firing) => firing.job_id === job.id),
+  );
+}

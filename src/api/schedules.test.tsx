@@ -7,8 +7,9 @@ import type { JobListItem } from '../../contract';
 import { schedule } from '../test/schedule';
 import { scheduleKeys } from './keys';
 import { createLiveCache } from './live-cache';
-import { withFiringState } from './schedule-firings';
+import { mayBeNewFiring, withFiringState } from './schedule-firings';
 import {
+  MAX_SCHEDULE_REFRESH_MS,
   MIN_SCHEDULE_REFRESH_MS,
   scheduleRefetchDelay,
   usePauseSchedule,
@@ -37,6 +38,12 @@ describe('scheduleRefetchDelay', () => {
     expect(scheduleRefetchDelay([], 'off', NOW)).toBe(6000);
     expect(scheduleRefetchDelay([], 'live', NOW)).toBe(false);
     expect(scheduleRefetchDelay([schedule({ paused: true })], 'live', NOW)).toBe(false);
+  });
+
+  it('reads a minute after at most, however far off the next firing is', () => {
+    // A year away: more than a timer can wait (2^31 - 1 ms), which would fire at once.
+    const far = [schedule({ next_firings: [inMs(365 * 24 * 3600 * 1000)] })];
+    expect(scheduleRefetchDelay(far, 'live', NOW)).toBe(MAX_SCHEDULE_REFRESH_MS);
   });
 
   it('reads no more often than every 5 s, however often a schedule fires', () => {
@@ -75,6 +82,37 @@ describe('a firing’s job on the event stream', () => {
   it('leaves the list as it was for a job no firing submitted, or no change', () => {
     expect(withFiringState(shown, jobEvent('another', 'completed'))).toBe(shown);
     expect(withFiringState(shown, jobEvent(jobId, 'running'))).toBe(shown);
+  });
+
+  it('may be a new firing’s when it is submitted to an active schedule’s definition and queue', () => {
+    expect(mayBeNewFiring(shown, jobEvent('another', 'submitted'))).toBe(true);
+    expect(mayBeNewFiring(shown, jobEvent(jobId, 'completed'))).toBe(false);
+    const elsewhere = { ...jobEvent('another', 'submitted'), job_queue: 'demo::held' };
+    expect(mayBeNewFiring(shown, elsewhere)).toBe(false);
+    expect(mayBeNewFiring([schedule({ paused: true })], jobEvent('another', 'submitted'))).toBe(
+      false,
+    );
+  });
+
+  it('reads the list again, once, for jobs that may be new firings', async () => {
+    vi.useFakeTimers();
+    try {
+      const client = new QueryClient();
+      const queryFn = vi.fn(() => Promise.resolve(shown));
+      const observer = new QueryObserver(client, { queryKey: scheduleKeys.list(), queryFn });
+      const stop = observer.subscribe(() => undefined);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(queryFn).toHaveBeenCalledTimes(1);
+      const cache = createLiveCache(client);
+      cache.apply(jobEvent('new-1', 'submitted'));
+      cache.apply(jobEvent('new-1', 'runnable'));
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(queryFn).toHaveBeenCalledTimes(2);
+      cache.dispose();
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('is applied by the live cache without a request', async () => {

@@ -39,11 +39,17 @@ export async function resumeSchedule(name: string): Promise<Schedule> {
 const FIRING_SETTLE_MS = 1000;
 /** However often a schedule fires, the page reads the list at most once per this long for it. */
 export const MIN_SCHEDULE_REFRESH_MS = 5000;
+/**
+ * A firing days away is not waited for: a timer past 2^31 - 1 ms fires at once, and a read a
+ * minute costs nothing.
+ */
+export const MAX_SCHEDULE_REFRESH_MS = 60_000;
 
 /**
  * When to read the list again: as the lists do (polled only while the event stream is not live,
- * the stream patching the firings' jobs meanwhile), and just after the earliest next firing of
- * an active schedule, since a firing that submits no job (skipped) sends no event. False: never.
+ * the stream bringing the firings' jobs meanwhile), and just after the earliest next firing of
+ * an active schedule (a minute at most), since a firing that submits no job (skipped) sends no
+ * event. False: never.
  */
 export function scheduleRefetchDelay(
   schedules: Schedule[] | null | undefined,
@@ -55,9 +61,9 @@ export function scheduleRefetchDelay(
     .filter((schedule) => !schedule.paused)
     .flatMap((schedule) => schedule.next_firings.slice(0, 1).map((iso) => Date.parse(iso)));
   if (firings.length === 0) return poll;
-  const untilFiring = Math.max(
-    MIN_SCHEDULE_REFRESH_MS,
-    Math.min(...firings) - now + FIRING_SETTLE_MS,
+  const untilFiring = Math.min(
+    MAX_SCHEDULE_REFRESH_MS,
+    Math.max(MIN_SCHEDULE_REFRESH_MS, Math.min(...firings) - now + FIRING_SETTLE_MS),
   );
   return poll === false ? untilFiring : Math.min(poll, untilFiring);
 }
