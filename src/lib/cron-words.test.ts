@@ -15,6 +15,8 @@ describe('cronInWords', () => {
     ['0 9 * * 0', 'every Sunday at 09:00'],
     ['0 9 * * 7', 'every Sunday at 09:00'],
     ['0 6 1 * *', 'every month on day 1 at 06:00'],
+    ['0 0 1 1 *', 'every year on 1 January at 00:00'],
+    ['30 8 24 12 *', 'every year on 24 December at 08:30'],
     ['@daily', 'every day at 00:00'],
     ['@HOURLY', 'every hour at :00'],
   ])('%s reads "%s"', (expression, words) => {
@@ -23,6 +25,8 @@ describe('cronInWords', () => {
 
   it.each([
     '0 9 * 1 *',
+    '0 9 1 13 *',
+    '0 9 1 JAN *',
     '0,30 * * * *',
     '0 9-17 * * *',
     '10 0 9 * * *',

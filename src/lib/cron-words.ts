@@ -14,6 +14,20 @@ const NICKNAMES: Record<string, string> = {
   '@hourly': 'every hour at :00',
 };
 
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 const isNumber = (field: string) => /^\d{1,2}$/.test(field);
@@ -31,7 +45,12 @@ const every = (count: number, unit: string) =>
 
 /** The day part of "… at 09:00", from day of month, month and day of week; null if uncommon. */
 function days(dayOfMonth: string, month: string, dayOfWeek: string): string | null {
-  if (month !== '*') return null;
+  if (month !== '*') {
+    const name = MONTHS[Number(month) - 1];
+    return isNumber(dayOfMonth) && name && dayOfWeek === '*'
+      ? `every year on ${Number(dayOfMonth)} ${name}`
+      : null;
+  }
   if (dayOfMonth === '*' && dayOfWeek === '*') return 'every day';
   if (dayOfMonth === '*' && (dayOfWeek === '1-5' || dayOfWeek === 'MON-FRI')) return 'weekdays';
   if (dayOfMonth === '*' && isNumber(dayOfWeek) && Number(dayOfWeek) <= 7)
