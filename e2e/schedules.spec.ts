@@ -65,10 +65,13 @@ test('a schedule: its next firings, a firing’s job, paused with a reason, resu
     await expect(fired.getByRole('link')).toHaveAttribute('href', `/jobs/${jobId}`);
     await expect(fired.getByTestId('state-badge')).toHaveAttribute('data-state', 'completed');
 
-    await card.getByRole('button', { name: 'Pause' }).click();
+    // From the keyboard: the dialog opens on its reason field, and Enter pauses.
+    await card.getByRole('button', { name: 'Pause' }).focus();
+    await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: `Pause ${SCHEDULE}?` });
-    await dialog.getByRole('textbox', { name: /Reason/ }).fill('e2e: maintenance window');
-    await dialog.getByRole('button', { name: 'Pause schedule' }).click();
+    await expect(dialog.getByRole('textbox', { name: /Reason/ })).toBeFocused();
+    await page.keyboard.type('e2e: maintenance window');
+    await page.keyboard.press('Enter');
     await expect(dialog).toBeHidden();
     const pausedAt = Date.now();
     await expect(state).toHaveAttribute('data-state', 'paused');
