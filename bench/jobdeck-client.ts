@@ -40,6 +40,16 @@ export function benchProjects() {
           },
         },
       },
+      // Resumed by the schedule step alone: paused, it fires nothing during the other steps.
+      schedules: {
+        'every-second': {
+          job_definition: 'b::true:1',
+          job_queue: 'b::fast',
+          cron: '* * * * * *',
+          overlap: 'allow',
+          paused: true,
+        },
+      },
     },
   };
 }

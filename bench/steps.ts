@@ -8,6 +8,7 @@ import { dependencyTurnaround } from './scenarios/dependency';
 import { engineOverhead, shortJobThroughput } from './scenarios/overhead';
 import { retryTurnaround } from './scenarios/retry';
 import { scaleOut } from './scenarios/scale-out';
+import { scheduleLateness } from './scenarios/schedule';
 import { startupBeforeAfter } from './scenarios/startup';
 import { storeScale } from './scenarios/store-scale';
 import { submitCeiling } from './scenarios/submit-ceiling';
@@ -26,6 +27,7 @@ export const plan = {
   scheduleJobs: 100,
   retryJobs: quick ? 5 : 50,
   dependencyPairs: quick ? 5 : 50,
+  scheduleSeconds: quick ? 5 : 20,
   // 10⁷ stored jobs take several minutes to seed: only with BENCH_STORE_10M=1.
   storeSizes: quick
     ? [10_000]
@@ -185,6 +187,20 @@ export const STEPS: Step<unknown>[] = [
         latency(d.completedToDependentRunningMs),
       ],
       ['dependency: beside the first job, submit → running', latency(d.submitToRunningMs)],
+    ],
+  }),
+  step({
+    name: 'recurring',
+    title: 'recurring schedule lateness',
+    needs: ['docker'],
+    needsSharedService: true,
+    run: async (shared) => scheduleLateness(await shared(), plan.scheduleSeconds),
+    rows: (r) => [
+      [
+        `schedule: firing time → its job stored (every second, ${r.firings} firings)`,
+        latency(r.fireToStoredMs),
+      ],
+      ['schedule: firing time → its job running', latency(r.fireToRunningMs)],
     ],
   }),
   step({

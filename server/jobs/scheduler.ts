@@ -6,6 +6,7 @@ import { JobRequestError, notFoundSchedule } from './errors';
 import type { Job } from './model';
 import { notes } from './notes';
 import type { FiringRecord, Logger, ScheduleState, ScheduleStore, SecretBox } from './ports';
+import { latestAtOrBefore } from './cron-times';
 import { coalesced } from './serial';
 import { admissionOf, type JobStateMachine } from './state-machine';
 import { planJob } from './submission';
@@ -161,7 +162,7 @@ export class Scheduler {
    */
   private async fireDue(schedule: ScheduleSettings, state: ScheduleState): Promise<void> {
     const now = Date.now();
-    const [due] = this.cronOf(schedule).previousRuns(1, new Date(now + 1));
+    const due = latestAtOrBefore(this.cronOf(schedule), now);
     if (!due || due.getTime() <= state.lastFiredAt) return;
     const fireAt = due.getTime();
     const { schedules } = this.parts;

@@ -5,7 +5,7 @@ import type { JobState } from '../../contract';
 import { ContainerStarts } from '../support/engine-events';
 import { createDatabase } from '../support/postgres';
 import { startService, testProjects, type TestService } from '../support/service';
-import { submit, waitForState } from '../support/jobs';
+import { movedAt, submit, waitForState } from '../support/jobs';
 import { budget, recordFigure } from './figures';
 
 /**
@@ -138,6 +138,28 @@ describe('three instances on one PostgreSQL', () => {
     for (let i = 0; i < 2 * perState; i += 1) {
       ids.push(await post(i, { container_cmd_parameter: { script: hold } }));
     }
+    // Retried across the takeover: the first attempt fails at once, the second is held.
+    const retried: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      retried.push(
+        await post(i, {
+          container_cmd_parameter: { script: `[ "$JOBDECK_ATTEMPT" -ge 2 ] || exit 3; ${hold}` },
+          retry: { attempts: 2, backoff: { initial_seconds: 0, jitter: 0 } },
+        }),
+      );
+    }
+    const held = [...ids, ...retried];
+    // Waiting across the takeover for held jobs to complete (afterok).
+    const dependents: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      dependents.push(
+        await post(i + 1, {
+          container_cmd_parameter: { script: 'echo done' },
+          depends_on: [{ job_id: held[i]! }, { job_id: retried[i]! }],
+        }),
+      );
+    }
+    ids.push(...retried, ...dependents);
     // Still pending when the victim freezes (filling the queue and the takeover take seconds), so
     // the survivors take over jobs in every state; the figure says how many were.
     const later = Date.now() / 1000 + budget({ ci: 30, full: 120 });
@@ -186,13 +208,9 @@ describe('three instances on one PostgreSQL', () => {
     await victim.stop('SIGKILL');
     // Let every held job go, as they come to run: the survivors must finish all of them.
     const released = new Set<string>();
-    for (
-      const deadline = Date.now() + 15 * 60_000;
-      released.size < 2 * perState;
-      await sleep(300)
-    ) {
+    for (const deadline = Date.now() + 15 * 60_000; released.size < held.length; await sleep(300)) {
       if (Date.now() > deadline) throw new Error(`only ${released.size} held jobs ever ran`);
-      for (const id of ids.slice(0, 2 * perState)) {
+      for (const id of held) {
         if (released.has(id)) continue;
         try {
           execFileSync('docker', ['exec', `jobdeck-${id}`, 'touch', '/tmp/release'], {
@@ -209,12 +227,25 @@ describe('three instances on one PostgreSQL', () => {
       await waitForState(survivors[i % 2]!, id, 'completed', 15 * 60_000, 250);
     }
     const startsByJob = await starts.byJob();
-    expect(ids.filter((id) => startsByJob.get(id) === 1)).toHaveLength(ids.length);
+    const startsWanted = (id: string) => (retried.includes(id) ? 2 : 1);
+    expect(ids.filter((id) => startsByJob.get(id) === startsWanted(id))).toHaveLength(ids.length);
+    for (const id of retried) {
+      const attempts = await survivors[0]!.request('GET', `/v1/client/job/${id}/attempts`);
+      const items = (attempts.body.data as { items: { state: string }[] }).items;
+      expect(items.map((a) => a.state)).toEqual(['failed', 'completed']);
+    }
+    // Each dependent started only after both jobs it waited for completed.
+    for (const [i, id] of dependents.entries()) {
+      const startedAt = await movedAt(survivors[0]!, id, 'starting');
+      for (const before of [held[i]!, retried[i]!]) {
+        expect(startedAt).toBeGreaterThanOrEqual(await movedAt(survivors[0]!, before, 'completed'));
+      }
+    }
     const finals = await finalStatesOf(ids);
     expect(ids.filter((id) => finals.get(id) === 1)).toHaveLength(ids.length);
     recordFigure(
       `3 instances on PostgreSQL: one frozen then killed, holding ${victimHeld} of ${ids.length} jobs`,
-      `taken over in ${takeoverMs} ms (instance timeout ${INSTANCE_TIMEOUT_S} s); ${pendingAtFreeze} still pending at the freeze; ${ids.length} of ${ids.length} completed once, 1 container each`,
+      `taken over in ${takeoverMs} ms (instance timeout ${INSTANCE_TIMEOUT_S} s); ${pendingAtFreeze} still pending at the freeze; ${ids.length} of ${ids.length} completed once, 1 container each (2 retried: 2 attempts each; 2 waiting on dependencies, started after them)`,
     );
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DependenciesAnswer, JobRecord } from '../../contract';
 import { ContainerStarts } from '../support/engine-events';
-import { detail, submit, transitions, waitForState } from '../support/jobs';
+import { detail, movedAt, submit, waitForState } from '../support/jobs';
 import { startService, type TestService } from '../support/service';
 
 /** Dependencies on real containers: a job starts only once what it waits for ended as asked. */
@@ -30,13 +30,6 @@ async function dependenciesOf(id: string): Promise<DependenciesAnswer> {
 
 const jobCount = async () =>
   ((await service.request('GET', '/v1/client/jobs?limit=1')).body.data as { total: number }).total;
-
-/** When the job moved to `state` (its first such move). */
-async function movedAt(id: string, state: string): Promise<number> {
-  const move = (await transitions(service, id)).find((t) => t.to === state);
-  if (!move) throw new Error(`job ${id} never moved to ${state}`);
-  return Date.parse(move.at);
-}
 
 describe('dependencies', () => {
   it('runs a chain in order: each job pending, saying what it waits for, until the one before completed', async () => {
@@ -68,11 +61,11 @@ describe('dependencies', () => {
     expect(answer.dependents_total).toBe(1);
 
     await waitForState(service, third, 'completed');
-    expect(await movedAt(second, 'starting')).toBeGreaterThanOrEqual(
-      await movedAt(first, 'completed'),
+    expect(await movedAt(service, second, 'starting')).toBeGreaterThanOrEqual(
+      await movedAt(service, first, 'completed'),
     );
-    expect(await movedAt(third, 'starting')).toBeGreaterThanOrEqual(
-      await movedAt(second, 'completed'),
+    expect(await movedAt(service, third, 'starting')).toBeGreaterThanOrEqual(
+      await movedAt(service, second, 'completed'),
     );
     expect((await dependenciesOf(first)).dependents).toEqual([
       expect.objectContaining({ job_id: second, state: 'completed', status: 'met' }),
@@ -216,8 +209,8 @@ describe('dependencies', () => {
     await service.restart();
     const done: JobRecord = await waitForState(service, second, 'completed');
     expect(done.state).toBe('completed');
-    expect(await movedAt(second, 'starting')).toBeGreaterThanOrEqual(
-      await movedAt(first, 'completed'),
+    expect(await movedAt(service, second, 'starting')).toBeGreaterThanOrEqual(
+      await movedAt(service, first, 'completed'),
     );
     expect((await starts.byJob()).get(first)).toBe(1);
     expect((await starts.byJob()).get(second)).toBe(1);

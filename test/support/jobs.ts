@@ -63,6 +63,13 @@ export async function transitions(service: TestService, id: string) {
     .items;
 }
 
+/** When the job first moved to `state`, in milliseconds since the epoch. */
+export async function movedAt(service: TestService, id: string, state: JobState): Promise<number> {
+  const move = (await transitions(service, id)).find((t) => t.to === state);
+  if (!move) throw new Error(`job ${id} never moved to ${state}`);
+  return Date.parse(move.at);
+}
+
 export async function statesOf(service: TestService, id: string): Promise<JobState[]> {
   return (await transitions(service, id)).map((t) => t.to);
 }
