@@ -22,6 +22,8 @@ export interface Capabilities {
   attempts: boolean;
   /** Dependencies between jobs: what a job waits for and what waits for it. */
   dependencies: boolean;
+  /** Recurring schedules, paused and resumed; only from the OpenAPI document, like definitions. */
+  schedules: boolean;
 }
 
 const EXTENSION_PATHS = {
@@ -35,6 +37,7 @@ const EXTENSION_PATHS = {
   transitions: '/v1/client/job/{job_id}/transitions',
   attempts: '/v1/client/job/{job_id}/attempts',
   dependencies: '/v1/client/job/{job_id}/dependencies',
+  schedules: '/v1/client/schedules',
 } as const;
 
 const openApiSchema = z.object({ paths: z.record(z.string(), z.unknown()) });
@@ -92,6 +95,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
       transitions: has(EXTENSION_PATHS.transitions),
       attempts: has(EXTENSION_PATHS.attempts),
       dependencies: has(EXTENSION_PATHS.dependencies),
+      schedules: has(EXTENSION_PATHS.schedules),
     };
   }
   const [queues, jobList, events] = await Promise.all([
@@ -111,6 +115,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
     transitions: jobList,
     attempts: jobList,
     dependencies: jobList,
+    schedules: false,
   };
 }
 

@@ -39,6 +39,11 @@ export const queueKeys = {
   list: () => [...queueKeys.all, 'list'] as const,
 };
 
+export const scheduleKeys = {
+  all: ['schedules'] as const,
+  list: () => [...scheduleKeys.all, 'list'] as const,
+};
+
 /** What the configuration declares: it changes only when the service restarts. */
 export const catalogKeys = {
   definitions: () => ['catalog', 'definitions'] as const,

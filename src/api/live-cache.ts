@@ -1,8 +1,9 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import type { JobList, JobListItem, JobRecord } from '../../contract';
+import type { JobList, JobListItem, JobRecord, Schedule } from '../../contract';
 import { matchesFilter } from './job-filter';
 import type { JobFilter } from './jobs';
-import { jobKeys, queueKeys } from './keys';
+import { jobKeys, queueKeys, scheduleKeys } from './keys';
+import { mayBeNewFiring, withFiringState } from './schedule-firings';
 
 /** The spec's seven fields of a list row: what Job Detail's cache holds. */
 function recordOf(job: JobListItem): JobRecord {
@@ -23,8 +24,9 @@ const isFetching = (queryClient: QueryClient, key: QueryKey) =>
 
 /**
  * Applies the event stream to the query cache: a row or a job already shown is patched in
- * place (no request, unless a read of it was in flight: it is read again after); a list that
- * gains or loses a job, and the queue counts, are refetched, batched so that a burst of events
+ * place (no request, unless a read of it was in flight: it is read again after), and so is the
+ * schedule firing that submitted it; a list that gains or loses a job, the queue counts, and the
+ * schedules when a job may be a new firing's, are refetched, batched so that a burst of events
  * costs one request per query.
  */
 export function createLiveCache(queryClient: QueryClient) {
@@ -71,11 +73,20 @@ export function createLiveCache(queryClient: QueryClient) {
       if (isFetching(queryClient, detail)) markStale(detail);
       applyToLists(job);
       markStale(queueKeys.list());
+      // A firing's job changes state: patched in place; a job that may be a new firing's: read.
+      const schedules = queryClient.getQueryData<Schedule[] | null>(scheduleKeys.list());
+      if (schedules) {
+        const patched = withFiringState(schedules, job);
+        if (patched !== schedules) queryClient.setQueryData(scheduleKeys.list(), patched);
+        if (mayBeNewFiring(schedules, job) || isFetching(queryClient, scheduleKeys.list()))
+          markStale(scheduleKeys.list());
+      }
     },
     /** After a gap in the stream: what it missed may have changed anything shown. */
     refreshAll() {
       void queryClient.invalidateQueries({ queryKey: jobKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: queueKeys.all });
+      void queryClient.invalidateQueries({ queryKey: scheduleKeys.all });
     },
     dispose() {
       clearTimeout(timer);

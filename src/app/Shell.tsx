@@ -10,8 +10,10 @@ const LINKS = [
   { to: '/', label: 'Overview' },
   { to: '/submit', label: 'Submit a job' },
   { to: '/jobs', label: 'Jobs' },
+  // Only where the service has them: a link to a page that can only say "none" is noise.
+  { to: '/schedules', label: 'Schedules', needs: 'schedules' },
   { to: '/settings', label: 'Settings' },
-];
+] as const;
 
 export function Shell() {
   const [opened, { toggle, close }] = useDisclosure();
@@ -46,7 +48,7 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" component="nav" aria-label="Main">
-        {LINKS.map((link) => (
+        {LINKS.filter((link) => !('needs' in link) || capabilities?.[link.needs]).map((link) => (
           <NavLink
             key={link.to}
             component={Link}

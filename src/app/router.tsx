@@ -7,6 +7,7 @@ const OverviewPage = lazy(() => import('../features/overview/OverviewPage'));
 const SubmitPage = lazy(() => import('../features/submit/SubmitPage'));
 const JobPage = lazy(() => import('../features/job/JobPage'));
 const JobsPage = lazy(() => import('../features/jobs/JobsPage'));
+const SchedulesPage = lazy(() => import('../features/schedules/SchedulesPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 
 export const router = createBrowserRouter([
@@ -18,6 +19,7 @@ export const router = createBrowserRouter([
       { path: 'submit', element: <SubmitPage /> },
       { path: 'jobs', element: <JobsPage /> },
       { path: 'jobs/:id', element: <JobPage /> },
+      { path: 'schedules', element: <SchedulesPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: '*', element: <Navigate to="/jobs" replace /> },
     ],

@@ -21,6 +21,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     transitions: true,
     attempts: true,
     dependencies: true,
+    schedules: true,
     ...overrides,
   };
 }
