@@ -15,7 +15,7 @@ import { useSessionStorage } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useId, type ReactNode } from 'react';
 import { quote } from 'shell-quote';
-import type { JobExecution, JobRecord } from '../../../contract';
+import { isFinalState, type JobExecution, type JobRecord } from '../../../contract';
 import { currentAttempt, useJobAttempts, type AttemptsAnswer } from '../../api/attempts';
 import { useCapabilities } from '../../api/capabilities';
 import type { JobExecution as Execution } from '../../../contract';
@@ -98,9 +98,12 @@ function attemptOf(
 /** The facts a reader looks for first, on the panel's first line. */
 function ExecutionSummary({
   execution,
+  ended,
   attempt,
 }: {
   execution: JobExecution;
+  /** Whether the header shows the job ended: its exit code shows with that, never before. */
+  ended: boolean;
   attempt: string | null;
 }) {
   return (
@@ -110,7 +113,7 @@ function ExecutionSummary({
         <Text size="sm" c="dimmed">
           Exit code
         </Text>
-        <Text data-testid="execution-exit-code">{execution.exit_code ?? '—'}</Text>
+        <Text data-testid="execution-exit-code">{ended ? (execution.exit_code ?? '—') : '—'}</Text>
       </Group>
       <Group gap={6}>
         <Text size="sm" c="dimmed">
@@ -187,7 +190,16 @@ export function ExecutionPanel({ job }: { job: JobRecord }) {
   else if (execution.isPending) summary = <Text c="dimmed">Loading…</Text>;
   else if (execution.isError)
     summary = <Text c="red">The execution could not be read: {execution.error.message}</Text>;
-  else summary = <ExecutionSummary execution={execution.data} attempt={attempt} />;
+  // The panel and the header read apart (the execution, Job Detail): under load the execution's
+  // answer can come a render before the record's, and an exit code beside `cancelling` misleads.
+  else
+    summary = (
+      <ExecutionSummary
+        execution={execution.data}
+        ended={isFinalState(job.state)}
+        attempt={attempt}
+      />
+    );
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="execution-title">
       <Group justify="space-between" gap="sm">
