@@ -29,13 +29,28 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# A pid file left by an engine that died with its machine names a pid the new boot may have given
+# to another process; dockerd then refuses to start, or waits for ever on a containerd that is not
+# there. Such a file is removed unless its pid really is that program.
+remove_stale_pidfile() { # <file> <program>
+  local pid
+  pid=$(cat "$1" 2>/dev/null) || return 0
+  [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] || as_root rm -f "$1"
+}
+
 if ! docker info >/dev/null 2>&1; then
   echo "starting dockerd (no bridge network: job containers use network none)"
+  remove_stale_pidfile /var/run/docker.pid dockerd
+  remove_stale_pidfile /var/run/docker/containerd/containerd.pid containerd
   # setsid: the engine outlives this script, as a system service would.
   as_root setsid nohup dockerd --bridge=none --iptables=false --ip6tables=false \
     >/tmp/jobdeck-dockerd.log 2>&1 < /dev/null &
-  for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
-  docker info >/dev/null 2>&1 || { echo "dockerd did not start; see /tmp/jobdeck-dockerd.log" >&2; exit 1; }
+  for _ in $(seq 1 240); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
+  if ! docker info >/dev/null 2>&1; then
+    echo "dockerd did not start in 2 minutes; the end of /tmp/jobdeck-dockerd.log:" >&2
+    tail -n 30 /tmp/jobdeck-dockerd.log >&2
+    exit 1
+  fi
 fi
 
 scripts/build-test-image.sh jobdeck/busybox:local
