@@ -56,6 +56,9 @@ const writeAll = db.transaction((ids: string[]) => {
       run_options_json: '{"user":null,"readOnlyRootfs":false,"placement":[]}',
       retry_json: null,
       depends_json: null,
+      array_size: null,
+      array_parent: null,
+      array_index: null,
     });
     insertTransition.run(id, null, 'submitted', now, null);
     insertTransition.run(id, 'submitted', 'runnable', now, null);

@@ -12,3 +12,4 @@ export * from './identity';
 export * from './retry';
 export * from './dependencies';
 export * from './schedules';
+export * from './arrays';

@@ -13,6 +13,7 @@ import {
   submitJobResultSchema,
 } from './job';
 import { definitionListSchema } from './definitions';
+import { arrayAnswerSchema, arrayChildrenQuerySchema } from './arrays';
 import { dependenciesAnswerSchema } from './dependencies';
 import { attemptsAnswerSchema } from './retry';
 import { pauseScheduleSchema, scheduleSchema, schedulesAnswerSchema } from './schedules';
@@ -143,6 +144,14 @@ export function buildOpenApiDocument() {
     'What a job waits for and what waits for it (extension)',
     dependenciesAnswerSchema.meta({ id: 'JobDependencies' }),
     'The jobs named in its depends_on with their states and whether each dependency is met, waiting or can no longer be met; and the jobs whose depends_on names it',
+  );
+  readJob(
+    'getJobArray',
+    '/v1/client/job/{job_id}/array',
+    "An array job's children, or a child's place in its array (extension)",
+    arrayAnswerSchema.meta({ id: 'JobArray' }),
+    'For a parent: its size, its children counted by state and a page of them by index (filtered by `state`); for a child: its parent and index; for any other job: nulls',
+    arrayChildrenQuerySchema,
   );
   registry.registerPath({
     method: 'get',

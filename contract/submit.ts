@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFINITION_REF, ENV_NAME, IDENTIFIER_MESSAGES, JOB_NAME, QUEUE_REF } from './identifiers';
 import { DEFAULT_LIMITS, type SubmitLimits } from './limits';
+import { arraySchema } from './arrays';
 import { dependsOnSchema } from './dependencies';
 import { retryStrategySchema } from './retry';
 
@@ -132,6 +133,7 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
         .optional(),
       retry: retryStrategySchema.optional(),
       depends_on: dependsOnSchema.optional(),
+      array: arraySchema.optional(),
     },
     { error: 'body must be a JSON object' },
   );
@@ -144,4 +146,5 @@ export type SubmitJobRequest = z.infer<typeof submitJobSchema>;
 export const specSubmitJobSchema: z.ZodType<SubmitJobRequest> = submitJobSchema.omit({
   retry: true,
   depends_on: true,
+  array: true,
 });

@@ -2,6 +2,8 @@ import {
   FINAL_STATES,
   JOB_STATES,
   dependencyStatus,
+  type ArrayAnswer,
+  type ArrayChild,
   type Attempt,
   type AttemptsAnswer,
   type DefinitionSummary,
@@ -17,7 +19,7 @@ import {
   type Schedule,
 } from '../../contract';
 import type { DefinitionSettings } from '../jobs/catalog';
-import type { Execution, JobDependencies, QueueOverview } from '../jobs/job-service';
+import type { Execution, JobArray, JobDependencies, QueueOverview } from '../jobs/job-service';
 import type { FollowedLogs } from '../jobs/job-logs';
 import type { ScheduleView } from '../jobs/scheduler';
 import { millisIsoOf } from '../jobs/log-instant';
@@ -144,6 +146,32 @@ const toEdge = (job: Dependent, judgedBy: JobState): DependencyEdge => ({
   state: job.state,
   status: dependencyStatus(job.type, judgedBy),
 });
+
+export function toArray({ job, counts, children }: JobArray): ArrayAnswer {
+  const role = job.array;
+  const last = children.items.at(-1)?.array;
+  return {
+    size: role && 'size' in role ? role.size : null,
+    parent_id: role && 'parentId' in role ? role.parentId : null,
+    index: role && 'index' in role ? role.index : null,
+    counts: Object.fromEntries(counts),
+    items: children.items.map(toArrayChild),
+    next_cursor: children.more && last && 'index' in last ? String(last.index) : null,
+  };
+}
+
+function toArrayChild(job: Job): ArrayChild {
+  return {
+    id: job.id,
+    index: job.array && 'index' in job.array ? job.array.index : 0,
+    name: job.name,
+    state: job.state,
+    system_note: job.systemNote,
+    exit_code: job.exitCode,
+    started_at: isoOrNull(job.startedAt),
+    finished_at: isoOrNull(job.finishedAt),
+  };
+}
 
 export function toSchedule({ settings, state, next, recent }: ScheduleView): Schedule {
   return {

@@ -1,5 +1,5 @@
 import { DEPENDENCY_TYPE_WORDS, dependencyStatus, type DependencyStatus } from '../../contract';
-import type { Job, JobDependency, JobSummary } from './model';
+import { isArrayParent, type Job, type JobDependency, type JobSummary } from './model';
 import { notes } from './notes';
 import type { JobStore } from './ports';
 import { admissionOf, type JobStateMachine } from './state-machine';
@@ -103,7 +103,10 @@ export async function settleDependencies(
     const verdict = judgeDependencies(job, others);
     const now = Date.now();
     if (verdict.kind === 'unmeetable') {
-      await machine.move(job, 'cancelled', verdict.note, { finishedAt: now });
+      // An array's parent is cancelling until its children are cancelled too (arrays.ts).
+      await (isArrayParent(job)
+        ? machine.move(job, 'cancelling', verdict.note, { cancelRequestedAt: now })
+        : machine.move(job, 'cancelled', verdict.note, { finishedAt: now }));
       continue;
     }
     const next = verdict.kind === 'met' ? admissionOf(job, now) : { to: 'pending', ...verdict };

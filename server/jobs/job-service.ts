@@ -1,8 +1,9 @@
+import { arrayChildren, childrenAdmission } from './arrays';
+import { cancelMove } from './cancellation';
 import { failpoint } from './failpoints';
 import {
   DEPENDENCY_LIMITS,
   SLOT_STATES,
-  cancelEffect,
   type JobState,
   type SubmitJobRequest,
 } from '../../contract';
@@ -13,23 +14,24 @@ import type { EngineHealth } from './engine-health';
 import { conflict, invalid, notFound, notFoundAttempt } from './errors';
 import type { FollowedLogs, JobLogs } from './job-logs';
 import type { LogInstant } from './log-instant';
-import type {
-  Admission,
-  AttemptRecord,
-  ContainerLogs,
-  Dependent,
-  Job,
-  JobChange,
-  JobListFilter,
-  JobSummary,
-  NewJob,
-  QueueStateCount,
-  Transition,
+import {
+  isArrayParent,
+  type Admission,
+  type AttemptRecord,
+  type ContainerLogs,
+  type Dependent,
+  type Job,
+  type JobChange,
+  type JobListFilter,
+  type JobSummary,
+  type NewJob,
+  type QueueStateCount,
+  type Transition,
 } from './model';
 import { notes } from './notes';
-import type { JobStore, SecretBox } from './ports';
+import type { ArrayChildrenPage, ArrayCounts, JobStore, SecretBox } from './ports';
 import type { ContainerDefaults, Runner } from './runner';
-import { ContendedError, type JobStateMachine } from './state-machine';
+import { ContendedError, admissionOf, type JobStateMachine } from './state-machine';
 import { planJob } from './submission';
 
 export interface JobServiceOptions {
@@ -54,6 +56,13 @@ export interface JobDependencies {
   /** The first of them, oldest first. */
   dependents: Dependent[];
   dependentsTotal: number;
+}
+
+/** An array job as the array endpoint shows it (counts and children only for a parent). */
+export interface JobArray {
+  job: Job;
+  counts: ArrayCounts;
+  children: ArrayChildrenPage;
 }
 
 /** A queue as declared, with its jobs counted by state. */
@@ -116,7 +125,10 @@ export class JobService {
         Date.now(),
       );
       const admission = await this.dependencyAdmission(job);
-      const result = await this.machine.admit(job, definitionFingerprint, admission);
+      const result =
+        job.array !== null && 'size' in job.array
+          ? await this.admitArray(job, job.array.size, definitionFingerprint, admission)
+          : await this.machine.admit(job, definitionFingerprint, admission);
       if (result.inserted) {
         failpoint('after-insert');
         this.dispatcher.admitted(result.job);
@@ -130,6 +142,25 @@ export class JobService {
         `name: "${job.name}" is already held by job ${result.nameHeldBy} in queue ${job.queue}, which has not finished`,
       );
     }
+  }
+
+  /** The parent and its children, stored in one transaction. */
+  private async admitArray(
+    parent: NewJob,
+    size: number,
+    definitionFingerprint: string,
+    dependencies: Admission | undefined,
+  ) {
+    const admission = dependencies ?? admissionOf(parent, parent.createdAt);
+    const result = await this.store.insertArray(
+      parent,
+      arrayChildren(parent, size),
+      definitionFingerprint,
+      { parent: admission, children: childrenAdmission(parent, admission) },
+    );
+    // Heard of like an admitted job; `dispatcher.admitted` then claims its children in its queue.
+    if (result.inserted) this.machine.announce(result.job, 'submitted');
+    return result;
   }
 
   /**
@@ -156,6 +187,22 @@ export class JobService {
     });
     const dependents = await this.store.dependents(id, DEPENDENCY_LIMITS.dependentsShown);
     return { job, dependsOn, dependents: dependents.items, dependentsTotal: dependents.total };
+  }
+
+  /** A parent's children counted by state and a page of them; a child's place; or nothing. */
+  async array(
+    project: string,
+    id: string,
+    page: { states?: readonly JobState[]; afterIndex: number; limit: number },
+  ): Promise<JobArray> {
+    const job = await this.visibleJob(project, id);
+    if (!isArrayParent(job))
+      return { job, counts: new Map(), children: { items: [], more: false } };
+    const [counts, children] = await Promise.all([
+      this.store.arrayCounts(id),
+      this.store.arrayChildren(id, page.states, page.afterIndex, page.limit),
+    ]);
+    return { job, counts, children };
   }
 
   async detail(project: string, id: string): Promise<Job> {
@@ -273,27 +320,7 @@ export class JobService {
     try {
       moved = await this.machine.decideAndMove(id, (job) => {
         if (job.project !== project) throw notFound(id);
-        const now = Date.now();
-        switch (cancelEffect(job.state)) {
-          case 'already-cancelling':
-            return undefined;
-          case 'cancel-now':
-            return {
-              to: 'cancelled',
-              note: notes.cancelledBeforeStart,
-              fields: { cancelRequestedAt: now, finishedAt: now },
-            };
-          case 'stop-container':
-            return {
-              to: 'cancelling',
-              note: notes.cancelling(job.stopGraceSeconds),
-              fields: { cancelRequestedAt: now },
-            };
-          case 'refused':
-            throw conflict(
-              `job_id: job ${id} is ${job.state}; a ${job.state} job cannot be cancelled`,
-            );
-        }
+        return cancelMove(job, Date.now());
       });
     } catch (error) {
       if (error instanceof ContendedError) {
@@ -304,7 +331,8 @@ export class JobService {
     if (moved === undefined)
       await this.visibleJob(project, id); // no such job is a 404
     // Answer at once: the stop can take the whole grace period.
-    else if (moved.state === 'cancelling') this.runner.nudge(id);
+    // An array's parent has no container: arrays.ts hears of the move and cancels its children.
+    else if (moved.state === 'cancelling' && !isArrayParent(moved)) this.runner.nudge(id);
   }
 
   /** Another project's job is reported exactly like a missing one: no existence leak. */
@@ -316,6 +344,8 @@ export class JobService {
 
   /** Notes that depend on now: what a runnable job waits for, an engine that does not answer. */
   private async describe(job: Job, counts?: Map<string, number>): Promise<Job> {
+    // An array's parent has no slot to wait for: its note counts its children.
+    if (isArrayParent(job)) return job;
     if (job.state === 'runnable') {
       return { ...job, systemNote: await this.dispatcher.waitingNote(job, counts) };
     }

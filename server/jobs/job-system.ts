@@ -1,3 +1,4 @@
+import { ArraySettler } from './arrays';
 import type { Catalog } from './catalog';
 import { ChangeFeed } from './change-feed';
 import { Dispatcher } from './dispatcher';
@@ -81,6 +82,13 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     logger,
     instanceId: options.identity.id,
   });
+  const arrays = new ArraySettler({
+    store,
+    machine,
+    runner,
+    dispatch: () => dispatcher.kick(),
+    logger,
+  });
   const membership = new Membership(
     instances,
     store,
@@ -101,6 +109,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     afterPass: () => {
       dispatcher.kick();
       scheduler.kick();
+      void arrays.settleAll();
     },
   });
   const service = new JobService({
@@ -140,6 +149,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       await membership.join();
       await reconciler.start();
       dispatcher.start();
+      arrays.start();
+      await arrays.settleAll();
       await scheduler.start();
     },
     /**
@@ -149,6 +160,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     async stop(): Promise<void> {
       feed.stop();
       scheduler.stop();
+      arrays.stop();
       dispatcher.stop();
       await reconciler.stop();
       runner.stop();

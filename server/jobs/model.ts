@@ -56,7 +56,18 @@ export interface Job extends ContainerPlan {
   notBefore: number | null;
   /** Jobs it waits for (empty: none): it stays pending until each has ended as its type asks. */
   dependsOn: JobDependency[];
+  /** Its part in an array job; null for a job of its own. */
+  array: ArrayRole | null;
 }
+
+/**
+ * A parent runs nothing: its state sums up its children's. A child runs its parent's container
+ * with its index in the environment.
+ */
+export type ArrayRole = { size: number } | { parentId: string; index: number };
+
+export const isArrayParent = (job: Pick<Job, 'array'>): boolean =>
+  job.array !== null && 'size' in job.array;
 
 /** A job another waits for, and what its end must be. */
 export interface JobDependency {

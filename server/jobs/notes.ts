@@ -5,7 +5,19 @@ import { DEPENDENCY_TYPE_WORDS, type DependencyType } from '../../contract';
  */
 const iso = (ms: number) => new Date(ms).toISOString();
 
+const counted = (n: number) => n.toLocaleString('en-US');
+
 export const notes = {
+  waitingWithArray: (parent: string) => `waiting until its array (job ${parent}) may start`,
+  cancelledWithArray: (parent: string) => `cancelled with its array (job ${parent})`,
+  arrayCancelling: 'cancellation requested: cancelling its children that have not ended',
+  arrayProgress: (size: number, parts: readonly [string, number][]) =>
+    `${counted(parts[0]![1])} of ${counted(size)} ${parts[0]![0]}` +
+    parts
+      .slice(1)
+      .filter(([, n]) => n > 0)
+      .map(([what, n]) => `, ${counted(n)} ${what}`)
+      .join(''),
   scheduled: (at: number) => `scheduled for ${iso(at)}`,
   waitingForDependencies: (
     waiting: readonly { job: string; needs: string; state: string }[],

@@ -103,6 +103,45 @@ export interface JobStore {
   jobSummaries(ids: readonly string[]): Promise<JobSummary[]>;
   /** The first `limit` jobs that wait for this one, oldest first, and how many in all. */
   dependents(id: string, limit: number): Promise<{ items: Dependent[]; total: number }>;
+  /**
+   * Stores an array's parent and children in one transaction, each moved on from `submitted`
+   * as its admission says; refuses, storing nothing, when an unfinished job holds the parent's name.
+   */
+  insertArray(
+    parent: NewJob,
+    children: readonly NewJob[],
+    definitionFingerprint: string,
+    admission: { parent: Admission; children: Admission },
+  ): Promise<{ inserted: true; job: Job } | { inserted: false; nameHeldBy: string }>;
+  /** The parent's children counted by state. */
+  arrayCounts(parentId: string): Promise<ArrayCounts>;
+  /** Children with an index above `afterIndex` (in `states`, when given), by index. */
+  arrayChildren(
+    parentId: string,
+    states: readonly JobState[] | undefined,
+    afterIndex: number,
+    limit: number,
+  ): Promise<ArrayChildrenPage>;
+  /** Parents not yet in a final state, oldest first. */
+  unfinishedArrayParents(): Promise<Job[]>;
+  /** Moves every child of the parent in one of `move.from` states at once; how many moved. */
+  moveArrayChildren(parentId: string, move: ChildrenMove): Promise<number>;
+}
+
+export type ArrayCounts = Map<JobState, number>;
+
+export interface ArrayChildrenPage {
+  items: Job[];
+  /** Whether more children follow the page. */
+  more: boolean;
+}
+
+/** Children moved together: released to runnable, or cancelled while they wait. */
+export interface ChildrenMove {
+  from: readonly JobState[];
+  to: 'runnable' | 'cancelled';
+  at: number;
+  note: string | null;
 }
 
 /** A schedule's state shared by every instance. */

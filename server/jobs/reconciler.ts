@@ -2,6 +2,7 @@ import { SLOT_STATES } from '../../contract';
 import type { EngineHealth } from './engine-health';
 import { EngineUnavailableError, type ContainerRuntime, type JobStore, type Logger } from './ports';
 import type { Membership } from './membership';
+import { isArrayParent } from './model';
 import type { Runner } from './runner';
 import type { KeyedSerial } from './serial';
 
@@ -96,7 +97,8 @@ export class Reconciler {
     await this.runtime.ping();
     const { workloads, jobs } = await this.locks.run(DISPATCH_LOCK, async () => ({
       workloads: await this.runtime.list(),
-      jobs: await this.store.jobsInStates(SLOT_STATES),
+      // An array's parent has no workload: its children are the ones with containers.
+      jobs: (await this.store.jobsInStates(SLOT_STATES)).filter((job) => !isArrayParent(job)),
     }));
     this.health.markUp();
     const byJob = new Map(workloads.map((w) => [w.jobId, w]));

@@ -1,13 +1,14 @@
 import type { JobState } from '../../contract';
 import { failpoint } from './failpoints';
-import type {
-  Admission,
-  AttemptRecord,
-  Claim,
-  Job,
-  NewJob,
-  StateChange,
-  TransitionFields,
+import {
+  isArrayParent,
+  type Admission,
+  type AttemptRecord,
+  type Claim,
+  type Job,
+  type NewJob,
+  type StateChange,
+  type TransitionFields,
 } from './model';
 import { notes } from './notes';
 import type { JobStore } from './ports';
@@ -34,8 +35,28 @@ const LEGAL: Record<JobState, readonly JobState[]> = {
   error: [],
 };
 
-export function canMove(from: JobState, to: JobState): boolean {
-  return LEGAL[from].includes(to);
+/**
+ * An array's parent runs nothing: its state sums up its children's (arrays.ts). It waits like
+ * any job, then runs once a child has started, and ends when the last child has; a cancel (or
+ * a dependency that can no longer be met) makes it `cancelling` until every child has ended.
+ */
+const LEGAL_FOR_ARRAY_PARENT: Record<JobState, readonly JobState[]> = {
+  submitted: ['pending', 'runnable', 'cancelled'],
+  pending: ['runnable', 'cancelling'],
+  runnable: ['running', 'cancelling', 'completed', 'failed', 'cancelled'],
+  starting: [],
+  running: ['completed', 'failed', 'cancelling', 'cancelled'],
+  cancelling: ['cancelled', 'completed', 'failed'],
+  cancelled: [],
+  timeout: [],
+  completed: [],
+  failed: [],
+  error: [],
+};
+
+export function canMove(from: JobState, to: JobState, job?: Pick<Job, 'array'>): boolean {
+  const legal = job && isArrayParent(job) ? LEGAL_FOR_ARRAY_PARENT : LEGAL;
+  return legal[from].includes(to);
 }
 
 /**
@@ -84,13 +105,13 @@ export class JobStateMachine {
    * when someone else moved it first (the caller re-reads and decides again).
    */
   async move(
-    job: Pick<Job, 'id' | 'state'>,
+    job: Pick<Job, 'id' | 'state' | 'array'>,
     to: JobState,
     note: string | null,
     fields?: TransitionFields,
     endedAttempt?: AttemptRecord,
   ): Promise<Job | undefined> {
-    if (!canMove(job.state, to)) {
+    if (!canMove(job.state, to, job)) {
       throw new Error(`illegal transition ${job.state} → ${to} for job ${job.id}`);
     }
     const change: StateChange = { id: job.id, from: job.state, to, at: Date.now(), note };

@@ -110,6 +110,7 @@ export function planJob(
       jobId: d.job_id.toLowerCase(),
       type: d.type ?? 'afterok',
     })),
+    array: payload.array ? { size: payload.array.size } : null,
   };
   return { job, definitionFingerprint: definition.fingerprint };
 }

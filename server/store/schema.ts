@@ -42,6 +42,11 @@ export interface JobsTable {
   not_before: number | null;
   /** Its dependencies as JSON (`[{ jobId, type }]`); null: none. */
   depends_json: string | null;
+  /** An array's parent: how many children it has. */
+  array_size: number | null;
+  /** An array's child: its parent's id and its index (its command and env are the parent's). */
+  array_parent: string | null;
+  array_index: number | null;
 }
 
 /** A recurring schedule's shared state. */

@@ -30,6 +30,7 @@ export function newJob(overrides: Partial<NewJob> = {}): NewJob {
     network: 'none',
     runOptions: DEFAULT_RUN_OPTIONS,
     dependsOn: [],
+    array: null,
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import {
   RETRY_LIMITS,
   MAX_COUNTED_JOBS,
   SCHEDULE_LIMITS,
+  arrayChildrenQuerySchema,
   jobListQuerySchema,
   jobLogsQuerySchema,
   pauseScheduleSchema,
@@ -16,6 +17,7 @@ import { HttpError } from '../errors';
 import { parseOrThrow } from '../parse';
 import type { PositionCodec } from '../positions';
 import {
+  toArray,
   toAttempts,
   toDependencies,
   toDefinitionSummary,
@@ -107,6 +109,16 @@ export function extensionRoutes(
   app.get<{ Params: JobParams }>('/v1/client/job/:job_id/dependencies', async (request) => {
     const found = await service.dependencies(principalOf(request).project, request.params.job_id);
     return { ok: true, data: toDependencies(found) };
+  });
+
+  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/array', async (request) => {
+    const query = parseOrThrow(arrayChildrenQuerySchema, request.query);
+    const found = await service.array(principalOf(request).project, request.params.job_id, {
+      states: query.state,
+      afterIndex: query.cursor === undefined ? -1 : Number(query.cursor),
+      limit: query.limit,
+    });
+    return { ok: true, data: toArray(found) };
   });
 
   app.get<{ Params: JobParams }>('/v1/client/job/:job_id/execution', async (request) => {

@@ -43,6 +43,9 @@ export const NEW_JOB_COLUMNS = [
   'run_options_json',
   'retry_json',
   'depends_json',
+  'array_size',
+  'array_parent',
+  'array_index',
 ] as const satisfies readonly (keyof NewJobRow)[];
 
 const placeholders = <V>(param: Param<V>, columns: readonly (keyof V & string)[]) =>
@@ -85,6 +88,8 @@ export function hotQueries(db: Kysely<Database>) {
         .select('seq')
         .where('state', '=', 'runnable')
         .where('queue', '=', param('queue'))
+        // An array's parent runs nothing: it is never claimed and holds no slot.
+        .where('array_size', 'is', null)
         .limit(1),
     ),
     slotsHeldByQueue: prepared(db, (db) =>
@@ -92,6 +97,7 @@ export function hotQueries(db: Kysely<Database>) {
         .selectFrom('jobs')
         .select((eb) => ['queue', eb.fn.countAll<number>().as('count')])
         .where('state', 'in', SLOT_STATES)
+        .where('array_size', 'is', null)
         .groupBy('queue'),
     ),
   };

@@ -12,6 +12,7 @@ import * as m010 from './010-job-attempts';
 import * as m011 from './011-job-dependencies';
 import * as m012 from './012-schedules';
 import * as m013 from './013-waiting-jobs-index';
+import * as m014 from './014-job-arrays';
 
 /** Same numbers and names as the SQLite migrations: one schema version whatever the driver. */
 export const postgresMigrations: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '011-job-dependencies', up: m011.up },
   { name: '012-schedules', up: m012.up },
   { name: '013-waiting-jobs-index', up: m013.up },
+  { name: '014-job-arrays', up: m014.up },
 ];

@@ -4,6 +4,7 @@ import type { JobCounts, SealedEnvStore } from '../../ports';
 import type { Database } from '../../schema';
 import type { StoreDialect } from '../dialect';
 import { JobAdmission } from './admission';
+import { ArrayPlans, JobArrayRows } from './arrays';
 import { JobAttemptRows } from './attempts';
 import { JobChangeFeed } from './change-feed';
 import { JobDependencyRows } from './dependencies';
@@ -31,20 +32,25 @@ export function sqlJobStores(
   const logs = new JobLogRows(tables);
   const attempts = new JobAttemptRows(tables);
   const dependencies = new JobDependencyRows(tables);
+  const arrays = new JobArrayRows(tables);
+  // Every job read goes through `plans`: a child's command and environment are its parent's.
+  const plans = new ArrayPlans(tables);
   const jobs: JobStore = {
     insertJob: (job, fingerprint, how) => admission.insertJob(job, fingerprint, how),
-    moveJob: (change) => moves.moveJob(change),
+    moveJob: async (change) => plans.completeOne(await moves.moveJob(change)),
     setNote: (id, state, note) => moves.setNote(id, state, note),
-    claimRunnable: (claim, noteFor) => moves.claimRunnable(claim, noteFor),
+    claimRunnable: async (claim, noteFor) =>
+      plans.complete(await moves.claimRunnable(claim, noteFor)),
     takeOver: (from, to) => moves.takeOver(from, to),
     activeCountsByQueue: () => moves.activeCountsByQueue(),
-    getJob: (id) => reads.getJob(id),
-    jobsInStates: (states) => reads.jobsInStates(states),
+    getJob: async (id) => plans.completeOne(await reads.getJob(id)),
+    jobsInStates: async (states) => plans.complete(await reads.jobsInStates(states)),
     dueJobs: (now) => reads.dueJobs(now),
     nextScheduleAt: (now) => reads.nextScheduleAt(now),
     listJobs: (filter) => reads.listJobs(filter),
     countJobs: (filter, atMost) => reads.countJobs(filter, atMost),
-    firstInStates: (queue, states) => reads.firstInStates(queue, states),
+    firstInStates: async (queue, states) =>
+      plans.completeOne(await reads.firstInStates(queue, states)),
     countByQueue: (queues, since, recentSince) => reads.countByQueue(queues, since, recentSince),
     transitions: (id) => feed.transitions(id),
     lastChangeSeq: () => feed.lastChangeSeq(),
@@ -58,6 +64,15 @@ export function sqlJobStores(
     jobsAwaitingDependencies: () => dependencies.jobsAwaitingDependencies(),
     jobSummaries: (ids) => dependencies.jobSummaries(ids),
     dependents: (id, limit) => dependencies.dependents(id, limit),
+    insertArray: (parent, children, fingerprint, how) =>
+      admission.insertArray(parent, children, fingerprint, how),
+    arrayCounts: (parentId) => arrays.arrayCounts(parentId),
+    arrayChildren: async (parentId, states, afterIndex, limit) => {
+      const page = await arrays.arrayChildren(parentId, states, afterIndex, limit);
+      return { ...page, items: await plans.complete(page.items) };
+    },
+    unfinishedArrayParents: () => arrays.unfinishedArrayParents(),
+    moveArrayChildren: (parentId, move) => arrays.moveArrayChildren(parentId, move),
   };
   return {
     jobs,

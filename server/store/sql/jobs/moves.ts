@@ -96,6 +96,7 @@ export class JobMoves implements Moves {
         .selectAll()
         .where('state', '=', 'runnable')
         .where('queue', '=', claim.queue)
+        .where('array_size', 'is', null)
         .where((eb) => eb.or([eb('not_before', 'is', null), eb('not_before', '<=', claim.at)]))
         .orderBy('seq')
         .limit(claim.limit)
@@ -130,6 +131,7 @@ export class JobMoves implements Moves {
       .updateTable('jobs')
       .set({ owner: to })
       .where('state', 'in', SLOT_STATES)
+      .where('array_size', 'is', null)
       .where('owner', from === null ? 'is' : '=', from)
       .returning('id')
       .execute();

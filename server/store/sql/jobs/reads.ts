@@ -95,7 +95,11 @@ export class JobReads implements Reads, JobCounts {
 
   /** The project's jobs that pass the list's filters (the page's cursor and size aside). */
   private matching(filter: Omit<JobListFilter, 'limit' | 'beforeSeq'>) {
-    let query = this.tables.db.selectFrom('jobs').where('project', '=', filter.project);
+    // An array's children are listed under their parent (GET /job/{id}/array), not here.
+    let query = this.tables.db
+      .selectFrom('jobs')
+      .where('project', '=', filter.project)
+      .where('array_parent', 'is', null);
     if (filter.states) query = query.where('state', 'in', filter.states);
     if (filter.queue) query = query.where('queue', '=', filter.queue);
     if (filter.namePrefix) {
@@ -118,6 +122,7 @@ export class JobReads implements Reads, JobCounts {
       .selectAll()
       .where('state', 'in', states)
       .where('queue', '=', queue)
+      .where('array_size', 'is', null)
       .orderBy('seq')
       .limit(1)
       .executeTakeFirst();
@@ -147,6 +152,8 @@ export class JobReads implements Reads, JobCounts {
       .select((eb) => ['queue', 'state', eb.fn.countAll<number>().as('count')])
       .where('state', 'not in', FINAL_STATES)
       .where('queue', 'in', queues)
+      // What waits and runs in a queue are containers' jobs: an array's parent only sums them up.
+      .where('array_size', 'is', null)
       .groupBy(['queue', 'state'])
       .execute();
     // Only final jobs have finished_at: the index (queue, finished_at, state) answers it alone.

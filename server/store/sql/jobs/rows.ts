@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { JobState, RetryStrategy } from '../../../../contract';
 import {
   DEFAULT_RUN_OPTIONS,
+  type ArrayRole,
   type Job,
   type JobDependency,
   type NewJob,
@@ -48,7 +49,16 @@ export function toJob(row: Selectable<JobsTable>): Job {
     attempt: row.attempt,
     notBefore: row.not_before,
     dependsOn: row.depends_json === null ? [] : (JSON.parse(row.depends_json) as JobDependency[]),
+    array: arrayRole(row),
   };
+}
+
+function arrayRole(row: Selectable<JobsTable>): ArrayRole | null {
+  if (row.array_size !== null) return { size: row.array_size };
+  if (row.array_parent !== null && row.array_index !== null) {
+    return { parentId: row.array_parent, index: row.array_index };
+  }
+  return null;
 }
 
 export function toTransition(
@@ -62,8 +72,17 @@ export function toTransition(
   };
 }
 
+/** A child's command, environment, retry strategy and run options are its parent's: not stored. */
+const PLAN_OF_PARENT = {
+  command_json: '[]',
+  env_json: '[]',
+  retry_json: null,
+  run_options_json: null,
+};
+
 export function newJobRow(job: NewJob, state: JobState, systemNote: string | null): NewJobRow {
-  return {
+  const child = job.array !== null && 'parentId' in job.array ? job.array : null;
+  const row: NewJobRow = {
     id: job.id,
     project: job.project,
     queue: job.queue,
@@ -85,7 +104,11 @@ export function newJobRow(job: NewJob, state: JobState, systemNote: string | nul
     run_options_json: JSON.stringify(job.runOptions),
     retry_json: job.retry === null ? null : JSON.stringify(job.retry),
     depends_json: job.dependsOn.length === 0 ? null : JSON.stringify(job.dependsOn),
+    array_size: job.array !== null && 'size' in job.array ? job.array.size : null,
+    array_parent: child?.parentId ?? null,
+    array_index: child?.index ?? null,
   };
+  return child ? { ...row, ...PLAN_OF_PARENT } : row;
 }
 
 /**
@@ -126,5 +149,6 @@ export function storedJob(job: NewJob, row: NewJobRow, seq: number): Job {
     attempt: 1,
     notBefore: null,
     dependsOn: job.dependsOn,
+    array: job.array,
   };
 }

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { jobStateSchema } from './states';
+
+/**
+ * Extension: an array job, one submit that makes a parent and `size` children. Each child runs
+ * the parent's container with JOBDECK_ARRAY_INDEX (0…size−1) and JOBDECK_ARRAY_SIZE set; the
+ * parent runs nothing and its state sums up its children's.
+ */
+export const ARRAY_LIMITS = {
+  minSize: 2,
+  maxSize: 10_000,
+  pageMax: 1000,
+  pageDefault: 200,
+} as const;
+
+/** The variables a child gets, beside the parent's own. */
+export const ARRAY_INDEX_VARIABLE = 'JOBDECK_ARRAY_INDEX';
+export const ARRAY_SIZE_VARIABLE = 'JOBDECK_ARRAY_SIZE';
+
+export const arraySchema = z
+  .strictObject(
+    {
+      size: z
+        .number({ error: 'is required: how many children, a whole number' })
+        .int('must be a whole number')
+        .min(ARRAY_LIMITS.minSize, `must be at least ${ARRAY_LIMITS.minSize}`)
+        .max(ARRAY_LIMITS.maxSize, `must be at most ${ARRAY_LIMITS.maxSize}`),
+    },
+    { error: 'must be an object like { "size": 100 }' },
+  )
+  .meta({
+    description: `Extension: run the job as ${ARRAY_LIMITS.minSize}–${ARRAY_LIMITS.maxSize} children, each with ${ARRAY_INDEX_VARIABLE} (0…size−1) and ${ARRAY_SIZE_VARIABLE}; the id answered is the parent's, whose state sums up the children's`,
+  });
+export type ArraySpec = z.infer<typeof arraySchema>;
+
+/** Extension: `/job/{id}/array`'s query: children by state, a page at a time, by index. */
+export const arrayChildrenQuerySchema = z.strictObject({
+  state: z
+    .preprocess(
+      (value) => (typeof value === 'string' ? value.split(',').filter((v) => v !== '') : value),
+      z.array(jobStateSchema).min(1),
+    )
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(ARRAY_LIMITS.pageMax).default(ARRAY_LIMITS.pageDefault),
+  cursor: z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a next_cursor value from an earlier page')
+    .optional(),
+});
+export type ArrayChildrenQuery = z.input<typeof arrayChildrenQuerySchema>;
+
+const timestamp = z.iso.datetime({ offset: true });
+
+export const arrayChildSchema = z.object({
+  id: z.string(),
+  index: z.number().int(),
+  name: z.string(),
+  state: jobStateSchema,
+  system_note: z.string().nullable(),
+  exit_code: z.number().int().nullable(),
+  started_at: timestamp.nullable(),
+  finished_at: timestamp.nullable(),
+});
+export type ArrayChild = z.infer<typeof arrayChildSchema>;
+
+export const arrayAnswerSchema = z.object({
+  size: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: 'For a parent: how many children it has; null for any other job' }),
+  parent_id: z
+    .string()
+    .nullable()
+    .meta({ description: "For a child: its parent's id; null for any other job" }),
+  index: z.number().int().nullable().meta({ description: 'For a child: its index' }),
+  counts: z.partialRecord(jobStateSchema, z.number().int()).meta({
+    description:
+      'For a parent: its children counted by state (states with none left out); {} otherwise',
+  }),
+  items: z.array(arrayChildSchema).meta({
+    description: 'For a parent: its children in the states asked for, by index, a page at a time',
+  }),
+  next_cursor: z
+    .string()
+    .nullable()
+    .meta({ description: 'Send it back as `cursor` for the next page; null on the last' }),
+});
+export type ArrayAnswer = z.infer<typeof arrayAnswerSchema>;

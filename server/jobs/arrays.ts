@@ -1,0 +1,205 @@
+import { v7 as timeOrderedUuid } from 'uuid';
+import { isFinalState, type JobState } from '../../contract';
+import { cancelMove } from './cancellation';
+import { isArrayParent, type Admission, type Job, type NewJob } from './model';
+import { notes } from './notes';
+import type { ArrayCounts, JobStore, Logger } from './ports';
+import type { Runner } from './runner';
+import type { JobStateMachine } from './state-machine';
+
+const WAITING: readonly JobState[] = ['submitted', 'pending', 'runnable'];
+const ACTIVE: readonly JobState[] = ['starting', 'running', 'cancelling'];
+const UNSUCCESSFUL: readonly JobState[] = ['failed', 'timeout', 'error'];
+/** Children's moves come in bursts: their parent is summed up at most this often. */
+const SETTLE_AFTER_MS = 200;
+
+/**
+ * The children of a parent about to be stored: its plan (shared, not copied: the store keeps
+ * the parent's command and environment alone), their own ids, names `<parent name>:<index>`
+ * (a colon no submitted name may hold, so none can clash) and no schedule or dependency: they
+ * wait for their parent to be released instead.
+ */
+export function arrayChildren(parent: NewJob, size: number): NewJob[] {
+  return Array.from({ length: size }, (_, index) => ({
+    ...parent,
+    id: timeOrderedUuid(),
+    name: `${parent.name}:${index}`,
+    scheduleAt: null,
+    dependsOn: [],
+    array: { parentId: parent.id, index },
+  }));
+}
+
+/** Children start with their parent: runnable with it, or pending until it is released. */
+export function childrenAdmission(parent: NewJob, admission: Admission): Admission {
+  return admission.to === 'runnable'
+    ? admission
+    : { to: 'pending', note: notes.waitingWithArray(parent.id) };
+}
+
+/**
+ * Where a parent's state goes given its children's counts (undefined: while it waits for its
+ * schedule or dependencies, nothing to sum up): running while any child has started and some
+ * have not ended; once all ended, completed when all completed, failed when any failed, timed
+ * out or errored (after its retries), cancelled otherwise or when the parent was cancelled.
+ */
+export function summarizeArray(
+  parent: Job,
+  counts: ArrayCounts,
+): { to: JobState; note: string } | undefined {
+  if (parent.array === null || !('size' in parent.array)) return undefined;
+  if (parent.state === 'submitted' || parent.state === 'pending') return undefined;
+  const { size } = parent.array;
+  const count = (states: readonly JobState[]) =>
+    states.reduce((sum, state) => sum + (counts.get(state) ?? 0), 0);
+  const completed = count(['completed']);
+  const failed = count(UNSUCCESSFUL);
+  const cancelled = count(['cancelled']);
+  const running = count(ACTIVE);
+  const waiting = count(WAITING);
+  const note = notes.arrayProgress(size, [
+    ['completed', completed],
+    ['failed', failed],
+    ['cancelled', cancelled],
+    ['running', running],
+    ['waiting', waiting],
+  ]);
+  if (completed + failed + cancelled >= size) {
+    const to =
+      completed === size
+        ? 'completed'
+        : parent.cancelRequestedAt !== null
+          ? 'cancelled'
+          : failed > 0
+            ? 'failed'
+            : 'cancelled';
+    return { to, note };
+  }
+  if (parent.state === 'cancelling') return { to: 'cancelling', note };
+  if (running + completed + failed + cancelled > 0) return { to: 'running', note };
+  return { to: parent.state, note };
+}
+
+/** What an ArraySettler works with. */
+export interface ArraySettlerParts {
+  store: JobStore;
+  machine: JobStateMachine;
+  runner: Runner;
+  /** Children were released to runnable: the dispatcher claims them. */
+  dispatch: () => void;
+  logger: Logger;
+}
+
+/**
+ * Keeps each unfinished parent in step with its children: releases them when the parent is
+ * released (its schedule came, its dependencies were met), cancels them when it is cancelled,
+ * and moves the parent (and its note's counts) as they move. Driven by the children's moves
+ * seen here (summed up once per burst) and by every reconcile pass over all unfinished parents,
+ * so a move made by another instance or one lost in a crash is caught up.
+ */
+export class ArraySettler {
+  private readonly touched = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+
+  constructor(private readonly parts: ArraySettlerParts) {
+    parts.machine.onTransition((job) => {
+      if (job.array === null) return;
+      this.touch('parentId' in job.array ? job.array.parentId : job.id);
+    });
+  }
+
+  start(): void {
+    this.stopped = false;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  /** Every unfinished parent, as the reconcile pass asks. */
+  async settleAll(): Promise<void> {
+    try {
+      for (const parent of await this.parts.store.unfinishedArrayParents()) {
+        await this.settleGuarded(parent.id);
+      }
+    } catch (error) {
+      this.parts.logger.warn({ err: error }, 'could not read the unfinished array jobs');
+    }
+  }
+
+  private touch(parentId: string): void {
+    this.touched.add(parentId);
+    if (this.stopped || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const ids = [...this.touched];
+      this.touched.clear();
+      void (async () => {
+        for (const id of ids) await this.settleGuarded(id);
+      })();
+    }, SETTLE_AFTER_MS);
+  }
+
+  private async settleGuarded(parentId: string): Promise<void> {
+    try {
+      await this.settle(parentId);
+    } catch (error) {
+      // The next reconcile pass settles it again.
+      this.parts.logger.warn({ err: error, jobId: parentId }, 'could not settle an array job');
+    }
+  }
+
+  private async settle(parentId: string): Promise<void> {
+    const { store, machine } = this.parts;
+    const parent = await store.getJob(parentId);
+    if (!parent || !isArrayParent(parent) || isFinalState(parent.state)) return;
+    const now = Date.now();
+    if (parent.state === 'cancelling') {
+      await store.moveArrayChildren(parent.id, {
+        from: WAITING,
+        to: 'cancelled',
+        at: now,
+        note: notes.cancelledWithArray(parent.id),
+      });
+      await this.cancelActiveChildren(parent, now);
+    } else if (parent.state === 'runnable' || parent.state === 'running') {
+      const released = await store.moveArrayChildren(parent.id, {
+        from: ['pending'],
+        to: 'runnable',
+        at: now,
+        note: null,
+      });
+      if (released > 0) this.parts.dispatch();
+    }
+    const summary = summarizeArray(parent, await store.arrayCounts(parent.id));
+    if (!summary) return;
+    if (summary.to !== parent.state) {
+      const fields = {
+        ...(summary.to === 'running' && parent.startedAt === null && { startedAt: now }),
+        ...(isFinalState(summary.to) && { finishedAt: now }),
+      };
+      await machine.move(parent, summary.to, summary.note, fields);
+    } else if (summary.note !== parent.systemNote) {
+      await store.setNote(parent.id, parent.state, summary.note);
+    }
+  }
+
+  /** Starting and running children are stopped like any job cancelled (few: they hold slots). */
+  private async cancelActiveChildren(parent: Job, now: number): Promise<void> {
+    const { store, machine, runner } = this.parts;
+    for (let after = -1; ;) {
+      const page = await store.arrayChildren(parent.id, ['starting', 'running'], after, 500);
+      for (const child of page.items) {
+        const moved = await machine.decideAndMove(child.id, (job) =>
+          isFinalState(job.state) ? undefined : cancelMove(job, now),
+        );
+        if (moved?.state === 'cancelling') runner.nudge(child.id);
+      }
+      if (!page.more) return;
+      const last = page.items.at(-1)?.array;
+      after = last && 'index' in last ? last.index : Infinity;
+    }
+  }
+}

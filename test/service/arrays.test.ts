@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ArrayAnswer, JobState } from '../../contract';
+import { ContainerStarts } from '../support/engine-events';
+import { detail, logsOf, submit, transitions, waitForState } from '../support/jobs';
+import { startService, type TestService } from '../support/service';
+
+/** Array jobs on real containers: one submit, a parent that sums up its children. */
+const starts = new ContainerStarts();
+let service: TestService;
+
+beforeAll(async () => {
+  await starts.started();
+  service = await startService({ reconcile_interval_seconds: 1 });
+});
+afterAll(async () => {
+  await service.stop();
+  starts.stop();
+});
+
+const script = (text: string) => ({
+  job_definition: 't::sh:1',
+  container_cmd_parameter: { script: text },
+});
+
+async function arrayOf(id: string, query = ''): Promise<ArrayAnswer> {
+  const response = await service.request('GET', `/v1/client/job/${id}/array${query}`);
+  expect(response.status, response.text).toBe(200);
+  return response.body.data as ArrayAnswer;
+}
+
+const stateCounts = (answer: ArrayAnswer) =>
+  Object.fromEntries(Object.entries(answer.counts).filter(([, n]) => n > 0)) as Partial<
+    Record<JobState, number>
+  >;
+
+describe('array jobs', () => {
+  it('runs each child once with its index, in the queue’s slots, and completes the parent when all completed', async () => {
+    const parent = await submit(service, {
+      ...script('echo "child $JOBDECK_ARRAY_INDEX of $JOBDECK_ARRAY_SIZE"; sleep 0.5'),
+      name: 'fan-out',
+      array: { size: 6 },
+    });
+    // Job Detail of the parent stays the spec's record.
+    const record = await detail(service, parent);
+    expect(Object.keys(record).sort()).toEqual(
+      ['created_at', 'id', 'name', 'schedule_at', 'state', 'system_note', 'updated_at'].sort(),
+    );
+    expect(record.name).toBe('fan-out');
+
+    const done = await waitForState(service, parent, ['completed', 'failed', 'cancelled']);
+    expect(done.state).toBe('completed');
+    expect(done.system_note).toBe('6 of 6 completed');
+
+    const answer = await arrayOf(parent);
+    expect(answer).toMatchObject({ size: 6, parent_id: null, index: null, next_cursor: null });
+    expect(stateCounts(answer)).toEqual({ completed: 6 });
+    expect(answer.items.map((c) => [c.index, c.name, c.state, c.exit_code])).toEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => [i, `fan-out:${i}`, 'completed', 0]),
+    );
+    const started = await starts.byJob();
+    for (const child of answer.items) {
+      expect(started.get(child.id)).toBe(1);
+      expect(await logsOf(service, child.id)).toBe(`child ${child.index} of 6\n`);
+      const place = await arrayOf(child.id);
+      expect(place).toMatchObject({ size: null, parent_id: parent, index: child.index, items: [] });
+      expect(await detail(service, child.id)).toMatchObject({ state: 'completed' });
+    }
+    // The parent ran nothing of its own, and went through running to completed.
+    expect(started.get(parent)).toBeUndefined();
+    const states = (await transitions(service, parent)).map((t) => t.to);
+    expect(states).toEqual(['submitted', 'runnable', 'running', 'completed']);
+
+    // The queue's max_running (4) held: never more than 4 children between starting and ending.
+    const moves = await Promise.all(answer.items.map((c) => transitions(service, c.id)));
+    const edges = moves.flatMap((history) => {
+      const start = history.find((t) => t.to === 'starting')!.at;
+      const end = history.find((t) => t.to === 'completed')!.at;
+      return [
+        { at: Date.parse(start), delta: 1 },
+        { at: Date.parse(end), delta: -1 },
+      ];
+    });
+    edges.sort((a, b) => a.at - b.at || a.delta - b.delta);
+    let held = 0;
+    let most = 0;
+    for (const edge of edges) most = Math.max(most, (held += edge.delta));
+    expect(most).toBeLessThanOrEqual(4);
+
+    // Children are listed under their parent, not in the job list.
+    const listed = await service.request('GET', '/v1/client/jobs?name=fan-out');
+    expect((listed.body.data as { items: { id: string }[] }).items.map((j) => j.id)).toEqual([
+      parent,
+    ]);
+  });
+
+  it('fails the parent when a child fails, with the counts in its note, and pages children by state', async () => {
+    const parent = await submit(service, {
+      ...script('[ "$JOBDECK_ARRAY_INDEX" != 2 ] || exit 3'),
+      array: { size: 5 },
+    });
+    const done = await waitForState(service, parent, ['completed', 'failed', 'cancelled']);
+    expect(done.state).toBe('failed');
+    expect(done.system_note).toBe('4 of 5 completed, 1 failed');
+    const failed = await arrayOf(parent, '?state=failed');
+    expect(failed.items.map((c) => [c.index, c.exit_code])).toEqual([[2, 3]]);
+    const first = await arrayOf(parent, '?limit=2');
+    expect(first.items.map((c) => c.index)).toEqual([0, 1]);
+    expect(first.next_cursor).toBe('1');
+    const second = await arrayOf(parent, `?limit=2&cursor=${first.next_cursor}`);
+    expect(second.items.map((c) => c.index)).toEqual([2, 3]);
+  });
+
+  it('cancels every child not yet ended when the parent is cancelled, and ends the parent cancelled', async () => {
+    const parent = await submit(service, { ...script('sleep 30'), array: { size: 8 } });
+    // Wait until some run (4 slots) and the rest wait.
+    await waitForState(service, parent, 'running');
+    const cancel = await service.request('POST', `/v1/client/job/${parent}/cancel`);
+    expect(cancel.status).toBe(202);
+    const again = await service.request('POST', `/v1/client/job/${parent}/cancel`);
+    expect(again.status).toBe(202);
+    const done = await waitForState(service, parent, ['cancelled', 'failed', 'completed']);
+    expect(done.state).toBe('cancelled');
+    const answer = await arrayOf(parent);
+    expect(stateCounts(answer)).toEqual({ cancelled: 8 });
+    const notesSeen = new Set(answer.items.map((c) => c.system_note));
+    expect([...notesSeen].some((n) => n?.startsWith('cancelled with its array'))).toBe(true);
+    const late = await service.request('POST', `/v1/client/job/${parent}/cancel`);
+    expect(late.status).toBe(409);
+    expect(late.body.message).toMatch(/^job_id: job .* is cancelled/);
+  });
+
+  it('waits for its dependency as one: children are released when it is met', async () => {
+    const first = await submit(service, script('sleep 1'));
+    const parent = await submit(service, {
+      ...script('true'),
+      array: { size: 3 },
+      depends_on: [{ job_id: first }],
+    });
+    const waiting = await detail(service, parent);
+    expect(waiting.state).toBe('pending');
+    expect(stateCounts(await arrayOf(parent))).toEqual({ pending: 3 });
+    expect((await arrayOf(parent)).items[0]!.system_note).toBe(
+      `waiting until its array (job ${parent}) may start`,
+    );
+    const done = await waitForState(service, parent, ['completed', 'failed', 'cancelled']);
+    expect(done.state).toBe('completed');
+  });
+
+  it('refuses a bad array with the field and the reason, storing nothing', async () => {
+    for (const [array, message] of [
+      [{ size: 1 }, 'array.size: must be at least 2'],
+      [{ size: 10_001 }, 'array.size: must be at most 10000'],
+      [{ size: 2.5 }, 'array.size: must be a whole number'],
+      [{}, 'array.size: is required: how many children, a whole number'],
+      [{ size: 3, extra: 1 }, 'array.extra: is not a field of this payload'],
+    ] as const) {
+      const response = await service.request('POST', '/v1/client/job', {
+        job_queue: 't::default',
+        ...script('true'),
+        array,
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ ok: false, message });
+    }
+  });
+});
