@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { JobState, SubmitJobRequest } from '../../contract';
+import type { SubmitJobRequest } from '../../contract';
+import type { CancelTarget } from '../lib/bulk-cancel-plan';
 import { mapWithConcurrency } from '../lib/concurrency';
 import { markCancelRequested, rememberSubmission } from '../lib/history';
 import { isApiError } from './client';
@@ -51,7 +52,7 @@ export const BULK_CANCEL_CONCURRENCY = 4;
 export function useBulkCancel() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (jobs: { id: string; name: string; state: JobState }[]) =>
+    mutationFn: (jobs: CancelTarget[]) =>
       mapWithConcurrency(jobs, BULK_CANCEL_CONCURRENCY, async (job): Promise<CancelOutcome> => {
         try {
           await cancelJob(job.id);

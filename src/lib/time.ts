@@ -23,6 +23,16 @@ export function formatDuration(ms: number): string {
     : `${minutes}:${seconds}`;
 }
 
+/** Finished − started, or the time so far while it runs; null before it started. */
+export function durationMs(
+  job: { started_at: string | null; finished_at: string | null },
+  now: number,
+): number | null {
+  if (!job.started_at) return null;
+  const end = job.finished_at ? Date.parse(job.finished_at) : now;
+  return end - Date.parse(job.started_at);
+}
+
 export { dayjs };
 
 /** 64 MiB, 1.5 GiB: a memory limit as people write it. */

@@ -4,9 +4,9 @@ import type { JobListItem } from '../../../contract';
 import { CopyIconButton } from '../../components/CopyIconButton';
 import { StateBadge } from '../../components/StateBadge';
 import { TimeText } from '../../components/TimeText';
-import { formatDuration } from '../../lib/time';
+import { durationMs, formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
-import { durationMs, sortJobs } from './sort-jobs';
+import { sortJobs } from './sort-jobs';
 import type { SortDirection, SortKey, TableSort } from './url-filters';
 
 /** A first click sorts the way one usually looks: newest and longest first, states in order. */

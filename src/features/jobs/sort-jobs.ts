@@ -1,12 +1,6 @@
 import { JOB_STATES, type JobListItem } from '../../../contract';
+import { durationMs } from '../../lib/time';
 import type { SortKey, TableSort } from './url-filters';
-
-/** Finished − started, or the time so far while it runs; null before it started. */
-export function durationMs(job: JobListItem, now: number): number | null {
-  if (!job.started_at) return null;
-  const end = job.finished_at ? Date.parse(job.finished_at) : now;
-  return end - Date.parse(job.started_at);
-}
 
 const SORT_VALUE: Record<SortKey, (job: JobListItem, now: number) => number | null> = {
   created: (job) => Date.parse(job.created_at),

@@ -1,5 +1,6 @@
-import { JOB_STATES, type JobState } from '../../../contract';
+import type { JobState } from '../../../contract';
 import type { JobFilter } from '../../api/jobs';
+import { statesFromParams } from '../../lib/state-params';
 
 /** Created-time choices: a window ending now, or a range of the reader's own. */
 export const CREATED_PRESETS = {
@@ -41,8 +42,6 @@ export interface TableView {
   sort: TableSort;
 }
 
-const isState = (value: string): value is JobState =>
-  (JOB_STATES as readonly string[]).includes(value);
 const isIso = (value: string) => value !== '' && !Number.isNaN(Date.parse(value));
 const isSortKey = (value: string): value is SortKey =>
   (SORT_KEYS as readonly string[]).includes(value);
@@ -61,15 +60,7 @@ const sortParam = (sort: TableSort) => `${sort.direction === 'descending' ? '-' 
 export function viewFromSearch(search: URLSearchParams): TableView {
   const created = search.get('created') ?? 'any';
   return {
-    // Repeated (?state=a&state=b) or comma-joined, as the service's list accepts them.
-    states: [
-      ...new Set(
-        search
-          .getAll('state')
-          .flatMap((value) => value.split(','))
-          .filter(isState),
-      ),
-    ],
+    states: statesFromParams(search.getAll('state')),
     queue: search.get('queue') ?? '',
     name: search.get('name') ?? '',
     created:

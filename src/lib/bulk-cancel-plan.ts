@@ -1,18 +1,25 @@
-import { cancelEffect, isFinalState, type JobListItem } from '../../../contract';
+import { cancelEffect, isFinalState, type JobState } from '../../contract';
+
+/** What a bulk cancel needs of each job: a row of the jobs table, or an array's child. */
+export interface CancelTarget {
+  id: string;
+  name: string;
+  state: JobState;
+}
 
 /** What a cancel would do to each selected job, by the contract's table (docs/api.md). */
 export interface BulkCancelPlan {
   /** Waiting jobs: cancelled at once. */
-  immediate: JobListItem[];
+  immediate: CancelTarget[];
   /** Starting or running jobs: cancelling until the container stops. */
-  stopping: JobListItem[];
+  stopping: CancelTarget[];
   /** Already cancelling: the request would change nothing. */
-  alreadyCancelling: JobListItem[];
+  alreadyCancelling: CancelTarget[];
   /** Ended (cancelled included): nothing to cancel. */
-  final: JobListItem[];
+  final: CancelTarget[];
 }
 
-export function planBulkCancel(jobs: readonly JobListItem[]): BulkCancelPlan {
+export function planBulkCancel(jobs: readonly CancelTarget[]): BulkCancelPlan {
   const plan: BulkCancelPlan = { immediate: [], stopping: [], alreadyCancelling: [], final: [] };
   for (const job of jobs) {
     if (isFinalState(job.state)) plan.final.push(job);

@@ -1,8 +1,7 @@
 import { Alert, Badge, Button, Group, List, Modal, Stack, Table, Text, Title } from '@mantine/core';
-import type { JobListItem } from '../../../contract';
-import { useBulkCancel, type CancelOutcome } from '../../api/mutations';
-import { StateBadge } from '../../components/StateBadge';
-import { jobsToCancel, planBulkCancel } from './bulk-cancel-plan';
+import { useBulkCancel, type CancelOutcome } from '../api/mutations';
+import { jobsToCancel, planBulkCancel, type CancelTarget } from '../lib/bulk-cancel-plan';
+import { StateBadge } from './StateBadge';
 
 function PlanGroup({
   title,
@@ -10,7 +9,7 @@ function PlanGroup({
   testId,
 }: {
   title: string;
-  jobs: JobListItem[];
+  jobs: CancelTarget[];
   testId: string;
 }) {
   if (jobs.length === 0) return null;
@@ -79,7 +78,7 @@ export function BulkCancelDialog({
   onClose,
   onDone,
 }: {
-  jobs: JobListItem[];
+  jobs: CancelTarget[];
   opened: boolean;
   onClose: () => void;
   onDone: () => void;

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { JOB_STATES, type JobListItem, type JobState } from '../../../contract';
-import { listItem } from '../../test/list-item';
-import { jobsToCancel, planBulkCancel } from './bulk-cancel-plan';
+import { JOB_STATES, type JobState } from '../../contract';
+import { jobsToCancel, planBulkCancel, type CancelTarget } from './bulk-cancel-plan';
 
-const job = (state: JobState): JobListItem => listItem(state, { state });
+const job = (state: JobState): CancelTarget => ({ id: state, name: state, state });
 
 describe('planBulkCancel', () => {
   it('sorts every state into exactly one group, as the contract cancels it', () => {
     const plan = planBulkCancel(JOB_STATES.map(job));
-    const ids = (jobs: JobListItem[]) => jobs.map((j) => j.id);
+    const ids = (jobs: CancelTarget[]) => jobs.map((j) => j.id);
     expect(ids(plan.immediate)).toEqual(['submitted', 'pending', 'runnable']);
     expect(ids(plan.stopping)).toEqual(['starting', 'running']);
     expect(ids(plan.alreadyCancelling)).toEqual(['cancelling']);
