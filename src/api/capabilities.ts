@@ -22,6 +22,8 @@ export interface Capabilities {
   attempts: boolean;
   /** Dependencies between jobs: what a job waits for and what waits for it. */
   dependencies: boolean;
+  /** Array jobs: a parent's children, a child's place in its array, and `array` on submit. */
+  arrays: boolean;
   /** Recurring schedules, paused and resumed; only from the OpenAPI document, like definitions. */
   schedules: boolean;
 }
@@ -37,6 +39,7 @@ const EXTENSION_PATHS = {
   transitions: '/v1/client/job/{job_id}/transitions',
   attempts: '/v1/client/job/{job_id}/attempts',
   dependencies: '/v1/client/job/{job_id}/dependencies',
+  arrays: '/v1/client/job/{job_id}/array',
   schedules: '/v1/client/schedules',
 } as const;
 
@@ -95,6 +98,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
       transitions: has(EXTENSION_PATHS.transitions),
       attempts: has(EXTENSION_PATHS.attempts),
       dependencies: has(EXTENSION_PATHS.dependencies),
+      arrays: has(EXTENSION_PATHS.arrays),
       schedules: has(EXTENSION_PATHS.schedules),
     };
   }
@@ -115,6 +119,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
     transitions: jobList,
     attempts: jobList,
     dependencies: jobList,
+    arrays: jobList,
     schedules: false,
   };
 }

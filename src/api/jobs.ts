@@ -1,5 +1,6 @@
 import {
   acceptedBodySchema,
+  arrayAnswerSchema,
   jobExecutionSchema,
   jobListSchema,
   jobLogsSchema,
@@ -7,6 +8,7 @@ import {
   jobTransitionsSchema,
   submitJobResultSchema,
   successEnvelope,
+  type ArrayAnswer,
   type JobExecution,
   type JobList,
   type JobLogs,
@@ -75,6 +77,26 @@ export function getJobExecution(id: string): Promise<JobExecution | null> {
   return optional(
     async () =>
       (await apiRequest('GET', `${jobPath(id)}/execution`, successEnvelope(jobExecutionSchema)))
+        .data,
+  );
+}
+
+/**
+ * Extension: an array's parent's children in `states` (all when empty), a page from `cursor` on,
+ * by index, with its size and counts; a child's parent and index; nulls for any other job. Null
+ * when the service has no arrays.
+ */
+export function getJobArray(
+  id: string,
+  page: { states: readonly JobState[]; cursor?: string; limit: number },
+): Promise<ArrayAnswer | null> {
+  const query = new URLSearchParams();
+  if (page.states.length > 0) query.set('state', page.states.join(','));
+  if (page.cursor) query.set('cursor', page.cursor);
+  query.set('limit', String(page.limit));
+  return optional(
+    async () =>
+      (await apiRequest('GET', `${jobPath(id)}/array?${query}`, successEnvelope(arrayAnswerSchema)))
         .data,
   );
 }

@@ -1,3 +1,4 @@
+import type { JobState } from '../../contract';
 import type { JobFilter } from './jobs';
 
 /**
@@ -32,6 +33,15 @@ export const jobKeys = {
     [...jobKeys.detail(id), 'attempt-logs', attempt] as const,
   /** What it ran, read once to submit it again. */
   resubmitSource: (id: string) => [...jobKeys.detail(id), 'resubmit-source'] as const,
+  /**
+   * Arrays' children are lists like the jobs': a cancel of any job may change one (its parent's),
+   * so they sit beside the lists, where a change reaches them all, not under each parent.
+   */
+  arrays: () => [...jobKeys.all, 'array'] as const,
+  array: (id: string) => [...jobKeys.arrays(), id] as const,
+  /** The children in these states (all when empty), each page loaded after the first. */
+  arrayChildren: (id: string, states: readonly JobState[]) =>
+    [...jobKeys.array(id), { states }] as const,
 };
 
 export const queueKeys = {

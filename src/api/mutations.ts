@@ -7,9 +7,10 @@ import { isApiError } from './client';
 import { cancelJob, submitJob } from './jobs';
 import { jobKeys, queueKeys } from './keys';
 
-/** What changes when a job is submitted or cancelled: lists, counts, and that job. */
+/** What changes when a job is submitted or cancelled: lists, arrays, counts, and that job. */
 function invalidateAfterChange(queryClient: QueryClient, ids: string[]) {
   void queryClient.invalidateQueries({ queryKey: jobKeys.lists() });
+  void queryClient.invalidateQueries({ queryKey: jobKeys.arrays() });
   void queryClient.invalidateQueries({ queryKey: queueKeys.all });
   for (const id of ids) void queryClient.invalidateQueries({ queryKey: jobKeys.detail(id) });
 }

@@ -21,6 +21,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     transitions: true,
     attempts: true,
     dependencies: true,
+    arrays: true,
     schedules: true,
     ...overrides,
   };

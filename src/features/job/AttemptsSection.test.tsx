@@ -210,7 +210,7 @@ describe('a service without retries', () => {
     ]);
     const { container } = renderWithService(
       <>
-        <JobHeader job={job('failed')} />
+        <JobHeader job={job('failed')} array={null} />
         <AttemptsSection job={job('failed')} onShowCurrentOutput={() => undefined} />
         <ExecutionPanel job={job('failed')} />
       </>,
@@ -262,7 +262,7 @@ describe('a failed job on a service with retries', () => {
     ]);
     renderWithService(
       <>
-        <JobHeader job={job('failed')} />
+        <JobHeader job={job('failed')} array={null} />
         <ExecutionPanel job={job('failed')} />
       </>,
     );
@@ -277,7 +277,7 @@ describe('a failed job on a service with retries', () => {
 
   it('keeps "Submit again" for a job that completed', () => {
     stubService([]);
-    renderWithService(<JobHeader job={job('completed')} />);
+    renderWithService(<JobHeader job={job('completed')} array={null} />);
     expect(screen.getByRole('link', { name: 'Submit again' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Retry' })).not.toBeInTheDocument();
   });

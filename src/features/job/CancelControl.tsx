@@ -10,7 +10,25 @@ import { formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
 import { stateAfterCancel } from './lifecycle';
 
-export function CancelButton({ job }: { job: JobRecord }) {
+/** What cancelling an array's parent does to its children, before anyone asks. */
+function ArrayCancelText({ childrenLeft }: { childrenLeft: number }) {
+  const which =
+    childrenLeft === 1
+      ? 'Its 1 child that has not ended is'
+      : `Its ${childrenLeft.toLocaleString('en')} children that have not ended are`;
+  return (
+    <Text size="sm" c="dimmed" data-testid="cancel-array">
+      {which} cancelled with it: waiting ones at once, running ones stopped (SIGTERM, then SIGKILL
+      after their grace period). It becomes cancelled once they all have ended.
+    </Text>
+  );
+}
+
+/**
+ * Cancel Job, asked first: what the job becomes, and for an array's parent (`childrenLeft`, its
+ * children that have not ended; undefined for any other job) what becomes of its children.
+ */
+export function CancelButton({ job, childrenLeft }: { job: JobRecord; childrenLeft?: number }) {
   const [opened, dialog] = useDisclosure();
   const pending = pendingCancelsStore.use()[job.id];
   const mutation = useCancelJob();
@@ -24,7 +42,9 @@ export function CancelButton({ job }: { job: JobRecord }) {
         });
       },
     });
-  const next = stateAfterCancel(job.state);
+  // A parent goes through cancelling whatever its state, until its children have ended.
+  const parent = childrenLeft !== undefined;
+  const next = parent && !isFinalState(job.state) ? 'cancelling' : stateAfterCancel(job.state);
   // A cancelling job gets nothing more from another request: no button that suggests it would.
   if (isFinalState(job.state) || !next || job.state === 'cancelling') return null;
   return (
@@ -40,7 +60,8 @@ export function CancelButton({ job }: { job: JobRecord }) {
             <Text>→ will become:</Text>
             <StateBadge state={next} />
           </Group>
-          {next === 'cancelling' && (
+          {parent && <ArrayCancelText childrenLeft={childrenLeft} />}
+          {!parent && next === 'cancelling' && (
             <Text size="sm" c="dimmed">
               The container gets SIGTERM, then SIGKILL after its grace period. It can take up to
               about two minutes to become cancelled.

@@ -4,6 +4,7 @@ import type { JobRecord, JobState } from '../../../contract';
 import type { DependenciesAnswer, DependencyEdge } from '../../api/dependencies';
 import { jobKeys } from '../../api/keys';
 import { capabilities, renderWithService, requestedPaths, stubService } from '../../test/service';
+import { rowTexts } from '../../test/table';
 import { DependenciesSection } from './DependenciesSection';
 import { JobHeader } from './JobHeader';
 import { JobView } from './JobView';
@@ -36,17 +37,6 @@ const nothing: DependenciesAnswer = { depends_on: [], dependents: [], dependents
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** Each row of a table as its cells' text. */
-const rowsOf = (table: HTMLElement) =>
-  within(table)
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) =>
-      within(row)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent),
-    );
-
 describe('DependenciesSection', () => {
   it('lists what the job waits for: each job linked, its type in words, state and status', async () => {
     const fetch = stubService([
@@ -64,7 +54,7 @@ describe('DependenciesSection', () => {
     renderWithService(<DependenciesSection job={job('pending')} />);
     const section = await screen.findByRole('region', { name: 'Dependencies' });
     const table = within(section).getByRole('table', { name: 'Waits for' });
-    expect(rowsOf(table)).toEqual([
+    expect(rowTexts(table)).toEqual([
       ['build', 'to complete (afterok)', 'running', 'waiting'],
       ['lint', 'to end (afterany)', 'failed', 'met'],
     ]);
@@ -93,7 +83,7 @@ describe('DependenciesSection', () => {
     ]);
     renderWithService(<DependenciesSection job={job('failed')} />);
     const table = await screen.findByRole('table', { name: 'Waited on by' });
-    expect(rowsOf(table)).toEqual([
+    expect(rowTexts(table)).toEqual([
       ['notify', 'to end unsuccessfully (afternotok)', 'pending', 'waiting'],
       ['report', 'to complete (afterok)', 'cancelled', 'can no longer be met'],
     ]);
@@ -116,7 +106,7 @@ describe('DependenciesSection', () => {
 describe('Submit a job after this one', () => {
   it('opens the submit form with this job to wait for, while it may still complete', () => {
     stubService([]);
-    renderWithService(<JobHeader job={job('running')} />);
+    renderWithService(<JobHeader job={job('running')} array={null} />);
     expect(screen.getByRole('link', { name: 'Submit a job after this one' })).toHaveAttribute(
       'href',
       `/submit?after=${ID}`,
@@ -125,7 +115,7 @@ describe('Submit a job after this one', () => {
 
   it('is not offered for a job that will never complete', () => {
     stubService([]);
-    renderWithService(<JobHeader job={job('failed')} />);
+    renderWithService(<JobHeader job={job('failed')} array={null} />);
     expect(screen.queryByRole('link', { name: 'Submit a job after this one' })).toBeNull();
   });
 });
@@ -135,7 +125,7 @@ describe('a service without dependencies', () => {
     const fetch = stubService([[/\/dependencies$/, { ...nothing, depends_on: [edge(BUILD, {})] }]]);
     renderWithService(
       <>
-        <JobHeader job={job('pending')} />
+        <JobHeader job={job('pending')} array={null} />
         <DependenciesSection job={job('pending')} />
       </>,
       capabilities({ dependencies: false }),

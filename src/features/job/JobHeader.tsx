@@ -1,22 +1,24 @@
 import { Button, Code, Group, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { dependencyStatus, type JobRecord, type JobState } from '../../../contract';
+import { childrenNotEnded, isArrayParent, type ArrayAnswer } from '../../api/arrays';
 import { useCapabilities } from '../../api/capabilities';
 import { CopyTextButton } from '../../components/CopyTextButton';
 import { StateBadge } from '../../components/StateBadge';
 import { recentJobsStore } from '../../lib/history';
+import { ArrayPlace } from './ArrayPlace';
 import { CancelButton } from './CancelControl';
 
 /** The ends a person retries: by hand, when the service's own retries (if any) gave up. */
 const RETRIED_BY_HAND: readonly JobState[] = ['failed', 'timeout', 'error'];
 
 /**
- * Name, state and id, with what can be done: submit again, submit a job that waits for this one
+ * Name, state and id (and a child's place in its array), with what can be done: submit again, submit a job that waits for this one
  * to complete (on a service with dependencies), and cancel. A job that failed, timed
  * out or erred on a service with retries gets "Retry" as the page's main action: the same
  * "submit again" form, filled the same way (sensitive values typed again).
  */
-export function JobHeader({ job }: { job: JobRecord }) {
+export function JobHeader({ job, array }: { job: JobRecord; array: ArrayAnswer | null }) {
   const capabilities = useCapabilities().data;
   // This browser's own submissions, or any job whose execution the service describes.
   const describable = capabilities?.execution === true;
@@ -39,6 +41,7 @@ export function JobHeader({ job }: { job: JobRecord }) {
           <Code>{job.id}</Code>
           <CopyTextButton value={job.id} label="Copy id" size="compact-xs" variant="subtle" />
         </Group>
+        {array && <ArrayPlace name={job.name} array={array} />}
       </Stack>
       <Group>
         {canResubmit && (
@@ -59,7 +62,10 @@ export function JobHeader({ job }: { job: JobRecord }) {
             Submit a job after this one
           </Button>
         )}
-        <CancelButton job={job} />
+        <CancelButton
+          job={job}
+          childrenLeft={isArrayParent(array) ? childrenNotEnded(array) : undefined}
+        />
       </Group>
     </Group>
   );

@@ -1,8 +1,11 @@
-import { Button, Stack, Tabs } from '@mantine/core';
+import { Button, Stack, Tabs, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { JobRecord } from '../../../contract';
+import { isArrayParent, useJobArray } from '../../api/arrays';
 import { useJobDependencies, waitsForJobs } from '../../api/dependencies';
+import { ArraySection } from './ArraySection';
 import { AttemptsSection } from './AttemptsSection';
+import { useChildStates } from './child-states';
 import { Countdown } from './Countdown';
 import { DependenciesSection } from './DependenciesSection';
 import { ExecutionPanel } from './ExecutionPanel';
@@ -19,9 +22,11 @@ export function JobView({ job }: { job: JobRecord }) {
   const dependencies = useJobDependencies(job);
   // Scheduled and waiting for other jobs: it starts once they ended, which no countdown can say.
   const waitsForOthers = dependencies !== null && waitsForJobs(dependencies);
+  const [childStates, setChildStates] = useChildStates();
+  const array = useJobArray(job, childStates);
   return (
     <Stack>
-      <JobHeader job={job} />
+      <JobHeader job={job} array={array.array} />
       {/* On a phone the output is a screen or two down: one tap away from the top. */}
       <Button
         component="a"
@@ -39,6 +44,12 @@ export function JobView({ job }: { job: JobRecord }) {
       )}
       <LifecycleStepper job={job} />
       <ExecutionPanel job={job} />
+      <ArraySection
+        key={job.id}
+        view={array}
+        states={childStates}
+        onStatesChange={setChildStates}
+      />
       <DependenciesSection job={job} />
       <AttemptsSection job={job} onShowCurrentOutput={() => setTab('logs')} />
       {/* Only the shown tab is mounted: hidden logs are not read every poll. A jump here stops
@@ -55,7 +66,14 @@ export function JobView({ job }: { job: JobRecord }) {
           <Tabs.Tab value="timeline">Timeline</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="logs" pt="md">
-          <LogViewer job={job} />
+          {isArrayParent(array.array) ? (
+            <Text c="dimmed" data-testid="array-logs">
+              An array&apos;s parent runs nothing itself: each child&apos;s output is on its own
+              page.
+            </Text>
+          ) : (
+            <LogViewer job={job} />
+          )}
         </Tabs.Panel>
         <Tabs.Panel value="timeline" pt="md">
           <JobTimeline job={job} />

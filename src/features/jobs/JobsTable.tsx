@@ -1,7 +1,12 @@
-import { Anchor, Checkbox, Group, Table, Text, UnstyledButton } from '@mantine/core';
+import { Anchor, Group, Table, Text, UnstyledButton } from '@mantine/core';
 import { Link } from 'react-router';
 import type { JobListItem } from '../../../contract';
 import { CopyIconButton } from '../../components/CopyIconButton';
+import {
+  SelectAllCheckbox,
+  SelectRowCheckbox,
+  type Selection,
+} from '../../components/SelectionControls';
 import { StateBadge } from '../../components/StateBadge';
 import { TimeText } from '../../components/TimeText';
 import { durationMs, formatDuration } from '../../lib/time';
@@ -56,26 +61,12 @@ function SortableHeader({
   );
 }
 
-function JobRow({
-  job,
-  now,
-  selected,
-  onSelect,
-}: {
-  job: JobListItem;
-  now: number;
-  selected: boolean;
-  onSelect: (selected: boolean) => void;
-}) {
+function JobRow({ job, now, selection }: { job: JobListItem; now: number; selection: Selection }) {
   const duration = durationMs(job, now);
   return (
-    <Table.Tr data-selected={selected || undefined} data-job-id={job.id}>
+    <Table.Tr data-selected={selection.selected.has(job.id) || undefined} data-job-id={job.id}>
       <Table.Td>
-        <Checkbox
-          aria-label={`Select ${job.name}`}
-          checked={selected}
-          onChange={(event) => onSelect(event.currentTarget.checked)}
-        />
+        <SelectRowCheckbox id={job.id} name={job.name} {...selection} />
       </Table.Td>
       <Table.Td>
         <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`}>
@@ -127,14 +118,6 @@ export function JobsTable({
   const running = jobs.some((job) => job.started_at && !job.finished_at);
   const now = useNow(true, running ? 1000 : 15_000);
   const rows = sortJobs(jobs, sort, now);
-  const all = jobs.length > 0 && jobs.every((job) => selected.has(job.id));
-  const some = jobs.some((job) => selected.has(job.id));
-  const toggle = (id: string, on: boolean) => {
-    const next = new Set(selected);
-    if (on) next.add(id);
-    else next.delete(id);
-    onSelectionChange(next);
-  };
   const sortable = { sort, onSortChange };
   return (
     <Table.ScrollContainer minWidth={920}>
@@ -142,15 +125,11 @@ export function JobsTable({
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={40}>
-              <Checkbox
-                aria-label="Select every job on this page"
-                checked={all}
-                indeterminate={some && !all}
-                onChange={(event) =>
-                  onSelectionChange(
-                    new Set(event.currentTarget.checked ? jobs.map((job) => job.id) : []),
-                  )
-                }
+              <SelectAllCheckbox
+                label="Select every job on this page"
+                ids={jobs.map((job) => job.id)}
+                selected={selected}
+                onChange={onSelectionChange}
               />
             </Table.Th>
             <Table.Th>Name / definition</Table.Th>
@@ -168,8 +147,7 @@ export function JobsTable({
               key={job.id}
               job={job}
               now={now}
-              selected={selected.has(job.id)}
-              onSelect={(on) => toggle(job.id, on)}
+              selection={{ selected, onChange: onSelectionChange }}
             />
           ))}
         </Table.Tbody>

@@ -1,5 +1,4 @@
 import { Button, Group, Loader, Stack, Text } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { useLocation, useSearchParams, type Location } from 'react-router';
@@ -7,9 +6,9 @@ import type { JobList } from '../../../contract';
 import { useCapabilities } from '../../api/capabilities';
 import { useLiveUpdates } from '../../api/events';
 import { jobListQuery, queueListQuery } from '../../api/queries';
-import { BulkCancelDialog } from '../../components/BulkCancelDialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { LiveIndicator } from '../../components/LiveIndicator';
+import { CancelSelected } from '../../components/SelectionControls';
 import { FilterBar } from './FilterBar';
 import { JobsTable } from './JobsTable';
 import { filterOfView, searchFromView, viewFromSearch, type ViewChange } from './url-filters';
@@ -69,7 +68,6 @@ export function ProjectJobs() {
     refetchInterval: false,
   });
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [dialogOpened, dialog] = useDisclosure();
 
   const jobs = list.data?.items ?? [];
   const chosen = jobs.filter((job) => selected.has(job.id));
@@ -89,12 +87,7 @@ export function ProjectJobs() {
       </Group>
       <Group gap="sm" mih={36}>
         {list.data && <MatchCount list={list.data} shown={jobs.length} />}
-        <Text size="sm" c="dimmed" data-testid="selection-count">
-          {chosen.length} selected
-        </Text>
-        <Button color="red" variant="light" disabled={chosen.length === 0} onClick={dialog.open}>
-          Cancel selected…
-        </Button>
+        <CancelSelected jobs={chosen} onDone={() => setSelected(new Set())} />
       </Group>
       {list.isPending ? (
         <Loader aria-label="Loading the project's jobs" />
@@ -126,12 +119,6 @@ export function ProjectJobs() {
           </Button>
         )}
       </Group>
-      <BulkCancelDialog
-        jobs={chosen}
-        opened={dialogOpened}
-        onClose={dialog.close}
-        onDone={() => setSelected(new Set())}
-      />
     </Stack>
   );
 }

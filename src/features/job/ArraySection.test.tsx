@@ -1,0 +1,223 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useLocation } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { JobRecord, JobState } from '../../../contract';
+import { arrayChild, childId, notInArray, parentAnswer } from '../../test/array';
+import { capabilities, renderWithService, requestedPaths, stubService } from '../../test/service';
+import { rowTexts } from '../../test/table';
+import { JobView } from './JobView';
+
+const PARENT = '01a20274-e614-709d-917d-d51b4dc7e757';
+
+const record = (state: JobState, fields: Partial<JobRecord> = {}): JobRecord => ({
+  id: PARENT,
+  name: 'fan-out',
+  state,
+  system_note: '1 of 3 completed, 1 running, 1 waiting',
+  schedule_at: null,
+  created_at: '2026-11-26T10:40:00.000Z',
+  updated_at: '2026-11-26T10:41:00.000Z',
+  ...fields,
+});
+
+const runningChild = arrayChild(1, { state: 'running', exit_code: null, finished_at: null });
+const failedChild = arrayChild(2, { state: 'failed', exit_code: 3, system_note: 'exited with 3' });
+const children = [arrayChild(0), runningChild, failedChild];
+
+afterEach(() => vi.unstubAllGlobals());
+
+/** The page's address, to see what the filter put in it. */
+function Address() {
+  const location = useLocation();
+  return <output data-testid="address">{location.pathname + location.search}</output>;
+}
+
+/** Each row of the children's table as its cells' text, the checkbox's cell left out. */
+const rowsOf = (table: HTMLElement) => rowTexts(table, 1);
+
+const arrayRequests = (fetch: ReturnType<typeof stubService>) =>
+  requestedPaths(fetch).filter((path) => path.includes('/array'));
+
+const cancelRequests = (fetch: ReturnType<typeof stubService>) =>
+  fetch.mock.calls.filter(([, init]) => init?.method === 'POST').map(([input]) => String(input));
+
+describe("an array's parent", () => {
+  it('counts its children by state and lists them: index, linked name, state, exit code, duration, note', async () => {
+    stubService([[/\/array\?/, parentAnswer(3, children)]]);
+    renderWithService(<JobView job={record('running')} />);
+    const section = await screen.findByRole('region', { name: 'Array' });
+    expect(within(section).getByTestId('array-progress')).toHaveTextContent(
+      '3 children, 1 not ended',
+    );
+    const chips = within(section).getByRole('group', { name: 'Show the children in a state' });
+    expect(
+      within(chips)
+        .getAllByRole('checkbox')
+        .map((chip) => chip.closest('div')?.textContent),
+    ).toEqual(['All 3', '1 running', '1 completed', '1 failed']);
+    expect(within(chips).getByRole('checkbox', { name: 'All 3' })).toBeChecked();
+    const table = within(section).getByRole('table', { name: 'Children' });
+    expect(rowsOf(table)).toEqual([
+      ['0', 'fan-out:0', 'completed', '0', '0:07', ''],
+      ['1', 'fan-out:1', 'running', '—', expect.stringMatching(/^\d+:\d\d/), ''],
+      ['2', 'fan-out:2', 'failed', '3', '0:07', 'exited with 3'],
+    ]);
+    expect(within(table).getByRole('link', { name: 'fan-out:2' })).toHaveAttribute(
+      'href',
+      `/jobs/${childId(2)}`,
+    );
+    expect(within(section).getByTestId('children-shown')).toHaveTextContent('3 of 3 shown');
+    expect(within(section).queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('filters by the states clicked, in the URL, and clears the filter with All', async () => {
+    const fetch = stubService([
+      [
+        /state=failed/,
+        parentAnswer(3, [failedChild], { counts: { completed: 1, running: 1, failed: 1 } }),
+      ],
+      [/\/array\?/, parentAnswer(3, children)],
+    ]);
+    renderWithService(
+      <>
+        <JobView job={record('running')} />
+        <Address />
+      </>,
+      capabilities(),
+      `/jobs/${PARENT}`,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: '1 failed' }));
+    expect(screen.getByTestId('address')).toHaveTextContent(`/jobs/${PARENT}?children=failed`);
+    const table = screen.getByRole('table', { name: 'Children' });
+    await vi.waitFor(() => expect(rowsOf(table).map((row) => row[1])).toEqual(['fan-out:2']));
+    expect(screen.getByTestId('children-shown')).toHaveTextContent('1 of 1 shown');
+    expect(screen.getByRole('checkbox', { name: 'All 3' })).not.toBeChecked();
+    expect(arrayRequests(fetch)).toContain(`/v1/client/job/${PARENT}/array?state=failed&limit=100`);
+
+    await user.click(screen.getByRole('checkbox', { name: '1 running' }));
+    expect(screen.getByTestId('address')).toHaveTextContent('?children=failed&children=running');
+    await user.click(screen.getByRole('checkbox', { name: 'All 3' }));
+    expect(screen.getByTestId('address').textContent).toBe(`/jobs/${PARENT}`);
+    await vi.waitFor(() => expect(rowsOf(table)).toHaveLength(3));
+  });
+
+  it('opens on the filter its URL holds', async () => {
+    const fetch = stubService([
+      [/\/array\?/, parentAnswer(3, [failedChild], { counts: { completed: 2, failed: 1 } })],
+    ]);
+    renderWithService(
+      <JobView job={record('failed')} />,
+      capabilities(),
+      `/jobs/${PARENT}?children=failed`,
+    );
+    expect(await screen.findByRole('checkbox', { name: '1 failed' })).toBeChecked();
+    expect(arrayRequests(fetch)).toEqual([`/v1/client/job/${PARENT}/array?state=failed&limit=100`]);
+  });
+
+  it('loads more children by the cursor, after those shown', async () => {
+    const fetch = stubService([
+      [/cursor=99/, parentAnswer(150, [arrayChild(100)], { counts: { completed: 150 } })],
+      [
+        /\/array\?/,
+        parentAnswer(150, [arrayChild(0), arrayChild(99)], {
+          counts: { completed: 150 },
+          next_cursor: '99',
+        }),
+      ],
+    ]);
+    renderWithService(<JobView job={record('completed')} />);
+    const user = userEvent.setup();
+    expect(await screen.findByTestId('children-shown')).toHaveTextContent('2 of 150 shown');
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    const table = screen.getByRole('table', { name: 'Children' });
+    await vi.waitFor(() => expect(rowsOf(table).map((row) => row[0])).toEqual(['0', '99', '100']));
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(arrayRequests(fetch).at(-1)).toBe(`/v1/client/job/${PARENT}/array?cursor=99&limit=100`);
+  });
+
+  it('cancels the selected children that have not ended, saying first what becomes of each', async () => {
+    const fetch = stubService([
+      [/\/cancel$/, null],
+      [/\/array\?/, parentAnswer(3, children)],
+    ]);
+    renderWithService(<JobView job={record('running')} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: 'Select fan-out:0' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select fan-out:1' }));
+    expect(screen.getByTestId('selection-count')).toHaveTextContent('2 selected');
+    await user.click(screen.getByRole('button', { name: 'Cancel selected…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel the selected jobs?' });
+    expect(within(dialog).getByTestId('plan-stopping')).toHaveTextContent('fan-out:1');
+    expect(within(dialog).getByTestId('plan-final')).toHaveTextContent('fan-out:0');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel 1 job' }));
+    expect(await screen.findByTestId('bulk-cancel-results')).toHaveTextContent('fan-out:1accepted');
+    expect(cancelRequests(fetch)).toEqual([`/v1/client/job/${childId(1)}/cancel`]);
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.getByTestId('selection-count')).toHaveTextContent('0 selected');
+  });
+
+  it('says, before its own cancel, that its children that have not ended are cancelled with it', async () => {
+    stubService([[/\/array\?/, parentAnswer(3, children)]]);
+    renderWithService(<JobView job={record('running')} />);
+    const user = userEvent.setup();
+    await screen.findByRole('region', { name: 'Array' });
+    await user.click(screen.getByRole('button', { name: 'Cancel job' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this job?' });
+    expect(within(dialog).getByTestId('cancel-array')).toHaveTextContent(
+      'Its 1 child that has not ended is cancelled with it',
+    );
+    expect(
+      within(dialog)
+        .getAllByTestId('state-badge')
+        .map((b) => b.dataset.state),
+    ).toEqual(['running', 'cancelling']);
+  });
+
+  it('reads no output of its own: it runs nothing', async () => {
+    const fetch = stubService([[/\/array\?/, parentAnswer(3, children)]]);
+    renderWithService(<JobView job={record('running')} />);
+    expect(await screen.findByTestId('array-logs')).toHaveTextContent(
+      "An array's parent runs nothing itself",
+    );
+    const logReads = requestedPaths(fetch).filter((path) => path.includes('/logs'));
+    // At most the one read begun before the answer said it is a parent.
+    expect(logReads.length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("an array's child", () => {
+  it('says which child of which array it is, the parent linked, and shows no array section', async () => {
+    stubService([[/\/array\?/, { ...notInArray, parent_id: PARENT, index: 2 }]]);
+    const child = record('failed', { id: childId(2), name: 'fan-out:2', system_note: null });
+    renderWithService(<JobView job={child} />);
+    const place = await screen.findByTestId('array-place');
+    expect(place).toHaveTextContent('Child 2 of array fan-out');
+    expect(within(place).getByRole('link', { name: 'fan-out' })).toHaveAttribute(
+      'href',
+      `/jobs/${PARENT}`,
+    );
+    expect(screen.queryByRole('region', { name: 'Array' })).not.toBeInTheDocument();
+  });
+});
+
+describe('a job in no array', () => {
+  it('shows nothing of arrays, and reads once', async () => {
+    const fetch = stubService([[/\/array\?/, notInArray]]);
+    renderWithService(<JobView job={record('running', { system_note: null })} />);
+    await vi.waitFor(() => expect(arrayRequests(fetch)).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(arrayRequests(fetch)).toHaveLength(1);
+    expect(screen.queryByRole('region', { name: 'Array' })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('array-place')).not.toBeInTheDocument();
+  });
+
+  it('gets no request from a service without arrays', async () => {
+    const fetch = stubService([[/\/array\?/, parentAnswer(3, children)]]);
+    renderWithService(<JobView job={record('running')} />, capabilities({ arrays: false }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(arrayRequests(fetch)).toEqual([]);
+    expect(screen.queryByRole('region', { name: 'Array' })).not.toBeInTheDocument();
+  });
+});

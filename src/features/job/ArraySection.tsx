@@ -1,0 +1,87 @@
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import type { JobState } from '../../../contract';
+import {
+  childrenNotEnded,
+  isArrayParent,
+  type ArrayAnswer,
+  type JobArrayView,
+} from '../../api/arrays';
+import { CancelSelected } from '../../components/SelectionControls';
+import { ChildrenTable } from './ChildrenTable';
+import { ChildStateChips } from './ChildStateChips';
+
+/** How many children the filter lets through: all of them without one. */
+const childrenInFilter = (array: ArrayAnswer & { size: number }, states: readonly JobState[]) =>
+  states.length === 0 ? array.size : states.reduce((sum, s) => sum + (array.counts[s] ?? 0), 0);
+
+/**
+ * An array's parent's children (extension; nothing for any other job): counted by state, each count a filter (in the URL);
+ * a table of them by index, a page at a time; select some to cancel those that have not ended,
+ * with the plan and then each one's answer, as the jobs table does. The parent's own Cancel (in
+ * the header) cancels them all.
+ */
+export function ArraySection({
+  view,
+  states,
+  onStatesChange,
+}: {
+  view: JobArrayView;
+  states: readonly JobState[];
+  onStatesChange: (states: JobState[]) => void;
+}) {
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const { array } = view;
+  if (!isArrayParent(array)) return null;
+  const chosen = array.items.filter((child) => selected.has(child.id));
+  const inFilter = childrenInFilter(array, states);
+  const left = childrenNotEnded(array);
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="array-title">
+      <Stack gap="sm">
+        <Group gap="lg">
+          <Title order={3} size="h4" id="array-title">
+            Array
+          </Title>
+          <Text data-testid="array-progress">
+            {array.size.toLocaleString('en')} children
+            {left > 0 && `, ${left.toLocaleString('en')} not ended`}
+          </Text>
+        </Group>
+        <ChildStateChips
+          array={array}
+          states={states}
+          onChange={(next) => {
+            setSelected(new Set());
+            onStatesChange(next);
+          }}
+        />
+        <Group gap="sm">
+          <CancelSelected jobs={chosen} onDone={() => setSelected(new Set())} />
+        </Group>
+        {array.items.length === 0 ? (
+          <Text c="dimmed" data-testid="no-children">
+            No child is {states.join(' or ')} now.
+          </Text>
+        ) : (
+          <ChildrenTable
+            items={array.items}
+            selected={selected}
+            onSelectionChange={setSelected}
+            busy={view.filtering}
+          />
+        )}
+        <Group gap="sm">
+          <Text size="sm" c="dimmed" data-testid="children-shown">
+            {array.items.length.toLocaleString('en')} of {inFilter.toLocaleString('en')} shown
+          </Text>
+          {view.hasMore && (
+            <Button variant="default" loading={view.loadingMore} onClick={view.loadMore}>
+              Load more
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
