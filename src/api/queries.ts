@@ -3,7 +3,14 @@ import { isFinalState, type JobRecord } from '../../contract';
 import { nextPollDelay } from '../lib/polling';
 import { isApiError } from './client';
 import { listRefetchInterval, type StreamStatus } from './events';
-import { getJob, getJobExecution, getJobTransitions, listJobs, type JobFilter } from './jobs';
+import {
+  getJob,
+  getJobArray,
+  getJobExecution,
+  getJobTransitions,
+  listJobs,
+  type JobFilter,
+} from './jobs';
 import { listDefinitions } from './definitions';
 import { whoAmI } from './identity';
 import { catalogKeys, jobKeys, queueKeys, serviceKeys } from './keys';
@@ -48,11 +55,21 @@ export function jobTransitionsQuery(job: JobRecord) {
   });
 }
 
-/** What a job ran, to submit it again (extension): read once, whatever became of the job. */
+/**
+ * What a job ran, to submit it again (extension), and for an array's parent its size (it runs
+ * nothing of its own: submitted again without it, it would run once): read once, whatever became
+ * of the job. Null when the service does not describe executions.
+ */
 export function resubmitSourceQuery(id: string) {
   return queryOptions({
     queryKey: jobKeys.resubmitSource(id),
-    queryFn: () => getJobExecution(id),
+    queryFn: async () => {
+      const [execution, array] = await Promise.all([
+        getJobExecution(id),
+        getJobArray(id, { states: [], limit: 1 }),
+      ]);
+      return execution && { execution, arraySize: array?.size ?? null };
+    },
     staleTime: Infinity,
     retry: false,
   });

@@ -2,26 +2,20 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { capabilities, renderWithService, stubService } from '../../test/service';
+import {
+  fill,
+  fillBasics,
+  posted,
+  previewBody,
+  refusingSubmit,
+  sentBody,
+} from '../../test/submit-form';
 import SubmitPage from './SubmitPage';
 
 const A = '01a20274-e614-709d-917d-d51b4dc7e757';
 const B = '01a20274-e614-709d-917d-d51b4dc7e758';
 
 afterEach(() => vi.unstubAllGlobals());
-
-/** Pasted, not typed: typing a word letter by letter is seconds on a busy machine. */
-async function fill(user: ReturnType<typeof userEvent.setup>, field: HTMLElement, text: string) {
-  await user.click(field);
-  await user.paste(text);
-}
-
-async function fillBasics(user: ReturnType<typeof userEvent.setup>) {
-  await fill(user, screen.getByRole('combobox', { name: 'Job definition' }), 'demo::hello:1');
-  await fill(user, screen.getByRole('combobox', { name: 'Job queue' }), 'demo::default');
-}
-
-const preview = () =>
-  JSON.parse(screen.getByTestId('payload-preview').textContent ?? '') as unknown;
 
 describe('the Dependencies section of the submit form', () => {
   it('is not there on a service without dependencies', () => {
@@ -49,7 +43,7 @@ describe('the Dependencies section of the submit form', () => {
       screen.getByRole('combobox', { name: 'Dependency 2 type' }),
       'afternotok',
     );
-    expect(preview()).toMatchObject({
+    expect(previewBody()).toMatchObject({
       depends_on: [
         { job_id: A, type: 'afterok' },
         { job_id: B, type: 'afternotok' },
@@ -80,22 +74,13 @@ describe('the Dependencies section of the submit form', () => {
     );
     expect(screen.getByRole('textbox', { name: 'Dependency 1 job id' })).toHaveValue(A);
     expect(screen.getByRole('combobox', { name: 'Dependency 1 type' })).toHaveValue('afterok');
-    expect(preview()).toMatchObject({ depends_on: [{ job_id: A, type: 'afterok' }] });
+    expect(previewBody()).toMatchObject({ depends_on: [{ job_id: A, type: 'afterok' }] });
   });
 
   it("puts the contract's faults and the service's refusal at the row, sending only a valid body", async () => {
-    const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (init?.method === 'POST' && String(input) === '/v1/client/job')
-        return new Response(
-          JSON.stringify({
-            ok: false,
-            message: `depends_on[0].job_id: job build (${A}) ended failed, so a job waiting for it to complete (afterok) could never start`,
-          }),
-          { status: 400 },
-        );
-      return new Response(JSON.stringify({ ok: false, message: 'not found' }), { status: 404 });
-    });
-    vi.stubGlobal('fetch', fetch);
+    const fetch = refusingSubmit(
+      `depends_on[0].job_id: job build (${A}) ended failed, so a job waiting for it to complete (afterok) could never start`,
+    );
     renderWithService(<SubmitPage />);
     const user = userEvent.setup();
     await fillBasics(user);
@@ -109,7 +94,7 @@ describe('the Dependencies section of the submit form', () => {
     expect(jobId).toHaveAccessibleDescription(
       'must be a job id (a UUID, as Job Submit answers it)',
     );
-    expect(fetch.mock.calls.filter(([, i]) => i?.method === 'POST')).toEqual([]);
+    expect(posted(fetch)).toEqual([]);
 
     await user.clear(jobId);
     await fill(user, jobId, A);
@@ -119,10 +104,7 @@ describe('the Dependencies section of the submit form', () => {
         `job build (${A}) ended failed, so a job waiting for it to complete (afterok) could never start`,
       ),
     );
-    const sent = JSON.parse(
-      String(fetch.mock.calls.find(([, i]) => i?.method === 'POST')![1]!.body),
-    );
-    expect(sent.depends_on).toEqual([{ job_id: A, type: 'afterok' }]);
+    expect(sentBody(fetch).depends_on).toEqual([{ job_id: A, type: 'afterok' }]);
     expect(
       within(screen.getByRole('alert')).getByText('See the highlighted fields.'),
     ).toBeInTheDocument();

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { capabilities, renderWithService, stubService } from '../../test/service';
+import { fill, fillBasics, posted, refusingSubmit, sentBody } from '../../test/submit-form';
 import SubmitPage from './SubmitPage';
 
 const definition = {
@@ -26,20 +27,6 @@ const definition = {
 
 afterEach(() => vi.unstubAllGlobals());
 
-const posted = (fetch: ReturnType<typeof stubService>) =>
-  fetch.mock.calls.filter(([, init]) => (init as RequestInit | undefined)?.method === 'POST');
-
-/** Pasted, not typed: typing a word letter by letter is seconds on a busy machine. */
-async function fill(user: ReturnType<typeof userEvent.setup>, field: HTMLElement, text: string) {
-  await user.click(field);
-  await user.paste(text);
-}
-
-async function fillBasics(user: ReturnType<typeof userEvent.setup>) {
-  await fill(user, screen.getByRole('combobox', { name: 'Job definition' }), 'demo::flaky:1');
-  await fill(user, screen.getByRole('combobox', { name: 'Job queue' }), 'demo::default');
-}
-
 describe('the Retries section of the submit form', () => {
   it('is not there on a service without retries', () => {
     stubService([]);
@@ -55,7 +42,7 @@ describe('the Retries section of the submit form', () => {
     ]);
     renderWithService(<SubmitPage />);
     const user = userEvent.setup();
-    await fillBasics(user);
+    await fillBasics(user, 'demo::flaky:1');
     expect(await screen.findByTestId('definition-retry')).toHaveTextContent(
       'Definition default: 3 attempts, backoff 10 s ×2 up to 5 min (±20% jitter); rules: exit 137 → retry',
     );
@@ -108,7 +95,7 @@ describe('the Retries section of the submit form', () => {
     const fetch = stubService([]);
     renderWithService(<SubmitPage />);
     const user = userEvent.setup();
-    await fillBasics(user);
+    await fillBasics(user, 'demo::flaky:1');
     await user.click(screen.getByRole('button', { name: 'Set retries' }));
     await fill(user, screen.getByRole('textbox', { name: 'Attempts' }), '12');
     await user.click(screen.getByRole('button', { name: 'Add rule' }));
@@ -123,21 +110,10 @@ describe('the Retries section of the submit form', () => {
   });
 
   it("puts the service's refusal of a rule at the rule's field", async () => {
-    const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (init?.method === 'POST' && String(input) === '/v1/client/job')
-        return new Response(
-          JSON.stringify({
-            ok: false,
-            message: 'retry.on_exit[0].status: no such status on this engine',
-          }),
-          { status: 400 },
-        );
-      return new Response(JSON.stringify({ ok: false, message: 'not found' }), { status: 404 });
-    });
-    vi.stubGlobal('fetch', fetch);
+    const fetch = refusingSubmit('retry.on_exit[0].status: no such status on this engine');
     renderWithService(<SubmitPage />);
     const user = userEvent.setup();
-    await fillBasics(user);
+    await fillBasics(user, 'demo::flaky:1');
     await user.click(screen.getByRole('button', { name: 'Set retries' }));
     await fill(user, screen.getByRole('textbox', { name: 'Attempts' }), '2');
     await user.click(screen.getByRole('button', { name: 'Add rule' }));
@@ -146,10 +122,7 @@ describe('the Retries section of the submit form', () => {
     const status = screen.getByRole('textbox', { name: 'Rule 1 status glob' });
     await vi.waitFor(() => expect(status).toHaveAttribute('aria-invalid', 'true'));
     expect(status).toHaveAccessibleDescription('no such status on this engine');
-    const sent = JSON.parse(
-      String(fetch.mock.calls.find(([, i]) => i?.method === 'POST')![1]!.body),
-    );
-    expect(sent.retry).toEqual({
+    expect(sentBody(fetch).retry).toEqual({
       attempts: 2,
       on_exit: [{ status: 'Exploded*', action: 'retry' }],
     });

@@ -4,65 +4,18 @@ import {
   Group,
   Input,
   NativeSelect,
-  NumberInput,
   SimpleGrid,
   Stack,
   Text,
   TextInput,
 } from '@mantine/core';
 import { useId, useState } from 'react';
-import { Controller, useFieldArray, useWatch, type Control } from 'react-hook-form';
+import { useFieldArray, useWatch } from 'react-hook-form';
 import { RETRY_LIMITS, RETRY_REASONS, retryStrategySchema } from '../../../contract';
 import { reasonText, strategyText } from '../../lib/retry-text';
-import {
-  emptyRule,
-  retryFromForm,
-  retryIsSet,
-  type SectionEditorProps,
-  type SubmitFormValues,
-} from './form-model';
+import { emptyRule, retryFromForm, retryIsSet, type SectionEditorProps } from './form-model';
+import { NumberField } from './NumberField';
 import { RowButton } from './RowButton';
-
-type NumberName =
-  'retry.attempts' | 'retry.initialSeconds' | 'retry.factor' | 'retry.maxSeconds' | 'retry.jitter';
-
-/** A number typed as text (empty: left out), never clamped: a value out of range is named instead. */
-function NumberField(props: {
-  control: Control<SubmitFormValues>;
-  name: NumberName;
-  label: string;
-  description: string;
-  min: number;
-  max: number;
-  step?: number;
-  allowDecimal?: boolean;
-  error: string | undefined;
-}) {
-  return (
-    <Controller
-      control={props.control}
-      name={props.name}
-      render={({ field }) => (
-        <NumberInput
-          name={field.name}
-          ref={field.ref}
-          value={field.value}
-          onChange={(value) => field.onChange(String(value))}
-          onBlur={field.onBlur}
-          label={props.label}
-          description={props.description}
-          min={props.min}
-          max={props.max}
-          step={props.step ?? 1}
-          allowDecimal={props.allowDecimal ?? true}
-          allowNegative={false}
-          clampBehavior="none"
-          error={props.error}
-        />
-      )}
-    />
-  );
-}
 
 const REASON_CHOICES = [
   { value: '', label: 'any reason' },

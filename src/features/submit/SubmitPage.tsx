@@ -12,6 +12,7 @@ import { useSubmitJob } from '../../api/mutations';
 import { resubmitSourceQuery } from '../../api/queries';
 import { recentJobsStore, recentValuesStore } from '../../lib/history';
 import { strategyText } from '../../lib/retry-text';
+import { ArrayField } from './ArrayField';
 import { CommandEditor } from './CommandEditor';
 import { useDeclared, useDefinitionFill } from './declared';
 import { DependenciesEditor } from './DependenciesEditor';
@@ -83,11 +84,11 @@ export default function SubmitPage() {
     enabled: fromId !== null && !initial.resubmitted && capabilities?.execution === true,
   });
   useEffect(() => {
-    if (source.data) reset(formFromExecution(source.data));
+    if (source.data) reset(formFromExecution(source.data.execution, source.data.arraySize));
   }, [source.data, reset]);
   const needsSecretsAgain =
     (initial.resubmitted && initial.values.env.some((e) => e.sensitive)) ||
-    (source.data?.env.some((e) => e.sensitive) ?? false);
+    (source.data?.execution.env.some((e) => e.sensitive) ?? false);
 
   // The picked definition's retry strategy, which an empty Retries section leaves in force.
   const picked = declared.definitions?.find(
@@ -200,6 +201,11 @@ export default function SubmitPage() {
                     register={register}
                     errors={formState.errors}
                   />
+                </Paper>
+              )}
+              {capabilities?.arrays && (
+                <Paper withBorder p="md">
+                  <ArrayField control={control} errors={formState.errors} />
                 </Paper>
               )}
             </Stack>

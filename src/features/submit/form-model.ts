@@ -1,6 +1,7 @@
 import type { Control, FieldErrors as FormErrors, UseFormRegister } from 'react-hook-form';
 import type { z } from 'zod';
 import {
+  ARRAY_LIMITS,
   DEFINITION_REF,
   dependsOnSchema,
   type DependencyType,
@@ -84,6 +85,8 @@ export interface SubmitFormValues {
   retry: RetryValues;
   /** No rows: the submission says nothing of dependencies and the job waits for none. */
   dependsOn: DependencyValues[];
+  /** How many children, as typed; empty: the job runs once, as one job. */
+  arraySize: string;
 }
 
 export const emptyForm = (): SubmitFormValues => ({
@@ -98,6 +101,7 @@ export const emptyForm = (): SubmitFormValues => ({
   scheduleUnix: '',
   retry: emptyRetry(),
   dependsOn: [],
+  arraySize: '',
 });
 
 /** What each section editor of the form gets. */
@@ -230,6 +234,8 @@ export function payloadFromForm(values: SubmitFormValues): SubmitJobRequest {
   // The type is sent even when it is the default: the body (and its preview) says what it means.
   if (values.dependsOn.length > 0)
     payload.depends_on = values.dependsOn.map((d) => ({ job_id: d.jobId.trim(), type: d.type }));
+  const arraySize = numberOf(values.arraySize);
+  if (arraySize !== undefined) payload.array = { size: arraySize };
   return payload;
 }
 
@@ -259,15 +265,20 @@ export function formFromPayload(payload: SubmitJobRequest): SubmitFormValues {
       jobId: d.job_id,
       type: d.type ?? 'afterok',
     })),
+    arraySize: payload.array ? String(payload.array.size) : '',
   };
 }
 
 /**
  * A job of any origin submitted again, from what ran: the command as run (its `Param::` words
- * already substituted), every variable it had. A sensitive value is never sent back, so it
- * comes empty, marked sensitive, for the person to type again; a new name is generated.
+ * already substituted), every variable it had, and an array's size for a parent. A sensitive
+ * value is never sent back, so it comes empty, marked sensitive, for the person to type again; a
+ * new name is generated.
  */
-export function formFromExecution(execution: JobExecution): SubmitFormValues {
+export function formFromExecution(
+  execution: JobExecution,
+  arraySize: number | null = null,
+): SubmitFormValues {
   return {
     ...emptyForm(),
     job_definition: execution.job_definition,
@@ -278,6 +289,7 @@ export function formFromExecution(execution: JobExecution): SubmitFormValues {
       value: sensitive ? '' : (value ?? ''),
       sensitive,
     })),
+    arraySize: arraySize === null ? '' : String(arraySize),
   };
 }
 
@@ -304,6 +316,7 @@ export function formFieldOf(field: string, values: SubmitFormValues): string | n
   if (field === 'schedule_at')
     return values.scheduleMode === 'unix' ? 'scheduleUnix' : 'scheduleLocal';
   if (field.startsWith('depends_on')) return dependencyFieldOf(field, values);
+  if (field === 'array' || field === 'array.size') return 'arraySize';
   return retryFieldOf(field, values);
 }
 
@@ -381,6 +394,12 @@ function addSectionFaults(
   if (general.length > 0) errors.root = [errors.root, ...general].filter(Boolean).join('; ');
 }
 
+const { minSize, maxSize } = ARRAY_LIMITS;
+export const isArraySize = (size: number) =>
+  Number.isInteger(size) && size >= minSize && size <= maxSize;
+/** Says which field and what it takes: read out alone, it still makes sense. */
+export const ARRAY_SIZE_MESSAGE = `Array size must be a whole number from ${minSize} to ${maxSize.toLocaleString('en')}`;
+
 /** Checks the contract cannot express (duplicates, references), then the contract itself. */
 export function validateForm(values: SubmitFormValues): FieldErrors {
   const errors: FieldErrors = {};
@@ -429,6 +448,8 @@ export function validateForm(values: SubmitFormValues): FieldErrors {
   if (retry) addSectionFaults(errors, values, 'retry', retryStrategySchema, retry);
   const dependsOn = payloadFromForm(values).depends_on;
   if (dependsOn) addSectionFaults(errors, values, 'depends_on', dependsOnSchema, dependsOn);
+  const arraySize = numberOf(values.arraySize);
+  if (arraySize !== undefined && !isArraySize(arraySize)) errors.arraySize = ARRAY_SIZE_MESSAGE;
   if (Object.keys(errors).length > 0) return errors;
 
   const parsed = submitJobSchema.safeParse(payloadFromForm(values));

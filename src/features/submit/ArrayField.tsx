@@ -1,0 +1,44 @@
+import { Stack, Text } from '@mantine/core';
+import { useWatch } from 'react-hook-form';
+import { ARRAY_INDEX_VARIABLE, ARRAY_LIMITS, ARRAY_SIZE_VARIABLE } from '../../../contract';
+import { isArraySize, type SectionEditorProps } from './form-model';
+import { NumberField } from './NumberField';
+
+const { minSize, maxSize } = ARRAY_LIMITS;
+
+/** What the typed size will do, in words. */
+function sizeText(typed: string): string {
+  if (typed.trim() === '') return 'Left empty, the job runs once.';
+  const size = Number(typed);
+  if (!isArraySize(size)) return 'Set, with a fault to fix.';
+  const count = size.toLocaleString('en');
+  return `Set: ${count} children run the job's container, each with ${ARRAY_INDEX_VARIABLE} (0 to ${(size - 1).toLocaleString('en')}) and ${ARRAY_SIZE_VARIABLE}=${size}; the job's page follows them.`;
+}
+
+/**
+ * The job as an array (extension, `array`): how many children run its container, each told its
+ * index. Left empty, the body says nothing of arrays and the job runs once.
+ */
+export function ArrayField({ control, errors }: Pick<SectionEditorProps, 'control' | 'errors'>) {
+  const typed = useWatch({ control, name: 'arraySize' });
+  return (
+    <Stack gap="xs">
+      <Text size="sm" fw={500}>
+        Array (array)
+      </Text>
+      <NumberField
+        control={control}
+        name="arraySize"
+        label="Array size"
+        description={`Optional: how many children, ${minSize} to ${maxSize.toLocaleString('en')}`}
+        min={minSize}
+        max={maxSize}
+        allowDecimal={false}
+        error={errors.arraySize?.message}
+      />
+      <Text size="xs" c="dimmed" data-testid="array-summary">
+        {sizeText(typed)}
+      </Text>
+    </Stack>
+  );
+}
