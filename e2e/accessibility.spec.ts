@@ -140,6 +140,38 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await audit('job page, waited on by another job');
         await page.request.post(`/v1/client/job/${held}/cancel`);
 
+        // Arrays: the form's size refused at its field; a parent with children running and
+        // waiting, filtered, and its cancel dialog; a child's page with its parent linked.
+        await fillBasics(page, 'demo::hello:1');
+        const size = page.getByRole('textbox', { name: 'Array size' });
+        await size.fill('1');
+        await page.getByRole('button', { name: 'Submit job' }).click();
+        await expect(size).toHaveAttribute('aria-invalid', 'true');
+        await audit('submit, array size refused');
+        const array = await submitViaApi(page, {
+          job_definition: 'demo::sleep:1',
+          container_cmd_parameter: { seconds: '120' },
+          array: { size: 6 },
+        });
+        await page.goto(`/jobs/${array}`);
+        const firstChild = page.locator('[data-child-index="0"]');
+        await expect(firstChild.getByTestId('state-badge')).toHaveAttribute(
+          'data-state',
+          'running',
+        );
+        await audit('job page, array');
+        await page.getByTestId('child-count-running').click();
+        await expect(page).toHaveURL(/\?children=running$/);
+        await audit('job page, array filtered');
+        await firstChild.getByRole('link').click();
+        await expect(page.getByTestId('array-place')).toBeVisible();
+        await audit('job page, array child');
+        await page.goBack();
+        const arrayCancel = await openCancelDialog(page);
+        await expect(arrayCancel.getByTestId('cancel-array')).toBeVisible();
+        await audit('cancel dialog, array', '[role="dialog"]');
+        await confirmCancel(arrayCancel);
+
         // Schedules: one paused, one active with its next firings, and the pause dialog
         // (e2e/schedules.spec.ts audits the page again once firings ran).
         await page.goto('/schedules');
@@ -158,7 +190,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await audit('job not found');
       await page.goto('/settings');
       await audit('settings');
-      expect(audited.length).toBeGreaterThanOrEqual(extensions ? 23 : 12);
+      expect(audited.length).toBeGreaterThanOrEqual(extensions ? 31 : 13);
     });
   });
 }

@@ -1,6 +1,9 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { test } from './fixtures';
 
+/** A name no other test uses, so filters and counts see only that test's jobs. */
+export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}`;
+
 export async function fillBasics(page: Page, definition: string, queue = 'demo::default') {
   await page.goto('/submit');
   await page.getByRole('combobox', { name: 'Job definition' }).fill(definition);
@@ -63,6 +66,30 @@ export async function openCancelDialog(page: Page): Promise<Locator> {
 export async function confirmCancel(dialog: Locator) {
   await dialog.getByRole('button', { name: 'Cancel job' }).click();
   await expect(dialog).toBeHidden();
+}
+
+/**
+ * Collects Content Security Policy violations: what the page's own listener sees (since the last
+ * full load) and what Chromium reports in the console (all along). Call it before the first
+ * navigation; the function it gives reads them.
+ */
+export async function watchCspViolations(page: Page): Promise<() => Promise<string[]>> {
+  const reported: string[] = [];
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const seen = ((window as unknown as { __violations?: string[] }).__violations ??= []);
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) reported.push(message.text());
+  });
+  return async () => [
+    ...reported,
+    ...(await page.evaluate(
+      () => (window as unknown as { __violations?: string[] }).__violations ?? [],
+    )),
+  ];
 }
 
 export async function expectState(page: Page, state: string, timeout = 30_000) {

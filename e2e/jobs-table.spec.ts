@@ -1,9 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { screenshot, submitViaApi, waitForStateViaApi } from './helpers';
-
-/** A name no other test uses, so the table shows only this test's jobs. */
-const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}`;
+import { screenshot, submitViaApi, unique, waitForStateViaApi } from './helpers';
 
 /**
  * Three jobs, oldest first: a quick one, a three-second one, and one left waiting in the held

@@ -8,11 +8,9 @@ import {
   screenshot,
   submitAndOpen,
   submitViaApi,
+  unique,
   waitForStateViaApi,
 } from './helpers';
-
-/** A name no other test uses, so filters and counts see only this test's jobs. */
-const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}`;
 
 test('the overview counts each queue and opens the jobs behind a count', async ({
   page,

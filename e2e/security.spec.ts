@@ -7,23 +7,14 @@ import {
   fillBasics,
   openCancelDialog,
   submitAndOpen,
+  watchCspViolations,
 } from './helpers';
 
 test('the console works under its CSP: no violation while submitting and watching a job', async ({
   page,
   extensions,
 }) => {
-  const violations: string[] = [];
-  // Both what the page's own listener sees and what Chromium reports in the console.
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      const seen = ((window as unknown as { __violations?: string[] }).__violations ??= []);
-      seen.push(`${event.violatedDirective} ${event.blockedURI}`);
-    });
-  });
-  page.on('console', (message) => {
-    if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
-  });
+  const violations = await watchCspViolations(page);
 
   const response = await page.goto('/submit');
   const headers = response!.headers();
@@ -53,10 +44,7 @@ test('the console works under its CSP: no violation while submitting and watchin
   const api = await page.request.get(`/v1/client/job/${id}`);
   expect(api.headers()['cache-control']).toBe('no-store');
 
-  const inPage = await page.evaluate(
-    () => (window as unknown as { __violations?: string[] }).__violations ?? [],
-  );
-  expect([...violations, ...inPage]).toEqual([]);
+  expect(await violations()).toEqual([]);
 
   // A dialog: its scroll lock writes a <style> of its own, which needs the nonce too, and the
   // page under it must not scroll.
@@ -66,10 +54,7 @@ test('the console works under its CSP: no violation while submitting and watchin
   await expect
     .poll(() => page.evaluate(() => getComputedStyle(document.body).overflow))
     .toBe('hidden');
-  const inDialog = await page.evaluate(
-    () => (window as unknown as { __violations?: string[] }).__violations ?? [],
-  );
-  expect([...violations, ...inDialog]).toEqual([]);
+  expect(await violations()).toEqual([]);
 });
 
 test('a page of another site cannot cancel a job through the console proxy', async ({ page }) => {
