@@ -1,8 +1,15 @@
 import type { JobListItem } from '../../contract';
 import type { JobFilter } from './jobs';
 
+/**
+ * An array's child, known by its name: `<parent name>:<index>`, a colon no submitted name may
+ * hold. The event stream reports children like any job; the service's list leaves them out.
+ */
+export const isArrayChild = (job: { name: string }) => /:\d+$/.test(job.name);
+
 /** Whether a job belongs in a list with this filter: the service's rules, applied to one row. */
 export function matchesFilter(filter: JobFilter, job: JobListItem): boolean {
+  if (isArrayChild(job)) return false;
   if (filter.states.length > 0 && !filter.states.includes(job.state)) return false;
   if (filter.queue && job.job_queue !== filter.queue) return false;
   if (filter.name && !job.name.startsWith(filter.name)) return false;

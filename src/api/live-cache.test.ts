@@ -88,4 +88,21 @@ describe('createLiveCache', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(client.getQueryData<JobList>(queryKey)?.items[0]?.state).toBe('cancelled');
   });
+
+  it("reads the first page again for a job that newly matches it, never for an array's child", async () => {
+    const client = new QueryClient();
+    const queryFn = vi.fn(() => Promise.resolve(listOf()));
+    const queryKey = jobKeys.list({ states: ['running'] } satisfies JobFilter, undefined);
+    const observer = new QueryObserver(client, { queryKey, queryFn });
+    stopObserving = observer.subscribe(() => undefined);
+    await vi.waitFor(() => expect(observer.getCurrentResult().isSuccess).toBe(true));
+    cache = createLiveCache(client);
+
+    // The list leaves children out: a thousand of them running cost it no read.
+    cache.apply({ ...job('running', '2026-11-22T09:00:01.000Z'), name: 'fan-out:7' });
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(queryFn).toHaveBeenCalledTimes(1);
+    cache.apply(job('running', '2026-11-22T09:00:02.000Z'));
+    await vi.waitFor(() => expect(queryFn).toHaveBeenCalledTimes(2), { timeout: 3000 });
+  });
 });
