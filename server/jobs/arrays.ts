@@ -12,6 +12,8 @@ const ACTIVE: readonly JobState[] = ['starting', 'running', 'cancelling'];
 const UNSUCCESSFUL: readonly JobState[] = ['failed', 'timeout', 'error'];
 /** Children's moves come in bursts: their parent is summed up at most this often. */
 const SETTLE_AFTER_MS = 200;
+/** After this long, children missing from a parent were left out by an interrupted admission. */
+const ADMISSION_GRACE_MS = 60_000;
 
 /**
  * The children of a parent about to be stored: its plan (shared, not copied: the store keeps
@@ -19,8 +21,8 @@ const SETTLE_AFTER_MS = 200;
  * (a colon no submitted name may hold, so none can clash) and no schedule or dependency: they
  * wait for their parent to be released instead.
  */
-export function arrayChildren(parent: NewJob, size: number): NewJob[] {
-  return Array.from({ length: size }, (_, index) => ({
+export function arrayChildren(parent: NewJob, from: number, to: number): NewJob[] {
+  return Array.from({ length: to - from }, (_, i) => from + i).map((index) => ({
     ...parent,
     id: timeOrderedUuid(),
     name: `${parent.name}:${index}`,
@@ -28,6 +30,13 @@ export function arrayChildren(parent: NewJob, size: number): NewJob[] {
     dependsOn: [],
     array: { parentId: parent.id, index },
   }));
+}
+
+/** The children from index `from` to the array's end, a chunk of `per` at a time, made as asked. */
+export function* childrenInChunks(parent: NewJob, from: number, size: number, per: number) {
+  for (let start = from; start < size; start += per) {
+    yield arrayChildren(parent, start, Math.min(size, start + per));
+  }
 }
 
 /** Children start with their parent: runnable with it, or pending until it is released. */
@@ -173,7 +182,9 @@ export class ArraySettler {
       });
       if (released > 0) this.parts.dispatch();
     }
-    const summary = summarizeArray(parent, await store.arrayCounts(parent.id));
+    const counts = await store.arrayCounts(parent.id);
+    await this.storeMissingChildren(parent, counts, now);
+    const summary = summarizeArray(parent, counts);
     if (!summary) return;
     if (summary.to !== parent.state) {
       const fields = {
@@ -184,6 +195,29 @@ export class ArraySettler {
     } else if (summary.note !== parent.systemNote) {
       await store.setNote(parent.id, parent.state, summary.note);
     }
+  }
+
+  /**
+   * Children an admission did not store (the service stopped halfway): stored now, long after
+   * the submit (an admission in progress, here or on another instance, is left to finish), as
+   * the rest were. Children are stored in index order, so the missing ones are the last.
+   */
+  private async storeMissingChildren(parent: Job, counts: ArrayCounts, now: number) {
+    const { size } = parent.array as { size: number };
+    const stored = [...counts.values()].reduce((sum, n) => sum + n, 0);
+    if (stored >= size || now - parent.createdAt < ADMISSION_GRACE_MS) return;
+    const admission = childrenAdmission(parent, {
+      to: parent.state === 'pending' ? 'pending' : 'runnable',
+      note: null,
+    });
+    for (const chunk of childrenInChunks(parent, stored, size, 500)) {
+      await this.parts.store.insertArrayChildren(chunk, admission);
+    }
+    this.parts.logger.warn(
+      { jobId: parent.id, stored, size },
+      'stored the children an interrupted admission left out',
+    );
+    this.parts.dispatch();
   }
 
   /** Starting and running children are stopped like any job cancelled (few: they hold slots). */

@@ -1,4 +1,4 @@
-import { arrayChildren, childrenAdmission } from './arrays';
+import { childrenAdmission, childrenInChunks } from './arrays';
 import { cancelMove } from './cancellation';
 import { failpoint } from './failpoints';
 import {
@@ -75,6 +75,8 @@ export interface QueueOverview {
 }
 
 const HOUR_MS = 3600_000;
+/** Children stored per transaction: a few milliseconds of the store's time each. */
+const ARRAY_ADMISSION_CHUNK = 250;
 const WAITING_STATES: readonly JobState[] = ['submitted', 'pending', 'runnable'];
 const GENERATED_NAME_ATTEMPTS = 3;
 
@@ -144,7 +146,12 @@ export class JobService {
     }
   }
 
-  /** The parent and its children, stored in one transaction. */
+  /**
+   * The parent with its first children in one transaction, then the rest a chunk at a time,
+   * letting other requests through in between: ten thousand rows in one go held every other
+   * submit for the whole write (docs/benchmarks.md). What a crash leaves unstored, the settler
+   * stores (ArraySettler: children are stored in index order, so the missing ones are the last).
+   */
   private async admitArray(
     parent: NewJob,
     size: number,
@@ -152,14 +159,24 @@ export class JobService {
     dependencies: Admission | undefined,
   ) {
     const admission = dependencies ?? admissionOf(parent, parent.createdAt);
+    const ofChildren = childrenAdmission(parent, admission);
+    const chunks = childrenInChunks(parent, 0, size, ARRAY_ADMISSION_CHUNK);
     const result = await this.store.insertArray(
       parent,
-      arrayChildren(parent, size),
+      chunks.next().value!,
       definitionFingerprint,
-      { parent: admission, children: childrenAdmission(parent, admission) },
+      {
+        parent: admission,
+        children: ofChildren,
+      },
     );
+    if (!result.inserted) return result;
     // Heard of like an admitted job; `dispatcher.admitted` then claims its children in its queue.
-    if (result.inserted) this.machine.announce(result.job, 'submitted');
+    this.machine.announce(result.job, 'submitted');
+    for (const chunk of chunks) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await this.store.insertArrayChildren(chunk, ofChildren);
+    }
     return result;
   }
 

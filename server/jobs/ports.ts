@@ -104,8 +104,9 @@ export interface JobStore {
   /** The first `limit` jobs that wait for this one, oldest first, and how many in all. */
   dependents(id: string, limit: number): Promise<{ items: Dependent[]; total: number }>;
   /**
-   * Stores an array's parent and children in one transaction, each moved on from `submitted`
-   * as its admission says; refuses, storing nothing, when an unfinished job holds the parent's name.
+   * Stores an array's parent and its first children in one transaction, each moved on from
+   * `submitted` as its admission says; refuses, storing nothing, when an unfinished job holds
+   * the parent's name.
    */
   insertArray(
     parent: NewJob,
@@ -113,6 +114,11 @@ export interface JobStore {
     definitionFingerprint: string,
     admission: { parent: Admission; children: Admission },
   ): Promise<{ inserted: true; job: Job } | { inserted: false; nameHeldBy: string }>;
+  /**
+   * Stores more children of a stored parent in one transaction; 0 when any of them was stored
+   * before (another instance resumed the same admission), then none of these is.
+   */
+  insertArrayChildren(children: readonly NewJob[], admission: Admission): Promise<number>;
   /** The parent's children counted by state. */
   arrayCounts(parentId: string): Promise<ArrayCounts>;
   /** Children with an index above `afterIndex` (in `states`, when given), by index. */

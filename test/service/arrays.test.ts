@@ -146,6 +146,28 @@ describe('array jobs', () => {
     expect(done.state).toBe('completed');
   });
 
+  it('gives every child the parent’s sensitive values, never shown: redacted in its output, hidden in its execution', async () => {
+    const secret = 'array-secret-5f3a9c';
+    const parent = await submit(service, {
+      ...script('echo "token=$TOKEN index=$JOBDECK_ARRAY_INDEX"'),
+      container_env: { TOKEN: { value: secret, sensitive: true } },
+      array: { size: 2 },
+    });
+    expect((await waitForState(service, parent, ['completed', 'failed'])).state).toBe('completed');
+    for (const child of (await arrayOf(parent)).items) {
+      expect(await logsOf(service, child.id)).toBe(`token=[TOKEN redacted] index=${child.index}\n`);
+      const execution = await service.request('GET', `/v1/client/job/${child.id}/execution`);
+      expect(execution.text).not.toContain(secret);
+      expect(execution.body.data).toMatchObject({
+        env: expect.arrayContaining([
+          { name: 'TOKEN', sensitive: true, value: null },
+          { name: 'JOBDECK_ARRAY_INDEX', sensitive: false, value: String(child.index) },
+          { name: 'JOBDECK_ARRAY_SIZE', sensitive: false, value: '2' },
+        ]),
+      });
+    }
+  });
+
   it('refuses a bad array with the field and the reason, storing nothing', async () => {
     for (const [array, message] of [
       [{ size: 1 }, 'array.size: must be at least 2'],

@@ -25,6 +25,13 @@ const ACTIVE_NAME: UniqueIndex = {
   columns: ['queue', 'name'],
 };
 
+/** Migration 014's index: a child's index is taken once in its array. */
+const ARRAY_INDEX: UniqueIndex = {
+  name: 'jobs_array_children',
+  table: 'jobs',
+  columns: ['array_parent', 'array_index'],
+};
+
 /** Job Submit's write: new jobs, their first transitions and definitions' first use. */
 export class JobAdmission implements Pick<JobStore, 'insertJob'> {
   private readonly inserts = new WriteBatch<PendingInsert, InsertResult>(
@@ -63,6 +70,18 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
     } catch (error) {
       if (!this.tables.dialect.isUniqueViolation(error, ACTIVE_NAME)) throw error;
       return { inserted: false as const, nameHeldBy: await this.nameHolder(parent) };
+    }
+  }
+
+  async insertArrayChildren(children: readonly NewJob[], admission: Admission): Promise<number> {
+    // Their definition's first use was recorded with the parent.
+    const inserts = children.map((job) => ({ job, definitionFingerprint: '', admission }));
+    try {
+      await this.tables.db.transaction().execute((trx) => this.writeJobs(trx, inserts));
+      return children.length;
+    } catch (error) {
+      if (this.tables.dialect.isUniqueViolation(error, ARRAY_INDEX)) return 0;
+      throw error;
     }
   }
 

@@ -66,6 +66,7 @@ export function sqlJobStores(
     dependents: (id, limit) => dependencies.dependents(id, limit),
     insertArray: (parent, children, fingerprint, how) =>
       admission.insertArray(parent, children, fingerprint, how),
+    insertArrayChildren: (children, how) => admission.insertArrayChildren(children, how),
     arrayCounts: (parentId) => arrays.arrayCounts(parentId),
     arrayChildren: async (parentId, states, afterIndex, limit) => {
       const page = await arrays.arrayChildren(parentId, states, afterIndex, limit);
