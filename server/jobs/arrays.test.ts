@@ -93,7 +93,7 @@ describe('an array’s children', () => {
       dependsOn: [{ jobId: 'x', type: 'afterok' }],
       array: { size: 3 },
     });
-    const children = arrayChildren(parent, 0, 3);
+    const children = arrayChildren(parent, [0, 1, 2]);
     expect(children.map((c) => [c.name, c.array, c.scheduleAt, c.dependsOn])).toEqual([
       ['fan:0', { parentId: parent.id, index: 0 }, null, []],
       ['fan:1', { parentId: parent.id, index: 1 }, null, []],

@@ -14,6 +14,8 @@ const UNSUCCESSFUL: readonly JobState[] = ['failed', 'timeout', 'error'];
 const SETTLE_AFTER_MS = 200;
 /** After this long, children missing from a parent were left out by an interrupted admission. */
 const ADMISSION_GRACE_MS = 60_000;
+/** Children of a parent stored per transaction: a few milliseconds of the store's time each. */
+export const ARRAY_CHUNK = 250;
 
 /**
  * The children of a parent about to be stored: its plan (shared, not copied: the store keeps
@@ -21,8 +23,8 @@ const ADMISSION_GRACE_MS = 60_000;
  * (a colon no submitted name may hold, so none can clash) and no schedule or dependency: they
  * wait for their parent to be released instead.
  */
-export function arrayChildren(parent: NewJob, from: number, to: number): NewJob[] {
-  return Array.from({ length: to - from }, (_, i) => from + i).map((index) => ({
+export function arrayChildren(parent: NewJob, indexes: readonly number[]): NewJob[] {
+  return indexes.map((index) => ({
     ...parent,
     id: timeOrderedUuid(),
     name: `${parent.name}:${index}`,
@@ -32,12 +34,14 @@ export function arrayChildren(parent: NewJob, from: number, to: number): NewJob[
   }));
 }
 
-/** The children from index `from` to the array's end, a chunk of `per` at a time, made as asked. */
-export function* childrenInChunks(parent: NewJob, from: number, size: number, per: number) {
-  for (let start = from; start < size; start += per) {
-    yield arrayChildren(parent, start, Math.min(size, start + per));
+/** The children of these indexes, `per` at a time, each chunk made only when asked for. */
+export function* childrenInChunks(parent: NewJob, indexes: readonly number[], per: number) {
+  for (let start = 0; start < indexes.length; start += per) {
+    yield arrayChildren(parent, indexes.slice(start, start + per));
   }
 }
+
+export const indexesUpTo = (size: number) => Array.from({ length: size }, (_, i) => i);
 
 /** Children start with their parent: runnable with it, or pending until it is released. */
 export function childrenAdmission(parent: NewJob, admission: Admission): Admission {
@@ -110,6 +114,7 @@ export class ArraySettler {
   private readonly touched = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
+  private startedAt = Infinity;
 
   constructor(private readonly parts: ArraySettlerParts) {
     parts.machine.onTransition((job) => {
@@ -120,6 +125,7 @@ export class ArraySettler {
 
   start(): void {
     this.stopped = false;
+    this.startedAt = Date.now();
   }
 
   stop(): void {
@@ -198,23 +204,26 @@ export class ArraySettler {
   }
 
   /**
-   * Children an admission did not store (the service stopped halfway): stored now, long after
-   * the submit (an admission in progress, here or on another instance, is left to finish), as
-   * the rest were. Children are stored in index order, so the missing ones are the last.
+   * Children an admission did not store (the service stopped halfway): stored now, as the rest
+   * were. An admission still going on (submitted after this instance started, and lately) is
+   * left to finish; storing alongside one would only waste writes, as an index is taken once.
    */
   private async storeMissingChildren(parent: Job, counts: ArrayCounts, now: number) {
     const { size } = parent.array as { size: number };
     const stored = [...counts.values()].reduce((sum, n) => sum + n, 0);
-    if (stored >= size || now - parent.createdAt < ADMISSION_GRACE_MS) return;
+    if (stored >= size) return;
+    if (parent.createdAt >= this.startedAt && now - parent.createdAt < ADMISSION_GRACE_MS) return;
+    const present = new Set(await this.parts.store.arrayIndexes(parent.id));
+    const missing = indexesUpTo(size).filter((index) => !present.has(index));
     const admission = childrenAdmission(parent, {
       to: parent.state === 'pending' ? 'pending' : 'runnable',
       note: null,
     });
-    for (const chunk of childrenInChunks(parent, stored, size, 500)) {
+    for (const chunk of childrenInChunks(parent, missing, ARRAY_CHUNK)) {
       await this.parts.store.insertArrayChildren(chunk, admission);
     }
     this.parts.logger.warn(
-      { jobId: parent.id, stored, size },
+      { jobId: parent.id, missing: missing.length, size },
       'stored the children an interrupted admission left out',
     );
     this.parts.dispatch();

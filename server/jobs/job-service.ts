@@ -1,4 +1,4 @@
-import { childrenAdmission, childrenInChunks } from './arrays';
+import { ARRAY_CHUNK, childrenAdmission, childrenInChunks, indexesUpTo } from './arrays';
 import { cancelMove } from './cancellation';
 import { failpoint } from './failpoints';
 import {
@@ -75,8 +75,6 @@ export interface QueueOverview {
 }
 
 const HOUR_MS = 3600_000;
-/** Children stored per transaction: a few milliseconds of the store's time each. */
-const ARRAY_ADMISSION_CHUNK = 250;
 const WAITING_STATES: readonly JobState[] = ['submitted', 'pending', 'runnable'];
 const GENERATED_NAME_ATTEMPTS = 3;
 
@@ -150,7 +148,7 @@ export class JobService {
    * The parent with its first children in one transaction, then the rest a chunk at a time,
    * letting other requests through in between: ten thousand rows in one go held every other
    * submit for the whole write (docs/benchmarks.md). What a crash leaves unstored, the settler
-   * stores (ArraySettler: children are stored in index order, so the missing ones are the last).
+   * stores (ArraySettler).
    */
   private async admitArray(
     parent: NewJob,
@@ -160,7 +158,7 @@ export class JobService {
   ) {
     const admission = dependencies ?? admissionOf(parent, parent.createdAt);
     const ofChildren = childrenAdmission(parent, admission);
-    const chunks = childrenInChunks(parent, 0, size, ARRAY_ADMISSION_CHUNK);
+    const chunks = childrenInChunks(parent, indexesUpTo(size), ARRAY_CHUNK);
     const result = await this.store.insertArray(
       parent,
       chunks.next().value!,
@@ -171,6 +169,7 @@ export class JobService {
       },
     );
     if (!result.inserted) return result;
+    failpoint('after-array-first-chunk');
     // Heard of like an admitted job; `dispatcher.admitted` then claims its children in its queue.
     this.machine.announce(result.job, 'submitted');
     for (const chunk of chunks) {

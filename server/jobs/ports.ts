@@ -119,6 +119,8 @@ export interface JobStore {
    * before (another instance resumed the same admission), then none of these is.
    */
   insertArrayChildren(children: readonly NewJob[], admission: Admission): Promise<number>;
+  /** The indexes of the parent's children that are stored. */
+  arrayIndexes(parentId: string): Promise<number[]>;
   /** The parent's children counted by state. */
   arrayCounts(parentId: string): Promise<ArrayCounts>;
   /** Children with an index above `afterIndex` (in `states`, when given), by index. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewJob } from '../../server/jobs/model';
-import { arrayChildren } from '../../server/jobs/arrays';
+import { arrayChildren, indexesUpTo } from '../../server/jobs/arrays';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
 import { DRIVERS } from './drivers';
@@ -17,7 +17,7 @@ describe.each(DRIVERS)('array jobs in the JobStore on $name', (driver) => {
 
   async function insertArray(size: number, overrides: Partial<NewJob> = {}) {
     const parent = newJob({ array: { size }, ...overrides });
-    const children = arrayChildren(parent, 0, size);
+    const children = arrayChildren(parent, indexesUpTo(size));
     const result = await store.jobs.insertArray(parent, children, 'fingerprint', {
       parent: RUNNABLE,
       children: RUNNABLE,
@@ -60,13 +60,29 @@ describe.each(DRIVERS)('array jobs in the JobStore on $name', (driver) => {
   it('refuses an array whose parent’s name is held, storing none of it', async () => {
     const { parent } = await insertArray(2, { name: 'held' });
     const again = newJob({ name: 'held', array: { size: 2 } });
-    const result = await store.jobs.insertArray(again, arrayChildren(again, 0, 2), 'fingerprint', {
-      parent: RUNNABLE,
-      children: RUNNABLE,
-    });
+    const result = await store.jobs.insertArray(
+      again,
+      arrayChildren(again, [0, 1]),
+      'fingerprint',
+      {
+        parent: RUNNABLE,
+        children: RUNNABLE,
+      },
+    );
     expect(result).toEqual({ inserted: false, nameHeldBy: parent.id });
     expect(await store.jobs.getJob(again.id)).toBeUndefined();
     expect((await store.jobs.arrayCounts(again.id)).size).toBe(0);
+  });
+
+  it('stores more children in chunks, each index once: a chunk holding one stored before stores nothing', async () => {
+    const parent = newJob({ array: { size: 6 } });
+    await store.jobs.insertArray(parent, arrayChildren(parent, [0, 1]), 'fingerprint', {
+      parent: RUNNABLE,
+      children: RUNNABLE,
+    });
+    expect(await store.jobs.insertArrayChildren(arrayChildren(parent, [2, 3]), RUNNABLE)).toBe(2);
+    expect(await store.jobs.insertArrayChildren(arrayChildren(parent, [3, 4]), RUNNABLE)).toBe(0);
+    expect((await store.jobs.arrayIndexes(parent.id)).sort()).toEqual([0, 1, 2, 3]);
   });
 
   it('counts, pages, releases and cancels children; the parent is never claimed and holds no slot', async () => {

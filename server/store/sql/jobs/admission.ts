@@ -80,7 +80,11 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
       await this.tables.db.transaction().execute((trx) => this.writeJobs(trx, inserts));
       return children.length;
     } catch (error) {
-      if (this.tables.dialect.isUniqueViolation(error, ARRAY_INDEX)) return 0;
+      // A child stored before holds its index, and its name (`<parent>:<index>`) while unfinished:
+      // either index may be the one the database reports.
+      const { dialect } = this.tables;
+      if (dialect.isUniqueViolation(error, ARRAY_INDEX)) return 0;
+      if (dialect.isUniqueViolation(error, ACTIVE_NAME)) return 0;
       throw error;
     }
   }

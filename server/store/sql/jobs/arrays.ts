@@ -84,6 +84,15 @@ export class JobArrayRows {
     return new Map(rows.map((row) => [row.state as JobState, Number(row.count)]));
   }
 
+  async arrayIndexes(parentId: string): Promise<number[]> {
+    const rows = await this.tables.db
+      .selectFrom('jobs')
+      .select('array_index')
+      .where('array_parent', '=', parentId)
+      .execute();
+    return rows.map((row) => row.array_index!);
+  }
+
   async arrayChildren(
     parentId: string,
     states: readonly JobState[] | undefined,

@@ -67,6 +67,7 @@ export function sqlJobStores(
     insertArray: (parent, children, fingerprint, how) =>
       admission.insertArray(parent, children, fingerprint, how),
     insertArrayChildren: (children, how) => admission.insertArrayChildren(children, how),
+    arrayIndexes: (parentId) => arrays.arrayIndexes(parentId),
     arrayCounts: (parentId) => arrays.arrayCounts(parentId),
     arrayChildren: async (parentId, states, afterIndex, limit) => {
       const page = await arrays.arrayChildren(parentId, states, afterIndex, limit);
