@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FINAL_STATES, JOB_STATES, type JobState } from '../../contract';
 import { newJob } from '../../test/store/new-job';
-import { arrayChildren, childrenAdmission, summarizeArray } from './arrays';
+import { arrayChildren, childIds, summarizeArray } from './arrays';
 import type { Job } from './model';
 import { canMove } from './state-machine';
 
@@ -86,6 +86,8 @@ describe('summing up an array', () => {
 });
 
 describe('an array’s children', () => {
+  const runnable = { to: 'runnable', note: null } as const;
+
   it('share the parent’s plan, take their own ids and names, and wait with it', () => {
     const parent = newJob({
       name: 'fan',
@@ -93,21 +95,38 @@ describe('an array’s children', () => {
       dependsOn: [{ jobId: 'x', type: 'afterok' }],
       array: { size: 3 },
     });
-    const children = arrayChildren(parent, [0, 1, 2]);
-    expect(children.map((c) => [c.name, c.array, c.scheduleAt, c.dependsOn])).toEqual([
-      ['fan:0', { parentId: parent.id, index: 0 }, null, []],
-      ['fan:1', { parentId: parent.id, index: 1 }, null, []],
-      ['fan:2', { parentId: parent.id, index: 2 }, null, []],
-    ]);
-    expect(new Set(children.map((c) => c.id)).size).toBe(3);
-    expect(children[0]!.env).toBe(parent.env);
-    expect(childrenAdmission(parent, { to: 'runnable', note: null })).toEqual({
-      to: 'runnable',
-      note: null,
-    });
-    expect(childrenAdmission(parent, { to: 'pending', note: 'scheduled' })).toEqual({
+    const ids = childIds(3, new Map([[1, 'kept']]), null);
+    const children = arrayChildren(parent, runnable, [0, 1, 2], ids);
+    expect(children.map(({ job }) => [job.name, job.array, job.scheduleAt, job.dependsOn])).toEqual(
+      [
+        ['fan:0', { parentId: parent.id, index: 0 }, null, []],
+        ['fan:1', { parentId: parent.id, index: 1 }, null, []],
+        ['fan:2', { parentId: parent.id, index: 2 }, null, []],
+      ],
+    );
+    expect(children[1]!.job.id).toBe('kept');
+    expect(new Set(children.map(({ job }) => job.id)).size).toBe(3);
+    expect(children[0]!.job.env).toBe(parent.env);
+    expect(children[0]!.admission).toEqual(runnable);
+    const pending = arrayChildren(parent, { to: 'pending', note: 'scheduled' }, [0], ids);
+    expect(pending[0]!.admission).toEqual({
       to: 'pending',
       note: `waiting until its array (job ${parent.id}) may start`,
     });
+  });
+
+  it('follow the child before them (sequential) and the same child of another array (n_to_n)', () => {
+    const parent = newJob({ array: { size: 3, links: { nToN: 'other', sequential: true } } });
+    const ids = childIds(3, new Map(), ['o0', 'o1', 'o2']);
+    const children = arrayChildren(parent, runnable, [0, 1, 2], ids);
+    expect(children.map(({ job }) => job.dependsOn.map((d) => d.jobId))).toEqual([
+      ['o0'],
+      ['o1', ids.own[0]],
+      ['o2', ids.own[1]],
+    ]);
+    for (const { job, admission } of children) {
+      expect(job.dependsOn.every((d) => d.type === 'afterok')).toBe(true);
+      expect(admission.to).toBe('pending');
+    }
   });
 });

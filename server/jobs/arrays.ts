@@ -17,38 +17,87 @@ const ADMISSION_GRACE_MS = 60_000;
 /** Children of a parent stored per transaction: a few milliseconds of the store's time each. */
 export const ARRAY_CHUNK = 250;
 
+/** A job to store with where it goes from `submitted`. */
+export interface AdmittedJob {
+  job: NewJob;
+  admission: Admission;
+}
+
+/**
+ * What the children of an array are made with: each child's id, taken ahead so that a child can
+ * name the one before it (`sequential`), and the ids of the children of the array it follows
+ * (`n_to_n`), by index.
+ */
+export interface ChildIds {
+  own: readonly string[];
+  followed: readonly string[] | null;
+}
+
+/** Ids for an array of `size`: those `stored` already kept, new ones for the rest. */
+export function childIds(
+  size: number,
+  stored: ReadonlyMap<number, string>,
+  followed: readonly string[] | null,
+): ChildIds {
+  return { own: indexesUpTo(size).map((i) => stored.get(i) ?? timeOrderedUuid()), followed };
+}
+
 /**
  * The children of a parent about to be stored: its plan (shared, not copied: the store keeps
  * the parent's command and environment alone), their own ids, names `<parent name>:<index>`
- * (a colon no submitted name may hold, so none can clash) and no schedule or dependency: they
- * wait for their parent to be released instead.
+ * (a colon no submitted name may hold, so none can clash) and no schedule: they wait for their
+ * parent to be released. Each waits for what the parent's links say (afterok), and is pending
+ * until then; the rest start with the parent.
  */
-export function arrayChildren(parent: NewJob, indexes: readonly number[]): NewJob[] {
-  return indexes.map((index) => ({
-    ...parent,
-    id: timeOrderedUuid(),
-    name: `${parent.name}:${index}`,
-    scheduleAt: null,
-    dependsOn: [],
-    array: { parentId: parent.id, index },
-  }));
+export function arrayChildren(
+  parent: NewJob,
+  parentAdmission: Admission,
+  indexes: readonly number[],
+  ids: ChildIds,
+): AdmittedJob[] {
+  const links = parent.array !== null && 'size' in parent.array ? parent.array.links : undefined;
+  return indexes.map((index) => {
+    const followed = ids.followed?.[index];
+    const before = links?.sequential && index > 0 ? ids.own[index - 1] : undefined;
+    const dependsOn = [followed, before].flatMap((jobId) =>
+      jobId === undefined ? [] : [{ jobId, type: 'afterok' as const }],
+    );
+    const job: NewJob = {
+      ...parent,
+      id: ids.own[index]!,
+      name: `${parent.name}:${index}`,
+      scheduleAt: null,
+      dependsOn,
+      array: { parentId: parent.id, index },
+    };
+    const admission: Admission =
+      parentAdmission.to === 'runnable' && dependsOn.length === 0
+        ? parentAdmission
+        : {
+            to: 'pending',
+            note:
+              dependsOn.length === 0
+                ? notes.waitingWithArray(parent.id)
+                : notes.waitingForArrayLinks(parent.id),
+          };
+    return { job, admission };
+  });
 }
 
 /** The children of these indexes, `per` at a time, each chunk made only when asked for. */
-export function* childrenInChunks(parent: NewJob, indexes: readonly number[], per: number) {
+export function* childrenInChunks(
+  parent: NewJob,
+  parentAdmission: Admission,
+  indexes: readonly number[],
+  ids: ChildIds,
+  per: number,
+) {
   for (let start = 0; start < indexes.length; start += per) {
-    yield arrayChildren(parent, indexes.slice(start, start + per));
+    yield arrayChildren(parent, parentAdmission, indexes.slice(start, start + per), ids);
   }
 }
 
 export const indexesUpTo = (size: number) => Array.from({ length: size }, (_, i) => i);
-
-/** Children start with their parent: runnable with it, or pending until it is released. */
-export function childrenAdmission(parent: NewJob, admission: Admission): Admission {
-  return admission.to === 'runnable'
-    ? admission
-    : { to: 'pending', note: notes.waitingWithArray(parent.id) };
-}
 
 /**
  * Where a parent's state goes given its children's counts (undefined: while it waits for its
@@ -91,6 +140,17 @@ export function summarizeArray(
   if (parent.state === 'cancelling') return { to: 'cancelling', note };
   if (running + completed + failed + cancelled > 0) return { to: 'running', note };
   return { to: parent.state, note };
+}
+
+/** The ids of the children of the array this one follows (n_to_n), by index; null: none. */
+export async function followedChildIds(
+  store: Pick<JobStore, 'arrayChildIds'>,
+  parent: Pick<NewJob, 'array'>,
+): Promise<string[] | null> {
+  const links = parent.array !== null && 'size' in parent.array ? parent.array.links : undefined;
+  if (links?.nToN === undefined) return null;
+  const ids = await store.arrayChildIds(links.nToN);
+  return indexesUpTo(ids.size).map((index) => ids.get(index)!);
 }
 
 /** What an ArraySettler works with. */
@@ -182,6 +242,7 @@ export class ArraySettler {
     } else if (parent.state === 'runnable' || parent.state === 'running') {
       const released = await store.moveArrayChildren(parent.id, {
         from: ['pending'],
+        withoutDependencies: true,
         to: 'runnable',
         at: now,
         note: null,
@@ -213,14 +274,17 @@ export class ArraySettler {
     const stored = [...counts.values()].reduce((sum, n) => sum + n, 0);
     if (stored >= size) return;
     if (parent.createdAt >= this.startedAt && now - parent.createdAt < ADMISSION_GRACE_MS) return;
-    const present = new Set(await this.parts.store.arrayIndexes(parent.id));
+    const { store } = this.parts;
+    const present = await store.arrayChildIds(parent.id);
     const missing = indexesUpTo(size).filter((index) => !present.has(index));
-    const admission = childrenAdmission(parent, {
+    const followed = await followedChildIds(store, parent);
+    const ids = childIds(size, present, followed);
+    const admission: Admission = {
       to: parent.state === 'pending' ? 'pending' : 'runnable',
       note: null,
-    });
-    for (const chunk of childrenInChunks(parent, missing, ARRAY_CHUNK)) {
-      await this.parts.store.insertArrayChildren(chunk, admission);
+    };
+    for (const chunk of childrenInChunks(parent, admission, missing, ids, ARRAY_CHUNK)) {
+      await store.insertArrayChildren(chunk);
     }
     this.parts.logger.warn(
       { jobId: parent.id, missing: missing.length, size },

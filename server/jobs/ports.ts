@@ -110,17 +110,17 @@ export interface JobStore {
    */
   insertArray(
     parent: NewJob,
-    children: readonly NewJob[],
+    admission: Admission,
+    children: readonly { job: NewJob; admission: Admission }[],
     definitionFingerprint: string,
-    admission: { parent: Admission; children: Admission },
   ): Promise<{ inserted: true; job: Job } | { inserted: false; nameHeldBy: string }>;
   /**
    * Stores more children of a stored parent in one transaction; 0 when any of them was stored
    * before (another instance resumed the same admission), then none of these is.
    */
-  insertArrayChildren(children: readonly NewJob[], admission: Admission): Promise<number>;
-  /** The indexes of the parent's children that are stored. */
-  arrayIndexes(parentId: string): Promise<number[]>;
+  insertArrayChildren(children: readonly { job: NewJob; admission: Admission }[]): Promise<number>;
+  /** The ids of the parent's children that are stored, by index. */
+  arrayChildIds(parentId: string): Promise<Map<number, string>>;
   /** The parent's children counted by state. */
   arrayCounts(parentId: string): Promise<ArrayCounts>;
   /** Children with an index above `afterIndex` (in `states`, when given), by index. */
@@ -147,6 +147,8 @@ export interface ArrayChildrenPage {
 /** Children moved together: released to runnable, or cancelled while they wait. */
 export interface ChildrenMove {
   from: readonly JobState[];
+  /** Only those that wait for no other job (the others are the dependency check's to move). */
+  withoutDependencies?: boolean;
   to: 'runnable' | 'cancelled';
   at: number;
   note: string | null;

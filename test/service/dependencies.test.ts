@@ -175,7 +175,7 @@ describe('dependencies', () => {
       ],
       [
         [{ job_id: failed, type: 'after' }],
-        /^depends_on\[0\]\.type: must be one of afterok, afterany, afternotok$/,
+        /^depends_on\[0\]\.type: must be one of afterok, afterany, afternotok, n_to_n, sequential$/,
       ],
       [[{ job_id: 'nope' }], /^depends_on\[0\]\.job_id: must be a job id/],
       [[], /^depends_on: must name at least one job/],

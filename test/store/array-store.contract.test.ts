@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewJob } from '../../server/jobs/model';
-import { arrayChildren, indexesUpTo } from '../../server/jobs/arrays';
+import { arrayChildren, childIds, indexesUpTo } from '../../server/jobs/arrays';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
 import { DRIVERS } from './drivers';
 import { newJob, T0 } from './new-job';
 
 const RUNNABLE = { to: 'runnable', note: null } as const;
+const childrenOf = (parent: NewJob, indexes: number[]) =>
+  arrayChildren(parent, RUNNABLE, indexes, childIds(indexes.length, new Map(), null));
 
 describe.each(DRIVERS)('array jobs in the JobStore on $name', (driver) => {
   let store: Store;
@@ -17,13 +19,10 @@ describe.each(DRIVERS)('array jobs in the JobStore on $name', (driver) => {
 
   async function insertArray(size: number, overrides: Partial<NewJob> = {}) {
     const parent = newJob({ array: { size }, ...overrides });
-    const children = arrayChildren(parent, indexesUpTo(size));
-    const result = await store.jobs.insertArray(parent, children, 'fingerprint', {
-      parent: RUNNABLE,
-      children: RUNNABLE,
-    });
+    const admitted = childrenOf(parent, indexesUpTo(size));
+    const result = await store.jobs.insertArray(parent, RUNNABLE, admitted, 'fingerprint');
     expect(result.inserted).toBe(true);
-    return { parent, children };
+    return { parent, children: admitted.map(({ job }) => job) };
   }
 
   it('stores the parent and every child in one write; a child reads back with the parent’s plan and its index', async () => {
@@ -62,12 +61,9 @@ describe.each(DRIVERS)('array jobs in the JobStore on $name', (driver) => {
     const again = newJob({ name: 'held', array: { size: 2 } });
     const result = await store.jobs.insertArray(
       again,
-      arrayChildren(again, [0, 1]),
+      RUNNABLE,
+      childrenOf(again, [0, 1]),
       'fingerprint',
-      {
-        parent: RUNNABLE,
-        children: RUNNABLE,
-      },
     );
     expect(result).toEqual({ inserted: false, nameHeldBy: parent.id });
     expect(await store.jobs.getJob(again.id)).toBeUndefined();
@@ -76,13 +72,17 @@ describe.each(DRIVERS)('array jobs in the JobStore on $name', (driver) => {
 
   it('stores more children in chunks, each index once: a chunk holding one stored before stores nothing', async () => {
     const parent = newJob({ array: { size: 6 } });
-    await store.jobs.insertArray(parent, arrayChildren(parent, [0, 1]), 'fingerprint', {
-      parent: RUNNABLE,
-      children: RUNNABLE,
-    });
-    expect(await store.jobs.insertArrayChildren(arrayChildren(parent, [2, 3]), RUNNABLE)).toBe(2);
-    expect(await store.jobs.insertArrayChildren(arrayChildren(parent, [3, 4]), RUNNABLE)).toBe(0);
-    expect((await store.jobs.arrayIndexes(parent.id)).sort()).toEqual([0, 1, 2, 3]);
+    const ids = childIds(6, new Map(), null);
+    const children = (indexes: number[]) => arrayChildren(parent, RUNNABLE, indexes, ids);
+    await store.jobs.insertArray(parent, RUNNABLE, children([0, 1]), 'fingerprint');
+    expect(await store.jobs.insertArrayChildren(children([2, 3]))).toBe(2);
+    // Another instance's ids for the same indexes: the index is what is taken once.
+    const theirs = arrayChildren(parent, RUNNABLE, [3, 4], childIds(6, new Map(), null));
+    expect(await store.jobs.insertArrayChildren(theirs)).toBe(0);
+    const stored = await store.jobs.arrayChildIds(parent.id);
+    expect([...stored.entries()].sort(([a], [b]) => a - b)).toEqual(
+      [0, 1, 2, 3].map((i) => [i, ids.own[i]]),
+    );
   });
 
   it('counts, pages, releases and cancels children; the parent is never claimed and holds no slot', async () => {

@@ -53,13 +53,13 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
    */
   async insertArray(
     parent: NewJob,
-    children: readonly NewJob[],
+    admission: Admission,
+    children: readonly { job: NewJob; admission: Admission }[],
     definitionFingerprint: string,
-    admission: { parent: Admission; children: Admission },
   ): Promise<InsertResult> {
     const inserts: PendingInsert[] = [
-      { job: parent, definitionFingerprint, admission: admission.parent },
-      ...children.map((job) => ({ job, definitionFingerprint, admission: admission.children })),
+      { job: parent, definitionFingerprint, admission },
+      ...children.map((child) => ({ ...child, definitionFingerprint })),
     ];
     try {
       const [stored] = await this.tables.db
@@ -73,9 +73,11 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
     }
   }
 
-  async insertArrayChildren(children: readonly NewJob[], admission: Admission): Promise<number> {
+  async insertArrayChildren(
+    children: readonly { job: NewJob; admission: Admission }[],
+  ): Promise<number> {
     // Their definition's first use was recorded with the parent.
-    const inserts = children.map((job) => ({ job, definitionFingerprint: '', admission }));
+    const inserts = children.map((child) => ({ ...child, definitionFingerprint: '' }));
     try {
       await this.tables.db.transaction().execute((trx) => this.writeJobs(trx, inserts));
       return children.length;
