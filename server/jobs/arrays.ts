@@ -231,7 +231,10 @@ export class ArraySettler {
     const parent = await store.getJob(parentId);
     if (!parent || !isArrayParent(parent) || isFinalState(parent.state)) return;
     const now = Date.now();
-    if (parent.state === 'cancelling') {
+    let counts = await store.arrayCounts(parent.id);
+    const has = (states: readonly JobState[]) => states.some((state) => counts.has(state));
+    // Counted first: most passes find nothing to move, and write nothing but the note.
+    if (parent.state === 'cancelling' && has([...WAITING, 'starting', 'running'])) {
       await store.moveArrayChildren(parent.id, {
         from: WAITING,
         to: 'cancelled',
@@ -239,7 +242,8 @@ export class ArraySettler {
         note: notes.cancelledWithArray(parent.id),
       });
       await this.cancelActiveChildren(parent, now);
-    } else if (parent.state === 'runnable' || parent.state === 'running') {
+      counts = await store.arrayCounts(parent.id);
+    } else if ((parent.state === 'runnable' || parent.state === 'running') && has(['pending'])) {
       const released = await store.moveArrayChildren(parent.id, {
         from: ['pending'],
         withoutDependencies: true,
@@ -249,7 +253,6 @@ export class ArraySettler {
       });
       if (released > 0) this.parts.dispatch();
     }
-    const counts = await store.arrayCounts(parent.id);
     await this.storeMissingChildren(parent, counts, now);
     const summary = summarizeArray(parent, counts);
     if (!summary) return;

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArrayAnswer, JobState } from '../../contract';
 import { ContainerStarts } from '../support/engine-events';
-import { detail, logsOf, submit, transitions, waitForState } from '../support/jobs';
+import {
+  detail,
+  logsOf,
+  submit,
+  transitions,
+  waitForState,
+  shScript as script,
+} from '../support/jobs';
 import { startService, type TestService } from '../support/service';
 
 /** Array jobs on real containers: one submit, a parent that sums up its children. */
@@ -15,11 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await service.stop();
   starts.stop();
-});
-
-const script = (text: string) => ({
-  job_definition: 't::sh:1',
-  container_cmd_parameter: { script: text },
 });
 
 async function arrayOf(id: string, query = ''): Promise<ArrayAnswer> {
