@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArrayAnswer, JobListItem, JobState } from '../../contract';
 import { ContainerStarts, containersOf } from '../support/engine-events';
 import { startService, testProjects, type TestService } from '../support/service';
-import { logsOf, statesOf, submit, waitForState } from '../support/jobs';
+import { logsOf, movedAt, shScript, statesOf, submit, waitForState } from '../support/jobs';
 import { budget, recordFigure } from './figures';
 
 /**
@@ -184,6 +184,17 @@ describe('crashes at every step', () => {
         throw new Error(`${N} jobs never ran at once: ${JSON.stringify(await counts())}`);
     }
     expect(await counts()).toEqual({ running: N, runnable: N, pending: N });
+    // A dependency chain across the kill: each waits (afterok) for the one before, the first for
+    // a held job, so all three are pending when the process dies.
+    const chain: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      chain.push(
+        await submit(service, {
+          ...shScript('echo done'),
+          depends_on: [{ job_id: i === 0 ? ids[0]! : chain[i - 1]! }],
+        }),
+      );
+    }
 
     await service.stop('SIGKILL');
     await service.restart();
@@ -192,13 +203,20 @@ describe('crashes at every step', () => {
       execFileSync('docker', ['exec', `jobdeck-${id}`, 'touch', '/tmp/release']);
     }
 
-    for (const id of ids) await waitForState(service, id, 'completed', 120_000);
+    for (const id of [...ids, ...chain]) await waitForState(service, id, 'completed', 120_000);
     const startsByJob = await starts.byJob();
     const once = ids.filter((id) => startsByJob.get(id) === 1).length;
     expect(once).toBe(3 * N);
+    for (const [i, id] of chain.entries()) {
+      expect(startsByJob.get(id)).toBe(1);
+      const before = i === 0 ? ids[0]! : chain[i - 1]!;
+      expect(await movedAt(service, id, 'starting')).toBeGreaterThanOrEqual(
+        await movedAt(service, before, 'completed'),
+      );
+    }
     recordFigure(
       `kill -9 with ${N} running, ${N} runnable, ${N} pending`,
-      `the same ${N}/${N}/${N} right after restart; ${once} of ${3 * N} completed, each container started once`,
+      `the same ${N}/${N}/${N} right after restart; ${once} of ${3 * N} completed, each container started once; a chain of 3 dependencies pending at the kill completed in order`,
     );
     await service.stop();
   });
