@@ -57,6 +57,7 @@ const writeAll = db.transaction((ids: string[]) => {
       retry_json: null,
       depends_json: null,
       array_size: null,
+      array_links_json: null,
       array_parent: null,
       array_index: null,
     });

@@ -1,6 +1,7 @@
 import type { TestService } from '../test/support/service';
 import type { Need } from './prerequisites';
 import { apiThroughput } from './scenarios/api';
+import { arrayAdmission, arrayCompletion } from './scenarios/arrays';
 import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedule';
 import { initialBundleSize, watchedJobCost } from './scenarios/console';
 import { followedLogFrames, idleJobsTableCost, lighthouseScores } from './scenarios/console-live';
@@ -27,6 +28,9 @@ export const plan = {
   scheduleJobs: 100,
   retryJobs: quick ? 5 : 50,
   dependencyPairs: quick ? 5 : 50,
+  arraySize: quick ? 500 : 10_000,
+  // Run to completion, children are bound by the engine (some 360 containers a minute here).
+  arrayRunChildren: quick ? 16 : Number(process.env.BENCH_ARRAY_RUN ?? 200),
   scheduleSeconds: quick ? 5 : 20,
   // 10⁷ stored jobs take several minutes to seed: only with BENCH_STORE_10M=1.
   storeSizes: quick
@@ -187,6 +191,34 @@ export const STEPS: Step<unknown>[] = [
         latency(d.completedToDependentRunningMs),
       ],
       ['dependency: beside the first job, submit → running', latency(d.submitToRunningMs)],
+    ],
+  }),
+  step({
+    name: 'array',
+    title: 'array jobs',
+    needs: ['docker'],
+    needsSharedService: true,
+    run: async (shared) => ({
+      admission: await arrayAdmission(await shared(), plan.arraySize),
+      completion: await arrayCompletion(await shared(), plan.arrayRunChildren),
+    }),
+    rows: ({ admission: a, completion: c }) => [
+      [
+        `array: ${a.size.toLocaleString('en-US')} children accepted (one submit) / as many separate submits (16 at a time)`,
+        `${a.arrayAcceptMs} ms / ${a.separateAcceptMs} ms`,
+      ],
+      [
+        'array: Job Submit (4 at a time) alone / while the array is admitted',
+        `${latency(a.submitAloneMs)} / ${latency(a.submitBesideArrayMs)} (n=${a.submitBesideArrayMs.n})`,
+      ],
+      [
+        `array: cancel the parent → all ${a.size.toLocaleString('en-US')} children cancelled`,
+        `${a.arrayCancelMs} ms`,
+      ],
+      [
+        `array: ${c.size} children of \`true\` run (8 slots) / as many separate jobs`,
+        `${c.arrayJobsPerMinute} / ${c.separateJobsPerMinute} jobs/min (${c.arrayMs} / ${c.separateMs} ms)`,
+      ],
     ],
   }),
   step({

@@ -9,7 +9,18 @@ import { isFinalState, jobStateSchema, type JobState } from './states';
 export const DEPENDENCY_TYPES = ['afterok', 'afterany', 'afternotok'] as const;
 export type DependencyType = (typeof DEPENDENCY_TYPES)[number];
 
+/**
+ * For array jobs, what each child waits for: `n_to_n`, child i of the array named (of the same
+ * size) to complete; `sequential`, the child before it in its own array to complete (no job_id).
+ */
+export const ARRAY_DEPENDENCY_TYPES = ['n_to_n', 'sequential'] as const;
+export type ArrayDependencyType = (typeof ARRAY_DEPENDENCY_TYPES)[number];
+const SUBMITTED_TYPES = [...DEPENDENCY_TYPES, ...ARRAY_DEPENDENCY_TYPES] as const;
+
 export const DEPENDENCY_LIMITS = { perJob: 20, dependentsShown: 200 } as const;
+
+export const isJobDependencyType = (type: string): type is DependencyType =>
+  (DEPENDENCY_TYPES as readonly string[]).includes(type);
 
 /** What each type waits for, in words (notes, docs and the console say the same). */
 export const DEPENDENCY_TYPE_WORDS: Record<DependencyType, string> = {
@@ -20,31 +31,53 @@ export const DEPENDENCY_TYPE_WORDS: Record<DependencyType, string> = {
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const dependencySchema = z.strictObject(
-  {
-    job_id: z
-      .string({ error: 'is required: the id of a job of this project' })
-      .regex(JOB_ID, 'must be a job id (a UUID, as Job Submit answers it)'),
-    type: z
-      .enum(DEPENDENCY_TYPES, {
-        error: `must be one of ${DEPENDENCY_TYPES.join(', ')}`,
-      })
-      .optional()
-      .describe(
-        'afterok (default): start once it completed; afterany: once it ended in any way; afternotok: once it ended failed, timeout, error or cancelled',
-      ),
-  },
-  { error: 'must be an object like { "job_id": "…", "type": "afterok" }' },
-);
+export const dependencySchema = z
+  .strictObject(
+    {
+      job_id: z
+        .string({ error: 'must be a string: the id of a job of this project' })
+        .regex(JOB_ID, 'must be a job id (a UUID, as Job Submit answers it)')
+        .optional(),
+      type: z
+        .enum(SUBMITTED_TYPES, {
+          error: `must be one of ${SUBMITTED_TYPES.join(', ')}`,
+        })
+        .optional()
+        .describe(
+          'afterok (default): start once it completed; afterany: once it ended in any way; afternotok: once it ended failed, timeout, error or cancelled; for array jobs, n_to_n: each child once the same child of the array named completed; sequential (no job_id): each child once the one before it completed',
+        ),
+    },
+    { error: 'must be an object like { "job_id": "…", "type": "afterok" }' },
+  )
+  .superRefine((dependency, context) => {
+    if (dependency.type === 'sequential' && dependency.job_id !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['job_id'],
+        message: 'must be left out for sequential (each child waits for the one before it)',
+      });
+    }
+    if (dependency.type !== 'sequential' && dependency.job_id === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['job_id'],
+        message: 'is required: the id of a job of this project',
+      });
+    }
+  });
 export type Dependency = z.input<typeof dependencySchema>;
 
 export const dependsOnSchema = z
   .array(dependencySchema, { error: 'must be an array of { job_id, type }' })
   .min(1, 'must name at least one job (leave the field out for none)')
   .max(DEPENDENCY_LIMITS.perJob, `must have at most ${DEPENDENCY_LIMITS.perJob} dependencies`)
+  .refine((list) => {
+    const named = list.flatMap((d) => (d.job_id === undefined ? [] : [d.job_id.toLowerCase()]));
+    return new Set(named).size === named.length;
+  }, 'must name each job once')
   .refine(
-    (list) => new Set(list.map((d) => d.job_id.toLowerCase())).size === list.length,
-    'must name each job once',
+    (list) => list.filter((d) => d.type === 'sequential').length <= 1,
+    'must hold sequential at most once',
   )
   .meta({
     description: `Extension: jobs this one waits for (at most ${DEPENDENCY_LIMITS.perJob}); it stays pending until each has ended as its type asks, and is cancelled with a note when one cannot any more`,

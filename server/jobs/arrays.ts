@@ -12,30 +12,92 @@ const ACTIVE: readonly JobState[] = ['starting', 'running', 'cancelling'];
 const UNSUCCESSFUL: readonly JobState[] = ['failed', 'timeout', 'error'];
 /** Children's moves come in bursts: their parent is summed up at most this often. */
 const SETTLE_AFTER_MS = 200;
+/** After this long, children missing from a parent were left out by an interrupted admission. */
+const ADMISSION_GRACE_MS = 60_000;
+/** Children of a parent stored per transaction: a few milliseconds of the store's time each. */
+export const ARRAY_CHUNK = 250;
+
+/** A job to store with where it goes from `submitted`. */
+export interface AdmittedJob {
+  job: NewJob;
+  admission: Admission;
+}
+
+/**
+ * What the children of an array are made with: each child's id, taken ahead so that a child can
+ * name the one before it (`sequential`), and the ids of the children of the array it follows
+ * (`n_to_n`), by index.
+ */
+export interface ChildIds {
+  own: readonly string[];
+  followed: readonly string[] | null;
+}
+
+/** Ids for an array of `size`: those `stored` already kept, new ones for the rest. */
+export function childIds(
+  size: number,
+  stored: ReadonlyMap<number, string>,
+  followed: readonly string[] | null,
+): ChildIds {
+  return { own: indexesUpTo(size).map((i) => stored.get(i) ?? timeOrderedUuid()), followed };
+}
 
 /**
  * The children of a parent about to be stored: its plan (shared, not copied: the store keeps
  * the parent's command and environment alone), their own ids, names `<parent name>:<index>`
- * (a colon no submitted name may hold, so none can clash) and no schedule or dependency: they
- * wait for their parent to be released instead.
+ * (a colon no submitted name may hold, so none can clash) and no schedule: they wait for their
+ * parent to be released. Each waits for what the parent's links say (afterok), and is pending
+ * until then; the rest start with the parent.
  */
-export function arrayChildren(parent: NewJob, size: number): NewJob[] {
-  return Array.from({ length: size }, (_, index) => ({
-    ...parent,
-    id: timeOrderedUuid(),
-    name: `${parent.name}:${index}`,
-    scheduleAt: null,
-    dependsOn: [],
-    array: { parentId: parent.id, index },
-  }));
+export function arrayChildren(
+  parent: NewJob,
+  parentAdmission: Admission,
+  indexes: readonly number[],
+  ids: ChildIds,
+): AdmittedJob[] {
+  const links = parent.array !== null && 'size' in parent.array ? parent.array.links : undefined;
+  return indexes.map((index) => {
+    const followed = ids.followed?.[index];
+    const before = links?.sequential && index > 0 ? ids.own[index - 1] : undefined;
+    const dependsOn = [followed, before].flatMap((jobId) =>
+      jobId === undefined ? [] : [{ jobId, type: 'afterok' as const }],
+    );
+    const job: NewJob = {
+      ...parent,
+      id: ids.own[index]!,
+      name: `${parent.name}:${index}`,
+      scheduleAt: null,
+      dependsOn,
+      array: { parentId: parent.id, index },
+    };
+    const admission: Admission =
+      parentAdmission.to === 'runnable' && dependsOn.length === 0
+        ? parentAdmission
+        : {
+            to: 'pending',
+            note:
+              dependsOn.length === 0
+                ? notes.waitingWithArray(parent.id)
+                : notes.waitingForArrayLinks(parent.id),
+          };
+    return { job, admission };
+  });
 }
 
-/** Children start with their parent: runnable with it, or pending until it is released. */
-export function childrenAdmission(parent: NewJob, admission: Admission): Admission {
-  return admission.to === 'runnable'
-    ? admission
-    : { to: 'pending', note: notes.waitingWithArray(parent.id) };
+/** The children of these indexes, `per` at a time, each chunk made only when asked for. */
+export function* childrenInChunks(
+  parent: NewJob,
+  parentAdmission: Admission,
+  indexes: readonly number[],
+  ids: ChildIds,
+  per: number,
+) {
+  for (let start = 0; start < indexes.length; start += per) {
+    yield arrayChildren(parent, parentAdmission, indexes.slice(start, start + per), ids);
+  }
 }
+
+export const indexesUpTo = (size: number) => Array.from({ length: size }, (_, i) => i);
 
 /**
  * Where a parent's state goes given its children's counts (undefined: while it waits for its
@@ -80,6 +142,17 @@ export function summarizeArray(
   return { to: parent.state, note };
 }
 
+/** The ids of the children of the array this one follows (n_to_n), by index; null: none. */
+export async function followedChildIds(
+  store: Pick<JobStore, 'arrayChildIds'>,
+  parent: Pick<NewJob, 'array'>,
+): Promise<string[] | null> {
+  const links = parent.array !== null && 'size' in parent.array ? parent.array.links : undefined;
+  if (links?.nToN === undefined) return null;
+  const ids = await store.arrayChildIds(links.nToN);
+  return indexesUpTo(ids.size).map((index) => ids.get(index)!);
+}
+
 /** What an ArraySettler works with. */
 export interface ArraySettlerParts {
   store: JobStore;
@@ -101,6 +174,7 @@ export class ArraySettler {
   private readonly touched = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
+  private startedAt = Infinity;
 
   constructor(private readonly parts: ArraySettlerParts) {
     parts.machine.onTransition((job) => {
@@ -111,6 +185,7 @@ export class ArraySettler {
 
   start(): void {
     this.stopped = false;
+    this.startedAt = Date.now();
   }
 
   stop(): void {
@@ -156,7 +231,10 @@ export class ArraySettler {
     const parent = await store.getJob(parentId);
     if (!parent || !isArrayParent(parent) || isFinalState(parent.state)) return;
     const now = Date.now();
-    if (parent.state === 'cancelling') {
+    let counts = await store.arrayCounts(parent.id);
+    const has = (states: readonly JobState[]) => states.some((state) => counts.has(state));
+    // Counted first: most passes find nothing to move, and write nothing but the note.
+    if (parent.state === 'cancelling' && has([...WAITING, 'starting', 'running'])) {
       await store.moveArrayChildren(parent.id, {
         from: WAITING,
         to: 'cancelled',
@@ -164,16 +242,19 @@ export class ArraySettler {
         note: notes.cancelledWithArray(parent.id),
       });
       await this.cancelActiveChildren(parent, now);
-    } else if (parent.state === 'runnable' || parent.state === 'running') {
+      counts = await store.arrayCounts(parent.id);
+    } else if ((parent.state === 'runnable' || parent.state === 'running') && has(['pending'])) {
       const released = await store.moveArrayChildren(parent.id, {
         from: ['pending'],
+        withoutDependencies: true,
         to: 'runnable',
         at: now,
         note: null,
       });
       if (released > 0) this.parts.dispatch();
     }
-    const summary = summarizeArray(parent, await store.arrayCounts(parent.id));
+    await this.storeMissingChildren(parent, counts, now);
+    const summary = summarizeArray(parent, counts);
     if (!summary) return;
     if (summary.to !== parent.state) {
       const fields = {
@@ -184,6 +265,35 @@ export class ArraySettler {
     } else if (summary.note !== parent.systemNote) {
       await store.setNote(parent.id, parent.state, summary.note);
     }
+  }
+
+  /**
+   * Children an admission did not store (the service stopped halfway): stored now, as the rest
+   * were. An admission still going on (submitted after this instance started, and lately) is
+   * left to finish; storing alongside one would only waste writes, as an index is taken once.
+   */
+  private async storeMissingChildren(parent: Job, counts: ArrayCounts, now: number) {
+    const { size } = parent.array as { size: number };
+    const stored = [...counts.values()].reduce((sum, n) => sum + n, 0);
+    if (stored >= size) return;
+    if (parent.createdAt >= this.startedAt && now - parent.createdAt < ADMISSION_GRACE_MS) return;
+    const { store } = this.parts;
+    const present = await store.arrayChildIds(parent.id);
+    const missing = indexesUpTo(size).filter((index) => !present.has(index));
+    const followed = await followedChildIds(store, parent);
+    const ids = childIds(size, present, followed);
+    const admission: Admission = {
+      to: parent.state === 'pending' ? 'pending' : 'runnable',
+      note: null,
+    };
+    for (const chunk of childrenInChunks(parent, admission, missing, ids, ARRAY_CHUNK)) {
+      await store.insertArrayChildren(chunk);
+    }
+    this.parts.logger.warn(
+      { jobId: parent.id, missing: missing.length, size },
+      'stored the children an interrupted admission left out',
+    );
+    this.parts.dispatch();
   }
 
   /** Starting and running children are stopped like any job cancelled (few: they hold slots). */

@@ -99,8 +99,19 @@ export async function settleDependencies(
   const waiting = await store.jobsAwaitingDependencies();
   if (waiting.length === 0) return;
   const others = await dependencyTargets(store, waiting);
+  // A child of an array starts no earlier than its parent is released, whatever else it waits for.
+  const parentIds = waiting.flatMap((job) =>
+    job.array !== null && 'parentId' in job.array ? [job.array.parentId] : [],
+  );
+  const parents = await dependencyTargets(store, [
+    { dependsOn: parentIds.map((jobId) => ({ jobId, type: 'afterany' })) },
+  ]);
   for (const job of waiting) {
-    const verdict = judgeDependencies(job, others);
+    const parentId = job.array !== null && 'parentId' in job.array ? job.array.parentId : null;
+    const verdict =
+      parentId !== null && parents.get(parentId)?.state === 'pending'
+        ? ({ kind: 'waiting', note: notes.waitingWithArray(parentId) } as const)
+        : judgeDependencies(job, others);
     const now = Date.now();
     if (verdict.kind === 'unmeetable') {
       // An array's parent is cancelling until its children are cancelled too (arrays.ts).

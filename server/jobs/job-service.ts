@@ -1,4 +1,4 @@
-import { arrayChildren, childrenAdmission } from './arrays';
+import { ARRAY_CHUNK, childIds, childrenInChunks, followedChildIds, indexesUpTo } from './arrays';
 import { cancelMove } from './cancellation';
 import { failpoint } from './failpoints';
 import {
@@ -127,7 +127,7 @@ export class JobService {
       const admission = await this.dependencyAdmission(job);
       const result =
         job.array !== null && 'size' in job.array
-          ? await this.admitArray(job, job.array.size, definitionFingerprint, admission)
+          ? await this.admitArray(job, job.array.size, definitionFingerprint, admission, payload)
           : await this.machine.admit(job, definitionFingerprint, admission);
       if (result.inserted) {
         failpoint('after-insert');
@@ -144,23 +144,62 @@ export class JobService {
     }
   }
 
-  /** The parent and its children, stored in one transaction. */
+  /**
+   * The parent with its first children in one transaction, then the rest a chunk at a time,
+   * letting other requests through in between: ten thousand rows in one go held every other
+   * submit for the whole write (docs/benchmarks.md). What a crash leaves unstored, the settler
+   * stores (ArraySettler).
+   */
   private async admitArray(
     parent: NewJob,
     size: number,
     definitionFingerprint: string,
     dependencies: Admission | undefined,
+    payload: SubmitJobRequest,
   ) {
     const admission = dependencies ?? admissionOf(parent, parent.createdAt);
-    const result = await this.store.insertArray(
-      parent,
-      arrayChildren(parent, size),
-      definitionFingerprint,
-      { parent: admission, children: childrenAdmission(parent, admission) },
-    );
+    const followed = await this.followedArray(parent, size, payload);
+    const ids = childIds(size, new Map(), followed);
+    const chunks = childrenInChunks(parent, admission, indexesUpTo(size), ids, ARRAY_CHUNK);
+    const first = chunks.next().value!;
+    const result = await this.store.insertArray(parent, admission, first, definitionFingerprint);
+    if (!result.inserted) return result;
+    failpoint('after-array-first-chunk');
     // Heard of like an admitted job; `dispatcher.admitted` then claims its children in its queue.
-    if (result.inserted) this.machine.announce(result.job, 'submitted');
+    this.machine.announce(result.job, 'submitted');
+    for (const chunk of chunks) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await this.store.insertArrayChildren(chunk);
+    }
+    // Children that follow others are moved on by the dependency check of a full tick.
+    if ('links' in parent.array!) this.dispatcher.kick();
     return result;
+  }
+
+  /**
+   * The children of the array an n_to_n dependency names, by index: an array of this project,
+   * of the same size, with its children stored. Refused at the field otherwise.
+   */
+  private async followedArray(parent: NewJob, size: number, payload: SubmitJobRequest) {
+    const field = (payload.depends_on ?? []).findIndex((d) => d.type === 'n_to_n');
+    if (field < 0) return null;
+    const refuse = (reason: string) => invalid(`depends_on[${field}].job_id: ${reason}`);
+    const id = payload.depends_on![field]!.job_id!.toLowerCase();
+    const other = await this.store.getJob(id);
+    if (!other || other.project !== parent.project) throw refuse(`no job ${id} in this project`);
+    if (other.array === null || !('size' in other.array)) {
+      throw refuse(`job ${id} is not an array job, so n_to_n has no child to follow`);
+    }
+    if (other.array.size !== size) {
+      throw refuse(
+        `job ${id} has ${other.array.size} children and this array ${size}: n_to_n needs the same size`,
+      );
+    }
+    const followed = await followedChildIds(this.store, parent);
+    if (followed === null || followed.length < size) {
+      throw refuse(`job ${id} is still storing its children; submit again in a moment`);
+    }
+    return followed;
   }
 
   /**

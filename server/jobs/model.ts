@@ -64,7 +64,15 @@ export interface Job extends ContainerPlan {
  * A parent runs nothing: its state sums up its children's. A child runs its parent's container
  * with its index in the environment.
  */
-export type ArrayRole = { size: number } | { parentId: string; index: number };
+export type ArrayRole = { size: number; links?: ArrayLinks } | { parentId: string; index: number };
+
+/** What each child of an array waits for, beside what the parent waits for. */
+export interface ArrayLinks {
+  /** Child i waits for child i of this array (same size) to complete. */
+  nToN?: string;
+  /** Child i waits for child i − 1 to complete. */
+  sequential?: boolean;
+}
 
 export const isArrayParent = (job: Pick<Job, 'array'>): boolean =>
   job.array !== null && 'size' in job.array;

@@ -9,6 +9,8 @@ const counted = (n: number) => n.toLocaleString('en-US');
 
 export const notes = {
   waitingWithArray: (parent: string) => `waiting until its array (job ${parent}) may start`,
+  waitingForArrayLinks: (parent: string) =>
+    `waiting for the jobs its array (job ${parent}) makes it follow`,
   cancelledWithArray: (parent: string) => `cancelled with its array (job ${parent})`,
   arrayCancelling: 'cancellation requested: cancelling its children that have not ended',
   arrayProgress: (size: number, parts: readonly [string, number][]) =>

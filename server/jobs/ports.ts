@@ -104,15 +104,23 @@ export interface JobStore {
   /** The first `limit` jobs that wait for this one, oldest first, and how many in all. */
   dependents(id: string, limit: number): Promise<{ items: Dependent[]; total: number }>;
   /**
-   * Stores an array's parent and children in one transaction, each moved on from `submitted`
-   * as its admission says; refuses, storing nothing, when an unfinished job holds the parent's name.
+   * Stores an array's parent and its first children in one transaction, each moved on from
+   * `submitted` as its admission says; refuses, storing nothing, when an unfinished job holds
+   * the parent's name.
    */
   insertArray(
     parent: NewJob,
-    children: readonly NewJob[],
+    admission: Admission,
+    children: readonly { job: NewJob; admission: Admission }[],
     definitionFingerprint: string,
-    admission: { parent: Admission; children: Admission },
   ): Promise<{ inserted: true; job: Job } | { inserted: false; nameHeldBy: string }>;
+  /**
+   * Stores more children of a stored parent in one transaction; 0 when any of them was stored
+   * before (another instance resumed the same admission), then none of these is.
+   */
+  insertArrayChildren(children: readonly { job: NewJob; admission: Admission }[]): Promise<number>;
+  /** The ids of the parent's children that are stored, by index. */
+  arrayChildIds(parentId: string): Promise<Map<number, string>>;
   /** The parent's children counted by state. */
   arrayCounts(parentId: string): Promise<ArrayCounts>;
   /** Children with an index above `afterIndex` (in `states`, when given), by index. */
@@ -139,6 +147,8 @@ export interface ArrayChildrenPage {
 /** Children moved together: released to runnable, or cancelled while they wait. */
 export interface ChildrenMove {
   from: readonly JobState[];
+  /** Only those that wait for no other job (the others are the dependency check's to move). */
+  withoutDependencies?: boolean;
   to: 'runnable' | 'cancelled';
   at: number;
   note: string | null;

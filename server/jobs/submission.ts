@@ -5,12 +5,13 @@ import {
   parseQueueRef,
   resolveCommand,
   scheduleAtToMillis,
+  isJobDependencyType,
   withDefaults,
   type SubmitJobRequest,
 } from '../../contract';
 import type { Catalog } from './catalog';
 import { invalid } from './errors';
-import type { NewJob, StoredEnvVar } from './model';
+import type { ArrayLinks, NewJob, StoredEnvVar } from './model';
 import type { SecretBox } from './ports';
 
 /**
@@ -21,6 +22,24 @@ import type { SecretBox } from './ports';
  * share a name once in 16 million; the submit then tries another id.
  */
 export const shortId = (id: string) => `${id.slice(4, 8)}${id.slice(9, 13)}${id.slice(-6)}`;
+
+/**
+ * What the children of an array wait for, from its n_to_n and sequential dependencies (refused,
+ * at their field, on a job that is not an array).
+ */
+function arrayLinks(payload: SubmitJobRequest): { links?: ArrayLinks } {
+  const links: ArrayLinks = {};
+  for (const [index, d] of (payload.depends_on ?? []).entries()) {
+    if (d.type === 'n_to_n') links.nToN = d.job_id!.toLowerCase();
+    if (d.type === 'sequential') links.sequential = true;
+    if ((d.type === 'n_to_n' || d.type === 'sequential') && !payload.array) {
+      throw invalid(
+        `depends_on[${index}].type: ${d.type} is for array jobs (each child waits); give array.size, or use afterok`,
+      );
+    }
+  }
+  return Object.keys(links).length > 0 ? { links } : {};
+}
 
 /** A job to store, with the fingerprint of the definition it was made from (looked up once). */
 export interface JobPlan {
@@ -80,6 +99,7 @@ export function planJob(
     );
   }
 
+  const links = arrayLinks(payload);
   // Ids that grow with time land at the end of the indexes keyed by them (the id's, the
   // transitions'), where random ones dirtied a random page each, at a cost in Job Submit's CPU.
   const id = timeOrderedUuid();
@@ -105,12 +125,12 @@ export function planJob(
     memoryBytes: definition.memoryBytes,
     network: definition.network,
     runOptions: definition.runOptions,
-    dependsOn: (payload.depends_on ?? []).map((d) => ({
+    dependsOn: (payload.depends_on ?? []).flatMap((d) => {
+      const type = d.type ?? 'afterok';
       // Ids are answered in lower case; a client may write them in upper.
-      jobId: d.job_id.toLowerCase(),
-      type: d.type ?? 'afterok',
-    })),
-    array: payload.array ? { size: payload.array.size } : null,
+      return isJobDependencyType(type) ? [{ jobId: d.job_id!.toLowerCase(), type }] : [];
+    }),
+    array: payload.array ? { size: payload.array.size, ...links } : null,
   };
   return { job, definitionFingerprint: definition.fingerprint };
 }

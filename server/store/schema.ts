@@ -44,6 +44,8 @@ export interface JobsTable {
   depends_json: string | null;
   /** An array's parent: how many children it has. */
   array_size: number | null;
+  /** An array's parent: ArrayLinks as JSON; null: its children wait for nothing of the kind. */
+  array_links_json: string | null;
   /** An array's child: its parent's id and its index (its command and env are the parent's). */
   array_parent: string | null;
   array_index: number | null;

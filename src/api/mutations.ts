@@ -24,8 +24,10 @@ export function useSubmitJob() {
       rememberSubmission(id, payload);
       invalidateAfterChange(queryClient, []);
       // The jobs it waits for have one more job waiting for them.
-      for (const { job_id } of payload.depends_on ?? [])
-        void queryClient.invalidateQueries({ queryKey: jobKeys.dependenciesOf(job_id) });
+      for (const { job_id } of payload.depends_on ?? []) {
+        if (job_id !== undefined)
+          void queryClient.invalidateQueries({ queryKey: jobKeys.dependenciesOf(job_id) });
+      }
     },
   });
 }

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobListItem, JobState } from '../../contract';
+import type { ArrayAnswer, JobListItem, JobState } from '../../contract';
 import { ContainerStarts, containersOf } from '../support/engine-events';
 import { startService, testProjects, type TestService } from '../support/service';
-import { logsOf, statesOf, submit, waitForState } from '../support/jobs';
+import { logsOf, movedAt, shScript, statesOf, submit, waitForState } from '../support/jobs';
 import { budget, recordFigure } from './figures';
 
 /**
@@ -94,6 +94,55 @@ describe('crashes at every step', () => {
     },
   );
 
+  it('a kill between the chunks of an array’s admission: restart, the missing children are stored, each index once', async () => {
+    const service = await startService({ reconcile_interval_seconds: 0.5 }, undefined, {
+      env: { JOBDECK_FAILPOINT: 'after-array-first-chunk' },
+    });
+    started.push(service);
+    const size = 1200;
+    // In the paused queue: only the admission is under test, nothing runs.
+    await service
+      .request('POST', '/v1/client/job', {
+        job_definition: 't::sh:1',
+        job_queue: 't::paused',
+        name: 'crash-array',
+        array: { size },
+      })
+      .catch(() => undefined);
+    await Promise.race([
+      service.exited(),
+      sleep(20_000).then(() => {
+        throw new Error('the fail point after-array-first-chunk was never reached');
+      }),
+    ]);
+    await service.restart();
+    const { id } = await jobNamed(service, 'crash-array');
+    const page = async (cursor?: string) => {
+      const query = `?limit=1000${cursor === undefined ? '' : `&cursor=${cursor}`}`;
+      const response = await service.request('GET', `/v1/client/job/${id}/array${query}`);
+      return response.body.data as ArrayAnswer;
+    };
+    // The process died with the first 250 stored; the restart's first pass stores the rest.
+    let indexes: number[] = [];
+    for (const deadline = Date.now() + 30_000; indexes.length < size; await sleep(250)) {
+      if (Date.now() > deadline) throw new Error(`only ${indexes.length} of ${size} children`);
+      const first = await page();
+      const rest = first.next_cursor === null ? [] : (await page(first.next_cursor)).items;
+      indexes = [...first.items, ...rest].map((child) => child.index);
+    }
+    expect(indexes).toEqual(Array.from({ length: size }, (_, i) => i));
+    await service.request('POST', `/v1/client/job/${id}/cancel`);
+    expect((await waitForState(service, id, ['cancelled', 'completed', 'failed'])).state).toBe(
+      'cancelled',
+    );
+    expect((await page()).counts).toEqual({ cancelled: size });
+    recordFigure(
+      'crash after-array-first-chunk',
+      `killed with 250 of ${size} children stored; all ${size} after the restart, each index once; cancelled as a whole`,
+    );
+    await service.stop();
+  });
+
   it(`kill -9 with ${N} running, ${N} runnable and ${N} pending jobs: all complete, each started once`, async () => {
     const projects = testProjects();
     (projects.t.queues as Record<string, object>).bulk = { max_running: N };
@@ -135,6 +184,17 @@ describe('crashes at every step', () => {
         throw new Error(`${N} jobs never ran at once: ${JSON.stringify(await counts())}`);
     }
     expect(await counts()).toEqual({ running: N, runnable: N, pending: N });
+    // A dependency chain across the kill: each waits (afterok) for the one before, the first for
+    // a held job, so all three are pending when the process dies.
+    const chain: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      chain.push(
+        await submit(service, {
+          ...shScript('echo done'),
+          depends_on: [{ job_id: i === 0 ? ids[0]! : chain[i - 1]! }],
+        }),
+      );
+    }
 
     await service.stop('SIGKILL');
     await service.restart();
@@ -143,13 +203,20 @@ describe('crashes at every step', () => {
       execFileSync('docker', ['exec', `jobdeck-${id}`, 'touch', '/tmp/release']);
     }
 
-    for (const id of ids) await waitForState(service, id, 'completed', 120_000);
+    for (const id of [...ids, ...chain]) await waitForState(service, id, 'completed', 120_000);
     const startsByJob = await starts.byJob();
     const once = ids.filter((id) => startsByJob.get(id) === 1).length;
     expect(once).toBe(3 * N);
+    for (const [i, id] of chain.entries()) {
+      expect(startsByJob.get(id)).toBe(1);
+      const before = i === 0 ? ids[0]! : chain[i - 1]!;
+      expect(await movedAt(service, id, 'starting')).toBeGreaterThanOrEqual(
+        await movedAt(service, before, 'completed'),
+      );
+    }
     recordFigure(
       `kill -9 with ${N} running, ${N} runnable, ${N} pending`,
-      `the same ${N}/${N}/${N} right after restart; ${once} of ${3 * N} completed, each container started once`,
+      `the same ${N}/${N}/${N} right after restart; ${once} of ${3 * N} completed, each container started once; a chain of 3 dependencies pending at the kill completed in order`,
     );
     await service.stop();
   });

@@ -54,7 +54,8 @@ async function threeInstances(): Promise<TestService[]> {
 /** Slots held now, per queue and in all, as the store says: the limits must hold at every sample. */
 async function slotsHeld(): Promise<{ byQueue: Map<string, number>; total: number }> {
   const { rows } = await db!.query<{ queue: string; n: string }>(
-    'SELECT queue, count(*) AS n FROM jobs WHERE state = ANY($1) GROUP BY queue',
+    // An array's parent sums up its children and holds no slot.
+    'SELECT queue, count(*) AS n FROM jobs WHERE state = ANY($1) AND array_size IS NULL GROUP BY queue',
     [SLOT_STATES],
   );
   const byQueue = new Map(rows.map((r) => [r.queue, Number(r.n)]));
@@ -148,7 +149,14 @@ describe('three instances on one PostgreSQL', () => {
         }),
       );
     }
-    const held = [...ids, ...retried];
+    // An array whose children are held across the takeover like the jobs above.
+    const array = await post(2, { container_cmd_parameter: { script: hold }, array: { size: 4 } });
+    const childrenResponse = await instances[0]!.request('GET', `/v1/client/job/${array}/array`);
+    const children = (childrenResponse.body.data as { items: { id: string }[] }).items.map(
+      (child) => child.id,
+    );
+    expect(children).toHaveLength(4);
+    const held = [...ids, ...retried, ...children];
     // Waiting across the takeover for held jobs to complete (afterok).
     const dependents: string[] = [];
     for (let i = 0; i < 2; i += 1) {
@@ -159,7 +167,7 @@ describe('three instances on one PostgreSQL', () => {
         }),
       );
     }
-    ids.push(...retried, ...dependents);
+    ids.push(...retried, ...dependents, ...children, array);
     // Still pending when the victim freezes (filling the queue and the takeover take seconds), so
     // the survivors take over jobs in every state; the figure says how many were.
     const later = Date.now() / 1000 + budget({ ci: 30, full: 120 });
@@ -227,7 +235,7 @@ describe('three instances on one PostgreSQL', () => {
       await waitForState(survivors[i % 2]!, id, 'completed', 15 * 60_000, 250);
     }
     const startsByJob = await starts.byJob();
-    const startsWanted = (id: string) => (retried.includes(id) ? 2 : 1);
+    const startsWanted = (id: string) => (retried.includes(id) ? 2 : id === array ? undefined : 1);
     expect(ids.filter((id) => startsByJob.get(id) === startsWanted(id))).toHaveLength(ids.length);
     for (const id of retried) {
       const attempts = await survivors[0]!.request('GET', `/v1/client/job/${id}/attempts`);
@@ -245,7 +253,7 @@ describe('three instances on one PostgreSQL', () => {
     expect(ids.filter((id) => finals.get(id) === 1)).toHaveLength(ids.length);
     recordFigure(
       `3 instances on PostgreSQL: one frozen then killed, holding ${victimHeld} of ${ids.length} jobs`,
-      `taken over in ${takeoverMs} ms (instance timeout ${INSTANCE_TIMEOUT_S} s); ${pendingAtFreeze} still pending at the freeze; ${ids.length} of ${ids.length} completed once, 1 container each (2 retried: 2 attempts each; 2 waiting on dependencies, started after them)`,
+      `taken over in ${takeoverMs} ms (instance timeout ${INSTANCE_TIMEOUT_S} s); ${pendingAtFreeze} still pending at the freeze; ${ids.length} of ${ids.length} completed once, 1 container each (2 retried: 2 attempts each; 2 waiting on dependencies, started after them; an array of 4 completed with its children)`,
     );
   });
 });

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArrayAnswer, JobState } from '../../contract';
 import { ContainerStarts } from '../support/engine-events';
-import { detail, logsOf, submit, transitions, waitForState } from '../support/jobs';
+import {
+  detail,
+  logsOf,
+  submit,
+  transitions,
+  waitForState,
+  shScript as script,
+} from '../support/jobs';
 import { startService, type TestService } from '../support/service';
 
 /** Array jobs on real containers: one submit, a parent that sums up its children. */
@@ -15,11 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await service.stop();
   starts.stop();
-});
-
-const script = (text: string) => ({
-  job_definition: 't::sh:1',
-  container_cmd_parameter: { script: text },
 });
 
 async function arrayOf(id: string, query = ''): Promise<ArrayAnswer> {
@@ -144,6 +146,113 @@ describe('array jobs', () => {
     );
     const done = await waitForState(service, parent, ['completed', 'failed', 'cancelled']);
     expect(done.state).toBe('completed');
+  });
+
+  it('gives every child the parent’s sensitive values, never shown: redacted in its output, hidden in its execution', async () => {
+    const secret = 'array-secret-5f3a9c';
+    const parent = await submit(service, {
+      ...script('echo "token=$TOKEN index=$JOBDECK_ARRAY_INDEX"'),
+      container_env: { TOKEN: { value: secret, sensitive: true } },
+      array: { size: 2 },
+    });
+    expect((await waitForState(service, parent, ['completed', 'failed'])).state).toBe('completed');
+    for (const child of (await arrayOf(parent)).items) {
+      expect(await logsOf(service, child.id)).toBe(`token=[TOKEN redacted] index=${child.index}\n`);
+      const execution = await service.request('GET', `/v1/client/job/${child.id}/execution`);
+      expect(execution.text).not.toContain(secret);
+      expect(execution.body.data).toMatchObject({
+        env: expect.arrayContaining([
+          { name: 'TOKEN', sensitive: true, value: null },
+          { name: 'JOBDECK_ARRAY_INDEX', sensitive: false, value: String(child.index) },
+          { name: 'JOBDECK_ARRAY_SIZE', sensitive: false, value: '2' },
+        ]),
+      });
+    }
+  });
+
+  it('runs sequential children one after the other, and n_to_n children after the same child of another array', async () => {
+    const first = await submit(service, {
+      ...script('sleep 0.3; echo $JOBDECK_ARRAY_INDEX'),
+      array: { size: 3 },
+      depends_on: [{ type: 'sequential' }],
+    });
+    const second = await submit(service, {
+      ...script('true'),
+      array: { size: 3 },
+      depends_on: [{ job_id: first, type: 'n_to_n' }],
+    });
+    for (const id of [first, second]) {
+      expect((await waitForState(service, id, ['completed', 'failed', 'cancelled'])).state).toBe(
+        'completed',
+      );
+    }
+    const firsts = (await arrayOf(first)).items;
+    const seconds = (await arrayOf(second)).items;
+    const at = async (id: string, to: string) =>
+      Date.parse((await transitions(service, id)).find((t) => t.to === to)!.at);
+    for (let i = 1; i < 3; i += 1) {
+      expect(await at(firsts[i]!.id, 'starting')).toBeGreaterThanOrEqual(
+        await at(firsts[i - 1]!.id, 'completed'),
+      );
+    }
+    for (let i = 0; i < 3; i += 1) {
+      expect(await at(seconds[i]!.id, 'starting')).toBeGreaterThanOrEqual(
+        await at(firsts[i]!.id, 'completed'),
+      );
+      const waited = await service.request('GET', `/v1/client/job/${seconds[i]!.id}/dependencies`);
+      expect((waited.body.data as { depends_on: { job_id: string }[] }).depends_on).toEqual([
+        expect.objectContaining({ job_id: firsts[i]!.id, type: 'afterok', status: 'met' }),
+      ]);
+    }
+  });
+
+  it('cancels the rest of a sequential array when a child fails, and the parent ends failed', async () => {
+    const parent = await submit(service, {
+      ...script('[ "$JOBDECK_ARRAY_INDEX" != 1 ] || exit 4'),
+      array: { size: 4 },
+      depends_on: [{ type: 'sequential' }],
+    });
+    const done = await waitForState(service, parent, ['completed', 'failed', 'cancelled']);
+    expect(done.state).toBe('failed');
+    expect(done.system_note).toBe('1 of 4 completed, 1 failed, 2 cancelled');
+    const children = (await arrayOf(parent)).items;
+    expect(children.map((c) => c.state)).toEqual(['completed', 'failed', 'cancelled', 'cancelled']);
+    expect(children[2]!.system_note).toMatch(/^cancelled: it was to start after job .*:1 /);
+  });
+
+  it('refuses n_to_n and sequential where they cannot hold, naming the field', async () => {
+    const plain = await submit(service, script('true'));
+    const small = await submit(service, { ...script('true'), array: { size: 2 } });
+    for (const [payload, message] of [
+      [
+        { depends_on: [{ type: 'sequential' }] },
+        'depends_on[0].type: sequential is for array jobs (each child waits); give array.size, or use afterok',
+      ],
+      [
+        { array: { size: 3 }, depends_on: [{ job_id: plain, type: 'n_to_n' }] },
+        `depends_on[0].job_id: job ${plain} is not an array job, so n_to_n has no child to follow`,
+      ],
+      [
+        { array: { size: 3 }, depends_on: [{ job_id: small, type: 'n_to_n' }] },
+        `depends_on[0].job_id: job ${small} has 2 children and this array 3: n_to_n needs the same size`,
+      ],
+      [
+        { array: { size: 3 }, depends_on: [{ job_id: plain, type: 'sequential' }] },
+        'depends_on[0].job_id: must be left out for sequential (each child waits for the one before it)',
+      ],
+      [
+        { array: { size: 3 }, depends_on: [{ type: 'n_to_n' }] },
+        'depends_on[0].job_id: is required: the id of a job of this project',
+      ],
+    ] as const) {
+      const response = await service.request('POST', '/v1/client/job', {
+        job_queue: 't::default',
+        ...script('true'),
+        ...payload,
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ ok: false, message });
+    }
   });
 
   it('refuses a bad array with the field and the reason, storing nothing', async () => {

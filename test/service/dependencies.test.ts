@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DependenciesAnswer, JobRecord } from '../../contract';
 import { ContainerStarts } from '../support/engine-events';
-import { detail, movedAt, submit, waitForState } from '../support/jobs';
+import { detail, movedAt, submit, waitForState, shScript as script } from '../support/jobs';
 import { startService, type TestService } from '../support/service';
 
 /** Dependencies on real containers: a job starts only once what it waits for ended as asked. */
@@ -15,11 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await service.stop();
   starts.stop();
-});
-
-const script = (text: string) => ({
-  job_definition: 't::sh:1',
-  container_cmd_parameter: { script: text },
 });
 
 async function dependenciesOf(id: string): Promise<DependenciesAnswer> {
@@ -175,7 +170,7 @@ describe('dependencies', () => {
       ],
       [
         [{ job_id: failed, type: 'after' }],
-        /^depends_on\[0\]\.type: must be one of afterok, afterany, afternotok$/,
+        /^depends_on\[0\]\.type: must be one of afterok, afterany, afternotok, n_to_n, sequential$/,
       ],
       [[{ job_id: 'nope' }], /^depends_on\[0\]\.job_id: must be a job id/],
       [[], /^depends_on: must name at least one job/],

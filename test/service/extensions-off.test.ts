@@ -27,6 +27,7 @@ describe('a service with the extensions switched off', () => {
       `/v1/client/job/${id}/attempts`,
       `/v1/client/job/${id}/attempts/1/logs`,
       `/v1/client/job/${id}/dependencies`,
+      `/v1/client/job/${id}/array`,
       '/v1/client/queues',
       '/v1/client/schedules',
       '/v1/client/definitions',
@@ -48,6 +49,7 @@ describe('a service with the extensions switched off', () => {
     for (const [field, value] of [
       ['retry', { attempts: 2 }],
       ['depends_on', [{ job_id: id }]],
+      ['array', { size: 2 }],
     ] as const) {
       const response = await service.request('POST', '/v1/client/job', {
         job_definition: 't::echo:1',

@@ -396,6 +396,7 @@ describe('the OpenAPI document', () => {
       '/v1/client/events',
       '/v1/client/job',
       '/v1/client/job/{job_id}',
+      '/v1/client/job/{job_id}/array',
       '/v1/client/job/{job_id}/attempts',
       '/v1/client/job/{job_id}/attempts/{attempt}/logs',
       '/v1/client/job/{job_id}/cancel',
@@ -414,6 +415,7 @@ describe('the OpenAPI document', () => {
     expect(names('/v1/client/job/{job_id}/logs')).toEqual(['job_id', 'since']);
     expect(names('/v1/client/job/{job_id}/attempts/{attempt}/logs')).toEqual(['job_id', 'attempt']);
     expect(names('/v1/client/events')).toEqual(['since', 'last-event-id']);
+    expect(names('/v1/client/job/{job_id}/array')).toEqual(['job_id', 'state', 'limit', 'cursor']);
     expect(names('/v1/client/jobs')).toEqual(
       expect.arrayContaining([
         'state',

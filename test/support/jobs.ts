@@ -12,6 +12,12 @@ function expectStatus(response: ApiResponse, status: number): ApiResponse {
   return response;
 }
 
+/** The test services' `t::sh:1` running `text` in sh -c. */
+export const shScript = (text: string) => ({
+  job_definition: 't::sh:1',
+  container_cmd_parameter: { script: text },
+});
+
 export async function submit(
   service: TestService,
   payload: Record<string, unknown>,

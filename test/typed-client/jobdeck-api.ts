@@ -139,6 +139,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/job/{job_id}/array': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An array job's children, or a child's place in its array (extension) */
+    get: operations['getJobArray'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/job/{job_id}/attempts/{attempt}/logs': {
     parameters: {
       query?: never;
@@ -373,13 +390,17 @@ export interface components {
       };
       /** @description Extension: jobs this one waits for (at most 20); it stays pending until each has ended as its type asks, and is cancelled with a note when one cannot any more */
       depends_on?: {
-        job_id: string;
+        job_id?: string;
         /**
-         * @description afterok (default): start once it completed; afterany: once it ended in any way; afternotok: once it ended failed, timeout, error or cancelled
+         * @description afterok (default): start once it completed; afterany: once it ended in any way; afternotok: once it ended failed, timeout, error or cancelled; for array jobs, n_to_n: each child once the same child of the array named completed; sequential (no job_id): each child once the one before it completed
          * @enum {string}
          */
-        type?: 'afterok' | 'afterany' | 'afternotok';
+        type?: 'afterok' | 'afterany' | 'afternotok' | 'n_to_n' | 'sequential';
       }[];
+      /** @description Extension: run the job as 2–10000 children, each with JOBDECK_ARRAY_INDEX (0…size−1) and JOBDECK_ARRAY_SIZE; the id answered is the parent's, whose state sums up the children's */
+      array?: {
+        size: number;
+      };
     };
     JobRecord: {
       id: string;
@@ -521,6 +542,55 @@ export interface components {
       }[];
       /** @description How many jobs wait for this one */
       dependents_total: number;
+    };
+    JobArray: {
+      /** @description For a parent: how many children it has; null for any other job */
+      size: number | null;
+      /** @description For a child: its parent's id; null for any other job */
+      parent_id: string | null;
+      /** @description For a child: its index */
+      index: number | null;
+      /** @description For a parent: its children counted by state (states with none left out); {} otherwise */
+      counts: {
+        submitted?: number;
+        pending?: number;
+        runnable?: number;
+        starting?: number;
+        running?: number;
+        cancelling?: number;
+        cancelled?: number;
+        timeout?: number;
+        completed?: number;
+        failed?: number;
+        error?: number;
+      };
+      /** @description For a parent: its children in the states asked for, by index, a page at a time */
+      items: {
+        id: string;
+        index: number;
+        name: string;
+        /** @enum {string} */
+        state:
+          | 'submitted'
+          | 'pending'
+          | 'runnable'
+          | 'starting'
+          | 'running'
+          | 'cancelling'
+          | 'cancelled'
+          | 'timeout'
+          | 'completed'
+          | 'failed'
+          | 'error';
+        system_note: string | null;
+        exit_code: number | null;
+        /** Format: date-time */
+        started_at: string | null;
+        /** Format: date-time */
+        finished_at: string | null;
+      }[];
+      /** @description Send it back as `cursor` for the next page; null on the last */
+      next_cursor: string | null;
     };
     JobExecution: {
       job_definition: string;
@@ -1189,6 +1259,84 @@ export interface operations {
             ok: true;
             data: components['schemas']['JobDependencies'];
           };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such job in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getJobArray: {
+    parameters: {
+      query?: {
+        state?: (
+          | 'submitted'
+          | 'pending'
+          | 'runnable'
+          | 'starting'
+          | 'running'
+          | 'cancelling'
+          | 'cancelled'
+          | 'timeout'
+          | 'completed'
+          | 'failed'
+          | 'error'
+        )[];
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description For a parent: its size, its children counted by state and a page of them by index (filtered by `state`); for a child: its parent and index; for any other job: nulls */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['JobArray'];
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Missing, unknown or revoked API key */

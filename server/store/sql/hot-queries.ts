@@ -44,6 +44,7 @@ export const NEW_JOB_COLUMNS = [
   'retry_json',
   'depends_json',
   'array_size',
+  'array_links_json',
   'array_parent',
   'array_index',
 ] as const satisfies readonly (keyof NewJobRow)[];

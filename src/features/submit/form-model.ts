@@ -12,6 +12,7 @@ import {
   fieldErrorsOf,
   formatIssues,
   paramKeyOf,
+  isJobDependencyType,
   retryStrategySchema,
   type RetryAction,
   type RetryReason,
@@ -261,10 +262,11 @@ export function formFromPayload(payload: SubmitJobRequest): SubmitFormValues {
       typeof schedule === 'string' ? dayjs(schedule).format('YYYY-MM-DD HH:mm:ss') : null,
     scheduleUnix: typeof schedule === 'number' ? String(schedule) : '',
     retry: retryToForm(payload.retry),
-    dependsOn: (payload.depends_on ?? []).map((d) => ({
-      jobId: d.job_id,
-      type: d.type ?? 'afterok',
-    })),
+    // The form edits a job's own dependencies; an array's n_to_n and sequential are not in it.
+    dependsOn: (payload.depends_on ?? []).flatMap((d) => {
+      const type = d.type ?? 'afterok';
+      return d.job_id !== undefined && isJobDependencyType(type) ? [{ jobId: d.job_id, type }] : [];
+    }),
     arraySize: payload.array ? String(payload.array.size) : '',
   };
 }

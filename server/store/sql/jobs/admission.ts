@@ -25,6 +25,13 @@ const ACTIVE_NAME: UniqueIndex = {
   columns: ['queue', 'name'],
 };
 
+/** Migration 014's index: a child's index is taken once in its array. */
+const ARRAY_INDEX: UniqueIndex = {
+  name: 'jobs_array_children',
+  table: 'jobs',
+  columns: ['array_parent', 'array_index'],
+};
+
 /** Job Submit's write: new jobs, their first transitions and definitions' first use. */
 export class JobAdmission implements Pick<JobStore, 'insertJob'> {
   private readonly inserts = new WriteBatch<PendingInsert, InsertResult>(
@@ -46,13 +53,13 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
    */
   async insertArray(
     parent: NewJob,
-    children: readonly NewJob[],
+    admission: Admission,
+    children: readonly { job: NewJob; admission: Admission }[],
     definitionFingerprint: string,
-    admission: { parent: Admission; children: Admission },
   ): Promise<InsertResult> {
     const inserts: PendingInsert[] = [
-      { job: parent, definitionFingerprint, admission: admission.parent },
-      ...children.map((job) => ({ job, definitionFingerprint, admission: admission.children })),
+      { job: parent, definitionFingerprint, admission },
+      ...children.map((child) => ({ ...child, definitionFingerprint })),
     ];
     try {
       const [stored] = await this.tables.db
@@ -63,6 +70,24 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
     } catch (error) {
       if (!this.tables.dialect.isUniqueViolation(error, ACTIVE_NAME)) throw error;
       return { inserted: false as const, nameHeldBy: await this.nameHolder(parent) };
+    }
+  }
+
+  async insertArrayChildren(
+    children: readonly { job: NewJob; admission: Admission }[],
+  ): Promise<number> {
+    // Their definition's first use was recorded with the parent.
+    const inserts = children.map((child) => ({ ...child, definitionFingerprint: '' }));
+    try {
+      await this.tables.db.transaction().execute((trx) => this.writeJobs(trx, inserts));
+      return children.length;
+    } catch (error) {
+      // A child stored before holds its index, and its name (`<parent>:<index>`) while unfinished:
+      // either index may be the one the database reports.
+      const { dialect } = this.tables;
+      if (dialect.isUniqueViolation(error, ARRAY_INDEX)) return 0;
+      if (dialect.isUniqueViolation(error, ACTIVE_NAME)) return 0;
+      throw error;
     }
   }
 

@@ -84,6 +84,15 @@ export class JobArrayRows {
     return new Map(rows.map((row) => [row.state as JobState, Number(row.count)]));
   }
 
+  async arrayChildIds(parentId: string): Promise<Map<number, string>> {
+    const rows = await this.tables.db
+      .selectFrom('jobs')
+      .select(['array_index', 'id'])
+      .where('array_parent', '=', parentId)
+      .execute();
+    return new Map(rows.map((row) => [row.array_index!, row.id]));
+  }
+
   async arrayChildren(
     parentId: string,
     states: readonly JobState[] | undefined,
@@ -122,7 +131,7 @@ export class JobArrayRows {
     return this.tables.db.transaction().execute(async (trx) => {
       let moved = 0;
       for (const from of move.from) {
-        const rows = await trx
+        let update = trx
           .updateTable('jobs')
           .set({
             state: move.to,
@@ -131,9 +140,9 @@ export class JobArrayRows {
             ...(move.to === 'cancelled' && { cancel_requested_at: move.at, finished_at: move.at }),
           })
           .where('array_parent', '=', parentId)
-          .where('state', '=', from)
-          .returning('id')
-          .execute();
+          .where('state', '=', from);
+        if (move.withoutDependencies) update = update.where('depends_json', 'is', null);
+        const rows = await update.returning('id').execute();
         const transitions = rows.map(({ id }) => ({
           job_id: id,
           from_state: from,

@@ -64,8 +64,10 @@ export function sqlJobStores(
     jobsAwaitingDependencies: () => dependencies.jobsAwaitingDependencies(),
     jobSummaries: (ids) => dependencies.jobSummaries(ids),
     dependents: (id, limit) => dependencies.dependents(id, limit),
-    insertArray: (parent, children, fingerprint, how) =>
-      admission.insertArray(parent, children, fingerprint, how),
+    insertArray: (parent, how, children, fingerprint) =>
+      admission.insertArray(parent, how, children, fingerprint),
+    insertArrayChildren: (children) => admission.insertArrayChildren(children),
+    arrayChildIds: (parentId) => arrays.arrayChildIds(parentId),
     arrayCounts: (parentId) => arrays.arrayCounts(parentId),
     arrayChildren: async (parentId, states, afterIndex, limit) => {
       const page = await arrays.arrayChildren(parentId, states, afterIndex, limit);

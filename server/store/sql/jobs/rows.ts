@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { JobState, RetryStrategy } from '../../../../contract';
 import {
   DEFAULT_RUN_OPTIONS,
+  type ArrayLinks,
   type ArrayRole,
   type Job,
   type JobDependency,
@@ -54,7 +55,11 @@ export function toJob(row: Selectable<JobsTable>): Job {
 }
 
 function arrayRole(row: Selectable<JobsTable>): ArrayRole | null {
-  if (row.array_size !== null) return { size: row.array_size };
+  if (row.array_size !== null) {
+    return row.array_links_json === null
+      ? { size: row.array_size }
+      : { size: row.array_size, links: JSON.parse(row.array_links_json) as ArrayLinks };
+  }
   if (row.array_parent !== null && row.array_index !== null) {
     return { parentId: row.array_parent, index: row.array_index };
   }
@@ -82,6 +87,7 @@ const PLAN_OF_PARENT = {
 
 export function newJobRow(job: NewJob, state: JobState, systemNote: string | null): NewJobRow {
   const child = job.array !== null && 'parentId' in job.array ? job.array : null;
+  const parent = job.array !== null && 'size' in job.array ? job.array : null;
   const row: NewJobRow = {
     id: job.id,
     project: job.project,
@@ -104,7 +110,8 @@ export function newJobRow(job: NewJob, state: JobState, systemNote: string | nul
     run_options_json: JSON.stringify(job.runOptions),
     retry_json: job.retry === null ? null : JSON.stringify(job.retry),
     depends_json: job.dependsOn.length === 0 ? null : JSON.stringify(job.dependsOn),
-    array_size: job.array !== null && 'size' in job.array ? job.array.size : null,
+    array_size: parent?.size ?? null,
+    array_links_json: parent?.links ? JSON.stringify(parent.links) : null,
     array_parent: child?.parentId ?? null,
     array_index: child?.index ?? null,
   };
