@@ -162,6 +162,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await audit('job page, array');
         await page.getByTestId('child-count-running').click();
         await expect(page).toHaveURL(/\?children=running$/);
+        await expect(page.getByRole('table', { name: 'Children' })).toHaveAttribute(
+          'aria-busy',
+          'false',
+        );
         await audit('job page, array filtered');
         await firstChild.getByRole('link').click();
         await expect(page.getByTestId('array-place')).toBeVisible();

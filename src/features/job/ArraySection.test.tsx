@@ -103,6 +103,31 @@ describe("an array's parent", () => {
     await vi.waitFor(() => expect(rowsOf(table)).toHaveLength(3));
   });
 
+  it("keeps the last filter's rows while the new one's are read, saying so instead of a count", async () => {
+    const answer = stubService([
+      [/state=failed/, parentAnswer(3, [failedChild], { counts: { completed: 2, failed: 1 } })],
+      [/\/array\?/, parentAnswer(3, children)],
+    ]);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).includes('state=failed')) await held;
+      return answer(input, init);
+    });
+    renderWithService(<JobView job={record('running')} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: '1 failed' }));
+    const table = screen.getByRole('table', { name: 'Children' });
+    expect(table).toHaveAttribute('aria-busy', 'true');
+    expect(rowsOf(table)).toHaveLength(3);
+    expect(screen.getByRole('status')).toHaveTextContent('Reading the children in these states');
+    expect(screen.queryByTestId('children-shown')).not.toBeInTheDocument();
+    release();
+    await vi.waitFor(() => expect(table).toHaveAttribute('aria-busy', 'false'));
+    expect(rowsOf(table).map((row) => row[1])).toEqual(['fan-out:2']);
+    expect(screen.getByTestId('children-shown')).toHaveTextContent('1 of 1 shown');
+  });
+
   it('opens on the filter its URL holds', async () => {
     const fetch = stubService([
       [/\/array\?/, parentAnswer(3, [failedChild], { counts: { completed: 2, failed: 1 } })],

@@ -16,10 +16,10 @@ const childrenInFilter = (array: ArrayAnswer & { size: number }, states: readonl
   states.length === 0 ? array.size : states.reduce((sum, s) => sum + (array.counts[s] ?? 0), 0);
 
 /**
- * An array's parent's children (extension; nothing for any other job): counted by state, each count a filter (in the URL);
- * a table of them by index, a page at a time; select some to cancel those that have not ended,
- * with the plan and then each one's answer, as the jobs table does. The parent's own Cancel (in
- * the header) cancels them all.
+ * An array's parent's children (extension; nothing for any other job): counted by state, each
+ * count a filter (in the URL); a table of them by index, a page at a time; select some to cancel
+ * those that have not ended, with the plan and then each one's answer, as the jobs table does.
+ * The parent's own Cancel (in the header) cancels them all.
  */
 export function ArraySection({
   view,
@@ -71,11 +71,18 @@ export function ArraySection({
             busy={view.filtering}
           />
         )}
-        <Group gap="sm">
-          <Text size="sm" c="dimmed" data-testid="children-shown">
-            {array.items.length.toLocaleString('en')} of {inFilter.toLocaleString('en')} shown
-          </Text>
-          {view.hasMore && (
+        {/* The rows shown are the last filter's until the new one's are read: no count of them. */}
+        <Group gap="sm" mih={36}>
+          {view.filtering ? (
+            <Text size="sm" c="dimmed" role="status">
+              Reading the children in these states…
+            </Text>
+          ) : (
+            <Text size="sm" c="dimmed" data-testid="children-shown">
+              {array.items.length.toLocaleString('en')} of {inFilter.toLocaleString('en')} shown
+            </Text>
+          )}
+          {view.hasMore && !view.filtering && (
             <Button variant="default" loading={view.loadingMore} onClick={view.loadMore}>
               Load more
             </Button>

@@ -62,7 +62,10 @@ export function ChildrenTable({
   items: ArrayChild[];
   selected: ReadonlySet<string>;
   onSelectionChange: (selected: Set<string>) => void;
-  /** A new filter's children are being read: these are the last filter's. */
+  /**
+   * A new filter's children are being read: these are the last filter's (not dimmed: that would
+   * take their text below a readable contrast).
+   */
   busy: boolean;
 }) {
   // One clock for the table: every second while a duration ticks.
@@ -77,7 +80,6 @@ export function ChildrenTable({
         verticalSpacing={4}
         aria-label="Children"
         aria-busy={busy}
-        opacity={busy ? 0.6 : 1}
       >
         <Table.Thead>
           <Table.Tr>
