@@ -10,7 +10,20 @@ export async function seriousViolations(page: Page, include?: string): Promise<s
     'wcag21aa',
     'best-practice',
   ]);
-  if (include) builder = builder.include(include);
+  if (include) {
+    builder = builder.include(include);
+    // A dialog or notification fades in by a transition that starts a frame after it mounts:
+    // before that frame there is no animation to wait for below, only its text at opacity 0,
+    // which axe judges as a colour (the bulk-cancel dialog failed so under load).
+    await page.waitForFunction(
+      (selector) =>
+        [...document.querySelectorAll(selector)].every(
+          (element) => getComputedStyle(element).opacity === '1',
+        ),
+      include,
+      { timeout: 10_000 },
+    );
+  }
   // The page as it settles: a notification or dialog still fading in has its text at part
   // opacity, which axe would judge as a colour. Spinners loop for ever and are not waited for.
   await page.evaluate(() =>
