@@ -1,5 +1,5 @@
 import { v7 as timeOrderedUuid } from 'uuid';
-import { isFinalState, type JobState } from '../../contract';
+import { SLOT_STATES, isFinalState, type JobState } from '../../contract';
 import { cancelMove } from './cancellation';
 import { isArrayParent, type Admission, type Job, type NewJob } from './model';
 import { notes } from './notes';
@@ -8,7 +8,6 @@ import type { Runner } from './runner';
 import type { JobStateMachine } from './state-machine';
 
 const WAITING: readonly JobState[] = ['submitted', 'pending', 'runnable'];
-const ACTIVE: readonly JobState[] = ['starting', 'running', 'cancelling'];
 const UNSUCCESSFUL: readonly JobState[] = ['failed', 'timeout', 'error'];
 /** Children's moves come in bursts: their parent is summed up at most this often. */
 const SETTLE_AFTER_MS = 200;
@@ -117,7 +116,7 @@ export function summarizeArray(
   const completed = count(['completed']);
   const failed = count(UNSUCCESSFUL);
   const cancelled = count(['cancelled']);
-  const running = count(ACTIVE);
+  const running = count(SLOT_STATES);
   const waiting = count(WAITING);
   const note = notes.arrayProgress(size, [
     ['completed', completed],
