@@ -187,6 +187,7 @@ export async function startJobdeck(
       : null,
     storeDisk,
     version: packageVersion,
+    engine: config.engine.type,
     readiness: async () => {
       const [store, pinged] = await Promise.all([reachable(storage.ping), reachable(runtime.ping)]);
       // A ping is not enough: the engine must also answer the runner's and reconciler's calls,

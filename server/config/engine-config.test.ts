@@ -71,8 +71,38 @@ describe('the engine configuration', () => {
     });
   });
 
+  it('takes a simulated engine with its defaults, and says what is wrong in its settings', () => {
+    expect(engine('type: simulated')).toEqual({
+      type: 'simulated',
+      nodes: 10,
+      slots_per_node: 16,
+      start_ms: { min: 100, max: 1000 },
+      run_ms: { min: 1000, max: 10_000 },
+      exit_codes: { '0': 1 },
+      faults: { outage_seconds: 10 },
+    });
+    expect(
+      engine('type: simulated', 'run_ms: 50', "exit_codes: { '0': 9, '137': 1 }"),
+    ).toMatchObject({ run_ms: 50, exit_codes: { '0': 9, '137': 1 } });
+    expect(engine('type: simulated', 'run_ms: { min: 10, max: 5 }')).toBe(
+      'FILE:4: engine.run_ms.max: min must not exceed max',
+    );
+    expect(engine('type: simulated', 'start_ms: soon')).toBe(
+      'FILE:4: engine.start_ms: must be milliseconds, or { min, max } in milliseconds',
+    );
+    expect(engine('type: simulated', "exit_codes: { '256': 1 }")).toBe(
+      'FILE:4: engine.exit_codes.256: must be an exit code, 0 to 255',
+    );
+    expect(engine('type: simulated', 'exit_codes: {}')).toBe(
+      'FILE:4: engine.exit_codes: must name at least one exit code',
+    );
+    expect(engine('type: simulated', 'nodes: 0')).toBe('FILE:4: engine.nodes: must be positive');
+  });
+
   it('names the file, the line and the key of each mistake', () => {
-    expect(engine('type: kubernetes')).toBe('FILE:3: engine.type: must be docker or swarm');
+    expect(engine('type: kubernetes')).toBe(
+      'FILE:3: engine.type: must be docker, swarm or simulated',
+    );
     expect(engine('type: swarm', 'socket: /a.sock', 'host: m:2375')).toBe(
       "FILE:5: engine.host: give the manager's socket or its host, not both",
     );

@@ -161,9 +161,87 @@ const swarmEngineSchema = z
     path: ['host'],
   });
 
-const engineSchema = z.discriminatedUnion('type', [dockerEngineSchema, swarmEngineSchema], {
-  error: 'must be docker or swarm',
+const milliseconds = z
+  .number()
+  .int('must be a whole number')
+  .min(0, 'must be 0 or more')
+  .max(86_400_000, 'must be at most a day (86400000)');
+
+/** A fixed duration, or one drawn uniformly between two bounds for each job. */
+const span = z.union(
+  [
+    milliseconds,
+    z
+      .strictObject({ min: milliseconds, max: milliseconds })
+      .refine((s) => s.min <= s.max, { message: 'min must not exceed max', path: ['max'] }),
+  ],
+  { error: 'must be milliseconds, or { min, max } in milliseconds' },
+);
+
+/** No containers: jobs pass through every state on simulated nodes (docs/engines.md). */
+const simulatedEngineSchema = z.strictObject({
+  type: z
+    .literal('simulated')
+    .describe(
+      'Starts nothing: jobs take simulated times on simulated nodes, to measure the control plane alone (never for real work)',
+    ),
+  nodes: positiveInt.max(100_000, 'must be at most 100000').default(10).describe('Simulated nodes'),
+  slots_per_node: positiveInt
+    .max(10_000, 'must be at most 10000')
+    .default(16)
+    .describe('Jobs a node runs at once; more wait, pending, for a free slot'),
+  start_ms: span
+    .default({ min: 100, max: 1000 })
+    .describe('From a free slot to running: milliseconds, or { min, max } drawn for each job'),
+  run_ms: span
+    .default({ min: 1000, max: 10_000 })
+    .describe('From running to its exit: milliseconds, or { min, max } drawn for each job'),
+  exit_codes: z
+    .record(z.string(), z.number().positive('must be a positive weight'))
+    .superRefine((codes, context) => {
+      if (Object.keys(codes).length === 0) {
+        context.addIssue({ code: 'custom', message: 'must name at least one exit code' });
+      }
+      // Checked here, not by the record's key schema, whose failure names no reason.
+      for (const code of Object.keys(codes).filter(
+        (c) => !/^(25[0-5]|2[0-4]\d|1?\d?\d)$/.test(c),
+      )) {
+        context.addIssue({
+          code: 'custom',
+          message: 'must be an exit code, 0 to 255',
+          path: [code],
+        });
+      }
+    })
+    .default({ '0': 1 })
+    .describe('Exit codes drawn for the jobs, with their weights: { "0": 95, "1": 5 }'),
+  faults: z
+    .strictObject({
+      node_loss_every_seconds: z
+        .number()
+        .positive('must be positive')
+        .optional()
+        .describe('Every so often the busiest node is lost, with its jobs (then replaced)'),
+      outage_every_seconds: z
+        .number()
+        .positive('must be positive')
+        .optional()
+        .describe('Every so often the engine stops answering, for outage_seconds'),
+      outage_seconds: z
+        .number()
+        .positive('must be positive')
+        .default(10)
+        .describe('How long each outage lasts'),
+    })
+    .default({ outage_seconds: 10 })
+    .describe('Faults on a timer (none by default)'),
 });
+
+const engineSchema = z.discriminatedUnion(
+  'type',
+  [dockerEngineSchema, swarmEngineSchema, simulatedEngineSchema],
+  { error: 'must be docker, swarm or simulated' },
+);
 
 const jobDefaultsSchema = z.strictObject({
   memory: memorySize.default(512 * 1024 ** 2).describe('Memory a job may use (default 512m)'),
@@ -339,7 +417,7 @@ export const configSchema = z
       ),
     engine: engineSchema
       .default({ type: 'docker', socket: DEFAULT_DOCKER_SOCKET, init: true })
-      .describe('Where jobs run: the local Docker Engine or a Docker Swarm'),
+      .describe('Where jobs run: the local Docker Engine, a Docker Swarm, or a simulated engine'),
     job_defaults: jobDefaultsSchema
       .default({ memory: 512 * 1024 ** 2, cpus: 1, pids_limit: 512 })
       .describe('Limits every job container gets unless its definition sets its own'),

@@ -54,6 +54,8 @@ export interface HttpAppOptions {
   readiness: ReadinessCheck;
   /** The package's version, as `/v1/client/whoami` tells it. */
   version: string;
+  /** The engine's kind (docker, swarm, simulated), as whoami and readiness name it. */
+  engine: string;
   /** Disk-full errors of requests: a 503 that says so, and readiness too for a while. */
   storeDisk: DiskFullWatch;
   metrics: ServiceMetrics;
@@ -131,6 +133,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       extensionRoutes(client, options.service, {
         scheduler: options.scheduler,
         version: options.version,
+        engine: options.engine,
         positions: options.extensions.positions,
       });
       eventRoutes(client, { service: options.service, keys: options.keys, ...options.extensions });

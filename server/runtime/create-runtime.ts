@@ -47,5 +47,23 @@ export async function createRuntime(
         logDriver,
       });
     }
+    case 'simulated': {
+      const { SimulatedRuntime } = await import('./simulated/simulated-runtime');
+      return new SimulatedRuntime({
+        nodes: engine.nodes,
+        slotsPerNode: engine.slots_per_node,
+        startMs: engine.start_ms,
+        runMs: engine.run_ms,
+        exitCodes: Object.entries(engine.exit_codes).map(([code, weight]) => [
+          Number(code),
+          weight,
+        ]),
+        faults: {
+          nodeLossEverySeconds: engine.faults.node_loss_every_seconds,
+          outageEverySeconds: engine.faults.outage_every_seconds,
+          outageSeconds: engine.faults.outage_seconds,
+        },
+      });
+    }
   }
 }

@@ -26,3 +26,27 @@ describe('the navigation', () => {
     expect(screen.queryByRole('link', { name: 'Schedules' })).toBeNull();
   });
 });
+
+describe('the header', () => {
+  const shell = (
+    <Routes>
+      <Route path="*" element={<Shell />} />
+    </Routes>
+  );
+  const identity = (engine: string) => ({
+    project: 'demo',
+    service: { name: 'jobdeck', version: '1.2.0', engine },
+  });
+
+  it('says the engine is simulated where nothing runs, and nothing of a real engine', async () => {
+    stubService([[/whoami/, identity('simulated')]]);
+    const { unmount } = renderWithService(shell);
+    expect(await screen.findByText('simulated engine')).toBeVisible();
+    expect(screen.getByTestId('acting-for')).toHaveTextContent('project demo · Jobdeck 1.2.0');
+    unmount();
+    stubService([[/whoami/, identity('docker')]]);
+    renderWithService(shell);
+    expect(await screen.findByTestId('acting-for')).toHaveTextContent('project demo');
+    expect(screen.queryByText('simulated engine')).toBeNull();
+  });
+});

@@ -1,4 +1,14 @@
-import { Anchor, AppShell, Burger, Group, Loader, NavLink, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  AppShell,
+  Badge,
+  Burger,
+  Group,
+  Loader,
+  NavLink,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
@@ -44,6 +54,12 @@ export function Shell() {
             <Text size="sm" c="dimmed" data-testid="acting-for">
               project {identity.project} · Jobdeck {identity.service.version}
             </Text>
+          )}
+          {/* A capacity test must never be taken for real work: nothing runs on this engine. */}
+          {identity?.service.engine === 'simulated' && (
+            <Badge color="orange" variant="light" title="No container runs: a capacity test">
+              simulated engine
+            </Badge>
           )}
         </Group>
       </AppShell.Header>

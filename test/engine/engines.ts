@@ -6,6 +6,8 @@ import { DEFAULT_KEPT_OUTPUT_BYTES } from '../../server/config/schema';
 import { DockerRuntime } from '../../server/runtime/docker/docker-runtime';
 import { engineLogDriver } from '../../server/runtime/job-container';
 import { FakeRuntime } from '../../server/runtime/fake/fake-runtime';
+import { SCRIPT_VARIABLES as SIMULATE } from '../../server/runtime/simulated/script';
+import { SimulatedRuntime } from '../../server/runtime/simulated/simulated-runtime';
 import { SwarmRuntime } from '../../server/runtime/swarm/swarm-runtime';
 import { RUN_LABEL, TEST_IMAGE } from '../support/service';
 import { MANAGER_SOCKET } from '../support/swarm';
@@ -59,6 +61,18 @@ function specOf(behaviour: Behaviour): WorkloadSpec {
 
 const runLabel = `engine-contract-${process.pid}`;
 
+/** The simulated engine runs what each job's environment scripts (script.ts). */
+const SIMULATED_SCRIPTS: Record<Behaviour, string[]> = {
+  'prints-and-exits-3': [
+    `${SIMULATE.runMs}=50`,
+    `${SIMULATE.exitCode}=3`,
+    `${SIMULATE.stdout}=one`,
+    `${SIMULATE.stderr}=two`,
+  ],
+  runs: [`${SIMULATE.runMs}=30000`],
+  'ignores-term': [`${SIMULATE.runMs}=30000`, `${SIMULATE.ignoresTerm}=1`],
+};
+
 /** The engines every contract case runs on; a new engine adds a row here. */
 export const ENGINES: EngineRow[] = [
   {
@@ -75,6 +89,22 @@ export const ENGINES: EngineRow[] = [
       }
       if (behaviour === 'ignores-term') fake.ignoreTerm(jobId);
     },
+    cleanup: () => undefined,
+  },
+  {
+    name: 'simulated engine',
+    runtime: () =>
+      new SimulatedRuntime({
+        nodes: 2,
+        slotsPerNode: 8,
+        startMs: { min: 10, max: 50 },
+        runMs: 30_000,
+        exitCodes: [[0, 1]],
+        faults: { outageSeconds: 10 },
+      }),
+    spec: (behaviour) => ({ ...specOf(behaviour), env: SIMULATED_SCRIPTS[behaviour] }),
+    keepsStartOfEnded: true,
+    drive: () => undefined, // its script does it
     cleanup: () => undefined,
   },
   {

@@ -5,7 +5,7 @@ import type { Behaviour, EngineRow } from './engines';
 /**
  * The ContainerRuntime port's promises, checked on every engine alike (River's shape, for
  * engines): what the domain relies on holds for the fake its fast tests use as for the real
- * engines. Rows: engines.ts (the fake, the local Docker Engine) in runtime.contract.test.ts, and
+ * engines. Rows: engines.ts (the fake, the simulated engine, the local Docker Engine) in runtime.contract.test.ts, and
  * the test swarm in test/swarm/runtime.contract.test.ts, where a swarm is up.
  */
 export function describeRuntimeContract(row: EngineRow): void {

@@ -228,7 +228,7 @@ describe('whoami', () => {
     const mine = await service.request('GET', '/v1/client/whoami');
     expect(mine.body).toEqual({
       ok: true,
-      data: { project: 't', service: { name: 'jobdeck', version } },
+      data: { project: 't', service: { name: 'jobdeck', version, engine: 'docker' } },
     });
     const otherKey = await service.cli('keys', 'create', '--project', 'other');
     const theirs = await service.request('GET', '/v1/client/whoami', undefined, otherKey);

@@ -112,6 +112,9 @@ describe('a job runs as a real container', () => {
     expect(doc.status).toBe(200);
     expect((doc.body as unknown as { openapi: string }).openapi).toBe('3.1.0');
     const health = await service.request('GET', '/v1/health', undefined, null);
-    expect(health.body).toEqual({ ok: true, data: { engine: 'reachable', store: 'reachable' } });
+    expect(health.body).toEqual({
+      ok: true,
+      data: { engine: 'reachable', store: 'reachable', engine_type: 'docker' },
+    });
   });
 });

@@ -667,6 +667,8 @@ export interface components {
         /** @enum {string} */
         name: 'jobdeck';
         version: string;
+        /** @description Where jobs run: docker, swarm, or simulated (nothing runs: a capacity test, docs/engines.md) */
+        engine: string;
       };
     };
     DefinitionList: {

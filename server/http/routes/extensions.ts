@@ -34,9 +34,9 @@ import type { JobParams } from './jobs';
 export function extensionRoutes(
   app: FastifyInstance,
   service: JobService,
-  options: { scheduler: Scheduler; version: string; positions: PositionCodec },
+  options: { scheduler: Scheduler; version: string; engine: string; positions: PositionCodec },
 ): void {
-  const { scheduler, version, positions } = options;
+  const { scheduler, version, engine, positions } = options;
   app.get('/v1/client/jobs', async (request) => {
     const query = parseOrThrow(jobListQuerySchema, request.query);
     const { project } = principalOf(request);
@@ -159,7 +159,10 @@ export function extensionRoutes(
   app.get('/v1/client/whoami', (request) =>
     Promise.resolve({
       ok: true,
-      data: { project: principalOf(request).project, service: { name: 'jobdeck', version } },
+      data: {
+        project: principalOf(request).project,
+        service: { name: 'jobdeck', version, engine },
+      },
     }),
   );
 

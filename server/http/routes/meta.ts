@@ -17,6 +17,8 @@ export function metaRoutes(
   app: FastifyInstance,
   options: {
     readiness: ReadinessCheck;
+    /** Named beside the engine's reachability, so a simulated engine is never taken for a real one. */
+    engine: string;
     metrics: ServiceMetrics;
     openApi: boolean;
     /** Off by default: the counts name projects and queues, and /metrics takes no key. */
@@ -36,15 +38,17 @@ export function metaRoutes(
   // gets the process restarted by its supervisor.
   app.get('/healthz', async () => ({ ok: true }));
 
+  const named = (part: string) =>
+    part === 'engine' && options.engine === 'simulated' ? 'engine (simulated)' : part;
   // Ready: the store and the engine both answer, so this instance can take and run jobs.
   const ready = async (_request: unknown, reply: FastifyReply) => {
     const status = await options.readiness();
     const down = Object.entries(status).filter(([, state]) => state !== 'reachable');
     return down.length === 0
-      ? reply.send({ ok: true, data: status })
+      ? reply.send({ ok: true, data: { ...status, engine_type: options.engine } })
       : reply.code(503).send({
           ok: false,
-          message: down.map(([part, state]) => `${part}: ${state}`).join('; '),
+          message: down.map(([part, state]) => `${named(part)}: ${state}`).join('; '),
         });
   };
   app.get('/readyz', ready);

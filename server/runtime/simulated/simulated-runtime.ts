@@ -1,0 +1,228 @@
+import {
+  EngineUnavailableError,
+  type ContainerRuntime,
+  type OutputWindow,
+  type Workload,
+  type WorkloadOutput,
+  type WorkloadSpec,
+} from '../../jobs/ports';
+import { WorkloadTable } from '../in-memory/workload-table';
+import { draw, scriptOf, type Script, type Span } from './script';
+
+export interface SimulationSettings {
+  nodes: number;
+  slotsPerNode: number;
+  startMs: Span;
+  runMs: Span;
+  /** Exit codes with their weights. */
+  exitCodes: [code: number, weight: number][];
+  faults: { nodeLossEverySeconds?: number; outageEverySeconds?: number; outageSeconds: number };
+  /** Uniform in [0, 1): Math.random unless a test wants a fixed sequence. */
+  random?: () => number;
+}
+
+export const messages = {
+  waitingForSlot: (nodes: number, slots: number) =>
+    `every simulated node is full (${nodes} × ${slots} slots)`,
+  starting: (node: string) => `starting on ${node} (simulated)`,
+  nodeLost: (node: string) => `node ${node} was lost (simulated fault)`,
+  outage: 'the simulated engine is in an outage (simulated fault)',
+  stoppedBeforeStart: 'stopped before it started',
+};
+
+/**
+ * An engine that starts nothing (as kwok is for Kubernetes): jobs go through every state the real
+ * engines report, on nodes with a fixed number of slots, taking start and run times drawn from the
+ * configured spans, so the control plane (store, dispatcher, reconciler, event feed) can be
+ * measured alone. Each job may script its own run through `JOBDECK_SIMULATE_*` variables
+ * (script.ts). Node losses and outages come on a timer, or from `loseNode` and `outage`.
+ *
+ * Its cluster lives in this process: an instance taking over another's jobs finds their workloads
+ * gone, as if their nodes had been lost with the instance.
+ */
+export class SimulatedRuntime implements ContainerRuntime {
+  private readonly table = new WorkloadTable('sim');
+  /** The jobs holding each node's slots (starting or running). */
+  private readonly occupants = new Map<string, Set<string>>();
+  /** Launched jobs waiting for a slot, oldest first. */
+  private readonly waiting: string[] = [];
+  private readonly scripts = new Map<string, Script>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly random: () => number;
+  private outageEndsAt = 0;
+
+  constructor(private readonly settings: SimulationSettings) {
+    this.random = settings.random ?? Math.random;
+    for (let i = 1; i <= settings.nodes; i += 1) this.occupants.set(`sim-node-${i}`, new Set());
+    const { nodeLossEverySeconds, outageEverySeconds, outageSeconds } = settings.faults;
+    if (nodeLossEverySeconds) {
+      setInterval(() => this.loseNode(), nodeLossEverySeconds * 1000).unref();
+    }
+    if (outageEverySeconds) {
+      setInterval(() => this.outage(outageSeconds * 1000), outageEverySeconds * 1000).unref();
+    }
+  }
+
+  /** Every job on the busiest node ends as on a node that vanished; the node is replaced. */
+  loseNode(): string | undefined {
+    const busiest = [...this.occupants].sort(([, a], [, b]) => b.size - a.size)[0];
+    if (!busiest || busiest[1].size === 0) return undefined;
+    const [node, jobs] = busiest;
+    for (const jobId of [...jobs]) {
+      this.end(jobId, {
+        exitCode: null,
+        message: messages.nodeLost(node),
+        cause: 'node_lost',
+      });
+    }
+    return node;
+  }
+
+  /** Every call fails for `ms`, as an unreachable engine's; the jobs run on meanwhile. */
+  outage(ms: number): void {
+    this.outageEndsAt = Math.max(this.outageEndsAt, Date.now() + ms);
+    this.table.dropWaits();
+  }
+
+  async ping(): Promise<void> {
+    this.answer();
+  }
+
+  async launch(spec: WorkloadSpec): Promise<Workload> {
+    this.answer();
+    const existing = this.table.inspect(spec.jobId);
+    if (existing) return existing;
+    this.scripts.set(spec.jobId, scriptOf(spec.env));
+    this.table.add(spec, {
+      status: 'pending',
+      startedAt: null,
+      message: messages.waitingForSlot(this.settings.nodes, this.settings.slotsPerNode),
+    });
+    this.waiting.push(spec.jobId);
+    this.placeWaiting();
+    return this.table.inspect(spec.jobId)!;
+  }
+
+  async inspect(jobId: string): Promise<Workload | null> {
+    this.answer();
+    return this.table.inspect(jobId);
+  }
+
+  async list(): Promise<Workload[]> {
+    this.answer();
+    return this.table.list();
+  }
+
+  async waitForChange(workload: Workload): Promise<void> {
+    this.answer();
+    await this.table.waitForChange(workload);
+  }
+
+  async stop(workload: Workload, graceSeconds: number): Promise<void> {
+    this.answer();
+    const current = this.table.find(workload.jobId);
+    if (!current || current.status === 'exited') return;
+    if (current.status !== 'running') {
+      this.end(workload.jobId, { exitCode: null, message: messages.stoppedBeforeStart });
+      return;
+    }
+    // As a process: SIGTERM ends it (143); one that ignores it ends at the grace's SIGKILL (137).
+    if (this.scripts.get(workload.jobId)?.ignoresTerm) {
+      await new Promise((resolve) => setTimeout(resolve, graceSeconds * 1000));
+      if (this.table.find(workload.jobId)?.status === 'running') {
+        this.end(workload.jobId, { exitCode: 137 });
+      }
+      return;
+    }
+    this.end(workload.jobId, { exitCode: 143 });
+  }
+
+  async readOutput(workload: Workload, window: OutputWindow): Promise<WorkloadOutput> {
+    this.answer();
+    return this.table.readOutput(workload.jobId, window);
+  }
+
+  async remove(workload: Workload): Promise<void> {
+    this.answer();
+    const current = this.table.find(workload.jobId);
+    // Removing a workload that still runs kills it first, as `docker rm -f` does.
+    if (current && current.status !== 'exited') this.end(workload.jobId, { exitCode: 137 });
+    this.table.remove(workload.jobId);
+    this.scripts.delete(workload.jobId);
+  }
+
+  /** Gives free slots to waiting jobs, oldest first, each on the node with the most free. */
+  private placeWaiting(): void {
+    while (this.waiting.length > 0) {
+      const node = this.freestNode();
+      if (!node) return;
+      const jobId = this.waiting.shift()!;
+      if (this.table.find(jobId)?.status !== 'pending') continue;
+      this.occupants.get(node)!.add(jobId);
+      this.table.change(jobId, { node, message: messages.starting(node) });
+      const script = this.scripts.get(jobId)!;
+      this.after(jobId, script.startMs ?? draw(this.settings.startMs, this.random), () =>
+        this.start(jobId),
+      );
+    }
+  }
+
+  private start(jobId: string): void {
+    this.table.change(jobId, { status: 'running', message: null, startedAt: Date.now() });
+    const script = this.scripts.get(jobId)!;
+    this.after(jobId, script.runMs ?? draw(this.settings.runMs, this.random), () => {
+      const workload = this.table.required(jobId);
+      if (script.stdout !== undefined) this.table.print(jobId, `${script.stdout}\n`, 'stdout');
+      if (script.stderr !== undefined) this.table.print(jobId, `${script.stderr}\n`, 'stderr');
+      const exitCode = script.exitCode ?? this.drawExitCode();
+      if (script.stdout === undefined) {
+        const ran = Date.now() - workload.startedAt!;
+        this.table.print(jobId, `simulated: ran ${ran} ms on ${workload.node}, exit ${exitCode}\n`);
+      }
+      this.end(jobId, { exitCode });
+    });
+  }
+
+  private end(jobId: string, how: Pick<Workload, 'exitCode'> & Partial<Workload>): void {
+    clearTimeout(this.timers.get(jobId));
+    this.timers.delete(jobId);
+    const node = this.table.find(jobId)?.node;
+    if (node) this.occupants.get(node)?.delete(jobId);
+    this.table.change(jobId, { message: null, ...how, status: 'exited', finishedAt: Date.now() });
+    this.placeWaiting();
+  }
+
+  private after(jobId: string, ms: number, then: () => void): void {
+    this.timers.set(
+      jobId,
+      setTimeout(() => {
+        this.timers.delete(jobId);
+        then();
+      }, ms).unref(),
+    );
+  }
+
+  private freestNode(): string | undefined {
+    let best: string | undefined;
+    let fewest = this.settings.slotsPerNode;
+    for (const [node, jobs] of this.occupants) {
+      if (jobs.size < fewest) [best, fewest] = [node, jobs.size];
+    }
+    return best;
+  }
+
+  private drawExitCode(): number {
+    const codes = this.settings.exitCodes;
+    const total = codes.reduce((sum, [, weight]) => sum + weight, 0);
+    let point = this.random() * total;
+    for (const [code, weight] of codes) {
+      point -= weight;
+      if (point < 0) return code;
+    }
+    return codes[codes.length - 1]![0];
+  }
+
+  private answer(): void {
+    if (Date.now() < this.outageEndsAt) throw new EngineUnavailableError(messages.outage);
+  }
+}
