@@ -34,8 +34,9 @@ export default defineConfig({
           name: 'console',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
-          // Typing with user-event on a shared 2-core machine can take seconds per test.
-          testTimeout: 20_000,
+          // Typing with user-event on a shared 2-core machine can take seconds per test, and
+          // beside the service tests' containers a slower CI machine took past 20 s for one form.
+          testTimeout: 60_000,
           setupFiles: ['src/test/setup.ts'],
         },
       },

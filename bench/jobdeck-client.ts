@@ -14,6 +14,8 @@ export function benchProjects() {
         paused: { paused: true, max_running: 64 },
         fast: { max_running: 16, priority: 10 },
         eight: { max_running: 8 },
+        // The control-plane step's: as wide as its simulated cluster.
+        wide: { max_running: 2000 },
       },
       definitions: {
         true: { '1': { image, command: ['true'] } },

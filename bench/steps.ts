@@ -3,6 +3,7 @@ import type { Need } from './prerequisites';
 import { apiThroughput } from './scenarios/api';
 import { arrayAdmission, arrayCompletion } from './scenarios/arrays';
 import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedule';
+import { controlPlane } from './scenarios/control-plane';
 import { initialBundleSize, watchedJobCost } from './scenarios/console';
 import { followedLogFrames, idleJobsTableCost, lighthouseScores } from './scenarios/console-live';
 import { dependencyTurnaround } from './scenarios/dependency';
@@ -38,6 +39,10 @@ export const plan = {
     : [10_000, 1_000_000, ...(process.env.BENCH_STORE_10M === '1' ? [10_000_000] : [])],
   consoleWindowSeconds: quick ? 10 : 30,
   scaleOutJobs: quick ? 60 : 500,
+  controlPlane: {
+    jobs: quick ? 2000 : Number(process.env.BENCH_CONTROL_PLANE_JOBS ?? 100_000),
+    instances: quick ? [1, 2] : [1, 2, 4, 8],
+  },
   logWindowSeconds: quick ? 5 : 15,
   startupRuns: quick ? 2 : 5,
   swarm: { jobs: quick ? 5 : 30, throughputJobs: quick ? 40 : 200 },
@@ -326,6 +331,33 @@ export const STEPS: Step<unknown>[] = [
           `${s.submit.requestsPerSecond}/s p99 ${s.submit.p99Ms} ms · ${s.detail.requestsPerSecond}/s p99 ${s.detail.p99Ms} ms`,
         ],
         [`${s.setup}: ${s.shortJobs} short jobs end to end`, `${s.jobsPerMinute} jobs/min`],
+      ]),
+  }),
+  step({
+    name: 'control-plane',
+    title: 'the control plane alone: 1–8 instances on one PostgreSQL, simulated engine',
+    needs: ['postgres'],
+    needsSharedService: false,
+    run: () => controlPlane(plan.controlPlane.jobs, plan.controlPlane.instances),
+    rows: (setups) =>
+      setups.flatMap((s): Row[] => [
+        [
+          `${s.instances} instance(s), ${s.jobs} jobs: submitted / dispatched per second`,
+          `${s.submitsPerSecond}/s · ${s.dispatchedPerSecond}/s`,
+        ],
+        [`${s.instances} instance(s): submit → running`, latency(s.toRunningMs)],
+        [
+          `${s.instances} instance(s): per job, database`,
+          `${s.transactionsPerJob} transactions, ${s.databaseCpuMsPerJob} ms CPU (${s.databaseCpuPercent} % of a core over the run); service ${s.serviceCpuMsPerJob} ms CPU`,
+        ],
+        ...(s.takeoverMs === null
+          ? []
+          : [
+              [
+                `${s.instances} instances: kill -9 one, its jobs taken over in`,
+                `${s.takeoverMs} ms`,
+              ] as Row,
+            ]),
       ]),
   }),
   step({

@@ -31,6 +31,12 @@ export const UNFINISHED_STATES: readonly JobState[] = JOB_STATES.filter(
   (state) => !FINAL_STATES.includes(state),
 );
 
+/** States of a job that waits for its turn: nothing of it runs yet, and a cancel ends it at once. */
+export const WAITING_STATES: readonly JobState[] = ['submitted', 'pending', 'runnable'];
+
+/** Final states of a job that ended without doing its work (a cancel aside): retried, counted as failed. */
+export const UNSUCCESSFUL_STATES: readonly JobState[] = ['failed', 'timeout', 'error'];
+
 /** States in which a job holds one of its queue's slots: its container exists or is being made. */
 export const SLOT_STATES: readonly JobState[] = ['starting', 'running', 'cancelling'];
 

@@ -23,7 +23,14 @@ import type { Execution, JobArray, JobDependencies, QueueOverview } from '../job
 import type { FollowedLogs } from '../jobs/job-logs';
 import type { ScheduleView } from '../jobs/scheduler';
 import { millisIsoOf } from '../jobs/log-instant';
-import type { AttemptRecord, Dependent, Job, Transition } from '../jobs/model';
+import {
+  childRole,
+  parentRole,
+  type AttemptRecord,
+  type Dependent,
+  type Job,
+  type Transition,
+} from '../jobs/model';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
@@ -148,12 +155,13 @@ const toEdge = (job: Dependent, judgedBy: JobState): DependencyEdge => ({
 });
 
 export function toArray({ job, counts, children }: JobArray): ArrayAnswer {
-  const role = job.array;
+  const asParent = parentRole(job);
+  const asChild = childRole(job);
   const last = children.items.at(-1)?.array;
   return {
-    size: role && 'size' in role ? role.size : null,
-    parent_id: role && 'parentId' in role ? role.parentId : null,
-    index: role && 'index' in role ? role.index : null,
+    size: asParent?.size ?? null,
+    parent_id: asChild?.parentId ?? null,
+    index: asChild?.index ?? null,
     counts: Object.fromEntries(counts),
     items: children.items.map(toArrayChild),
     next_cursor: children.more && last && 'index' in last ? String(last.index) : null,

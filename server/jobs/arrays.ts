@@ -1,14 +1,25 @@
 import { v7 as timeOrderedUuid } from 'uuid';
-import { SLOT_STATES, isFinalState, type JobState } from '../../contract';
+import {
+  SLOT_STATES,
+  UNSUCCESSFUL_STATES,
+  WAITING_STATES,
+  isFinalState,
+  type JobState,
+} from '../../contract';
 import { cancelMove } from './cancellation';
-import { isArrayParent, type Admission, type Job, type NewJob } from './model';
+import {
+  childRole,
+  isArrayParent,
+  parentRole,
+  type Admission,
+  type Job,
+  type NewJob,
+} from './model';
 import { notes } from './notes';
 import type { ArrayCounts, JobStore, Logger } from './ports';
 import type { Runner } from './runner';
 import type { JobStateMachine } from './state-machine';
 
-const WAITING: readonly JobState[] = ['submitted', 'pending', 'runnable'];
-const UNSUCCESSFUL: readonly JobState[] = ['failed', 'timeout', 'error'];
 /** Children's moves come in bursts: their parent is summed up at most this often. */
 const SETTLE_AFTER_MS = 200;
 /** After this long, children missing from a parent were left out by an interrupted admission. */
@@ -54,7 +65,7 @@ export function arrayChildren(
   indexes: readonly number[],
   ids: ChildIds,
 ): AdmittedJob[] {
-  const links = parent.array !== null && 'size' in parent.array ? parent.array.links : undefined;
+  const links = parentRole(parent)?.links;
   return indexes.map((index) => {
     const followed = ids.followed?.[index];
     const before = links?.sequential && index > 0 ? ids.own[index - 1] : undefined;
@@ -108,16 +119,17 @@ export function summarizeArray(
   parent: Job,
   counts: ArrayCounts,
 ): { to: JobState; note: string } | undefined {
-  if (parent.array === null || !('size' in parent.array)) return undefined;
+  const role = parentRole(parent);
+  if (!role) return undefined;
   if (parent.state === 'submitted' || parent.state === 'pending') return undefined;
-  const { size } = parent.array;
+  const { size } = role;
   const count = (states: readonly JobState[]) =>
     states.reduce((sum, state) => sum + (counts.get(state) ?? 0), 0);
   const completed = count(['completed']);
-  const failed = count(UNSUCCESSFUL);
+  const failed = count(UNSUCCESSFUL_STATES);
   const cancelled = count(['cancelled']);
   const running = count(SLOT_STATES);
-  const waiting = count(WAITING);
+  const waiting = count(WAITING_STATES);
   const note = notes.arrayProgress(size, [
     ['completed', completed],
     ['failed', failed],
@@ -146,7 +158,7 @@ export async function followedChildIds(
   store: Pick<JobStore, 'arrayChildIds'>,
   parent: Pick<NewJob, 'array'>,
 ): Promise<string[] | null> {
-  const links = parent.array !== null && 'size' in parent.array ? parent.array.links : undefined;
+  const links = parentRole(parent)?.links;
   if (links?.nToN === undefined) return null;
   const ids = await store.arrayChildIds(links.nToN);
   return indexesUpTo(ids.size).map((index) => ids.get(index)!);
@@ -178,7 +190,7 @@ export class ArraySettler {
   constructor(private readonly parts: ArraySettlerParts) {
     parts.machine.onTransition((job) => {
       if (job.array === null) return;
-      this.touch('parentId' in job.array ? job.array.parentId : job.id);
+      this.touch(childRole(job)?.parentId ?? job.id);
     });
   }
 
@@ -233,9 +245,9 @@ export class ArraySettler {
     let counts = await store.arrayCounts(parent.id);
     const has = (states: readonly JobState[]) => states.some((state) => counts.has(state));
     // Counted first: most passes find nothing to move, and write nothing but the note.
-    if (parent.state === 'cancelling' && has([...WAITING, 'starting', 'running'])) {
+    if (parent.state === 'cancelling' && has([...WAITING_STATES, 'starting', 'running'])) {
       await store.moveArrayChildren(parent.id, {
-        from: WAITING,
+        from: WAITING_STATES,
         to: 'cancelled',
         at: now,
         note: notes.cancelledWithArray(parent.id),
@@ -272,7 +284,7 @@ export class ArraySettler {
    * left to finish; storing alongside one would only waste writes, as an index is taken once.
    */
   private async storeMissingChildren(parent: Job, counts: ArrayCounts, now: number) {
-    const { size } = parent.array as { size: number };
+    const size = parentRole(parent)?.size ?? 0;
     const stored = [...counts.values()].reduce((sum, n) => sum + n, 0);
     if (stored >= size) return;
     if (parent.createdAt >= this.startedAt && now - parent.createdAt < ADMISSION_GRACE_MS) return;

@@ -1,3 +1,4 @@
+import { UNSUCCESSFUL_STATES } from '../../contract';
 import type { AttemptRecord, ContainerLogs, Job, StateChange } from './model';
 import { notes } from './notes';
 import type { Outcome } from './outcome';
@@ -13,7 +14,6 @@ export type AttemptEnd = Pick<StateChange, 'to' | 'note' | 'fields' | 'endedAtte
   retried: boolean;
 };
 
-const UNSUCCESSFUL = new Set(['failed', 'timeout', 'error']);
 
 /**
  * How an attempt's end moves the job: on to its final state, or back to runnable for another
@@ -32,14 +32,14 @@ export function attemptEnd(
   if (job.retry === null) return final;
   const ending: Ending = endingOf(outcome, workload);
   const decision =
-    job.state !== 'cancelling' && UNSUCCESSFUL.has(outcome.to)
+    job.state !== 'cancelling' && UNSUCCESSFUL_STATES.includes(outcome.to)
       ? decideRetry(job, ending, random)
       : ({ retry: false } as const);
   const record: AttemptRecord = {
     attempt: job.attempt,
     state: outcome.to,
     exitCode: outcome.fields.exitCode,
-    reason: UNSUCCESSFUL.has(outcome.to) ? ending.reason : outcome.to,
+    reason: UNSUCCESSFUL_STATES.includes(outcome.to) ? ending.reason : outcome.to,
     note: outcome.note,
     node: workload?.node ?? job.node,
     startedAt: workload?.startedAt ?? job.startedAt,

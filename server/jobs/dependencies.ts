@@ -1,5 +1,5 @@
 import { DEPENDENCY_TYPE_WORDS, dependencyStatus, type DependencyStatus } from '../../contract';
-import { isArrayParent, type Job, type JobDependency, type JobSummary } from './model';
+import { childRole, isArrayParent, type Job, type JobDependency, type JobSummary } from './model';
 import { notes } from './notes';
 import type { JobStore } from './ports';
 import { admissionOf, type JobStateMachine } from './state-machine';
@@ -100,14 +100,12 @@ export async function settleDependencies(
   if (waiting.length === 0) return;
   const others = await dependencyTargets(store, waiting);
   // A child of an array starts no earlier than its parent is released, whatever else it waits for.
-  const parentIds = waiting.flatMap((job) =>
-    job.array !== null && 'parentId' in job.array ? [job.array.parentId] : [],
-  );
+  const parentIds = waiting.flatMap((job) => childRole(job)?.parentId ?? []);
   const parents = await dependencyTargets(store, [
     { dependsOn: parentIds.map((jobId) => ({ jobId, type: 'afterany' })) },
   ]);
   for (const job of waiting) {
-    const parentId = job.array !== null && 'parentId' in job.array ? job.array.parentId : null;
+    const parentId = childRole(job)?.parentId ?? null;
     const verdict =
       parentId !== null && parents.get(parentId)?.state === 'pending'
         ? ({ kind: 'waiting', note: notes.waitingWithArray(parentId) } as const)

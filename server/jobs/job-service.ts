@@ -4,6 +4,7 @@ import { failpoint } from './failpoints';
 import {
   DEPENDENCY_LIMITS,
   SLOT_STATES,
+  WAITING_STATES,
   type JobState,
   type SubmitJobRequest,
 } from '../../contract';
@@ -16,6 +17,7 @@ import type { FollowedLogs, JobLogs } from './job-logs';
 import type { LogInstant } from './log-instant';
 import {
   isArrayParent,
+  parentRole,
   type Admission,
   type AttemptRecord,
   type ContainerLogs,
@@ -75,7 +77,6 @@ export interface QueueOverview {
 }
 
 const HOUR_MS = 3600_000;
-const WAITING_STATES: readonly JobState[] = ['submitted', 'pending', 'runnable'];
 const GENERATED_NAME_ATTEMPTS = 3;
 
 /** What a JobService works with. */
@@ -125,10 +126,10 @@ export class JobService {
         Date.now(),
       );
       const admission = await this.dependencyAdmission(job);
-      const result =
-        job.array !== null && 'size' in job.array
-          ? await this.admitArray(job, job.array.size, definitionFingerprint, admission, payload)
-          : await this.machine.admit(job, definitionFingerprint, admission);
+      const arrayOf = parentRole(job);
+      const result = arrayOf
+        ? await this.admitArray(job, arrayOf.size, definitionFingerprint, admission, payload)
+        : await this.machine.admit(job, definitionFingerprint, admission);
       if (result.inserted) {
         failpoint('after-insert');
         this.dispatcher.admitted(result.job);
@@ -187,12 +188,13 @@ export class JobService {
     const id = payload.depends_on![field]!.job_id!.toLowerCase();
     const other = await this.store.getJob(id);
     if (!other || other.project !== parent.project) throw refuse(`no job ${id} in this project`);
-    if (other.array === null || !('size' in other.array)) {
+    const arrayFollowed = parentRole(other);
+    if (!arrayFollowed) {
       throw refuse(`job ${id} is not an array job, so n_to_n has no child to follow`);
     }
-    if (other.array.size !== size) {
+    if (arrayFollowed.size !== size) {
       throw refuse(
-        `job ${id} has ${other.array.size} children and this array ${size}: n_to_n needs the same size`,
+        `job ${id} has ${arrayFollowed.size} children and this array ${size}: n_to_n needs the same size`,
       );
     }
     const followed = await followedChildIds(this.store, parent);

@@ -64,7 +64,15 @@ export interface Job extends ContainerPlan {
  * A parent runs nothing: its state sums up its children's. A child runs its parent's container
  * with its index in the environment.
  */
-export type ArrayRole = { size: number; links?: ArrayLinks } | { parentId: string; index: number };
+export type ArrayRole = ArrayParentRole | ArrayChildRole;
+export interface ArrayParentRole {
+  size: number;
+  links?: ArrayLinks;
+}
+export interface ArrayChildRole {
+  parentId: string;
+  index: number;
+}
 
 /** What each child of an array waits for, beside what the parent waits for. */
 export interface ArrayLinks {
@@ -74,8 +82,15 @@ export interface ArrayLinks {
   sequential?: boolean;
 }
 
-export const isArrayParent = (job: Pick<Job, 'array'>): boolean =>
-  job.array !== null && 'size' in job.array;
+/** The job's role as an array's parent; null for a child or a job of no array. */
+export const parentRole = (job: Pick<Job, 'array'>): ArrayParentRole | null =>
+  job.array !== null && 'size' in job.array ? job.array : null;
+
+/** The job's role as an array's child; null for a parent or a job of no array. */
+export const childRole = (job: Pick<Job, 'array'>): ArrayChildRole | null =>
+  job.array !== null && 'parentId' in job.array ? job.array : null;
+
+export const isArrayParent = (job: Pick<Job, 'array'>): boolean => parentRole(job) !== null;
 
 /** A job another waits for, and what its end must be. */
 export interface JobDependency {

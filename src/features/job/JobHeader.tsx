@@ -1,6 +1,6 @@
 import { Button, Code, Group, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { dependencyStatus, type JobRecord, type JobState } from '../../../contract';
+import { UNSUCCESSFUL_STATES, dependencyStatus, type JobRecord } from '../../../contract';
 import { childrenNotEnded, isArrayParent, type ArrayAnswer } from '../../api/arrays';
 import { useCapabilities } from '../../api/capabilities';
 import { CopyTextButton } from '../../components/CopyTextButton';
@@ -8,9 +8,6 @@ import { StateBadge } from '../../components/StateBadge';
 import { recentJobsStore } from '../../lib/history';
 import { ArrayPlace } from './ArrayPlace';
 import { CancelButton } from './CancelControl';
-
-/** The ends a person retries: by hand, when the service's own retries (if any) gave up. */
-const RETRIED_BY_HAND: readonly JobState[] = ['failed', 'timeout', 'error'];
 
 /**
  * Name, state and id (and a child's place in its array), with what can be done: submit again, submit a job that waits for this one
@@ -22,7 +19,8 @@ export function JobHeader({ job, array }: { job: JobRecord; array: ArrayAnswer |
   const capabilities = useCapabilities().data;
   // This browser's own submissions, or any job whose execution the service describes.
   const describable = capabilities?.execution === true;
-  const retry = capabilities?.attempts === true && RETRIED_BY_HAND.includes(job.state);
+  // By hand: what ended without its work done, once the service's own retries (if any) gave up.
+  const retry = capabilities?.attempts === true && UNSUCCESSFUL_STATES.includes(job.state);
   const submittedHere = recentJobsStore
     .use()
     .some((recent) => recent.id === job.id && recent.payload);

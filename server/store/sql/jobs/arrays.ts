@@ -1,6 +1,6 @@
 import { ARRAY_INDEX_VARIABLE, ARRAY_SIZE_VARIABLE, type JobState } from '../../../../contract';
 import type { ArrayCounts, ArrayChildrenPage, ChildrenMove } from '../../../jobs/ports';
-import type { Job } from '../../../jobs/model';
+import { childRole, parentRole, type Job } from '../../../jobs/model';
 import { storableNote, type JobTables } from './context';
 import { toJob } from './rows';
 
@@ -59,16 +59,16 @@ export class ArrayPlans {
       .execute();
     for (const row of rows) {
       const parent = toJob(row);
-      if (parent.array === null || !('size' in parent.array)) continue;
+      const role = parentRole(parent);
+      if (!role) continue;
       if (this.plans.size >= PLANS_KEPT) this.plans.delete(this.plans.keys().next().value!);
       const { command, env, retry, runOptions } = parent;
-      this.plans.set(parent.id, { command, env, retry, runOptions, size: parent.array.size });
+      this.plans.set(parent.id, { command, env, retry, runOptions, size: role.size });
     }
   }
 }
 
-const parentOf = (job: Job) =>
-  job.array !== null && 'parentId' in job.array ? job.array.parentId : null;
+const parentOf = (job: Job) => childRole(job)?.parentId ?? null;
 
 /** An array's children: counted, paged, released and cancelled together. */
 export class JobArrayRows {

@@ -2,6 +2,8 @@ import type { Selectable } from 'kysely';
 import type { JobState, RetryStrategy } from '../../../../contract';
 import {
   DEFAULT_RUN_OPTIONS,
+  childRole,
+  parentRole,
   type ArrayLinks,
   type ArrayRole,
   type Job,
@@ -86,8 +88,8 @@ const PLAN_OF_PARENT = {
 };
 
 export function newJobRow(job: NewJob, state: JobState, systemNote: string | null): NewJobRow {
-  const child = job.array !== null && 'parentId' in job.array ? job.array : null;
-  const parent = job.array !== null && 'size' in job.array ? job.array : null;
+  const child = childRole(job);
+  const parent = parentRole(job);
   const row: NewJobRow = {
     id: job.id,
     project: job.project,

@@ -1,0 +1,179 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { submit } from '../../test/support/jobs';
+import { createDatabase, shareCluster, startPostgres } from '../../test/support/postgres';
+import { startService, type TestService } from '../../test/support/service';
+import { BENCH_SETTINGS, cpuMs } from '../jobdeck-client';
+import { pool, round, sleep } from '../stats';
+
+/**
+ * Issue 27's control plane alone: 1, 2, 4 and 8 instances on one PostgreSQL, on the simulated
+ * engine (nothing starts, docs/engines.md), so what bounds the figures is the service and the
+ * database on this machine, not a container engine. The database is the test cluster (fsync and
+ * synchronous_commit off): a control-plane ceiling, not a durable one.
+ */
+const SIMULATED_CLUSTER = {
+  type: 'simulated',
+  nodes: 100,
+  slots_per_node: 20,
+  start_ms: { min: 50, max: 200 },
+  run_ms: { min: 500, max: 1500 },
+};
+const SETTINGS = {
+  ...BENCH_SETTINGS,
+  engine: SIMULATED_CLUSTER,
+  // Room for the whole simulated cluster: the queue and the instances do not bound the figures.
+  max_running: 2000,
+  reconcile_interval_seconds: 1,
+  instance_timeout_seconds: 5,
+};
+const WIDE_QUEUE = 'b::wide';
+const TAKEOVER_JOBS = 100;
+
+type Query = (text: string, values?: unknown[]) => Promise<Record<string, string | null>[]>;
+
+/** CPU of every process of the cluster (postmaster and its backends), from procfs. */
+function clusterCpuMs(dataDir: string): number {
+  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(entry) === postmaster || Number(stat[1]) === postmaster) {
+        total += cpuMs(Number(entry));
+      }
+    } catch {
+      // The process ended while the list was read: a backend that closed.
+    }
+  }
+  return total;
+}
+
+async function settled(query: Query, jobs: number, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await query(
+      "SELECT count(*) AS n FROM jobs WHERE state IN ('completed', 'failed', 'error', 'cancelled')",
+    );
+    if (Number(row!.n) >= jobs) return;
+    if (Date.now() > until) throw new Error(`only ${row!.n} of ${jobs} jobs ended`);
+    await sleep(500);
+  }
+}
+
+/**
+ * Kill -9 one instance with jobs running; how long until the others have taken all of its jobs
+ * over. On one machine a dead pid is seen at once; across machines add instance_timeout_seconds.
+ */
+async function takeover(services: TestService[], query: Query): Promise<number> {
+  const long = { JOBDECK_SIMULATE_RUN_MS: { value: '600000' } };
+  await pool(
+    Array.from({ length: TAKEOVER_JOBS }, (_, i) => i),
+    16,
+    (i) =>
+      submit(services[i % services.length]!, {
+        job_definition: 'b::true:1',
+        job_queue: WIDE_QUEUE,
+        container_env: long,
+      }),
+  );
+  const victim = services[0]!;
+  // An instance's id is host-pid-random (server/app/instance.ts).
+  const ownedByVictim = `%-${victim.pid()}-%`;
+  for (const until = Date.now() + 60_000; ; await sleep(200)) {
+    const [row] = await query(
+      "SELECT count(*) AS n FROM jobs WHERE state = 'running' AND owner LIKE $1",
+      [ownedByVictim],
+    );
+    if (Number(row!.n) > 0) break;
+    if (Date.now() > until) throw new Error('the instance to kill never ran a job');
+  }
+  await victim.stop('SIGKILL');
+  const killedAt = Date.now();
+  for (const until = killedAt + 120_000; ; await sleep(100)) {
+    const [row] = await query(
+      `SELECT count(*) AS n FROM jobs WHERE owner LIKE $1
+          AND state NOT IN ('completed', 'failed', 'error', 'cancelled')`,
+      [ownedByVictim],
+    );
+    if (Number(row!.n) === 0) return Date.now() - killedAt;
+    if (Date.now() > until)
+      throw new Error(`${row!.n} jobs of the killed instance never taken over`);
+  }
+}
+
+async function measure(instances: number, jobs: number, dataDir: string) {
+  const url = await createDatabase();
+  const client = new pg.Client({ connectionString: url });
+  const services: TestService[] = [];
+  try {
+    for (let i = 0; i < instances; i += 1) {
+      services.push(await startService({ ...SETTINGS, store: { type: 'postgres', url } }));
+    }
+    await client.connect();
+    const query: Query = async (text, values) => (await client.query(text, values)).rows;
+    const commits = async () =>
+      Number(
+        (
+          await query('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()')
+        )[0]!.xact_commit,
+      );
+    const commitsBefore = await commits();
+    const cpuBefore = clusterCpuMs(dataDir);
+    const serviceCpuBefore = services.reduce((sum, s) => sum + cpuMs(s.pid()), 0);
+    const begin = Date.now();
+    await pool(
+      Array.from({ length: jobs }, (_, i) => i),
+      32,
+      (i) =>
+        submit(services[i % instances]!, { job_definition: 'b::true:1', job_queue: WIDE_QUEUE }),
+    );
+    const submitSeconds = (Date.now() - begin) / 1000;
+    await settled(query, jobs, 20 * 60_000);
+    const wallMs = Date.now() - begin;
+    const databaseCpuMs = clusterCpuMs(dataDir) - cpuBefore;
+    const serviceCpuMs = services.reduce((sum, s) => sum + cpuMs(s.pid()), 0) - serviceCpuBefore;
+    const transactions = (await commits()) - commitsBefore;
+    const [dispatch] = await query(
+      "SELECT count(*) AS n, min(at) AS first, max(at) AS last FROM job_transitions WHERE to_state = 'running'",
+    );
+    const [toRunning] = await query(
+      `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t.at - j.created_at) AS p50,
+              percentile_cont(0.99) WITHIN GROUP (ORDER BY t.at - j.created_at) AS p99
+         FROM job_transitions t JOIN jobs j ON j.id = t.job_id WHERE t.to_state = 'running'`,
+    );
+    const dispatchSeconds = (Number(dispatch!.last) - Number(dispatch!.first)) / 1000;
+    const takeoverMs = instances > 1 ? await takeover(services, query) : null;
+    return {
+      instances,
+      jobs,
+      submitsPerSecond: round(jobs / submitSeconds, 0),
+      dispatchedPerSecond: round(Number(dispatch!.n) / dispatchSeconds, 0),
+      toRunningMs: { p50: round(Number(toRunning!.p50), 0), p99: round(Number(toRunning!.p99), 0) },
+      transactionsPerJob: round(transactions / jobs, 1),
+      databaseCpuMsPerJob: round(databaseCpuMs / jobs, 2),
+      databaseCpuPercent: round((databaseCpuMs / wallMs) * 100, 0),
+      serviceCpuMsPerJob: round(serviceCpuMs / jobs, 2),
+      takeoverMs,
+    };
+  } finally {
+    await client.end().catch(() => undefined);
+    for (const service of services) await service.stop().catch(() => null);
+  }
+}
+
+export async function controlPlane(jobs: number, instanceCounts: readonly number[]) {
+  const cluster = await startPostgres();
+  shareCluster(cluster);
+  try {
+    const figures = [];
+    for (const instances of instanceCounts) {
+      figures.push(await measure(instances, jobs, cluster.dataDir));
+    }
+    return figures;
+  } finally {
+    cluster.stop();
+  }
+}
