@@ -7,14 +7,17 @@ import autocannon from 'autocannon';
 import { openStore } from '../../server/store/open-store';
 import { startService } from '../../test/support/service';
 import { BENCH_SETTINGS, rssMiB } from '../jobdeck-client';
-import { round } from '../stats';
+import { round, summary } from '../stats';
 
 /**
  * Fills a fresh SQLite store (the embedded default) with `count` finished jobs, one transition
- * each, straight through SQL: a million submits over HTTP would take longer than the figure is
- * worth.
+ * and a small kept output each, straight through SQL: a million submits over HTTP would take
+ * longer than the figure is worth.
  */
-async function seed(dataDir: string, count: number): Promise<string> {
+/** Jobs whose output the figure keeps: seeded last, without one. */
+const KEPT_OUTPUTS = 200;
+
+async function seed(dataDir: string, count: number) {
   const file = 'jobdeck.sqlite';
   // The schema through the real migrations.
   await (await openStore({ store: { type: 'sqlite', path: file }, data_dir: dataDir })).close();
@@ -29,7 +32,11 @@ async function seed(dataDir: string, count: number): Promise<string> {
   const transition = db.prepare(
     `INSERT INTO job_transitions (job_id, from_state, to_state, at, note) VALUES (?, 'running', 'completed', ?, NULL)`,
   );
+  const output = db.prepare(
+    `INSERT INTO job_logs (job_id, text, truncated, project, stored_bytes, saved_at) VALUES (?, '', 0, 'b', 100, ?)`,
+  );
   let sampleId = '';
+  const withoutOutput: string[] = [];
   const start = Date.now() - count * 10;
   db.transaction(() => {
     for (let i = 0; i < count; i += 1) {
@@ -37,11 +44,49 @@ async function seed(dataDir: string, count: number): Promise<string> {
       const at = start + i * 10;
       job.run(id, `true-${id.slice(0, 8)}`, at, at + 5, at + 1, at + 5);
       transition.run(id, at + 5);
+      if (i < count - KEPT_OUTPUTS) output.run(id, at + 5);
+      else withoutOutput.push(id);
       if (i === Math.floor(count / 2)) sampleId = id;
     }
   })();
+  // What the kept outputs add up to, as the store keeps it (migration 015).
+  db.prepare(`INSERT OR REPLACE INTO project_output (project, stored_bytes) VALUES ('b', ?)`).run(
+    (count - KEPT_OUTPUTS) * 100,
+  );
   db.close();
-  return sampleId;
+  return { sampleId, withoutOutput };
+}
+
+/**
+ * Keeping an ended job's output, through the store itself (the runner's last write for every job):
+ * its cost must not grow with the outputs already kept.
+ */
+async function keepOutputLatency(dataDir: string, jobIds: readonly string[]) {
+  const store = await openStore({
+    store: { type: 'sqlite', path: 'jobdeck.sqlite' },
+    data_dir: dataDir,
+  });
+  try {
+    const took: number[] = [];
+    for (const [i, id] of jobIds.entries()) {
+      const logs = {
+        lines: [
+          { stream: 'stdout' as const, at: '2026-11-27T00:00:00.000000000Z', text: `line ${i}\n` },
+        ],
+        truncated: false,
+      };
+      const begin = performance.now();
+      await store.jobs.saveLogs(id, logs, {
+        project: 'b',
+        maxStoredBytes: 1024 ** 3,
+        savedAt: Date.now(),
+      });
+      took.push(performance.now() - begin);
+    }
+    return summary(took);
+  } finally {
+    await store.close();
+  }
 }
 
 export async function storeScale(sizes: number[], seconds: number) {
@@ -49,8 +94,9 @@ export async function storeScale(sizes: number[], seconds: number) {
   for (const size of sizes) {
     const dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-bench-store-'));
     const seedBegin = performance.now();
-    const sampleId = await seed(dataDir, size);
+    const { sampleId, withoutOutput } = await seed(dataDir, size);
     const seedSeconds = round((performance.now() - seedBegin) / 1000);
+    const keepOutputMs = await keepOutputLatency(dataDir, withoutOutput);
     const startBegin = performance.now();
     const service = await startService(BENCH_SETTINGS, dataDir);
     const startupMs = round(performance.now() - startBegin, 0);
@@ -73,6 +119,7 @@ export async function storeScale(sizes: number[], seconds: number) {
     results.push({
       storedJobs: size,
       seedSeconds,
+      keepOutputMs,
       startupMs,
       idleRssMiB,
       detailP99Ms: detail.latency.p99,

@@ -14,7 +14,6 @@ export type AttemptEnd = Pick<StateChange, 'to' | 'note' | 'fields' | 'endedAtte
   retried: boolean;
 };
 
-
 /**
  * How an attempt's end moves the job: on to its final state, or back to runnable for another
  * attempt after its backoff (the decision is retry.ts's). Jobs without a strategy move as they

@@ -122,6 +122,12 @@ export interface JobLogsTable {
   printed_bytes: number | null;
 }
 
+/** Migration 015: the sum of a project's job_logs.stored_bytes, kept with every write to them. */
+export interface ProjectOutputTable {
+  project: string;
+  stored_bytes: number;
+}
+
 export interface ApiKeysTable {
   id: string;
   project: string;
@@ -156,6 +162,7 @@ export interface Database {
   jobs: JobsTable;
   job_transitions: JobTransitionsTable;
   job_logs: JobLogsTable;
+  project_output: ProjectOutputTable;
   job_attempts: JobAttemptsTable;
   job_dependencies: JobDependenciesTable;
   schedules: SchedulesTable;

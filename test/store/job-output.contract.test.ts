@@ -87,6 +87,27 @@ describe.each(DRIVERS)('Job output on $name', (driver) => {
     expect(await store.jobs.getLogs(other)).toEqual(otherOutput); // another project's budget
   });
 
+  it('counts an output kept again (another attempt) once, and what it dropped no more', async () => {
+    // About 8 KB each in 20 KB: two fit. A running total (migration 015) that counted a
+    // replaced output twice, or kept counting dropped ones, would drop more than the oldest.
+    const budget = (savedAt: number) => ({ project: 'p', maxStoredBytes: 20_000, savedAt });
+    const again = await jobOf('p');
+    await store.jobs.saveLogs(again, noise(7_500), budget(T0));
+    await store.jobs.saveLogs(again, noise(7_500), budget(T0 + 1));
+    const next = await jobOf('p');
+    await store.jobs.saveLogs(next, noise(7_500), budget(T0 + 2));
+    expect((await store.jobs.getLogs(again))!.lines).toHaveLength(1);
+    const ids = [again, next];
+    for (let i = 0; i < 8; i += 1) {
+      ids.push(await jobOf('p'));
+      await store.jobs.saveLogs(ids.at(-1)!, noise(7_500), budget(T0 + 3 + i));
+    }
+    const held = await Promise.all(
+      ids.map(async (id) => (await store.jobs.getLogs(id))!.lines.length),
+    );
+    expect(held).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 1]);
+  });
+
   it('never drops the output just kept, even alone over the budget', async () => {
     const [first, second] = [await jobOf('p'), await jobOf('p')];
     const budget = (savedAt: number) => ({ project: 'p', maxStoredBytes: 1, savedAt });

@@ -37,7 +37,8 @@ export function scriptOf(env: readonly string[]): Script {
   const variables = new Map<string, string>();
   for (const entry of env) {
     const at = entry.indexOf('=');
-    if (entry.startsWith('JOBDECK_SIMULATE_')) variables.set(entry.slice(0, at), entry.slice(at + 1));
+    if (entry.startsWith('JOBDECK_SIMULATE_'))
+      variables.set(entry.slice(0, at), entry.slice(at + 1));
   }
   const exitCode = wholeNumber(variables.get(SCRIPT_VARIABLES.exitCode));
   return {

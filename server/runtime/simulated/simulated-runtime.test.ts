@@ -40,7 +40,14 @@ describe('the simulated engine', () => {
     const status = async () =>
       Promise.all(specs.map(async (s) => (await engine.inspect(s.jobId))!.status));
     vi.advanceTimersByTime(100);
-    expect(await status()).toEqual(['running', 'running', 'running', 'running', 'pending', 'pending']);
+    expect(await status()).toEqual([
+      'running',
+      'running',
+      'running',
+      'running',
+      'pending',
+      'pending',
+    ]);
     const waiting = (await engine.inspect(specs[4]!.jobId))!;
     expect(waiting.message).toBe(messages.waitingForSlot(2, 2));
     // Two nodes, two each: spread, not stacked.

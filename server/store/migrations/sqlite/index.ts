@@ -13,6 +13,7 @@ import * as m011 from './011-job-dependencies';
 import * as m012 from './012-schedules';
 import * as m013 from './013-waiting-jobs-index';
 import * as m014 from './014-job-arrays';
+import * as m015 from './015-project-output';
 
 /** The names are those in existing files' schema_migrations: never rename one. */
 export const sqliteMigrations: readonly Migration[] = [
@@ -30,4 +31,5 @@ export const sqliteMigrations: readonly Migration[] = [
   { name: '012-schedules', up: m012.up },
   { name: '013-waiting-jobs-index', up: m013.up },
   { name: '014-job-arrays', up: m014.up },
+  { name: '015-project-output', up: m015.up },
 ];

@@ -26,12 +26,18 @@ export class JobLogRows implements Pick<JobStore, 'saveLogs' | 'getLogs'> {
       printed_bytes: logs.sizes?.printed.bytes ?? null,
     };
     await this.tables.db.transaction().execute(async (trx) => {
+      const replaced = await trx
+        .selectFrom('job_logs')
+        .select('stored_bytes')
+        .where('job_id', '=', id)
+        .executeTakeFirst();
       await trx
         .insertInto('job_logs')
         .values({ job_id: id, ...values })
         .onConflict((oc) => oc.column('job_id').doUpdateSet(values))
         .execute();
-      await keepWithinBudget(trx, id, budget);
+      const added = output.length - Number(replaced?.stored_bytes ?? 0);
+      await keepWithinBudget(trx, id, added, budget);
     });
   }
 

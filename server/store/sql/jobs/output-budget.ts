@@ -1,45 +1,63 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { OutputBudget } from '../../../jobs/ports';
 import type { Database } from '../../schema';
 
 /** Rows looked at per step while dropping: a budget is passed by a few outputs at a time. */
 const DROP_BATCH = 100;
 
+/** Adds `bytes` (negative: takes them off) to the project's stored output; returns the new total. */
+async function addToProject(trx: Kysely<Database>, project: string, bytes: number) {
+  const { stored_bytes } = await trx
+    .insertInto('project_output')
+    .values({ project, stored_bytes: bytes })
+    .onConflict((oc) =>
+      oc
+        .column('project')
+        .doUpdateSet((eb) => ({ stored_bytes: eb('project_output.stored_bytes', '+', bytes) })),
+    )
+    .returning('stored_bytes')
+    .executeTakeFirstOrThrow();
+  return Number(stored_bytes);
+}
+
 /**
- * Keeps a project's stored outputs within its budget: while they take more, the outputs kept
- * the longest ago are dropped (all of each: a cut one would be neither the start nor the end of
- * what was printed), never the one just kept (`keptId`). A dropped output leaves its row, with
- * what the job printed, so that an answer can say nothing of it was kept.
+ * Counts `addedBytes` (the output just kept, less what it replaced) against the project's budget
+ * and keeps its stored outputs within it: while they take more, the outputs kept the longest ago
+ * are dropped (all of each: a cut one would be neither the start nor the end of what was
+ * printed), never the one just kept (`keptId`). A dropped output leaves its row, with what the
+ * job printed, so that an answer can say nothing of it was kept. The total is a row of its own
+ * (migration 015), not a sum over every output, so keeping one costs the same at any store size.
  */
 export async function keepWithinBudget(
   trx: Kysely<Database>,
   keptId: string,
+  addedBytes: number,
   budget: OutputBudget,
 ): Promise<void> {
-  const { total } = await trx
-    .selectFrom('job_logs')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('stored_bytes'), eb.lit(0)).as('total'))
-    .where('project', '=', budget.project)
-    .executeTakeFirstOrThrow();
-  let excess = Number(total) - budget.maxStoredBytes;
+  const total = await addToProject(trx, budget.project, addedBytes);
+  let excess = total - budget.maxStoredBytes;
   while (excess > 0) {
     const oldest = await trx
       .selectFrom('job_logs')
       .select(['job_id', 'stored_bytes'])
       .where('project', '=', budget.project)
-      .where('stored_bytes', '>', 0)
+      // A literal, not a parameter: so both databases can use the partial index (migration 015).
+      .where('stored_bytes', '>', sql.lit(0))
       .where('job_id', '!=', keptId)
       .orderBy('saved_at')
       .orderBy('job_id')
       .limit(DROP_BATCH)
       .execute();
     const dropped: string[] = [];
+    let droppedBytes = 0;
     for (const row of oldest) {
-      if (excess <= 0) break;
+      if (droppedBytes >= excess) break;
       dropped.push(row.job_id);
-      excess -= Number(row.stored_bytes);
+      droppedBytes += Number(row.stored_bytes);
     }
     if (dropped.length === 0) return; // only the output just kept is left
+    excess -= droppedBytes;
+    await addToProject(trx, budget.project, -droppedBytes);
     await trx
       .updateTable('job_logs')
       .set({
