@@ -352,7 +352,7 @@ export const STEPS: Step<unknown>[] = [
       setups.flatMap((s): Row[] => [
         [
           `${s.instances} instance(s), ${s.jobs} jobs: submitted / dispatched per second`,
-          `${s.submitsPerSecond}/s · ${s.dispatchedPerSecond}/s`,
+          `${s.submitsPerSecond}/s · ${s.dispatchedPerSecond}/s (${s.notCompleted} not completed)`,
         ],
         [`${s.instances} instance(s): submit → running`, latency(s.toRunningMs)],
         [
