@@ -3,20 +3,17 @@ import {
   EngineUnavailableError,
   RuntimeError,
   type ContainerRuntime,
-  type OutputWindow,
   type Workload,
-  type WorkloadOutput,
   type WorkloadSpec,
 } from '../../jobs/ports';
-import { WorkloadTable } from '../in-memory/workload-table';
+import { InMemoryEngine } from '../in-memory/in-memory-engine';
 
 /**
  * An engine in memory, for fast tests of the dispatcher, runner and reconciler: every fault a
  * real engine has (refusals, outages, lost containers, slow launches) on demand. Tests on the
  * real engines stay; this adds the cases that are hard to time on a real one.
  */
-export class FakeRuntime implements ContainerRuntime {
-  private readonly table = new WorkloadTable('fake');
+export class FakeRuntime extends InMemoryEngine implements ContainerRuntime {
   private readonly ignoringTerm = new Set<string>();
   private away = false;
   private readonly refusals = new Map<string, string>();
@@ -25,6 +22,10 @@ export class FakeRuntime implements ContainerRuntime {
   /** Every launch call, in order: how tests count that nothing started twice. */
   readonly launches: string[] = [];
   readonly stops: { jobId: string; graceSeconds: number }[] = [];
+
+  constructor() {
+    super('fake');
+  }
 
   /** Every call fails as an unreachable engine would, until `comeBack`. */
   goAway(): void {
@@ -98,10 +99,6 @@ export class FakeRuntime implements ContainerRuntime {
     return this.table.find(jobId);
   }
 
-  async ping(): Promise<void> {
-    this.answer();
-  }
-
   async launch(spec: WorkloadSpec): Promise<Workload> {
     this.answer();
     this.launches.push(spec.jobId);
@@ -118,21 +115,6 @@ export class FakeRuntime implements ContainerRuntime {
     });
   }
 
-  async inspect(jobId: string): Promise<Workload | null> {
-    this.answer();
-    return this.table.inspect(jobId);
-  }
-
-  async list(): Promise<Workload[]> {
-    this.answer();
-    return this.table.list();
-  }
-
-  async waitForChange(workload: Workload): Promise<void> {
-    this.answer();
-    await this.table.waitForChange(workload);
-  }
-
   async stop(workload: Workload, graceSeconds: number): Promise<void> {
     this.answer();
     this.stops.push({ jobId: workload.jobId, graceSeconds });
@@ -143,17 +125,12 @@ export class FakeRuntime implements ContainerRuntime {
     }
   }
 
-  async readOutput(workload: Workload, window: OutputWindow): Promise<WorkloadOutput> {
-    this.answer();
-    return this.table.readOutput(workload.jobId, window);
-  }
-
   async remove(workload: Workload): Promise<void> {
     this.answer();
     this.table.remove(workload.jobId);
   }
 
-  private answer(): void {
+  protected answer(): void {
     if (this.away) throw new EngineUnavailableError('the fake engine is away');
   }
 }

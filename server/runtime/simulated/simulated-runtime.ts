@@ -1,12 +1,10 @@
 import {
   EngineUnavailableError,
   type ContainerRuntime,
-  type OutputWindow,
   type Workload,
-  type WorkloadOutput,
   type WorkloadSpec,
 } from '../../jobs/ports';
-import { WorkloadTable } from '../in-memory/workload-table';
+import { InMemoryEngine } from '../in-memory/in-memory-engine';
 import { draw, scriptOf, type Script, type Span } from './script';
 
 export interface SimulationSettings {
@@ -40,8 +38,7 @@ export const messages = {
  * Its cluster lives in this process: an instance taking over another's jobs finds their workloads
  * gone, as if their nodes had been lost with the instance.
  */
-export class SimulatedRuntime implements ContainerRuntime {
-  private readonly table = new WorkloadTable('sim');
+export class SimulatedRuntime extends InMemoryEngine implements ContainerRuntime {
   /** The jobs holding each node's slots (starting or running). */
   private readonly occupants = new Map<string, Set<string>>();
   /** Launched jobs waiting for a slot, oldest first. */
@@ -52,6 +49,7 @@ export class SimulatedRuntime implements ContainerRuntime {
   private outageEndsAt = 0;
 
   constructor(private readonly settings: SimulationSettings) {
+    super('sim');
     this.random = settings.random ?? Math.random;
     for (let i = 1; i <= settings.nodes; i += 1) this.occupants.set(`sim-node-${i}`, new Set());
     const { nodeLossEverySeconds, outageEverySeconds, outageSeconds } = settings.faults;
@@ -84,10 +82,6 @@ export class SimulatedRuntime implements ContainerRuntime {
     this.table.dropWaits();
   }
 
-  async ping(): Promise<void> {
-    this.answer();
-  }
-
   async launch(spec: WorkloadSpec): Promise<Workload> {
     this.answer();
     const existing = this.table.inspect(spec.jobId);
@@ -101,21 +95,6 @@ export class SimulatedRuntime implements ContainerRuntime {
     this.waiting.push(spec.jobId);
     this.placeWaiting();
     return this.table.inspect(spec.jobId)!;
-  }
-
-  async inspect(jobId: string): Promise<Workload | null> {
-    this.answer();
-    return this.table.inspect(jobId);
-  }
-
-  async list(): Promise<Workload[]> {
-    this.answer();
-    return this.table.list();
-  }
-
-  async waitForChange(workload: Workload): Promise<void> {
-    this.answer();
-    await this.table.waitForChange(workload);
   }
 
   async stop(workload: Workload, graceSeconds: number): Promise<void> {
@@ -135,11 +114,6 @@ export class SimulatedRuntime implements ContainerRuntime {
       return;
     }
     this.end(workload.jobId, { exitCode: 143 });
-  }
-
-  async readOutput(workload: Workload, window: OutputWindow): Promise<WorkloadOutput> {
-    this.answer();
-    return this.table.readOutput(workload.jobId, window);
   }
 
   async remove(workload: Workload): Promise<void> {
@@ -222,7 +196,7 @@ export class SimulatedRuntime implements ContainerRuntime {
     return codes[codes.length - 1]![0];
   }
 
-  private answer(): void {
+  protected answer(): void {
     if (Date.now() < this.outageEndsAt) throw new EngineUnavailableError(messages.outage);
   }
 }
