@@ -5,6 +5,7 @@ export * from './submit';
 export * from './job';
 export * from './envelope';
 export * from './issues';
+export * from './pause';
 export * from './queues';
 export * from './events';
 export * from './definitions';

@@ -16,9 +16,10 @@ import { definitionListSchema } from './definitions';
 import { arrayAnswerSchema, arrayChildrenQuerySchema } from './arrays';
 import { dependenciesAnswerSchema } from './dependencies';
 import { attemptsAnswerSchema } from './retry';
-import { pauseScheduleSchema, scheduleSchema, schedulesAnswerSchema } from './schedules';
+import { pauseRequestSchema } from './pause';
+import { scheduleSchema, schedulesAnswerSchema } from './schedules';
 import { whoAmISchema } from './identity';
-import { queueListSchema } from './queues';
+import { queueListSchema, queueMaxRunningSchema, queueSummarySchema } from './queues';
 import { submitJobSchema } from './submit';
 
 /** The OpenAPI 3.1 document, generated from the same schemas the console and service use. */
@@ -190,6 +191,46 @@ export function buildOpenApiDocument() {
       429: errors[429],
     },
   });
+  const queueSummary = queueSummarySchema.meta({ id: 'QueueSummary' });
+  for (const [action, operationId, summary, body] of [
+    [
+      'pause',
+      'pauseQueue',
+      'Pause a queue on every instance: it accepts jobs and starts none until resumed (extension)',
+      pauseRequestSchema,
+    ],
+    ['resume', 'resumeQueue', 'Resume a paused queue: its waiting jobs start again (extension)'],
+    [
+      'max-running',
+      'setQueueMaxRunning',
+      "Change how many of a queue's jobs hold a slot at once, up to its max_running_ceiling; null: as configured (extension)",
+      queueMaxRunningSchema,
+    ],
+  ] as const) {
+    registry.registerPath({
+      method: 'post',
+      path: `/v1/client/queues/{queue}/${action}`,
+      operationId,
+      summary,
+      security,
+      request: {
+        params: z.object({ queue: z.string().meta({ description: '<project>::<queue>' }) }),
+        ...(body && {
+          body: {
+            required: action !== 'pause',
+            content: { 'application/json': { schema: body } },
+          },
+        }),
+      },
+      responses: {
+        200: json(successEnvelope(queueSummary), 'The queue as it is now'),
+        400: errors[400],
+        401: errors[401],
+        404: json(error, 'No such queue in this API key’s project'),
+        429: errors[429],
+      },
+    });
+  }
   registry.registerPath({
     method: 'get',
     path: '/v1/client/schedules',
@@ -219,7 +260,7 @@ export function buildOpenApiDocument() {
         ...(action === 'pause' && {
           body: {
             required: false,
-            content: { 'application/json': { schema: pauseScheduleSchema } },
+            content: { 'application/json': { schema: pauseRequestSchema } },
           },
         }),
       },

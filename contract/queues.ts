@@ -29,9 +29,35 @@ export const queueJobRefSchema = z.object({
 /** Extension: one queue of the project, its settings and its jobs counted by state. */
 export const queueSummarySchema = z.object({
   queue: z.string(),
-  max_running: z.number().int(),
+  max_running: z.number().int().meta({
+    description:
+      'Jobs of the queue holding a slot at once, now (as configured unless changed through the API)',
+  }),
   priority: z.number().int(),
   paused: z.boolean(),
+  paused_reason: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: 'Why it was paused, as given to Queue Pause; null when none was given' }),
+  configured_max_running: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: 'max_running in the configuration' }),
+  max_running_ceiling: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: 'The most max_running Queue Max Running accepts' }),
+  changed: z
+    .object({
+      at: z.string().meta({ description: 'RFC 3339' }),
+      by: z.string().meta({ description: 'The id of the API key that made the change' }),
+    })
+    .nullable()
+    .optional()
+    .meta({ description: 'The last pause, resume or max_running change; null when none was' }),
   now: activeCountsSchema,
   last_hour: finalCountsSchema,
   last_day: finalCountsSchema,
@@ -41,6 +67,19 @@ export const queueSummarySchema = z.object({
   longest_running: queueJobRefSchema.nullable().optional(),
 });
 export type QueueSummary = z.infer<typeof queueSummarySchema>;
+
+/** Extension: a queue's max_running set through the API; null goes back to the configured one. */
+export const queueMaxRunningSchema = z.strictObject(
+  {
+    max_running: z
+      .number({ error: 'must be an integer of at least 1, or null for the configured value' })
+      .int('must be an integer of at least 1, or null for the configured value')
+      .min(1, 'must be an integer of at least 1, or null for the configured value')
+      .nullable(),
+  },
+  { error: 'body must be a JSON object like { "max_running": 8 }' },
+);
+export type QueueMaxRunningRequest = z.infer<typeof queueMaxRunningSchema>;
 
 export const queueListSchema = z.object({ items: z.array(queueSummarySchema) });
 export type QueueList = z.infer<typeof queueListSchema>;

@@ -15,7 +15,7 @@ export type ScheduleOverlap = (typeof SCHEDULE_OVERLAPS)[number];
 export const SCHEDULE_MISSED = ['run_once', 'skip'] as const;
 export type ScheduleMissed = (typeof SCHEDULE_MISSED)[number];
 
-export const SCHEDULE_LIMITS = { recentShown: 20, nextShown: 5, reasonMaxLength: 200 } as const;
+export const SCHEDULE_LIMITS = { recentShown: 20, nextShown: 5 } as const;
 
 const isoTime = z.string().meta({ description: 'RFC 3339, UTC, milliseconds' });
 
@@ -53,17 +53,3 @@ export type Schedule = z.infer<typeof scheduleSchema>;
 
 export const schedulesAnswerSchema = z.object({ items: z.array(scheduleSchema) });
 export type SchedulesAnswer = z.infer<typeof schedulesAnswerSchema>;
-
-export const pauseScheduleSchema = z.strictObject(
-  {
-    reason: z
-      .string({ error: 'must be a string' })
-      .max(
-        SCHEDULE_LIMITS.reasonMaxLength,
-        `must be at most ${SCHEDULE_LIMITS.reasonMaxLength} characters`,
-      )
-      .optional(),
-  },
-  { error: 'body must be a JSON object like { "reason": "…" }' },
-);
-export type PauseScheduleRequest = z.infer<typeof pauseScheduleSchema>;

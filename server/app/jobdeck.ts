@@ -138,6 +138,7 @@ export async function startJobdeck(
     {
       store,
       schedules: storage.schedules,
+      queues: storage.queues,
       instances: storage.instances,
       signals: storage.signals,
       runtime,
@@ -169,6 +170,7 @@ export async function startJobdeck(
   const api = await buildHttpApp({
     service: jobs.service,
     scheduler: jobs.scheduler,
+    controls: jobs.controls,
     keys,
     // Retries are an extension: a spec-only service refuses the field like any unknown one.
     submitSchema: config.extensions ? submitJobSchema : specSubmitJobSchema,

@@ -19,8 +19,10 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
         ref: queueRefOf({ project, name }),
         project,
         maxRunning: queue.max_running,
+        maxRunningCeiling:
+          queue.max_running_ceiling ?? Math.max(queue.max_running, config.max_running),
         priority: queue.priority,
-        paused: queue.paused,
+        pausedAtStart: queue.paused,
       });
     }
     for (const [name, schedule] of Object.entries(settings.schedules)) {

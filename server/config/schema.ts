@@ -251,18 +251,30 @@ const jobDefaultsSchema = z.strictObject({
     .describe('Processes and threads a job may have at once: a fork bomb stops here'),
 });
 
-const queueSchema = z.strictObject({
-  max_running: positiveInt.default(4).describe("The queue's jobs holding a slot at once"),
-  priority: z
-    .number()
-    .int()
-    .default(0)
-    .describe('Higher queues get free slots of the service first'),
-  paused: z
-    .boolean()
-    .default(false)
-    .describe('Jobs are accepted and wait as runnable; nothing starts until the queue is unpaused'),
-});
+const queueSchema = z
+  .strictObject({
+    max_running: positiveInt.default(4).describe("The queue's jobs holding a slot at once"),
+    priority: z
+      .number()
+      .int()
+      .default(0)
+      .describe('Higher queues get free slots of the service first'),
+    paused: z
+      .boolean()
+      .default(false)
+      .describe(
+        'At the first start on a store: jobs are accepted and wait as runnable, nothing starts until the queue is resumed (then the API pauses and resumes it)',
+      ),
+    max_running_ceiling: positiveInt
+      .optional()
+      .describe(
+        "The most max_running an operator may set through the API (default: the larger of the queue's and the service's max_running)",
+      ),
+  })
+  .refine((q) => q.max_running_ceiling === undefined || q.max_running_ceiling >= q.max_running, {
+    path: ['max_running_ceiling'],
+    message: "must be at least the queue's max_running",
+  });
 
 /** Why croner cannot read the expression, if it cannot. */
 function cronProblem(cron: string): string | undefined {

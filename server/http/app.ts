@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { SubmitJobRequest } from '../../contract';
 import type { ChangeFeed } from '../jobs/change-feed';
 import type { JobService } from '../jobs/job-service';
+import type { QueueControls } from '../jobs/queue-controls';
 import type { Scheduler } from '../jobs/scheduler';
 import type { KeyStore } from '../store/ports';
 import { authenticate, principalOf } from './auth';
@@ -44,6 +45,7 @@ export interface ExtensionOptions {
 export interface HttpAppOptions {
   service: JobService;
   scheduler: Scheduler;
+  controls: QueueControls;
   keys: KeyStore;
   submitSchema: z.ZodType<SubmitJobRequest>;
   bodyLimitBytes: number;
@@ -132,6 +134,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     if (options.extensions) {
       extensionRoutes(client, options.service, {
         scheduler: options.scheduler,
+        controls: options.controls,
         version: options.version,
         engine: options.engine,
         positions: options.extensions.positions,

@@ -223,10 +223,14 @@ export function toQueueSummary({
   const finals = (recent: boolean) =>
     Object.fromEntries(FINAL_STATES.map((s) => [s, count(s, recent)])) as QueueSummary['last_day'];
   return {
-    queue: queue.ref,
+    queue: queue.settings.ref,
     max_running: queue.maxRunning,
-    priority: queue.priority,
+    priority: queue.settings.priority,
     paused: queue.paused,
+    paused_reason: queue.pausedReason,
+    configured_max_running: queue.settings.maxRunning,
+    max_running_ceiling: queue.settings.maxRunningCeiling,
+    changed: queue.changed && { at: iso(queue.changed.at), by: queue.changed.by },
     now: Object.fromEntries(UNFINISHED.map((s) => [s, count(s, false)])) as QueueSummary['now'],
     last_hour: finals(true),
     last_day: finals(false),

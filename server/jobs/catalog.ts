@@ -6,8 +6,11 @@ export interface QueueSettings {
   ref: string;
   project: string;
   maxRunning: number;
+  /** The most max_running an operator may set through the API. */
+  maxRunningCeiling: number;
   priority: number;
-  paused: boolean;
+  /** Its state the first time a store sees it; then the store's (QueueControls). */
+  pausedAtStart: boolean;
 }
 
 export interface DefinitionSettings {

@@ -5,6 +5,7 @@ import type { EngineHealth } from './engine-health';
 import type { Job } from './model';
 import { notes } from './notes';
 import type { JobStore, Logger, Signals } from './ports';
+import type { QueueControls } from './queue-controls';
 import { DISPATCH_LOCK } from './reconciler';
 import type { Runner } from './runner';
 import { coalesced, type KeyedSerial } from './serial';
@@ -21,6 +22,8 @@ export interface DispatcherParts {
   store: JobStore;
   machine: JobStateMachine;
   catalog: Catalog;
+  /** Whether each queue is paused and how many it runs, as operators set them now. */
+  controls: QueueControls;
   runner: Runner;
   health: EngineHealth;
   locks: KeyedSerial;
@@ -65,6 +68,7 @@ export class Dispatcher {
   private readonly store: JobStore;
   private readonly machine: JobStateMachine;
   private readonly catalog: Catalog;
+  private readonly controls: QueueControls;
   private readonly runner: Runner;
   private readonly health: EngineHealth;
   private readonly locks: KeyedSerial;
@@ -76,6 +80,7 @@ export class Dispatcher {
     this.store = parts.store;
     this.machine = parts.machine;
     this.catalog = parts.catalog;
+    this.controls = parts.controls;
     this.runner = parts.runner;
     this.health = parts.health;
     this.locks = parts.locks;
@@ -98,6 +103,8 @@ export class Dispatcher {
     this.health.onChange((available) => {
       if (available) this.kick();
     });
+    // Every instance reads a change itself (signal or pass): a local kick is enough.
+    this.controls.onChange(() => this.kick());
   }
 
   start(): void {
@@ -127,7 +134,7 @@ export class Dispatcher {
       if (job.scheduleAt !== null && job.scheduleAt < this.timerDueAt) this.wakeAll();
       return;
     }
-    if (job.state !== 'runnable' || this.catalog.queue(job.queue)?.paused !== false) return;
+    if (job.state !== 'runnable' || this.liveQueue(job.queue)?.paused !== false) return;
     this.queuesWithNewJobs.add(job.queue);
     this.broadcastAsked = true;
     this.schedule();
@@ -195,11 +202,13 @@ export class Dispatcher {
 
   /** In priority order; `only`: in these queues alone. */
   private async fillSlots(only?: ReadonlySet<string>): Promise<void> {
-    for (const queue of this.catalog.queuesByPriority) {
-      if (queue.paused || (only && !only.has(queue.ref))) continue;
+    for (const settings of this.catalog.queuesByPriority) {
+      if (only && !only.has(settings.ref)) continue;
+      const queue = this.controls.live(settings);
+      if (queue.paused) continue;
       const claimed = await this.machine.claim(
         {
-          queue: queue.ref,
+          queue: settings.ref,
           limit: queue.maxRunning,
           queueMax: queue.maxRunning,
           serviceMax: this.catalog.maxRunning,
@@ -222,7 +231,15 @@ export class Dispatcher {
     );
   }
 
-  /** What a runnable job is waiting for, counted now. */
+  private liveQueue(ref: string) {
+    const settings = this.catalog.queue(ref);
+    return settings && this.controls.live(settings);
+  }
+
+  /**
+   * What a runnable job is waiting for, counted now. With `counts` (one read for many jobs: a
+   * list, events), the slots alone; without (one job), its place in the queue too.
+   */
   async waitingNote(job: Job, counts?: Map<string, number>): Promise<string> {
     // Waiting out a backoff: its note says which attempt starts when, and why.
     if (job.notBefore !== null && job.notBefore > Date.now() && job.systemNote !== null) {
@@ -231,14 +248,18 @@ export class Dispatcher {
     if (this.health.unreachableSince !== null) {
       return notes.waitingForEngine(this.health.unreachableSince);
     }
-    const queue = this.catalog.queue(job.queue);
-    if (queue?.paused) return notes.queuePaused(job.queue);
-    const active = counts ?? (await this.store.activeCountsByQueue());
+    const queue = this.liveQueue(job.queue);
+    if (queue?.paused) return notes.queuePaused(job.queue, queue.pausedReason);
+    const [active, place] = await Promise.all([
+      counts ?? this.store.activeCountsByQueue(),
+      counts ? undefined : this.store.placeInQueue(job.queue, job.seq),
+    ]);
     const inQueue = active.get(job.queue) ?? 0;
     const total = totalOf(active);
-    if (queue && inQueue < queue.maxRunning && total >= this.catalog.maxRunning) {
-      return notes.waitingForServiceSlot(total, this.catalog.maxRunning);
-    }
-    return notes.waitingForQueueSlot(inQueue, queue?.maxRunning ?? 0, job.queue);
+    const slots =
+      queue && inQueue < queue.maxRunning && total >= this.catalog.maxRunning
+        ? notes.serviceSlotsBusy(total, this.catalog.maxRunning)
+        : notes.queueSlotsBusy(inQueue, queue?.maxRunning ?? 0, job.queue);
+    return notes.waitingForSlot(slots, place && { ...place, queue: job.queue });
   }
 }

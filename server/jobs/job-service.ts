@@ -8,7 +8,7 @@ import {
   type JobState,
   type SubmitJobRequest,
 } from '../../contract';
-import type { Catalog, DefinitionSettings, QueueSettings } from './catalog';
+import type { Catalog, DefinitionSettings } from './catalog';
 import { dependencyTargets, judgeDependencies } from './dependencies';
 import type { Dispatcher } from './dispatcher';
 import type { EngineHealth } from './engine-health';
@@ -32,6 +32,7 @@ import {
 } from './model';
 import { notes } from './notes';
 import type { ArrayChildrenPage, ArrayCounts, JobStore, SecretBox } from './ports';
+import type { LiveQueue, QueueControls } from './queue-controls';
 import type { ContainerDefaults, Runner } from './runner';
 import { ContendedError, admissionOf, type JobStateMachine } from './state-machine';
 import { planJob } from './submission';
@@ -69,7 +70,7 @@ export interface JobArray {
 
 /** A queue as declared, with its jobs counted by state. */
 export interface QueueOverview {
-  queue: QueueSettings;
+  queue: LiveQueue;
   counts: QueueStateCount[];
   /** What an operator on call looks at first: the job waiting longest, the one running longest. */
   oldestWaiting: Job | undefined;
@@ -89,6 +90,7 @@ export interface JobServiceParts {
   secrets: SecretBox;
   health: EngineHealth;
   output: JobLogs;
+  controls: QueueControls;
   options: JobServiceOptions;
 }
 
@@ -102,6 +104,7 @@ export class JobService {
   private readonly secrets: SecretBox;
   private readonly health: EngineHealth;
   private readonly output: JobLogs;
+  private readonly controls: QueueControls;
   private readonly options: JobServiceOptions;
 
   constructor(parts: JobServiceParts) {
@@ -113,6 +116,7 @@ export class JobService {
     this.secrets = parts.secrets;
     this.health = parts.health;
     this.output = parts.output;
+    this.controls = parts.controls;
     this.options = parts.options;
   }
 
@@ -299,8 +303,11 @@ export class JobService {
   }
 
   /** The project's queues, highest priority first; final states counted over the last day. */
-  async queues(project: string, now = Date.now()): Promise<QueueOverview[]> {
-    const queues = this.catalog.queuesByPriority.filter((q) => q.project === project);
+  /** The project's queues (`only`: that one) as they are now, with their jobs counted. */
+  async queues(project: string, only?: string, now = Date.now()): Promise<QueueOverview[]> {
+    const queues = this.catalog.queuesByPriority.filter(
+      (q) => q.project === project && (only === undefined || q.ref === only),
+    );
     const counts = await this.store.countByQueue(
       queues.map((q) => q.ref),
       now - 24 * HOUR_MS,
@@ -308,7 +315,7 @@ export class JobService {
     );
     return Promise.all(
       queues.map(async (queue) => ({
-        queue,
+        queue: this.controls.live(queue),
         counts: counts.filter((c) => c.queue === queue.ref),
         oldestWaiting: await this.store.firstInStates(queue.ref, WAITING_STATES),
         // The earliest submitted of those running: started first, as claims go in order.

@@ -11,10 +11,12 @@ import type {
   InstanceRegistry,
   JobStore,
   Logger,
+  QueueControlStore,
   ScheduleStore,
   SecretBox,
   Signals,
 } from './ports';
+import { QueueControls } from './queue-controls';
 import { Reconciler } from './reconciler';
 import { Runner, type ContainerDefaults } from './runner';
 import { Scheduler } from './scheduler';
@@ -24,6 +26,7 @@ import { JobStateMachine } from './state-machine';
 export interface JobSystemPorts {
   store: JobStore;
   schedules: ScheduleStore;
+  queues: QueueControlStore;
   instances: InstanceRegistry;
   signals: Signals;
   runtime: ContainerRuntime;
@@ -71,10 +74,12 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     options: { defaults: options.defaults, owner },
   });
   const locks = new KeyedSerial();
+  const controls = new QueueControls({ store: ports.queues, catalog, signals, logger });
   const dispatcher = new Dispatcher({
     store,
     machine,
     catalog,
+    controls,
     runner,
     health,
     locks,
@@ -107,6 +112,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     logger,
     intervalMs: options.reconcileIntervalMs,
     afterPass: () => {
+      // A lost signal of a queue change is caught up here; a change found kicks again.
+      void controls.refresh();
       dispatcher.kick();
       scheduler.kick();
       void arrays.settleAll();
@@ -121,6 +128,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     secrets,
     health,
     output: logs,
+    controls,
     options: { engine: options.engine, defaults: options.defaults },
   });
   const scheduler = new Scheduler({
@@ -136,6 +144,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
   return {
     service,
     scheduler,
+    /** Pause, resume and slot limits of queues, as operators change them. */
+    controls,
     machine,
     health,
     reconciler,
@@ -147,6 +157,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
      */
     async start(): Promise<void> {
       await membership.join();
+      await controls.start();
       await reconciler.start();
       dispatcher.start();
       arrays.start();

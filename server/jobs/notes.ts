@@ -7,6 +7,15 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 const counted = (n: number) => n.toLocaleString('en-US');
 
+const ORDINAL_SUFFIXES = { one: 'st', two: 'nd', few: 'rd', other: 'th' } as Record<string, string>;
+// Made on first use: building it at import would cost every start-up ICU's plural data.
+let ordinalRules: Intl.PluralRules | undefined;
+/** 1st, 2nd, 3rd, 11th, 1,002nd. */
+const ordinal = (n: number) => {
+  ordinalRules ??= new Intl.PluralRules('en-US', { type: 'ordinal' });
+  return `${counted(n)}${ORDINAL_SUFFIXES[ordinalRules.select(n)]}`;
+};
+
 export const notes = {
   waitingWithArray: (parent: string) => `waiting until its array (job ${parent}) may start`,
   waitingForArrayLinks: (parent: string) =>
@@ -41,11 +50,17 @@ export const notes = {
     `cancelled: job ${id}, which it was to start after, is no longer stored`,
   retryingAt: (next: number, of: number, at: number, previous: string) =>
     `attempt ${next} of ${of} starts at ${iso(at)} (attempt ${next - 1} ${previous})`,
-  waitingForQueueSlot: (running: number, max: number, queue: string) =>
-    `waiting for a slot: ${running} of ${max} running in queue ${queue}`,
-  queuePaused: (queue: string) => `waiting: queue ${queue} is paused`,
-  waitingForServiceSlot: (running: number, max: number) =>
-    `waiting for a slot: ${running} of ${max} running on this service (max_running)`,
+  queueSlotsBusy: (running: number, max: number, queue: string) =>
+    `${running} of ${max} running in queue ${queue}`,
+  serviceSlotsBusy: (running: number, max: number) =>
+    `${running} of ${max} running on this service (max_running)`,
+  /** `place`: where the job stands among those waiting in its queue, when it was counted. */
+  waitingForSlot: (slots: string, place?: { place: number; waiting: number; queue: string }) =>
+    place
+      ? `waiting for a slot: ${ordinal(place.place)} of ${place.waiting} waiting in queue ${place.queue}; ${slots}`
+      : `waiting for a slot: ${slots}`,
+  queuePaused: (queue: string, reason: string | null) =>
+    `waiting: queue ${queue} is paused${reason ? ` (${reason})` : ''}`,
   creatingContainer: (image: string) => `creating the container from image ${image}`,
   failed: (code: number) => `exited with code ${code}`,
   timedOut: (seconds: number, code: number) =>

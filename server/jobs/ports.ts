@@ -63,6 +63,11 @@ export interface JobStore {
   /** The queue's earliest-submitted job in one of `states`, by the (state, queue, seq) index. */
   firstInStates(queue: string, states: readonly JobState[]): Promise<Job | undefined>;
   /**
+   * A runnable job's place among its queue's runnable jobs in the order claims take them (1:
+   * next), and how many wait there.
+   */
+  placeInQueue(queue: string, seq: number): Promise<{ place: number; waiting: number }>;
+  /**
    * Jobs of the given queues counted by state: unfinished ones as they are now; final ones that
    * finished at or after `since`, with how many of those at or after `recentSince`.
    */
@@ -152,6 +157,32 @@ export interface ChildrenMove {
   to: 'runnable' | 'cancelled';
   at: number;
   note: string | null;
+}
+
+/** A queue's controls shared by every instance: what operators changed while it runs. */
+export interface QueueControl {
+  ref: string;
+  paused: boolean;
+  pausedReason: string | null;
+  /** Null: the configured max_running. */
+  maxRunning: number | null;
+  /** The last change through the API (null: none since the store first saw the queue). */
+  changed: { at: number; by: string } | null;
+}
+
+/** A change to a queue's controls; a field left out keeps its value. */
+export interface QueueControlChange {
+  paused?: { reason: string | null } | false;
+  maxRunning?: number | null;
+}
+
+/** Queues' controls, in the store so that every instance obeys a change at once. */
+export interface QueueControlStore {
+  /** Stores a row for each queue not seen before (paused as configured). */
+  register(queues: readonly { ref: string; paused: boolean }[]): Promise<void>;
+  controls(): Promise<QueueControl[]>;
+  /** Returns false when no such queue is stored. */
+  change(ref: string, change: QueueControlChange, by: string, now: number): Promise<boolean>;
 }
 
 /** A schedule's state shared by every instance. */
@@ -363,7 +394,11 @@ export interface InstanceRegistry {
  */
 export type Signal =
   /** `from`: the instance that asked, which has already dispatched for itself. */
-  { kind: 'dispatch'; from: string } | { kind: 'job'; jobId: string } | { kind: 'changes' };
+  | { kind: 'dispatch'; from: string }
+  | { kind: 'job'; jobId: string }
+  | { kind: 'changes' }
+  /** A queue's controls changed: read them again. */
+  | { kind: 'queues' };
 
 /** Wake-ups across the instances sharing a store (and to this one). Best effort: passes catch up. */
 export interface Signals {

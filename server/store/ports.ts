@@ -1,6 +1,12 @@
 import type { JobState } from '../../contract';
 import type { StoredEnvVar } from '../jobs/model';
-import type { InstanceRegistry, JobStore, ScheduleStore, Signals } from '../jobs/ports';
+import type {
+  InstanceRegistry,
+  JobStore,
+  QueueControlStore,
+  ScheduleStore,
+  Signals,
+} from '../jobs/ports';
 
 export interface ApiKeyInfo {
   id: string;
@@ -74,6 +80,7 @@ export interface UpkeepLog {
 export interface Store {
   jobs: JobStore;
   schedules: ScheduleStore;
+  queues: QueueControlStore;
   keys: KeyStore;
   meta: MetaStore;
   instances: InstanceRegistry;

@@ -59,6 +59,16 @@ export interface SchedulesTable {
   last_fired_at: number;
 }
 
+/** A queue's pause and slot limit as operators set them (null max_running: as configured). */
+export interface QueueControlsTable {
+  ref: string;
+  paused: number;
+  paused_reason: string | null;
+  max_running: number | null;
+  changed_at: number | null;
+  changed_by: string | null;
+}
+
 /** One firing of a schedule: the job it submitted, or (job_id null) why none. */
 export interface ScheduleFiringsTable {
   schedule: string;
@@ -167,6 +177,7 @@ export interface Database {
   job_dependencies: JobDependenciesTable;
   schedules: SchedulesTable;
   schedule_firings: ScheduleFiringsTable;
+  queue_controls: QueueControlsTable;
   api_keys: ApiKeysTable;
   meta: MetaTable;
   definition_fingerprints: DefinitionFingerprintsTable;

@@ -64,6 +64,7 @@ export async function startDomain(
       {
         store,
         schedules: storage.schedules,
+        queues: storage.queues,
         instances,
         signals: storage.signals,
         runtime: engine,

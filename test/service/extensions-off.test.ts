@@ -40,6 +40,10 @@ describe('a service with the extensions switched off', () => {
       expect(response.status, path).toBe(404);
       expect(response.body, path).toEqual({ ok: false, message: `no endpoint GET ${path}` });
     }
+    for (const path of ['/v1/client/queues/t::default/pause', '/v1/client/schedules/s/pause']) {
+      const response = await service.request('POST', path, {});
+      expect(response.body, path).toEqual({ ok: false, message: `no endpoint POST ${path}` });
+    }
     expect((await service.request('GET', '/v1/health', undefined, null)).status).toBe(200);
     await service.request('POST', `/v1/client/job/${id}/cancel`);
   });

@@ -207,6 +207,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/queues/{queue}/pause': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Pause a queue on every instance: it accepts jobs and starts none until resumed (extension) */
+    post: operations['pauseQueue'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/queues/{queue}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Resume a paused queue: its waiting jobs start again (extension) */
+    post: operations['resumeQueue'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/queues/{queue}/max-running': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Change how many of a queue's jobs hold a slot at once, up to its max_running_ceiling; null: as configured (extension) */
+    post: operations['setQueueMaxRunning'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/schedules': {
     parameters: {
       query?: never;
@@ -618,6 +669,60 @@ export interface components {
       node: string | null;
       attempt?: number;
       attempts_max?: number;
+    };
+    QueueSummary: {
+      queue: string;
+      /** @description Jobs of the queue holding a slot at once, now (as configured unless changed through the API) */
+      max_running: number;
+      priority: number;
+      paused: boolean;
+      /** @description Why it was paused, as given to Queue Pause; null when none was given */
+      paused_reason?: string | null;
+      /** @description max_running in the configuration */
+      configured_max_running?: number;
+      /** @description The most max_running Queue Max Running accepts */
+      max_running_ceiling?: number;
+      /** @description The last pause, resume or max_running change; null when none was */
+      changed?: {
+        /** @description RFC 3339 */
+        at: string;
+        /** @description The id of the API key that made the change */
+        by: string;
+      } | null;
+      now: {
+        submitted: number;
+        pending: number;
+        runnable: number;
+        starting: number;
+        running: number;
+        cancelling: number;
+      };
+      last_hour: {
+        completed: number;
+        failed: number;
+        timeout: number;
+        cancelled: number;
+        error: number;
+      };
+      last_day: {
+        completed: number;
+        failed: number;
+        timeout: number;
+        cancelled: number;
+        error: number;
+      };
+      oldest_waiting?: {
+        id: string;
+        name: string;
+        /** @description Created (waiting) or started (running), RFC 3339 */
+        since: string;
+      } | null;
+      longest_running?: {
+        id: string;
+        name: string;
+        /** @description Created (waiting) or started (running), RFC 3339 */
+        since: string;
+      } | null;
     };
     Schedule: {
       name: string;
@@ -1526,9 +1631,23 @@ export interface operations {
             data: {
               items: {
                 queue: string;
+                /** @description Jobs of the queue holding a slot at once, now (as configured unless changed through the API) */
                 max_running: number;
                 priority: number;
                 paused: boolean;
+                /** @description Why it was paused, as given to Queue Pause; null when none was given */
+                paused_reason?: string | null;
+                /** @description max_running in the configuration */
+                configured_max_running?: number;
+                /** @description The most max_running Queue Max Running accepts */
+                max_running_ceiling?: number;
+                /** @description The last pause, resume or max_running change; null when none was */
+                changed?: {
+                  /** @description RFC 3339 */
+                  at: string;
+                  /** @description The id of the API key that made the change */
+                  by: string;
+                } | null;
                 now: {
                   submitted: number;
                   pending: number;
@@ -1570,6 +1689,207 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  pauseQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description <project>::<queue> */
+        queue: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The queue as it is now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['QueueSummary'];
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such queue in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  resumeQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description <project>::<queue> */
+        queue: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The queue as it is now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['QueueSummary'];
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such queue in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  setQueueMaxRunning: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description <project>::<queue> */
+        queue: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          max_running: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The queue as it is now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['QueueSummary'];
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such queue in this API key’s project */
+      404: {
         headers: {
           [name: string]: unknown;
         };

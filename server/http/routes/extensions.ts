@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   CURSOR_MESSAGE,
   RETRY_LIMITS,
@@ -7,9 +7,12 @@ import {
   arrayChildrenQuerySchema,
   jobListQuerySchema,
   jobLogsQuerySchema,
-  pauseScheduleSchema,
+  pauseRequestSchema,
+  queueMaxRunningSchema,
 } from '../../../contract';
 import type { JobService } from '../../jobs/job-service';
+import type { QueueControlChange } from '../../jobs/ports';
+import type { QueueControls } from '../../jobs/queue-controls';
 import { toLogInstant } from '../../jobs/log-instant';
 import type { Scheduler } from '../../jobs/scheduler';
 import { principalOf } from '../auth';
@@ -30,13 +33,21 @@ import {
 } from '../presenters';
 import type { JobParams } from './jobs';
 
-/** Jobdeck's read-only extensions, for the console and scripts (the event stream aside). */
+type QueueRequest = { Params: { queue: string } };
+
+/** Jobdeck's extensions, for the console and scripts (the event stream aside). */
 export function extensionRoutes(
   app: FastifyInstance,
   service: JobService,
-  options: { scheduler: Scheduler; version: string; engine: string; positions: PositionCodec },
+  options: {
+    scheduler: Scheduler;
+    controls: QueueControls;
+    version: string;
+    engine: string;
+    positions: PositionCodec;
+  },
 ): void {
-  const { scheduler, version, engine, positions } = options;
+  const { scheduler, controls, version, engine, positions } = options;
   app.get('/v1/client/jobs', async (request) => {
     const query = parseOrThrow(jobListQuerySchema, request.query);
     const { project } = principalOf(request);
@@ -131,6 +142,26 @@ export function extensionRoutes(
     return { ok: true, data: { items: queues.map(toQueueSummary) } };
   });
 
+  /** Changes the queue for every instance; answers its summary as it is now. */
+  const changeQueue = async (request: FastifyRequest<QueueRequest>, change: QueueControlChange) => {
+    const { project, keyId } = principalOf(request);
+    const queue = request.params.queue;
+    await controls.change(project, queue, change, keyId);
+    const [overview] = await service.queues(project, queue);
+    return { ok: true, data: toQueueSummary(overview!) };
+  };
+  app.post<QueueRequest>('/v1/client/queues/:queue/pause', (request) => {
+    const { reason } = parseOrThrow(pauseRequestSchema, request.body ?? {});
+    return changeQueue(request, { paused: { reason: reason ?? null } });
+  });
+  app.post<QueueRequest>('/v1/client/queues/:queue/resume', (request) =>
+    changeQueue(request, { paused: false }),
+  );
+  app.post<QueueRequest>('/v1/client/queues/:queue/max-running', (request) => {
+    const body = parseOrThrow(queueMaxRunningSchema, request.body ?? {});
+    return changeQueue(request, { maxRunning: body.max_running });
+  });
+
   const shown = { next: SCHEDULE_LIMITS.nextShown, recent: SCHEDULE_LIMITS.recentShown };
   app.get('/v1/client/schedules', async (request) => {
     const views = await scheduler.list(principalOf(request).project, shown.next, shown.recent);
@@ -138,7 +169,7 @@ export function extensionRoutes(
   });
 
   app.post<{ Params: { name: string } }>('/v1/client/schedules/:name/pause', async (request) => {
-    const { reason } = parseOrThrow(pauseScheduleSchema, request.body ?? {});
+    const { reason } = parseOrThrow(pauseRequestSchema, request.body ?? {});
     const { project } = principalOf(request);
     const view = await scheduler.setPaused(
       project,

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
-import { SCHEDULE_LIMITS, type Schedule } from '../../../contract';
+import { PAUSE_REASON_MAX_LENGTH, type Schedule } from '../../../contract';
 import { usePauseSchedule, useResumeSchedule } from '../../api/schedules';
 
 /** Pause asks for an optional reason first: whoever finds it paused reads why. */
@@ -43,7 +43,7 @@ function PauseButton({ schedule }: { schedule: Schedule }) {
               description="Shown beside the schedule while it is paused."
               value={reason}
               onChange={(event) => setReason(event.currentTarget.value)}
-              maxLength={SCHEDULE_LIMITS.reasonMaxLength}
+              maxLength={PAUSE_REASON_MAX_LENGTH}
               data-autofocus
             />
             {mutation.isError && (

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { JobStore, ScheduleStore } from '../../../jobs/ports';
+import type { JobStore, QueueControlStore, ScheduleStore } from '../../../jobs/ports';
 import type { JobCounts, SealedEnvStore } from '../../ports';
 import type { Database } from '../../schema';
 import type { StoreDialect } from '../dialect';
@@ -12,6 +12,7 @@ import { jobTables } from './context';
 import { JobLogRows } from './logs';
 import { JobMoves } from './moves';
 import { JobReads } from './reads';
+import { SqlQueueControlStore } from './queue-controls';
 import { SqlScheduleStore } from './schedules';
 import { SqlSealedEnvStore } from './sealed-env';
 
@@ -23,7 +24,13 @@ import { SqlSealedEnvStore } from './sealed-env';
 export function sqlJobStores(
   db: Kysely<Database>,
   dialect: StoreDialect,
-): { jobs: JobStore; schedules: ScheduleStore; sealedEnv: SealedEnvStore; counts: JobCounts } {
+): {
+  jobs: JobStore;
+  schedules: ScheduleStore;
+  queues: QueueControlStore;
+  sealedEnv: SealedEnvStore;
+  counts: JobCounts;
+} {
   const tables = jobTables(db, dialect);
   const admission = new JobAdmission(tables);
   const moves = new JobMoves(tables);
@@ -51,6 +58,7 @@ export function sqlJobStores(
     countJobs: (filter, atMost) => reads.countJobs(filter, atMost),
     firstInStates: async (queue, states) =>
       plans.completeOne(await reads.firstInStates(queue, states)),
+    placeInQueue: (queue, seq) => reads.placeInQueue(queue, seq),
     countByQueue: (queues, since, recentSince) => reads.countByQueue(queues, since, recentSince),
     transitions: (id) => feed.transitions(id),
     lastChangeSeq: () => feed.lastChangeSeq(),
@@ -79,6 +87,7 @@ export function sqlJobStores(
   return {
     jobs,
     schedules: new SqlScheduleStore(tables, admission),
+    queues: new SqlQueueControlStore(tables.db),
     sealedEnv: new SqlSealedEnvStore(tables),
     counts: reads,
   };

@@ -16,6 +16,7 @@ type Reads = Pick<
   | 'countJobs'
   | 'countByQueue'
   | 'firstInStates'
+  | 'placeInQueue'
 >;
 
 /** Reading jobs: one by id, by state, due schedules, the list's filters and the counts. */
@@ -127,6 +128,21 @@ export class JobReads implements Reads, JobCounts {
       .limit(1)
       .executeTakeFirst();
     return row && toJob(row);
+  }
+
+  /** By the (state, queue, seq) index: counts what waits in the queue, not what is stored. */
+  async placeInQueue(queue: string, seq: number) {
+    const row = await this.tables.db
+      .selectFrom('jobs')
+      .select((eb) => [
+        eb.fn.countAll<number>().filterWhere('seq', '<=', seq).as('place'),
+        eb.fn.countAll<number>().as('waiting'),
+      ])
+      .where('state', '=', 'runnable')
+      .where('queue', '=', queue)
+      .where('array_size', 'is', null)
+      .executeTakeFirstOrThrow();
+    return { place: Number(row.place), waiting: Number(row.waiting) };
   }
 
   /** By the (state, queue, seq) index: cheap for the unfinished states whatever the store holds. */
