@@ -1,6 +1,13 @@
-import { queueListSchema, successEnvelope, type QueueSummary } from '../../contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  queueListSchema,
+  queueSummarySchema,
+  successEnvelope,
+  type QueueSummary,
+} from '../../contract';
 import { apiRequest } from './client';
 import { optional } from './jobs';
+import { queueKeys } from './keys';
 
 /** Extension: the project's queues with their jobs counted by state; null when not offered. */
 export function listQueues(): Promise<QueueSummary[] | null> {
@@ -8,4 +15,60 @@ export function listQueues(): Promise<QueueSummary[] | null> {
     async () =>
       (await apiRequest('GET', '/v1/client/queues', successEnvelope(queueListSchema))).data.items,
   );
+}
+
+/** Whether the service lets an operator pause a queue and change its max_running. */
+export const isQueueControllable = (queue: QueueSummary) => queue.max_running_ceiling !== undefined;
+
+const changeQueue = async (
+  queue: string,
+  action: 'pause' | 'resume' | 'max-running',
+  body?: object,
+): Promise<QueueSummary> =>
+  (
+    await apiRequest(
+      'POST',
+      `/v1/client/queues/${encodeURIComponent(queue)}/${action}`,
+      successEnvelope(queueSummarySchema),
+      body,
+    )
+  ).data;
+
+/** Pause: the queue accepts jobs and starts none until resumed. An empty reason is sent as none. */
+export const pauseQueue = (queue: string, reason?: string) =>
+  changeQueue(queue, 'pause', reason?.trim() ? { reason: reason.trim() } : {});
+export const resumeQueue = (queue: string) => changeQueue(queue, 'resume');
+/** null: back to the configured max_running. */
+export const setQueueMaxRunning = (queue: string, maxRunning: number | null) =>
+  changeQueue(queue, 'max-running', { max_running: maxRunning });
+
+/** The overview shows the queue as the service answered it: no second read after a change. */
+function usePutQueue() {
+  const queryClient = useQueryClient();
+  return (changed: QueueSummary) =>
+    queryClient.setQueryData<QueueSummary[] | null>(queueKeys.list(), (shown) =>
+      shown?.map((queue) => (queue.queue === changed.queue ? changed : queue)),
+    );
+}
+
+export function usePauseQueue() {
+  const put = usePutQueue();
+  return useMutation({
+    mutationFn: ({ name, reason }: { name: string; reason?: string }) => pauseQueue(name, reason),
+    onSuccess: put,
+  });
+}
+
+export function useResumeQueue() {
+  const put = usePutQueue();
+  return useMutation({ mutationFn: resumeQueue, onSuccess: put });
+}
+
+export function useQueueMaxRunning() {
+  const put = usePutQueue();
+  return useMutation({
+    mutationFn: ({ name, maxRunning }: { name: string; maxRunning: number | null }) =>
+      setQueueMaxRunning(name, maxRunning),
+    onSuccess: put,
+  });
 }

@@ -11,8 +11,10 @@ import {
 } from '@mantine/core';
 import { Link } from 'react-router';
 import { SLOT_STATES, type JobState, type QueueSummary } from '../../../contract';
+import { isQueueControllable } from '../../api/queues';
 import { formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
+import { QueueChangeNote, QueueControls } from './QueueControls';
 
 const WAITING: JobState[] = ['submitted', 'pending', 'runnable'];
 const ACTIVE: JobState[] = ['starting', 'running', 'cancelling'];
@@ -116,6 +118,9 @@ export function QueueCard({ summary }: { summary: QueueSummary }) {
         <Stack gap={4}>
           <Text size="sm" data-testid="slots">
             {used} of {summary.max_running} slots in use
+            {summary.configured_max_running !== undefined &&
+              summary.configured_max_running !== summary.max_running &&
+              ` (configured: ${summary.configured_max_running})`}
           </Text>
           <Progress
             value={percent}
@@ -123,6 +128,7 @@ export function QueueCard({ summary }: { summary: QueueSummary }) {
             aria-label={`${used} of ${summary.max_running} slots in use`}
           />
         </Stack>
+        <QueueChangeNote summary={summary} />
         <Text size="xs" c="dimmed">
           Now
         </Text>
@@ -155,6 +161,7 @@ export function QueueCard({ summary }: { summary: QueueSummary }) {
             </Stack>
           ))}
         </SimpleGrid>
+        {isQueueControllable(summary) && <QueueControls summary={summary} />}
       </Stack>
     </Card>
   );

@@ -2,7 +2,7 @@ import { Badge, Card, Code, Grid, Group, Stack, Text, Title } from '@mantine/cor
 import type { Schedule } from '../../../contract';
 import { cronInWords } from '../../lib/cron-words';
 import { NextFirings } from './NextFirings';
-import { PauseControl } from './PauseControl';
+import { SchedulePauseControl } from './SchedulePauseControl';
 import { RecentFirings } from './RecentFirings';
 import { ScheduleState } from './ScheduleState';
 
@@ -60,7 +60,7 @@ export function ScheduleCard({ schedule, now }: { schedule: Schedule; now: numbe
               It {OVERLAP[schedule.overlap]}; it {MISSED[schedule.missed]}.
             </Text>
           </Stack>
-          <PauseControl schedule={schedule} />
+          <SchedulePauseControl schedule={schedule} />
         </Group>
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, lg: 4 }}>

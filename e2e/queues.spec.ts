@@ -1,0 +1,49 @@
+import { seriousViolations } from './axe';
+import { expect, test } from './fixtures';
+import { expectState, screenshot, submitViaApi } from './helpers';
+
+const QUEUE = 'demo::gate';
+
+test('an operator pauses a queue from the overview, its job says why it waits, resumed it runs; max running changed and set back', async ({
+  page,
+  extensions,
+}) => {
+  test.skip(!extensions, 'a service without the queue view has no queue controls');
+  await page.goto('/');
+  const card = page.getByTestId('queue-card').and(page.locator(`[data-queue="${QUEUE}"]`));
+  await card.getByRole('button', { name: 'Pause' }).click();
+  const pause = page.getByRole('dialog', { name: `Pause ${QUEUE}?` });
+  await pause.getByRole('textbox', { name: /Reason/ }).fill('e2e: release 4.2');
+  expect(await seriousViolations(page, '[role="dialog"]'), 'pause dialog').toEqual([]);
+  await pause.getByRole('button', { name: 'Pause queue' }).click();
+  await expect(card.getByTestId('queue-paused-reason')).toHaveText('Paused: e2e: release 4.2');
+  await expect(card.getByTestId('paused-badge')).toBeVisible();
+  await expect(card.getByTestId('queue-changed')).toHaveText(/^Changed \S+ ago by key_\w+$/);
+
+  const id = await submitViaApi(page, { job_definition: 'demo::sleep:1', job_queue: QUEUE });
+  await page.goto(`/jobs/${id}`);
+  await expectState(page, 'runnable');
+  await expect(page.getByText(`queue ${QUEUE} is paused (e2e: release 4.2)`)).toBeVisible();
+
+  await page.goto('/');
+  await card.getByRole('button', { name: 'Resume' }).click();
+  await expect(card.getByTestId('paused-badge')).toHaveCount(0);
+  await expect(card.getByTestId('slots')).toHaveText('1 of 1 slots in use', { timeout: 30_000 });
+
+  await card.getByRole('button', { name: `Change max running of ${QUEUE}` }).click();
+  const limit = page.getByRole('dialog', { name: `Max running of ${QUEUE}` });
+  await limit.getByRole('textbox', { name: 'Jobs running at once' }).fill('3');
+  expect(await seriousViolations(page, '[role="dialog"]'), 'max running dialog').toEqual([]);
+  await limit.getByRole('button', { name: 'Save' }).click();
+  await expect(card.getByTestId('slots')).toHaveText('1 of 3 slots in use (configured: 1)');
+  expect(await seriousViolations(page), 'overview with a changed queue').toEqual([]);
+  await screenshot(page, 'overview-queue-controls');
+  await card.getByRole('button', { name: `Change max running of ${QUEUE}` }).click();
+  await limit.getByRole('button', { name: 'Back to configured (1)' }).click();
+  await expect(card.getByTestId('slots')).toHaveText('1 of 1 slots in use');
+
+  await page.goto(`/jobs/${id}`);
+  await expectState(page, 'running');
+  await page.request.post(`/v1/client/job/${id}/cancel`);
+  await expectState(page, 'cancelled');
+});
