@@ -60,6 +60,7 @@ const writeAll = db.transaction((ids: string[]) => {
       array_links_json: null,
       array_parent: null,
       array_index: null,
+      labels_json: null,
     });
     insertTransition.run(id, null, 'submitted', now, null);
     insertTransition.run(id, 'submitted', 'runnable', now, null);

@@ -325,6 +325,14 @@ export const STEPS: Step<unknown>[] = [
           `detail p99 ${s.detailP99Ms} ms (${s.detailRequestsPerSecond} req/s), submit ${s.submitPerSecond}/s, start-up ${s.startupMs} ms, idle RSS ${s.idleRssMiB} MiB`,
         ],
         [`store of ${s.storedJobs} jobs: keeping an ended job's output`, latency(s.keepOutputMs)],
+        [
+          `store of ${s.storedJobs} jobs: a waiting job's place, last of ${s.waitingInQueue} in its queue`,
+          latency(s.placeMs),
+        ],
+        ...s.list.map((l): Row => [
+          `store of ${s.storedJobs} jobs: list by ${l.filter} (page of 50, counted)`,
+          `p99 ${l.p99Ms} ms (${l.requestsPerSecond} req/s, 4 connections)`,
+        ]),
       ]),
   }),
   step({

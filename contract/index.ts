@@ -2,6 +2,8 @@ export * from './states';
 export * from './identifiers';
 export * from './limits';
 export * from './submit';
+export { RESERVED_KEYS } from './text';
+export * from './labels';
 export * from './job';
 export * from './envelope';
 export * from './issues';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURSOR_MESSAGE, POSITION_TOKEN } from './identifiers';
+import { labelSelectorsSchema } from './labels';
 import { jobStateSchema } from './states';
 
 const timestamp = z.iso.datetime({ offset: true });
@@ -28,6 +29,8 @@ export const jobListItemSchema = jobRecordSchema.extend({
   started_at: timestamp.nullable(),
   finished_at: timestamp.nullable(),
   exit_code: z.number().int().nullable(),
+  /** Its labels, when it has any. */
+  labels: z.record(z.string(), z.string()).optional(),
 });
 export type JobListItem = z.infer<typeof jobListItemSchema>;
 
@@ -69,6 +72,11 @@ export const jobListQuerySchema = z.strictObject({
   created_before: timestamp.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().regex(POSITION_TOKEN, CURSOR_MESSAGE).optional(),
+  /** Jobs with every one of these labels: `key=value`, or `key` for any value. */
+  label: labelSelectorsSchema.optional().meta({
+    description:
+      'Jobs with every one of these labels: key=value, or key for any value; repeated for several',
+  }),
 });
 export type JobListQuery = z.input<typeof jobListQuerySchema>;
 
@@ -171,5 +179,7 @@ export const jobExecutionSchema = z.object({
   /** With retries (docs/api.md): the attempt it is on, of how many at most. */
   attempt: z.number().int().optional(),
   attempts_max: z.number().int().optional(),
+  /** Its labels, as submitted ({} when none). */
+  labels: z.record(z.string(), z.string()).optional(),
 });
 export type JobExecution = z.infer<typeof jobExecutionSchema>;

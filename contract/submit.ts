@@ -3,64 +3,9 @@ import { DEFINITION_REF, ENV_NAME, IDENTIFIER_MESSAGES, JOB_NAME, QUEUE_REF } fr
 import { DEFAULT_LIMITS, type SubmitLimits } from './limits';
 import { arraySchema } from './arrays';
 import { dependsOnSchema } from './dependencies';
+import { labelsSchema } from './labels';
 import { retryStrategySchema } from './retry';
-
-const encoder = new TextEncoder();
-const byteLength = (text: string) => encoder.encode(text).length;
-
-/**
- * A NUL byte cannot reach a process: argv and environ are C strings, so the engine refuses the
- * container (and quotes the entry in its error). Refused here, at the field, instead.
- */
-const withoutNul = [(text: string) => !text.includes('\0'), 'must not contain NUL bytes'] as const;
-
-/**
- * JSON can spell a lone surrogate (`"\ud800"`), which no UTF-8 can carry: it would reach the
- * container (or the sealed store) as U+FFFD, a different value than the one submitted.
- */
-const wellFormed = [
-  (text: string) => !/[\uD800-\uDFFF]/u.test(text),
-  'must be well-formed Unicode (no lone surrogate \\uD800–\\uDFFF)',
-] as const;
-
-function boundedString(maxBytes: number) {
-  return z
-    .string({ error: 'must be a string' })
-    .refine(...withoutNul)
-    .refine(...wellFormed)
-    .refine((text) => byteLength(text) <= maxBytes, `must be at most ${maxBytes} bytes`);
-}
-
-/**
- * Keys that JavaScript objects treat specially. JSON.parse keeps `"__proto__"` as an own key, but
- * zod's records skip it (so a variable of that name vanished without a word) and assigning it
- * anywhere sets a prototype. Refused by name, before the record ever copies the object.
- */
-export const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
-
-function refusingReservedKeys<T extends z.ZodType>(record: T) {
-  return z.preprocess((value, context) => {
-    if (value === null || typeof value !== 'object') return value;
-    for (const key of RESERVED_KEYS) {
-      if (Object.hasOwn(value, key)) {
-        context.issues.push({
-          code: 'custom',
-          message: `is a reserved name (${RESERVED_KEYS.join(', ')} are not allowed as keys)`,
-          path: [key],
-          input: value,
-        });
-      }
-    }
-    return value;
-  }, record);
-}
-
-/** A record with at most `max` keys, saying what they are when there are more. */
-const atMostKeys = (max: number, what: string) =>
-  [
-    (map: Record<string, unknown>) => Object.keys(map).length <= max,
-    `must have at most ${max} ${what}`,
-  ] as const;
+import { atMostKeys, boundedString, refusingReservedKeys, withoutNul } from './text';
 
 /** Unix seconds or an RFC 3339 string, as milliseconds since the epoch. */
 export function scheduleAtToMillis(value: string | number): number {
@@ -134,6 +79,7 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
       retry: retryStrategySchema.optional(),
       depends_on: dependsOnSchema.optional(),
       array: arraySchema.optional(),
+      labels: labelsSchema.optional(),
     },
     { error: 'body must be a JSON object' },
   );
@@ -147,4 +93,5 @@ export const specSubmitJobSchema: z.ZodType<SubmitJobRequest> = submitJobSchema.
   retry: true,
   depends_on: true,
   array: true,
+  labels: true,
 });

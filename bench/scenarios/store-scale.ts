@@ -16,6 +16,8 @@ import { round, summary } from '../stats';
  */
 /** Jobs whose output the figure keeps: seeded last, without one. */
 const KEPT_OUTPUTS = 200;
+/** One job in this many has the rare label. */
+const RARE_EVERY = 10_000;
 
 async function seed(dataDir: string, count: number) {
   const file = 'jobdeck.sqlite';
@@ -26,9 +28,13 @@ async function seed(dataDir: string, count: number) {
   const job =
     db.prepare(`INSERT INTO jobs (id, project, queue, definition, name, state, system_note,
     schedule_at, created_at, updated_at, image, command_json, env_json, timeout_seconds,
-    stop_grace_seconds, network, exit_code, started_at, finished_at)
+    stop_grace_seconds, network, exit_code, started_at, finished_at, labels_json)
     VALUES (?, 'b', 'b::eight', 'b::true:1', ?, 'completed', NULL, NULL, ?, ?,
-    'jobdeck/busybox:local', '["true"]', '[]', 3600, 10, 'none', 0, ?, ?)`);
+    'jobdeck/busybox:local', '["true"]', '[]', 3600, 10, 'none', 0, ?, ?, ?)
+    RETURNING seq`);
+  const label = db.prepare(
+    `INSERT INTO job_labels (job_seq, project, key, value) VALUES (?, 'b', ?, ?)`,
+  );
   const transition = db.prepare(
     `INSERT INTO job_transitions (job_id, from_state, to_state, at, note) VALUES (?, 'running', 'completed', ?, NULL)`,
   );
@@ -42,7 +48,21 @@ async function seed(dataDir: string, count: number) {
     for (let i = 0; i < count; i += 1) {
       const id = randomUUID();
       const at = start + i * 10;
-      job.run(id, `true-${id.slice(0, 8)}`, at, at + 5, at + 1, at + 5);
+      // Every job in one of ten teams; one in RARE_EVERY has a ticket too.
+      const team = `t${i % 10}`;
+      const rare = i % RARE_EVERY === 0;
+      const labels = rare ? { team, ticket: 'OPS-1' } : { team };
+      const { seq } = job.get(
+        id,
+        `true-${id.slice(0, 8)}`,
+        at,
+        at + 5,
+        at + 1,
+        at + 5,
+        JSON.stringify(labels),
+      ) as { seq: number };
+      label.run(seq, 'team', team);
+      if (rare) label.run(seq, 'ticket', 'OPS-1');
       transition.run(id, at + 5);
       if (i < count - KEPT_OUTPUTS) output.run(id, at + 5);
       else withoutOutput.push(id);
@@ -54,8 +74,20 @@ async function seed(dataDir: string, count: number) {
     (count - KEPT_OUTPUTS) * 100,
   );
   db.close();
-  return { sampleId, withoutOutput };
+  return { sampleId, withoutOutput, middle: start + Math.floor(count / 2) * 10 };
 }
+
+/** The list's filters a person uses, each as the console asks for a page (50 jobs, counted). */
+const listFilters = (middle: number) => ({
+  'state=completed': 'state=completed',
+  'queue=b::eight': 'queue=b::eight',
+  'name prefix': 'name=true-0',
+  'an hour of time': `created_after=${new Date(middle).toISOString()}&created_before=${new Date(middle + 3600_000).toISOString()}`,
+  'label, rare value': 'label=ticket=OPS-1',
+  'label, common value': 'label=team=t3',
+  'label, any value': 'label=team',
+  'label and state': 'label=team=t3&state=completed',
+});
 
 /**
  * Keeping an ended job's output, through the store itself (the runner's last write for every job):
@@ -89,12 +121,42 @@ async function keepOutputLatency(dataDir: string, jobIds: readonly string[]) {
   }
 }
 
+/**
+ * What Job Detail adds for a waiting job: its place in its queue, for the last of the jobs the
+ * submit run left waiting (the worst case: it counts every one before it).
+ */
+async function placeLatency(dataDir: string, queue: string) {
+  const store = await openStore({
+    store: { type: 'sqlite', path: 'jobdeck.sqlite' },
+    data_dir: dataDir,
+  });
+  try {
+    const [last] = await store.jobs.listJobs({
+      project: 'b',
+      states: ['runnable'],
+      queue,
+      limit: 1,
+    });
+    if (!last) throw new Error(`no job waits in ${queue}`);
+    const took: number[] = [];
+    let waiting = 0;
+    for (let i = 0; i < 200; i += 1) {
+      const begin = performance.now();
+      ({ waiting } = await store.jobs.placeInQueue(queue, last.seq));
+      took.push(performance.now() - begin);
+    }
+    return { waiting, ms: summary(took) };
+  } finally {
+    await store.close();
+  }
+}
+
 export async function storeScale(sizes: number[], seconds: number) {
   const results = [];
   for (const size of sizes) {
     const dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-bench-store-'));
     const seedBegin = performance.now();
-    const { sampleId, withoutOutput } = await seed(dataDir, size);
+    const { sampleId, withoutOutput, middle } = await seed(dataDir, size);
     const seedSeconds = round((performance.now() - seedBegin) / 1000);
     const keepOutputMs = await keepOutputLatency(dataDir, withoutOutput);
     const startBegin = performance.now();
@@ -116,6 +178,23 @@ export async function storeScale(sizes: number[], seconds: number) {
       duration: seconds,
       headers,
     });
+    const list: { filter: string; p99Ms: number; requestsPerSecond: number }[] = [];
+    for (const [filter, query] of Object.entries(listFilters(middle))) {
+      const page = await autocannon({
+        url: `${service.baseUrl}/v1/client/jobs?${query}`,
+        connections: 4,
+        duration: Math.max(1, seconds / 2),
+        headers,
+      });
+      if (page.non2xx + page.errors > 0) throw new Error(`list ${query}: ${page.non2xx} refused`);
+      list.push({
+        filter,
+        p99Ms: page.latency.p99,
+        requestsPerSecond: round(page.requests.average, 0),
+      });
+    }
+    await service.stop();
+    const place = await placeLatency(dataDir, 'b::paused');
     results.push({
       storedJobs: size,
       seedSeconds,
@@ -126,8 +205,10 @@ export async function storeScale(sizes: number[], seconds: number) {
       detailRequestsPerSecond: round(detail.requests.average, 0),
       submitPerSecond: round(submit.requests.average, 0),
       errors: detail.non2xx + submit.non2xx + detail.errors + submit.errors,
+      list,
+      waitingInQueue: place.waiting,
+      placeMs: place.ms,
     });
-    await service.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
   return results;

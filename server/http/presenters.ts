@@ -56,8 +56,11 @@ export function toJobListItem(job: Job): JobListItem {
     started_at: isoOrNull(job.startedAt),
     finished_at: isoOrNull(job.finishedAt),
     exit_code: job.exitCode,
+    ...(hasLabels(job) && { labels: job.labels }),
   };
 }
+
+const hasLabels = (job: Job) => Object.keys(job.labels).length > 0;
 
 export function toTransition(t: Transition): JobTransition {
   return { from: t.from, to: t.to, at: iso(t.at), note: t.note };
@@ -109,6 +112,7 @@ export function toJobExecution({ job, cpus, memoryBytes, engine }: Execution): J
     instance: job.owner,
     node: job.node,
     ...(job.retry && { attempt: job.attempt, attempts_max: job.retry.attempts }),
+    labels: job.labels,
   };
 }
 

@@ -1,4 +1,10 @@
-import type { DependencyType, JobState, RetryStrategy } from '../../contract';
+import type {
+  DependencyType,
+  JobState,
+  Labels,
+  LabelSelector,
+  RetryStrategy,
+} from '../../contract';
 
 /** An env var as stored: plain for ordinary values, sealed (encrypted) for sensitive ones. */
 export type StoredEnvVar = { name: string; value: string } | { name: string; sealed: string };
@@ -58,6 +64,8 @@ export interface Job extends ContainerPlan {
   dependsOn: JobDependency[];
   /** Its part in an array job; null for a job of its own. */
   array: ArrayRole | null;
+  /** What a person labelled it with, to find it later ({}: none). */
+  labels: Labels;
 }
 
 /**
@@ -244,6 +252,8 @@ export interface JobListFilter {
   namePrefix?: string;
   createdAfter?: number;
   createdBefore?: number;
+  /** Jobs with every one of these labels. */
+  labels?: readonly LabelSelector[];
   limit: number;
   /** Only jobs older than this seq: the list runs newest first. */
   beforeSeq?: number;

@@ -131,6 +131,7 @@ export function planJob(
       return isJobDependencyType(type) ? [{ jobId: d.job_id!.toLowerCase(), type }] : [];
     }),
     array: payload.array ? { size: payload.array.size, ...links } : null,
+    labels: payload.labels ?? {},
   };
   return { job, definitionFingerprint: definition.fingerprint };
 }

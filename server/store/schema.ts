@@ -49,6 +49,15 @@ export interface JobsTable {
   /** An array's child: its parent's id and its index (its command and env are the parent's). */
   array_parent: string | null;
   array_index: number | null;
+  labels_json: string | null;
+}
+
+/** One label of a job, for the list's label filters (the job row keeps them all, as JSON). */
+export interface JobLabelsTable {
+  job_seq: number;
+  project: string;
+  key: string;
+  value: string;
 }
 
 /** A recurring schedule's shared state. */
@@ -178,6 +187,7 @@ export interface Database {
   schedules: SchedulesTable;
   schedule_firings: ScheduleFiringsTable;
   queue_controls: QueueControlsTable;
+  job_labels: JobLabelsTable;
   api_keys: ApiKeysTable;
   meta: MetaTable;
   definition_fingerprints: DefinitionFingerprintsTable;

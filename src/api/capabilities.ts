@@ -26,6 +26,8 @@ export interface Capabilities {
   arrays: boolean;
   /** Recurring schedules, paused and resumed; only from the OpenAPI document, like definitions. */
   schedules: boolean;
+  /** Labels on submit and the list's label filter; only from the OpenAPI document. */
+  labels: boolean;
 }
 
 const EXTENSION_PATHS = {
@@ -44,6 +46,9 @@ const EXTENSION_PATHS = {
 } as const;
 
 const openApiSchema = z.object({ paths: z.record(z.string(), z.unknown()) });
+const listOperationSchema = z.object({
+  get: z.object({ parameters: z.array(z.object({ name: z.string() })).optional() }),
+});
 
 /** True unless the service answered that the path does not exist. */
 async function answers(path: string): Promise<boolean> {
@@ -100,6 +105,10 @@ export async function detectCapabilities(): Promise<Capabilities> {
       dependencies: has(EXTENSION_PATHS.dependencies),
       arrays: has(EXTENSION_PATHS.arrays),
       schedules: has(EXTENSION_PATHS.schedules),
+      labels:
+        listOperationSchema
+          .safeParse(document.paths[EXTENSION_PATHS.jobList])
+          .data?.get.parameters?.some((parameter) => parameter.name === 'label') ?? false,
     };
   }
   const [queues, jobList, events] = await Promise.all([
@@ -121,6 +130,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
     dependencies: jobList,
     arrays: jobList,
     schedules: false,
+    labels: false,
   };
 }
 

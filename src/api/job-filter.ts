@@ -1,4 +1,4 @@
-import type { JobListItem } from '../../contract';
+import { matchesLabel, parseLabelSelector, type JobListItem } from '../../contract';
 import type { JobFilter } from './jobs';
 
 /**
@@ -18,5 +18,9 @@ export function matchesFilter(filter: JobFilter, job: JobListItem): boolean {
   if (filter.createdBefore && created >= Date.parse(filter.createdBefore)) return false;
   if (filter.createdWithinMs !== undefined && created < Date.now() - filter.createdWithinMs)
     return false;
+  for (const text of filter.labels ?? []) {
+    const selector = parseLabelSelector(text);
+    if (selector && !matchesLabel(job.labels, selector)) return false;
+  }
   return true;
 }

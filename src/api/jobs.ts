@@ -111,6 +111,8 @@ export interface JobFilter {
   createdBefore?: string;
   /** Created within this long before each read: a window that slides while the list is open. */
   createdWithinMs?: number;
+  /** Labels every job has: `key=value`, or `key` for any value. */
+  labels?: string[];
 }
 
 export function jobListSearch(filter: JobFilter, page: { cursor?: string; limit: number }) {
@@ -125,6 +127,7 @@ export function jobListSearch(filter: JobFilter, page: { cursor?: string; limit:
   const after = [filter.createdAfter, windowStart].filter(Boolean).sort().at(-1);
   if (after) query.set('created_after', after);
   if (filter.createdBefore) query.set('created_before', filter.createdBefore);
+  for (const label of filter.labels ?? []) query.append('label', label);
   if (page.cursor) query.set('cursor', page.cursor);
   query.set('limit', String(page.limit));
   return query;

@@ -23,6 +23,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     dependencies: true,
     arrays: true,
     schedules: true,
+    labels: true,
     ...overrides,
   };
 }

@@ -31,6 +31,7 @@ export function newJob(overrides: Partial<NewJob> = {}): NewJob {
     runOptions: DEFAULT_RUN_OPTIONS,
     dependsOn: [],
     array: null,
+    labels: {},
     ...overrides,
   };
 }

@@ -393,6 +393,9 @@ export interface components {
       started_at: string | null;
       finished_at: string | null;
       exit_code: number | null;
+      labels?: {
+        [key: string]: string;
+      };
     };
     Error: {
       /** @enum {boolean} */
@@ -451,6 +454,9 @@ export interface components {
       /** @description Extension: run the job as 2–10000 children, each with JOBDECK_ARRAY_INDEX (0…size−1) and JOBDECK_ARRAY_SIZE; the id answered is the parent's, whose state sums up the children's */
       array?: {
         size: number;
+      };
+      labels?: {
+        [key: string]: string;
       };
     };
     JobRecord: {
@@ -669,6 +675,9 @@ export interface components {
       node: string | null;
       attempt?: number;
       attempts_max?: number;
+      labels?: {
+        [key: string]: string;
+      };
     };
     QueueSummary: {
       queue: string;
@@ -1036,6 +1045,8 @@ export interface operations {
         created_before?: string;
         limit?: number;
         cursor?: string;
+        /** @description Jobs with every one of these labels: key=value, or key for any value; repeated for several */
+        label?: string[];
       };
       header?: never;
       path?: never;
@@ -1083,6 +1094,9 @@ export interface operations {
                 /** Format: date-time */
                 finished_at: string | null;
                 exit_code: number | null;
+                labels?: {
+                  [key: string]: string;
+                };
               }[];
               next_cursor: string | null;
               /** @description How many jobs match the filters, every page together (counted up to 10000) */

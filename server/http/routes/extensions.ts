@@ -62,6 +62,7 @@ export function extensionRoutes(
       createdAfter: query.created_after === undefined ? undefined : Date.parse(query.created_after),
       createdBefore:
         query.created_before === undefined ? undefined : Date.parse(query.created_before),
+      labels: query.label,
     };
     const [jobs, counted] = await Promise.all([
       service.list({ ...filter, limit: query.limit, beforeSeq }),

@@ -47,6 +47,7 @@ export const NEW_JOB_COLUMNS = [
   'array_links_json',
   'array_parent',
   'array_index',
+  'labels_json',
 ] as const satisfies readonly (keyof NewJobRow)[];
 
 const placeholders = <V>(param: Param<V>, columns: readonly (keyof V & string)[]) =>

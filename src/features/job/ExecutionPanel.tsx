@@ -20,6 +20,7 @@ import { currentAttempt, useJobAttempts, type AttemptsAnswer } from '../../api/a
 import { useCapabilities } from '../../api/capabilities';
 import type { JobExecution as Execution } from '../../../contract';
 import { jobExecutionQuery } from '../../api/queries';
+import { LabelBadges } from '../../components/LabelBadges';
 import { TimeText } from '../../components/TimeText';
 import { strategyText } from '../../lib/retry-text';
 import { formatBytes, formatDuration } from '../../lib/time';
@@ -208,6 +209,7 @@ export function ExecutionPanel({ job }: { job: JobRecord }) {
             Execution
           </Title>
           {summary}
+          <LabelBadges labels={execution.data?.labels} />
         </Group>
         <Button
           variant="subtle"

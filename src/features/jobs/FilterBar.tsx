@@ -10,6 +10,8 @@ import { countFilters, type TableView, type ViewChange } from './url-filters';
 export function FilterBar(props: {
   view: TableView;
   queues: string[];
+  /** Whether the service filters by label. */
+  labels: boolean;
   onChange: (change: ViewChange) => void;
 }) {
   const theme = useMantineTheme();

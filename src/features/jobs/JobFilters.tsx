@@ -1,8 +1,16 @@
-import { Autocomplete, Button, Group, MultiSelect, Select, TextInput } from '@mantine/core';
+import {
+  Autocomplete,
+  Button,
+  Group,
+  MultiSelect,
+  Select,
+  TagsInput,
+  TextInput,
+} from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useState } from 'react';
-import { JOB_STATES, type JobState } from '../../../contract';
+import { JOB_STATES, LABEL_LIMITS, parseLabelSelector, type JobState } from '../../../contract';
 import { dayjs } from '../../lib/time';
 import {
   CREATED_PRESETS,
@@ -50,13 +58,44 @@ function toggledStates(shown: readonly JobState[], picked: readonly JobState[]):
   });
 }
 
+/** Labels typed as `key=value` or `key`; one the service would refuse is held back, and said why. */
+function LabelFilter({
+  view,
+  onChange,
+}: {
+  view: TableView;
+  onChange: (change: ViewChange) => void;
+}) {
+  const [refused, setRefused] = useState<string | null>(null);
+  const change = (typed: string[]) => {
+    const bad = typed.find((text) => parseLabelSelector(text) === undefined);
+    setRefused(bad ?? null);
+    onChange({ labels: typed.filter((text) => parseLabelSelector(text) !== undefined) });
+  };
+  return (
+    <TagsInput
+      label="Labels"
+      placeholder={view.labels.length ? undefined : 'team=data or team'}
+      value={view.labels}
+      onChange={change}
+      maxTags={LABEL_LIMITS.filtersMax}
+      splitChars={[' ']}
+      clearable
+      error={refused && `"${refused}" is not key=value or key`}
+      w={240}
+    />
+  );
+}
+
 export function JobFilters({
   view,
   queues,
+  labels,
   onChange,
 }: {
   view: TableView;
   queues: string[];
+  labels: boolean;
   onChange: (change: ViewChange) => void;
 }) {
   const [name, setName] = useDebouncedText(view.name, (next) => onChange({ name: next }));
@@ -116,11 +155,20 @@ export function JobFilters({
           />
         </>
       )}
+      {labels && <LabelFilter view={view} onChange={onChange} />}
       {countFilters(view) > 0 && (
         <Button
           variant="subtle"
           onClick={() =>
-            onChange({ states: [], queue: '', name: '', created: 'any', after: '', before: '' })
+            onChange({
+              states: [],
+              queue: '',
+              name: '',
+              created: 'any',
+              after: '',
+              before: '',
+              labels: [],
+            })
           }
         >
           Clear filters

@@ -2,6 +2,7 @@ import { Anchor, Group, Table, Text, UnstyledButton } from '@mantine/core';
 import { Link } from 'react-router';
 import type { JobListItem } from '../../../contract';
 import { CopyIconButton } from '../../components/CopyIconButton';
+import { LabelBadges } from '../../components/LabelBadges';
 import {
   SelectAllCheckbox,
   SelectRowCheckbox,
@@ -75,6 +76,7 @@ function JobRow({ job, now, selection }: { job: JobListItem; now: number; select
         <Text size="xs" c="dimmed">
           {job.job_definition}
         </Text>
+        <LabelBadges labels={job.labels} />
       </Table.Td>
       <Table.Td>
         <Group gap={4} wrap="nowrap">

@@ -81,6 +81,7 @@ export function ProjectJobs() {
         <FilterBar
           view={view}
           queues={queues.data?.map((queue) => queue.queue) ?? []}
+          labels={capabilities?.labels ?? false}
           onChange={onChange}
         />
         <LiveIndicator status={stream} />

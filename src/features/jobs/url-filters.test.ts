@@ -4,7 +4,7 @@ import { DEFAULT_SORT, filterOfView, searchFromView, viewFromSearch } from './ur
 describe('the jobs table view in the URL', () => {
   it('round-trips every filter and drops what is not one', () => {
     const search = new URLSearchParams(
-      'state=running&state=runnable,bogus&queue=demo::default&name=nightly-&created=custom&after=2026-11-21T10:00:00.000Z&cursor=42&sort=-duration',
+      'state=running&state=runnable,bogus&queue=demo::default&name=nightly-&created=custom&after=2026-11-21T10:00:00.000Z&cursor=42&sort=-duration&label=team%3Ddata&label=ticket&label=bad%20key',
     );
     const view = viewFromSearch(search);
     expect(view).toEqual({
@@ -16,8 +16,10 @@ describe('the jobs table view in the URL', () => {
       before: '',
       cursor: '42',
       sort: { key: 'duration', direction: 'descending' },
+      labels: ['team=data', 'ticket'],
     });
     expect(viewFromSearch(searchFromView(view))).toEqual(view);
+    expect(filterOfView(view).labels).toEqual(['team=data', 'ticket']);
     expect(
       searchFromView(
         viewFromSearch(new URLSearchParams('created=never&after=x&sort=-created')),

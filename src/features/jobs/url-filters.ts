@@ -1,4 +1,4 @@
-import type { JobState } from '../../../contract';
+import { parseLabelSelector, type JobState } from '../../../contract';
 import type { JobFilter } from '../../api/jobs';
 import { statesFromParams } from '../../lib/state-params';
 
@@ -40,6 +40,8 @@ export interface TableView {
   before: string;
   cursor: string;
   sort: TableSort;
+  /** Label filters as the list takes them: `key=value` or `key`. */
+  labels: string[];
 }
 
 const isIso = (value: string) => value !== '' && !Number.isNaN(Date.parse(value));
@@ -69,6 +71,7 @@ export function viewFromSearch(search: URLSearchParams): TableView {
     before: isIso(search.get('before') ?? '') ? search.get('before')! : '',
     cursor: search.get('cursor') ?? '',
     sort: sortFromParam(search.get('sort')),
+    labels: search.getAll('label').filter((text) => parseLabelSelector(text) !== undefined),
   };
 }
 
@@ -83,6 +86,7 @@ export function searchFromView(view: TableView): URLSearchParams {
     if (view.after) search.set('after', view.after);
     if (view.before) search.set('before', view.before);
   }
+  for (const label of view.labels) search.append('label', label);
   if (view.cursor) search.set('cursor', view.cursor);
   if (sortParam(view.sort) !== sortParam(DEFAULT_SORT)) search.set('sort', sortParam(view.sort));
   return search;
@@ -90,8 +94,13 @@ export function searchFromView(view: TableView): URLSearchParams {
 
 /** How many filters narrow the view (states, queue, name, created): 0 when it shows every job. */
 export function countFilters(view: TableView): number {
-  return [view.states.length > 0, view.queue, view.name, view.created !== 'any'].filter(Boolean)
-    .length;
+  return [
+    view.states.length > 0,
+    view.queue,
+    view.name,
+    view.created !== 'any',
+    view.labels.length > 0,
+  ].filter(Boolean).length;
 }
 
 /** The service's filter for a view; a preset is a window ending at each read. */
@@ -99,6 +108,7 @@ export function filterOfView(view: TableView): JobFilter {
   const filter: JobFilter = { states: view.states };
   if (view.queue) filter.queue = view.queue;
   if (view.name) filter.name = view.name;
+  if (view.labels.length > 0) filter.labels = view.labels;
   if (view.created === 'custom') {
     if (view.after) filter.createdAfter = new Date(view.after).toISOString();
     if (view.before) filter.createdBefore = new Date(view.before).toISOString();

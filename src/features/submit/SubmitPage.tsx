@@ -17,6 +17,7 @@ import { CommandEditor } from './CommandEditor';
 import { useDeclared, useDefinitionFill } from './declared';
 import { DependenciesEditor } from './DependenciesEditor';
 import { EnvEditor } from './EnvEditor';
+import { LabelsEditor } from './LabelsEditor';
 import {
   emptyDependency,
   emptyForm,
@@ -206,6 +207,11 @@ export default function SubmitPage() {
               {capabilities?.arrays && (
                 <Paper withBorder p="md">
                   <ArrayField control={control} errors={formState.errors} />
+                </Paper>
+              )}
+              {capabilities?.labels && (
+                <Paper withBorder p="md">
+                  <LabelsEditor control={control} register={register} errors={formState.errors} />
                 </Paper>
               )}
             </Stack>

@@ -118,6 +118,41 @@ describe('payload round trip', () => {
   });
 });
 
+describe('labels', () => {
+  it('are sent as an object, and come back from a payload in their order', () => {
+    const payload = {
+      job_definition: 'demo::hello:1',
+      job_queue: 'demo::default',
+      labels: { ticket: 'OPS-42', 'dataset/name': 'sales' },
+    };
+    const values = formFromPayload(payload);
+    expect(values.labels).toEqual([
+      { key: 'ticket', value: 'OPS-42' },
+      { key: 'dataset/name', value: 'sales' },
+    ]);
+    expect(payloadFromForm(values)).toEqual(payload);
+  });
+
+  it('name a bad or repeated key at its row, and a refused value at its value', () => {
+    const values = {
+      ...valid(),
+      labels: [
+        { key: 'bad key', value: 'x' },
+        { key: 'team', value: 'a' },
+        { key: 'team', value: 'b' },
+        { key: '', value: 'c' },
+        { key: 'long', value: 'x'.repeat(257) },
+      ],
+    };
+    const errors = validateForm(values);
+    expect(errors['labels.0.key']).toMatch(/^is not a valid label key/);
+    expect(errors['labels.2.key']).toBe('duplicate label "team"');
+    expect(errors['labels.3.key']).toBe('is required');
+    const { fields } = errorsFromMessage('labels.long: must be at most 256 bytes', values);
+    expect(fields).toEqual({ 'labels.4.value': 'must be at most 256 bytes' });
+  });
+});
+
 describe('server messages onto fields', () => {
   it('maps each `field: reason` to its control; the rest stays general', () => {
     const values = {

@@ -8,6 +8,9 @@ import {
   ENV_NAME,
   IDENTIFIER_MESSAGES,
   JOB_NAME,
+  LABEL_KEY,
+  LABEL_KEY_MESSAGE,
+  LABEL_LIMITS,
   QUEUE_REF,
   fieldErrorsOf,
   formatIssues,
@@ -88,6 +91,8 @@ export interface SubmitFormValues {
   dependsOn: DependencyValues[];
   /** How many children, as typed; empty: the job runs once, as one job. */
   arraySize: string;
+  /** No rows: the submission has no labels. */
+  labels: { key: string; value: string }[];
 }
 
 export const emptyForm = (): SubmitFormValues => ({
@@ -103,6 +108,7 @@ export const emptyForm = (): SubmitFormValues => ({
   retry: emptyRetry(),
   dependsOn: [],
   arraySize: '',
+  labels: [],
 });
 
 /** What each section editor of the form gets. */
@@ -237,6 +243,9 @@ export function payloadFromForm(values: SubmitFormValues): SubmitJobRequest {
     payload.depends_on = values.dependsOn.map((d) => ({ job_id: d.jobId.trim(), type: d.type }));
   const arraySize = numberOf(values.arraySize);
   if (arraySize !== undefined) payload.array = { size: arraySize };
+  if (values.labels.length > 0) {
+    payload.labels = Object.fromEntries(values.labels.map((l) => [l.key.trim(), l.value]));
+  }
   return payload;
 }
 
@@ -247,10 +256,7 @@ export function formFromPayload(payload: SubmitJobRequest): SubmitFormValues {
     job_queue: payload.job_queue,
     name: payload.name ?? '',
     command: (payload.container_cmd ?? []).map((word) => ({ word })),
-    parameters: Object.entries(payload.container_cmd_parameter ?? {}).map(([key, value]) => ({
-      key,
-      value,
-    })),
+    parameters: keyValueRows(payload.container_cmd_parameter),
     env: Object.entries(payload.container_env ?? {}).map(([name, entry]) => ({
       name,
       value: entry.value,
@@ -268,8 +274,12 @@ export function formFromPayload(payload: SubmitJobRequest): SubmitFormValues {
       return d.job_id !== undefined && isJobDependencyType(type) ? [{ jobId: d.job_id, type }] : [];
     }),
     arraySize: payload.array ? String(payload.array.size) : '',
+    labels: keyValueRows(payload.labels),
   };
 }
+
+const keyValueRows = (map: Record<string, string> | undefined) =>
+  Object.entries(map ?? {}).map(([key, value]) => ({ key, value }));
 
 /**
  * A job of any origin submitted again, from what ran: the command as run (its `Param::` words
@@ -292,6 +302,7 @@ export function formFromExecution(
       sensitive,
     })),
     arraySize: arraySize === null ? '' : String(arraySize),
+    labels: keyValueRows(execution.labels),
   };
 }
 
@@ -319,6 +330,12 @@ export function formFieldOf(field: string, values: SubmitFormValues): string | n
     return values.scheduleMode === 'unix' ? 'scheduleUnix' : 'scheduleLocal';
   if (field.startsWith('depends_on')) return dependencyFieldOf(field, values);
   if (field === 'array' || field === 'array.size') return 'arraySize';
+  if (field === 'labels') return 'labels';
+  const label = /^labels\.(.+)$/.exec(field);
+  if (label) {
+    const index = values.labels.findIndex((l) => l.key.trim() === label[1]);
+    return index >= 0 ? `labels.${index}.value` : 'labels';
+  }
   return retryFieldOf(field, values);
 }
 
@@ -428,6 +445,16 @@ export function validateForm(values: SubmitFormValues): FieldErrors {
     if (!key) errors[`parameters.${index}.key`] = 'is required';
     else if (seenKeys.has(key)) errors[`parameters.${index}.key`] = `duplicate key "${key}"`;
     seenKeys.add(key);
+  });
+  const seenLabels = new Set<string>();
+  values.labels.forEach(({ key }, index) => {
+    const trimmed = key.trim();
+    if (!trimmed) errors[`labels.${index}.key`] = 'is required';
+    else if (trimmed.length > LABEL_LIMITS.keyMaxLength || !LABEL_KEY.test(trimmed))
+      errors[`labels.${index}.key`] = LABEL_KEY_MESSAGE;
+    else if (seenLabels.has(trimmed))
+      errors[`labels.${index}.key`] = `duplicate label "${trimmed}"`;
+    seenLabels.add(trimmed);
   });
   const seenNames = new Set<string>();
   values.env.forEach(({ name: variable }, index) => {

@@ -8,6 +8,7 @@ import type { NewJobRow, NewTransitionRow } from '../hot-queries';
 import { WriteBatch } from '../write-batch';
 import { storableNote, type JobTables } from './context';
 import { insertDependenciesWithin } from './dependencies';
+import { insertLabelsWithin } from './labels';
 import { newJobRow, storedJob } from './rows';
 
 export interface PendingInsert {
@@ -165,6 +166,11 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
     const returned = await hot.insertJobs(trx, rows);
     const seqById = new Map(returned.map(({ id, seq }) => [id, seq]));
     await hot.insertTransitions(trx, transitions);
+    await insertLabelsWithin(
+      trx,
+      inserts.map(({ job }) => job),
+      seqById,
+    );
     await insertDependenciesWithin(
       trx,
       inserts.map((insert) => insert.job),

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { JobState, RetryStrategy } from '../../../../contract';
+import type { JobState, Labels, RetryStrategy } from '../../../../contract';
 import {
   DEFAULT_RUN_OPTIONS,
   childRole,
@@ -53,6 +53,7 @@ export function toJob(row: Selectable<JobsTable>): Job {
     notBefore: row.not_before,
     dependsOn: row.depends_json === null ? [] : (JSON.parse(row.depends_json) as JobDependency[]),
     array: arrayRole(row),
+    labels: row.labels_json === null ? {} : (JSON.parse(row.labels_json) as Labels),
   };
 }
 
@@ -116,6 +117,7 @@ export function newJobRow(job: NewJob, state: JobState, systemNote: string | nul
     array_links_json: parent?.links ? JSON.stringify(parent.links) : null,
     array_parent: child?.parentId ?? null,
     array_index: child?.index ?? null,
+    labels_json: Object.keys(job.labels).length === 0 ? null : JSON.stringify(job.labels),
   };
   return child ? { ...row, ...PLAN_OF_PARENT } : row;
 }
@@ -159,5 +161,6 @@ export function storedJob(job: NewJob, row: NewJobRow, seq: number): Job {
     notBefore: null,
     dependsOn: job.dependsOn,
     array: job.array,
+    labels: job.labels,
   };
 }
