@@ -326,12 +326,12 @@ export const STEPS: Step<unknown>[] = [
         ],
         [`store of ${s.storedJobs} jobs: keeping an ended job's output`, latency(s.keepOutputMs)],
         [
-          `store of ${s.storedJobs} jobs: a waiting job's place, last of ${s.waitingInQueue} in its queue`,
+          `store of ${s.storedJobs} jobs: a waiting job's place (counted to 1,000), last of ${s.waitingInQueue > 1000 ? 'over 1,000' : s.waitingInQueue} in its queue`,
           latency(s.placeMs),
         ],
         ...s.list.map((l): Row => [
           `store of ${s.storedJobs} jobs: list by ${l.filter} (page of 50, counted)`,
-          `p99 ${l.p99Ms} ms (${l.requestsPerSecond} req/s, 4 connections)`,
+          `p99 ${l.p99Ms} ms (${l.requestsPerSecond} req/s, one reader)`,
         ]),
       ]),
   }),

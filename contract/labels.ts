@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { atMostKeys, boundedString, refusingReservedKeys } from './text';
+import { atMostKeys, boundedString, refusingReservedKeys, wellFormed, withoutNul } from './text';
 
 /**
  * Extension: labels a person puts on a job to find it later (the ticket, the dataset, the
@@ -33,15 +33,19 @@ export interface LabelSelector {
 const SELECTOR_MESSAGE = `must be key=value or key, where a key is a letter or digit, then letters, digits, '.', '_', '/' or '-' (at most ${LABEL_LIMITS.keyMaxLength} characters)`;
 
 /** `team=data` or `team`; split at the first '=', so a value may hold one. */
-export const labelSelectorSchema = z.string().transform((text, context): LabelSelector => {
-  const at = text.indexOf('=');
-  const key = at < 0 ? text : text.slice(0, at);
-  if (key.length > LABEL_LIMITS.keyMaxLength || !LABEL_KEY.test(key)) {
-    context.addIssue({ code: 'custom', message: SELECTOR_MESSAGE });
-    return z.NEVER;
-  }
-  return at < 0 ? { key } : { key, value: text.slice(at + 1) };
-});
+export const labelSelectorSchema = z
+  .string()
+  .refine(...withoutNul)
+  .refine(...wellFormed)
+  .transform((text, context): LabelSelector => {
+    const at = text.indexOf('=');
+    const key = at < 0 ? text : text.slice(0, at);
+    if (key.length > LABEL_LIMITS.keyMaxLength || !LABEL_KEY.test(key)) {
+      context.addIssue({ code: 'custom', message: SELECTOR_MESSAGE });
+      return z.NEVER;
+    }
+    return at < 0 ? { key } : { key, value: text.slice(at + 1) };
+  });
 
 /** `?label=a=1&label=b`: repeated, never split at commas (a value may hold one). */
 export const labelSelectorsSchema = z.preprocess(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wellFormed, withoutNul } from './text';
 
 export const PAUSE_REASON_MAX_LENGTH = 200;
 
@@ -8,6 +9,8 @@ export const pauseRequestSchema = z.strictObject(
     reason: z
       .string({ error: 'must be a string' })
       .max(PAUSE_REASON_MAX_LENGTH, `must be at most ${PAUSE_REASON_MAX_LENGTH} characters`)
+      .refine(...withoutNul)
+      .refine(...wellFormed)
       .optional(),
   },
   { error: 'body must be a JSON object like { "reason": "…" }' },

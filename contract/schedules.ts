@@ -42,6 +42,10 @@ export const scheduleSchema = z.object({
   missed: z.enum(SCHEDULE_MISSED),
   paused: z.boolean(),
   paused_reason: z.string().nullable(),
+  labels: z
+    .record(z.string(), z.string())
+    .optional()
+    .meta({ description: "The labels of each firing's job ({} when none)" }),
   next_firings: z.array(isoTime).meta({
     description: `The next ${SCHEDULE_LIMITS.nextShown} times it fires (none while paused)`,
   }),

@@ -18,7 +18,7 @@ export const withoutNul = [
  * JSON can spell a lone surrogate (`"\ud800"`), which no UTF-8 can carry: it would reach the
  * container (or the sealed store) as U+FFFD, a different value than the one submitted.
  */
-const wellFormed = [
+export const wellFormed = [
   (text: string) => !/[\uD800-\uDFFF]/u.test(text),
   'must be well-formed Unicode (no lone surrogate \\uD800–\\uDFFF)',
 ] as const;

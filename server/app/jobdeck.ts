@@ -162,6 +162,7 @@ export async function startJobdeck(
       identity: thisInstance(),
       instanceTimeoutMs: config.instance_timeout_seconds * 1000,
       isLocalProcessAlive: isProcessAlive,
+      queueControlApi: config.extensions,
     },
   );
 

@@ -38,6 +38,7 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
         missed: schedule.missed,
         missedAfterMs: schedule.missed_after_seconds * 1000,
         parameters: schedule.container_cmd_parameter,
+        labels: schedule.labels,
         pausedAtStart: schedule.paused,
       });
     }

@@ -42,6 +42,7 @@ describe('schedules in the configuration', () => {
       missed: 'run_once',
       missedAfterMs: 60_000,
       parameters: {},
+      labels: {},
       pausedAtStart: false,
     });
   });

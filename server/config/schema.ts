@@ -6,6 +6,7 @@ import {
   QUEUE_REF,
   SCHEDULE_MISSED,
   SCHEDULE_OVERLAPS,
+  labelsSchema,
   retryStrategySchema,
 } from '../../contract';
 
@@ -263,7 +264,7 @@ const queueSchema = z
       .boolean()
       .default(false)
       .describe(
-        'At the first start on a store: jobs are accepted and wait as runnable, nothing starts until the queue is resumed (then the API pauses and resumes it)',
+        'Jobs are accepted and wait as runnable; nothing starts until the queue is resumed (through the API, or by editing this)',
       ),
     max_running_ceiling: positiveInt
       .optional()
@@ -339,6 +340,11 @@ const scheduleSchema = z
       .record(z.string(), z.string())
       .default({})
       .describe("Parameters of each firing's job, over the definition's"),
+    labels: labelsSchema
+      .default({})
+      .describe(
+        "Labels of each firing's job, to find a schedule's jobs in the list (ticket: OPS-1)",
+      ),
     paused: z
       .boolean()
       .default(false)

@@ -196,6 +196,7 @@ export function toSchedule({ settings, state, next, recent }: ScheduleView): Sch
     missed: settings.missed,
     paused: state.paused,
     paused_reason: state.pausedReason,
+    labels: settings.labels,
     next_firings: next.map((at) => at.toISOString()),
     recent: recent.map((firing) => ({
       fire_at: iso(firing.fireAt),

@@ -1,4 +1,4 @@
-import type { RetryStrategy, ScheduleMissed, ScheduleOverlap } from '../../contract';
+import type { Labels, RetryStrategy, ScheduleMissed, ScheduleOverlap } from '../../contract';
 import type { RunOptions } from './model';
 
 /** What the admin declared: queues and versioned definitions, per project. */
@@ -49,6 +49,7 @@ export interface ScheduleSettings {
   /** How late a firing is when it counts as missed. */
   missedAfterMs: number;
   parameters: Record<string, string>;
+  labels: Labels;
   /** Its state the first time a store sees it; then the store's. */
   pausedAtStart: boolean;
 }

@@ -14,6 +14,9 @@ import { admissionOf, type JobStateMachine } from './state-machine';
 const totalOf = (countsByQueue: Map<string, number>) =>
   [...countsByQueue.values()].reduce((sum, n) => sum + n, 0);
 
+/** A waiting job's place is counted this far: past it, the note says "past the first 1,000". */
+const PLACES_COUNTED = 1000;
+
 // setTimeout's ceiling; a later schedule_at just re-arms when this fires.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -252,7 +255,7 @@ export class Dispatcher {
     if (queue?.paused) return notes.queuePaused(job.queue, queue.pausedReason);
     const [active, place] = await Promise.all([
       counts ?? this.store.activeCountsByQueue(),
-      counts ? undefined : this.store.placeInQueue(job.queue, job.seq),
+      counts ? undefined : this.store.placeInQueue(job.queue, job.seq, Date.now(), PLACES_COUNTED),
     ]);
     const inQueue = active.get(job.queue) ?? 0;
     const total = totalOf(active);
@@ -260,6 +263,11 @@ export class Dispatcher {
       queue && inQueue < queue.maxRunning && total >= this.catalog.maxRunning
         ? notes.serviceSlotsBusy(total, this.catalog.maxRunning)
         : notes.queueSlotsBusy(inQueue, queue?.maxRunning ?? 0, job.queue);
-    return notes.waitingForSlot(slots, place && { ...place, queue: job.queue });
+    // 0: claimed between the two reads; its next read says so.
+    const placed =
+      place && place.place > 0
+        ? { ...place, queue: job.queue, counted: PLACES_COUNTED }
+        : undefined;
+    return notes.waitingForSlot(slots, placed);
   }
 }

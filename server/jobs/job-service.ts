@@ -302,8 +302,10 @@ export class JobService {
     };
   }
 
-  /** The project's queues, highest priority first; final states counted over the last day. */
-  /** The project's queues (`only`: that one) as they are now, with their jobs counted. */
+  /**
+   * The project's queues (`only`: that one) as they are now, highest priority first, with their
+   * jobs counted (final states over the last day).
+   */
   async queues(project: string, only?: string, now = Date.now()): Promise<QueueOverview[]> {
     const queues = this.catalog.queuesByPriority.filter(
       (q) => q.project === project && (only === undefined || q.ref === only),

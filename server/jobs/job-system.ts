@@ -45,6 +45,8 @@ export interface JobSystemOptions {
   /** How long an instance may stay silent before another takes over its jobs. */
   instanceTimeoutMs: number;
   isLocalProcessAlive: (pid: number) => boolean;
+  /** Whether operators pause queues and change max_running through the API (the extensions). */
+  queueControlApi: boolean;
 }
 
 export type JobSystem = ReturnType<typeof createJobSystem>;
@@ -74,7 +76,13 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     options: { defaults: options.defaults, owner },
   });
   const locks = new KeyedSerial();
-  const controls = new QueueControls({ store: ports.queues, catalog, signals, logger });
+  const controls = new QueueControls({
+    store: ports.queues,
+    catalog,
+    signals,
+    logger,
+    configRules: !options.queueControlApi,
+  });
   const dispatcher = new Dispatcher({
     store,
     machine,

@@ -54,11 +54,17 @@ export const notes = {
     `${running} of ${max} running in queue ${queue}`,
   serviceSlotsBusy: (running: number, max: number) =>
     `${running} of ${max} running on this service (max_running)`,
-  /** `place`: where the job stands among those waiting in its queue, when it was counted. */
-  waitingForSlot: (slots: string, place?: { place: number; waiting: number; queue: string }) =>
-    place
-      ? `waiting for a slot: ${ordinal(place.place)} of ${place.waiting} waiting in queue ${place.queue}; ${slots}`
-      : `waiting for a slot: ${slots}`,
+  /** `place`: where the job stands among those waiting in its queue, each counted this far. */
+  waitingForSlot: (
+    slots: string,
+    place?: { place: number; waiting: number; queue: string; counted: number },
+  ) => {
+    if (!place) return `waiting for a slot: ${slots}`;
+    const { counted: max } = place;
+    const at = place.place > max ? `past the first ${counted(max)}` : ordinal(place.place);
+    const of = place.waiting > max ? `more than ${counted(max)}` : counted(place.waiting);
+    return `waiting for a slot: ${at} of ${of} waiting in queue ${place.queue}; ${slots}`;
+  },
   queuePaused: (queue: string, reason: string | null) =>
     `waiting: queue ${queue} is paused${reason ? ` (${reason})` : ''}`,
   creatingContainer: (image: string) => `creating the container from image ${image}`,

@@ -63,10 +63,15 @@ export interface JobStore {
   /** The queue's earliest-submitted job in one of `states`, by the (state, queue, seq) index. */
   firstInStates(queue: string, states: readonly JobState[]): Promise<Job | undefined>;
   /**
-   * A runnable job's place among its queue's runnable jobs in the order claims take them (1:
-   * next), and how many wait there.
+   * A runnable job's place among its queue's jobs that a claim at `now` would take, in the order
+   * claims take them (1: next), and how many such wait there; each counted up to `atMost` + 1.
    */
-  placeInQueue(queue: string, seq: number): Promise<{ place: number; waiting: number }>;
+  placeInQueue(
+    queue: string,
+    seq: number,
+    now: number,
+    atMost: number,
+  ): Promise<{ place: number; waiting: number }>;
   /**
    * Jobs of the given queues counted by state: unfinished ones as they are now; final ones that
    * finished at or after `since`, with how many of those at or after `recentSince`.
@@ -178,8 +183,15 @@ export interface QueueControlChange {
 
 /** Queues' controls, in the store so that every instance obeys a change at once. */
 export interface QueueControlStore {
-  /** Stores a row for each queue not seen before (paused as configured). */
-  register(queues: readonly { ref: string; paused: boolean }[]): Promise<void>;
+  /**
+   * Stores a row for each queue not seen before (as configured). For a queue whose configured
+   * pause or max_running differs from the last one seen, the configuration's wins over what was
+   * set through the API: its state becomes the configured one, by `configuration` at `now`.
+   */
+  register(
+    queues: readonly { ref: string; paused: boolean; maxRunning: number }[],
+    now: number,
+  ): Promise<void>;
   controls(): Promise<QueueControl[]>;
   /** Returns false when no such queue is stored. */
   change(ref: string, change: QueueControlChange, by: string, now: number): Promise<boolean>;

@@ -22,6 +22,8 @@ const notFoundQueue = (ref: string) =>
 export class QueueControls {
   private byRef = new Map<string, QueueControl>();
   private readonly listeners: (() => void)[] = [];
+  /** Reads one after the other: on a pool, an older read finishing last would undo a change. */
+  private reading: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly parts: {
@@ -29,6 +31,8 @@ export class QueueControls {
       catalog: Catalog;
       signals: Signals;
       logger: Logger;
+      /** Without the API (extensions off) the configuration is the only way to change a queue. */
+      configRules: boolean;
     },
   ) {
     parts.signals.subscribe((signal) => {
@@ -36,11 +40,35 @@ export class QueueControls {
     });
   }
 
-  /** Stores the queues first seen (paused as configured), then reads every queue's controls. */
+  /**
+   * Stores the queues first seen (as configured) and applies edits of the configuration, then
+   * reads every queue's controls. A queue whose stored pause differs from its configuration
+   * (paused or resumed through the API since) is named in the log. Without the API, the
+   * configuration rules.
+   */
   async start(): Promise<void> {
-    const queues = this.parts.catalog.queuesByPriority;
-    await this.parts.store.register(queues.map((q) => ({ ref: q.ref, paused: q.pausedAtStart })));
+    const { catalog, store, logger, configRules } = this.parts;
+    const queues = catalog.queuesByPriority;
+    await store.register(
+      queues.map((q) => ({ ref: q.ref, paused: q.pausedAtStart, maxRunning: q.maxRunning })),
+      Date.now(),
+    );
     await this.refresh();
+    for (const settings of queues) {
+      const control = this.byRef.get(settings.ref);
+      if (!control) continue;
+      const differs = control.paused !== settings.pausedAtStart || control.maxRunning !== null;
+      if (differs && configRules) {
+        const paused = settings.pausedAtStart ? { reason: null } : false;
+        await store.change(settings.ref, { paused, maxRunning: null }, 'configuration', Date.now());
+      } else if (control.paused !== settings.pausedAtStart) {
+        logger.warn(
+          { queue: settings.ref, changed: control.changed },
+          `queue ${settings.ref} is ${control.paused ? 'paused' : 'running'} as last set through the API, not as its configuration says (an edit of its paused would win)`,
+        );
+      }
+    }
+    if (configRules) await this.refresh();
   }
 
   /** Called when a change may let jobs start (resumed, more slots): the dispatcher's kick. */
@@ -49,7 +77,12 @@ export class QueueControls {
   }
 
   /** Reads the controls again; tells the listeners when one differs from what was known. */
-  async refresh(): Promise<void> {
+  refresh(): Promise<void> {
+    this.reading = this.reading.then(() => this.read());
+    return this.reading;
+  }
+
+  private async read(): Promise<void> {
     try {
       const controls = await this.parts.store.controls();
       const next = new Map(controls.map((control) => [control.ref, control]));
@@ -72,7 +105,8 @@ export class QueueControls {
       settings,
       paused: control?.paused ?? settings.pausedAtStart,
       pausedReason: control?.pausedReason ?? null,
-      maxRunning: control?.maxRunning ?? settings.maxRunning,
+      // A ceiling lowered in the configuration since holds over a value set before it.
+      maxRunning: Math.min(control?.maxRunning ?? settings.maxRunning, settings.maxRunningCeiling),
       changed: control?.changed ?? null,
     };
   }

@@ -199,6 +199,7 @@ export class Scheduler {
         job_queue: schedule.queue,
         name: `${schedule.name}-${firingStamp(fireAt)}`,
         container_cmd_parameter: schedule.parameters,
+        labels: schedule.labels,
       },
       schedule.project,
       this.parts.catalog,

@@ -76,6 +76,8 @@ export interface QueueControlsTable {
   max_running: number | null;
   changed_at: number | null;
   changed_by: string | null;
+  configured_paused: number;
+  configured_max_running: number;
 }
 
 /** One firing of a schedule: the job it submitted, or (job_id null) why none. */

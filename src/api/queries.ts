@@ -113,12 +113,18 @@ export function jobListQuery(filter: JobFilter, cursor: string | undefined, stre
   });
 }
 
+/**
+ * A queue paused or resized by another operator sends no job event: while the stream is live,
+ * the queues are read this often anyway.
+ */
+const QUEUE_CHANGES_REFRESH_MS = 30_000;
+
 /** The project's queues and their counts (extension), fresh the same way as the list. */
 export function queueListQuery(stream: StreamStatus) {
   return queryOptions({
     queryKey: queueKeys.list(),
     queryFn: listQueues,
-    refetchInterval: listRefetchInterval(stream),
+    refetchInterval: listRefetchInterval(stream) || QUEUE_CHANGES_REFRESH_MS,
     retry: false,
   });
 }

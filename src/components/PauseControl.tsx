@@ -54,7 +54,7 @@ function PauseButton({
   };
   return (
     <>
-      <Button variant="default" onClick={dialog.open}>
+      <Button variant="default" onClick={dialog.open} aria-label={`Pause ${name}`}>
         Pause
       </Button>
       <Modal opened={opened} onClose={close} title={`Pause ${name}?`}>
@@ -106,7 +106,7 @@ function ResumeButton({
     });
   return (
     <Stack gap="xs" align="flex-end">
-      <Button onClick={resume} loading={mutation.isPending}>
+      <Button onClick={resume} loading={mutation.isPending} aria-label={`Resume ${name}`}>
         Resume
       </Button>
       {mutation.isError && (

@@ -80,6 +80,7 @@ export async function startDomain(
         identity,
         instanceTimeoutMs: INSTANCE_TIMEOUT_MS,
         isLocalProcessAlive: (pid) => livePids.has(pid),
+        queueControlApi: true,
       },
     );
     return Object.assign(system, {
@@ -99,6 +100,9 @@ export async function startDomain(
   const domain = {
     engine,
     store,
+    /** The store's queue controls, for a second reader of them. */
+    queueControls: storage.queues,
+    catalog: () => catalogFromConfig(config),
     get system() {
       return system;
     },

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { QueueControls } from '../../server/jobs/queue-controls';
 import { FakeRuntime } from '../../server/runtime/fake/fake-runtime';
+import { LocalSignals } from '../../server/store/local-signals';
 import { startDomain } from './harness';
 
 let domain: Awaited<ReturnType<typeof startDomain>>;
@@ -100,5 +103,33 @@ describe('queue controls', () => {
     expect((await domain.waitFor(id, 'runnable')).systemNote).toBe(
       'waiting: queue t::default is paused (maintenance)',
     );
+  });
+
+  it('without the API (extensions off) the configuration rules: what the store kept is undone at start', async () => {
+    domain = await startDomain(new FakeRuntime(), undefined, NO_PASS_MS);
+    await domain.system.controls.change(
+      't',
+      QUEUE,
+      { paused: { reason: 'x' }, maxRunning: 2 },
+      'k',
+    );
+    const controls = (configRules: boolean) =>
+      new QueueControls({
+        store: domain.queueControls,
+        catalog: domain.catalog(),
+        signals: new LocalSignals(),
+        logger: pino({ level: 'silent' }),
+        configRules,
+      });
+    const withApi = controls(false);
+    await withApi.start();
+    expect(withApi.liveInProject('t', QUEUE)).toMatchObject({ paused: true, maxRunning: 2 });
+    const withoutApi = controls(true);
+    await withoutApi.start();
+    expect(withoutApi.liveInProject('t', QUEUE)).toMatchObject({
+      paused: false,
+      maxRunning: 4,
+      changed: { by: 'configuration' },
+    });
   });
 });

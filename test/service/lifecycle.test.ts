@@ -86,7 +86,9 @@ describe('a job runs as a real container', () => {
     await waitForState(service, blocker, 'running');
     const waiting = await submit(service, { job_definition: 't::echo:1', job_queue: 't::single' });
     const job = await waitForState(service, waiting, 'runnable');
-    expect(job.system_note).toBe('waiting for a slot: 1 of 1 running in queue t::single');
+    expect(job.system_note).toBe(
+      'waiting for a slot: 1st of 1 waiting in queue t::single; 1 of 1 running in queue t::single',
+    );
     await service.request('POST', `/v1/client/job/${blocker}/cancel`);
     await waitForState(service, waiting, 'completed');
   });

@@ -30,7 +30,7 @@ describe('dispatch order', () => {
     });
     const waiting = await waitForState(service, highFirst, 'runnable');
     expect(waiting.system_note).toBe(
-      'waiting for a slot: 1 of 1 running on this service (max_running)',
+      'waiting for a slot: 1st of 2 waiting in queue t::default; 1 of 1 running on this service (max_running)',
     );
 
     await service.request('POST', `/v1/client/job/${blocker}/cancel`);

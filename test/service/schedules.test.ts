@@ -22,7 +22,12 @@ beforeAll(async () => {
   service = await startService({
     reconcile_interval_seconds: 1,
     projects: scheduledProjects({
-      every2: { job_definition: 't::echo:1', job_queue: 't::default', cron: EVERY_2S },
+      every2: {
+        job_definition: 't::echo:1',
+        job_queue: 't::default',
+        cron: EVERY_2S,
+        labels: { origin: 'every2' },
+      },
       slow: {
         job_definition: 't::sleep:1',
         job_queue: 't::default',
@@ -105,6 +110,11 @@ describe('recurring schedules', () => {
       await waitForState(service, firing.job_id, 'completed');
     }
     expect(Date.parse(recent[0]!.fire_at) - Date.parse(recent[1]!.fire_at)).toBe(2000);
+    // Its jobs carry the schedule's labels: the list finds them by label.
+    const labelled = await service.request('GET', '/v1/client/jobs?label=origin=every2&limit=200');
+    const ids = (labelled.body.data as { items: { id: string }[] }).items.map((job) => job.id);
+    for (const firing of recent.filter((f) => f.job_id !== null))
+      expect(ids).toContain(firing.job_id);
     const listed = await scheduleOf('every2');
     expect(listed).toMatchObject({
       job_definition: 't::echo:1',
@@ -115,6 +125,7 @@ describe('recurring schedules', () => {
       missed: 'run_once',
       paused: false,
       paused_reason: null,
+      labels: { origin: 'every2' },
     });
     expect(listed.next_firings).toHaveLength(5);
     const times = listed.next_firings.map(Date.parse);

@@ -62,6 +62,11 @@ describe.each(DRIVERS)('job labels on $name', (driver) => {
     expect((await store.jobs.listJobs({ ...filter, limit: 10 })).map((j) => j.name)).toEqual(['c']);
     expect(await store.jobs.countJobs({ project: 'p', labels: [{ key: 'team' }] }, 100)).toBe(4);
     expect(await store.jobs.countJobs({ project: 'p', labels: [{ key: 'team' }] }, 2)).toBe(3);
+    const both = [{ key: 'team', value: 'data' }, { key: 'ticket' }];
+    expect(await store.jobs.countJobs({ project: 'p', labels: both }, 100)).toBe(2);
+    expect(
+      await store.jobs.countJobs({ project: 'p', labels: both, states: ['runnable'] }, 100),
+    ).toBe(0);
   });
 
   it('pages through a label’s jobs by cursor, newest first', async () => {

@@ -11,21 +11,48 @@ describe.each(DRIVERS)('QueueControlStore on $name', (driver) => {
   });
   afterEach(() => store.close());
 
-  it('registers a queue once: its configured pause is the first state, later starts change nothing', async () => {
-    await store.queues.register([{ ref: 'p::default', paused: true }]);
-    await store.queues.register([
-      { ref: 'p::default', paused: false },
-      { ref: 'p::batch', paused: false },
-    ]);
+  it('registers a queue once: later starts with the same configuration change nothing', async () => {
+    await store.queues.register([{ ref: 'p::default', paused: true, maxRunning: 4 }], T0);
+    await store.queues.change('p::default', { paused: false, maxRunning: 6 }, 'k1', T0 + 1);
+    await store.queues.register(
+      [
+        { ref: 'p::default', paused: true, maxRunning: 4 },
+        { ref: 'p::batch', paused: false, maxRunning: 2 },
+      ],
+      T0 + 2,
+    );
     const controls = await store.queues.controls();
     expect(controls.sort((a, b) => a.ref.localeCompare(b.ref))).toEqual([
       { ref: 'p::batch', paused: false, pausedReason: null, maxRunning: null, changed: null },
-      { ref: 'p::default', paused: true, pausedReason: null, maxRunning: null, changed: null },
+      {
+        ref: 'p::default',
+        paused: false,
+        pausedReason: null,
+        maxRunning: 6,
+        changed: { at: T0 + 1, by: 'k1' },
+      },
     ]);
   });
 
+  it('an edited configuration wins over what the API set before it', async () => {
+    await store.queues.register([{ ref: 'p::default', paused: false, maxRunning: 4 }], T0);
+    await store.queues.change('p::default', { paused: { reason: 'r' }, maxRunning: 6 }, 'k1', T0);
+    await store.queues.register([{ ref: 'p::default', paused: false, maxRunning: 8 }], T0 + 5);
+    expect(await store.queues.controls()).toEqual([
+      {
+        ref: 'p::default',
+        paused: false,
+        pausedReason: null,
+        maxRunning: null,
+        changed: { at: T0 + 5, by: 'configuration' },
+      },
+    ]);
+    await store.queues.register([{ ref: 'p::default', paused: true, maxRunning: 8 }], T0 + 6);
+    expect((await store.queues.controls())[0]).toMatchObject({ paused: true, maxRunning: null });
+  });
+
   it('changes only the fields given, with who and when; resuming drops the reason', async () => {
-    await store.queues.register([{ ref: 'p::default', paused: false }]);
+    await store.queues.register([{ ref: 'p::default', paused: false, maxRunning: 4 }], T0);
     expect(
       await store.queues.change('p::default', { paused: { reason: 'bad release' } }, 'k1', T0),
     ).toBe(true);
@@ -58,11 +85,15 @@ describe.each(DRIVERS)('QueueControlStore on $name', (driver) => {
     await insertRunnable(store.jobs, { queue: 'p::other' });
     const third = await insertRunnable(store.jobs);
     const seqOf = async (id: string) => (await store.jobs.getJob(id))!.seq;
-    expect(await store.jobs.placeInQueue('p::default', await seqOf(first.id))).toEqual({
+    expect(
+      await store.jobs.placeInQueue('p::default', await seqOf(first.id), T0 + 10, 1000),
+    ).toEqual({
       place: 1,
       waiting: 3,
     });
-    expect(await store.jobs.placeInQueue('p::default', await seqOf(third.id))).toEqual({
+    expect(
+      await store.jobs.placeInQueue('p::default', await seqOf(third.id), T0 + 10, 1000),
+    ).toEqual({
       place: 3,
       waiting: 3,
     });
@@ -73,9 +104,30 @@ describe.each(DRIVERS)('QueueControlStore on $name', (driver) => {
       at: T0 + 2,
       note: null,
     });
-    expect(await store.jobs.placeInQueue('p::default', await seqOf(second.id))).toEqual({
+    expect(
+      await store.jobs.placeInQueue('p::default', await seqOf(second.id), T0 + 10, 1000),
+    ).toEqual({
       place: 1,
       waiting: 2,
+    });
+    // Counted this far and no further; a job waiting out a backoff is not in line.
+    expect(await store.jobs.placeInQueue('p::default', await seqOf(third.id), T0 + 10, 1)).toEqual({
+      place: 2,
+      waiting: 2,
+    });
+    await store.jobs.moveJob({
+      id: second.id,
+      from: 'runnable',
+      to: 'runnable',
+      at: T0 + 3,
+      note: null,
+      fields: { notBefore: T0 + 60_000 },
+    });
+    expect(
+      await store.jobs.placeInQueue('p::default', await seqOf(third.id), T0 + 10, 1000),
+    ).toEqual({
+      place: 1,
+      waiting: 1,
     });
   });
 });

@@ -745,6 +745,10 @@ export interface components {
       missed: 'run_once' | 'skip';
       paused: boolean;
       paused_reason: string | null;
+      /** @description The labels of each firing's job ({} when none) */
+      labels?: {
+        [key: string]: string;
+      };
       /** @description The next 5 times it fires (none while paused) */
       next_firings: string[];
       /** @description The last 20 firings, newest first */
@@ -1953,6 +1957,10 @@ export interface operations {
                 missed: 'run_once' | 'skip';
                 paused: boolean;
                 paused_reason: string | null;
+                /** @description The labels of each firing's job ({} when none) */
+                labels?: {
+                  [key: string]: string;
+                };
                 /** @description The next 5 times it fires (none while paused) */
                 next_firings: string[];
                 /** @description The last 20 firings, newest first */

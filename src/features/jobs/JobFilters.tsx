@@ -79,7 +79,6 @@ function LabelFilter({
       value={view.labels}
       onChange={change}
       maxTags={LABEL_LIMITS.filtersMax}
-      splitChars={[' ']}
       clearable
       error={refused && `"${refused}" is not key=value or key`}
       w={240}

@@ -55,10 +55,12 @@ export function ProjectJobs() {
   const capabilities = useCapabilities().data;
   const stream = useLiveUpdates(capabilities?.events ?? false);
   const [view, changeView] = useTableView();
-  const search = searchFromView({ ...view, cursor: '' }).toString();
+  // A link with labels opened on a service without them: the list would refuse the filter.
+  const labels = capabilities?.labels ? view.labels : [];
+  const search = searchFromView({ ...view, labels, cursor: '' }).toString();
   // One filter object per view, so the query key (and the cached page) stays put across renders.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `search` stands for the view's fields
-  const filter = useMemo(() => filterOfView(view), [search]);
+  const filter = useMemo(() => filterOfView({ ...view, labels }), [search]);
   const list = useQuery(jobListQuery(filter, view.cursor || undefined, stream));
   // Only suggestions for the queue filter: never polled, so an idle table with the stream down
   // costs one request (the list) per poll, not two.

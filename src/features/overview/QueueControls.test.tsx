@@ -69,7 +69,7 @@ describe('queue controls on the overview', () => {
     renderWithService(<OverviewPage />, noStream);
     const user = userEvent.setup();
     const card = await screen.findByRole('region', { name: 'Queue demo::default' });
-    await user.click(within(card).getByRole('button', { name: 'Pause' }));
+    await user.click(within(card).getByRole('button', { name: /^Pause / }));
     const dialog = await screen.findByRole('dialog', { name: 'Pause demo::default?' });
     expect(dialog).toHaveTextContent('Running jobs are left alone');
     await user.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'bad release{Enter}');
@@ -85,7 +85,7 @@ describe('queue controls on the overview', () => {
     expect(posts(fetch)).toEqual([
       ['/v1/client/queues/demo%3A%3Adefault/pause', { reason: 'bad release' }],
     ]);
-    await user.click(within(card).getByRole('button', { name: 'Resume' }));
+    await user.click(within(card).getByRole('button', { name: /^Resume / }));
     await vi.waitFor(() => expect(within(card).queryByTestId('paused-badge')).toBeNull());
   });
 
@@ -150,6 +150,6 @@ describe('queue controls on the overview', () => {
     renderWithService(<OverviewPage />, noStream);
     const card = await screen.findByRole('region', { name: 'Queue demo::default' });
     expect(within(card).queryByTestId('queue-controls')).toBeNull();
-    expect(within(card).queryByRole('button', { name: 'Pause' })).toBeNull();
+    expect(within(card).queryByRole('button', { name: /^Pause / })).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { Badge, Card, Code, Grid, Group, Stack, Text, Title } from '@mantine/cor
 import type { Schedule } from '../../../contract';
 import { cronInWords } from '../../lib/cron-words';
 import { NextFirings } from './NextFirings';
+import { LabelBadges } from '../../components/LabelBadges';
 import { SchedulePauseControl } from './SchedulePauseControl';
 import { RecentFirings } from './RecentFirings';
 import { ScheduleState } from './ScheduleState';
@@ -52,6 +53,7 @@ export function ScheduleCard({ schedule, now }: { schedule: Schedule; now: numbe
             <Text size="sm">
               Submits <Code>{schedule.job_definition}</Code> to <Code>{schedule.job_queue}</Code>
             </Text>
+            <LabelBadges labels={schedule.labels} />
             <Group gap={6}>
               <Badge variant="default">overlap: {schedule.overlap.replace('_', ' ')}</Badge>
               <Badge variant="default">missed: {schedule.missed.replace('_', ' ')}</Badge>

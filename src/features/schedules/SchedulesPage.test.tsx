@@ -77,7 +77,7 @@ describe('SchedulesPage', () => {
     expect(link).toHaveAttribute('href', `/jobs/${JOB_ID}`);
     expect(within(runs).getByTestId('state-badge')).toHaveAttribute('data-state', 'running');
     expect(within(runs).getByTestId('firing-note')).toHaveTextContent(/^skipped: /);
-    expect(within(card).getByRole('button', { name: 'Pause' })).toBeVisible();
+    expect(within(card).getByRole('button', { name: /^Pause / })).toBeVisible();
   });
 
   it('shows a paused schedule with its reason, no next firings, and Resume', async () => {
@@ -87,14 +87,14 @@ describe('SchedulesPage', () => {
     expect(within(card).getByTestId('schedule-state')).toHaveTextContent('Paused');
     expect(within(card).getByTestId('paused-reason')).toHaveTextContent('Paused: disk full');
     expect(card).toHaveTextContent('None while paused.');
-    expect(within(card).getByRole('button', { name: 'Resume' })).toBeVisible();
+    expect(within(card).getByRole('button', { name: /^Resume / })).toBeVisible();
   });
 
   it('pauses with a reason typed in the dialog, and shows the schedule as the service answers', async () => {
     const fetch = stubSchedules([active()]);
     renderWithService(<SchedulesPage />, noStream);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Pause' }));
+    await user.click(await screen.findByRole('button', { name: /^Pause / }));
     const dialog = await screen.findByRole('dialog', { name: 'Pause every-5s?' });
     await user.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'maintenance{Enter}');
     const card = screen.getByRole('region', { name: 'Schedule every-5s' });
@@ -104,14 +104,14 @@ describe('SchedulesPage', () => {
     const pause = fetch.mock.calls.find(([path]) => String(path).endsWith('/pause'))!;
     expect(String(pause[0])).toBe('/v1/client/schedules/every-5s/pause');
     expect(JSON.parse(String(pause[1]?.body))).toEqual({ reason: 'maintenance' });
-    expect(within(card).getByRole('button', { name: 'Resume' })).toBeVisible();
+    expect(within(card).getByRole('button', { name: /^Resume / })).toBeVisible();
   });
 
   it('shows the service’s refusal in the dialog and keeps it open', async () => {
     stubSchedules([active()], 'reason: must be at most 200 characters');
     renderWithService(<SchedulesPage />, noStream);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Pause' }));
+    await user.click(await screen.findByRole('button', { name: /^Pause / }));
     const dialog = await screen.findByRole('dialog', { name: 'Pause every-5s?' });
     await user.click(within(dialog).getByRole('button', { name: 'Pause schedule' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(

@@ -58,7 +58,7 @@ export function sqlJobStores(
     countJobs: (filter, atMost) => reads.countJobs(filter, atMost),
     firstInStates: async (queue, states) =>
       plans.completeOne(await reads.firstInStates(queue, states)),
-    placeInQueue: (queue, seq) => reads.placeInQueue(queue, seq),
+    placeInQueue: (queue, seq, now, atMost) => reads.placeInQueue(queue, seq, now, atMost),
     countByQueue: (queues, since, recentSince) => reads.countByQueue(queues, since, recentSince),
     transitions: (id) => feed.transitions(id),
     lastChangeSeq: () => feed.lastChangeSeq(),

@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { LabelSelector } from '../../../../contract';
 import { childRole, type Job } from '../../../jobs/model';
 import type { Database } from '../../schema';
@@ -25,26 +25,43 @@ export async function insertLabelsWithin(
   if (rows.length > 0) await trx.insertInto('job_labels').values(rows).execute();
 }
 
+/** Whether the job whose sequence number is `seqRef` has the label (job_labels' primary key). */
+const hasLabel = (seqRef: string, { key, value }: LabelSelector) =>
+  sql<SqlBool>`EXISTS (SELECT 1 FROM job_labels other WHERE other.job_seq = ${sql.ref(seqRef)}
+    AND other.key = ${key}${value === undefined ? sql`` : sql` AND other.value = ${value}`})`;
+
 /**
  * Keeps the jobs with every label asked for. Each is an EXISTS on job_labels' primary key
- * (job_seq, key): the list still walks jobs newest first by its own index and stops at its page,
- * checking a label per job it passes.
+ * (job_seq, key), checked for each job the query passes.
  */
 export function withLabels<O>(
   query: SelectQueryBuilder<Database, 'jobs', O>,
   selectors: readonly LabelSelector[],
 ): SelectQueryBuilder<Database, 'jobs', O> {
   return selectors.reduce(
-    (narrowed, { key, value }) =>
-      narrowed.where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('job_labels')
-            .select('job_labels.job_seq')
-            .whereRef('job_labels.job_seq', '=', 'jobs.seq')
-            .where('job_labels.key', '=', key)
-            .$if(value !== undefined, (q) => q.where('job_labels.value', '=', value!)),
-        ),
-      ),
+    (narrowed, selector) => narrowed.where(hasLabel('jobs.seq', selector)),
     query,
+  );
+}
+
+/**
+ * The sequence numbers of the project's jobs with every one of these labels, from job_labels
+ * alone: an array's children are not in it, so a count by labels alone reads no job row.
+ */
+export function labelledSeqs(
+  db: Kysely<Database>,
+  project: string,
+  selectors: readonly LabelSelector[],
+) {
+  const [driver, ...others] = selectors;
+  if (!driver) throw new Error('labelledSeqs needs a label');
+  return others.reduce(
+    (narrowed, selector) => narrowed.where(hasLabel('driver.job_seq', selector)),
+    db
+      .selectFrom('job_labels as driver')
+      .select('driver.job_seq')
+      .where('driver.project', '=', project)
+      .where('driver.key', '=', driver.key)
+      .$if(driver.value !== undefined, (q) => q.where('driver.value', '=', driver.value!)),
   );
 }

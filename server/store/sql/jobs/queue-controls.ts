@@ -6,21 +6,48 @@ import type { Database } from '../../schema';
 export class SqlQueueControlStore implements QueueControlStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async register(queues: readonly { ref: string; paused: boolean }[]) {
+  async register(
+    queues: readonly { ref: string; paused: boolean; maxRunning: number }[],
+    now: number,
+  ) {
     if (queues.length === 0) return;
     await this.db
       .insertInto('queue_controls')
       .values(
-        queues.map(({ ref, paused }) => ({
+        queues.map(({ ref, paused, maxRunning }) => ({
           ref,
           paused: paused ? 1 : 0,
           paused_reason: null,
           max_running: null,
           changed_at: null,
           changed_by: null,
+          configured_paused: paused ? 1 : 0,
+          configured_max_running: maxRunning,
         })),
       )
-      .onConflict((oc) => oc.column('ref').doNothing())
+      .onConflict((oc) =>
+        oc
+          .column('ref')
+          .doUpdateSet((eb) => ({
+            paused: eb.ref('excluded.paused'),
+            paused_reason: null,
+            max_running: null,
+            changed_at: now,
+            changed_by: 'configuration',
+            configured_paused: eb.ref('excluded.configured_paused'),
+            configured_max_running: eb.ref('excluded.configured_max_running'),
+          }))
+          .where((eb) =>
+            eb.or([
+              eb('queue_controls.configured_paused', '<>', eb.ref('excluded.configured_paused')),
+              eb(
+                'queue_controls.configured_max_running',
+                '<>',
+                eb.ref('excluded.configured_max_running'),
+              ),
+            ]),
+          ),
+      )
       .execute();
   }
 

@@ -80,12 +80,16 @@ export function toTransition(
   };
 }
 
-/** A child's command, environment, retry strategy and run options are its parent's: not stored. */
+/**
+ * A child's command, environment, retry strategy and run options are its parent's: not stored.
+ * Nor are its labels: the list, which filters by them, shows the parent.
+ */
 const PLAN_OF_PARENT = {
   command_json: '[]',
   env_json: '[]',
   retry_json: null,
   run_options_json: null,
+  labels_json: null,
 };
 
 export function newJobRow(job: NewJob, state: JobState, systemNote: string | null): NewJobRow {
