@@ -4,6 +4,7 @@ export * from './limits';
 export * from './submit';
 export { RESERVED_KEYS } from './text';
 export * from './labels';
+export * from './views';
 export * from './job';
 export * from './envelope';
 export * from './issues';

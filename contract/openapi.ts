@@ -20,6 +20,7 @@ import { pauseRequestSchema } from './pause';
 import { scheduleSchema, schedulesAnswerSchema } from './schedules';
 import { whoAmISchema } from './identity';
 import { queueListSchema, queueMaxRunningSchema, queueSummarySchema } from './queues';
+import { VIEW_LIMITS, saveViewSchema, savedViewSchema, savedViewsSchema } from './views';
 import { submitJobSchema } from './submit';
 
 /** The OpenAPI 3.1 document, generated from the same schemas the console and service use. */
@@ -273,6 +274,54 @@ export function buildOpenApiDocument() {
       },
     });
   }
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/views',
+    operationId: 'listViews',
+    summary: "The jobs table's views the project shares, by name (extension)",
+    security,
+    responses: {
+      200: json(successEnvelope(savedViewsSchema), 'Views by name'),
+      401: errors[401],
+      429: errors[429],
+    },
+  });
+  const viewName = {
+    params: z.object({ name: z.string().meta({ description: 'The view’s name' }) }),
+  };
+  registry.registerPath({
+    method: 'put',
+    path: '/v1/client/views/{name}',
+    operationId: 'saveView',
+    summary: `Save (or replace) a view of the jobs table for the project, at most ${VIEW_LIMITS.perProject} (extension)`,
+    security,
+    request: {
+      ...viewName,
+      body: { required: true, content: { 'application/json': { schema: saveViewSchema } } },
+    },
+    responses: {
+      200: json(successEnvelope(savedViewSchema.meta({ id: 'SavedView' })), 'The view as saved'),
+      400: errors[400],
+      401: errors[401],
+      409: json(error, `The project already shares ${VIEW_LIMITS.perProject} views`),
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/v1/client/views/{name}',
+    operationId: 'deleteView',
+    summary: 'Delete a view the project shares (extension)',
+    security,
+    request: viewName,
+    responses: {
+      200: json(acceptedBodySchema, 'Deleted'),
+      400: errors[400],
+      401: errors[401],
+      404: json(error, 'No such view in this API key’s project'),
+      429: errors[429],
+    },
+  });
   registry.registerPath({
     method: 'get',
     path: '/v1/client/whoami',

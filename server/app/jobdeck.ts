@@ -173,6 +173,7 @@ export async function startJobdeck(
     scheduler: jobs.scheduler,
     controls: jobs.controls,
     keys,
+    views: storage.views,
     // Retries are an extension: a spec-only service refuses the field like any unknown one.
     submitSchema: config.extensions ? submitJobSchema : specSubmitJobSchema,
     bodyLimitBytes: config.body_limit_bytes,

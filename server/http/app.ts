@@ -11,7 +11,7 @@ import type { ChangeFeed } from '../jobs/change-feed';
 import type { JobService } from '../jobs/job-service';
 import type { QueueControls } from '../jobs/queue-controls';
 import type { Scheduler } from '../jobs/scheduler';
-import type { KeyStore } from '../store/ports';
+import type { KeyStore, ViewStore } from '../store/ports';
 import { authenticate, principalOf } from './auth';
 import { ZOD_ONLY } from './parse';
 import { HttpError, installDraining, installErrorHandling, sendError } from './errors';
@@ -32,6 +32,7 @@ import { requestIdOf } from '../observability/logging';
 import type { ServiceMetrics } from '../observability/metrics';
 import type { DiskFullWatch } from '../store/disk-full';
 import { metaRoutes, type ReadinessCheck } from './routes/meta';
+import { viewRoutes } from './routes/views';
 
 /** What the extensions need beyond the spec's operations. */
 export interface ExtensionOptions {
@@ -47,6 +48,7 @@ export interface HttpAppOptions {
   scheduler: Scheduler;
   controls: QueueControls;
   keys: KeyStore;
+  views: ViewStore;
   submitSchema: z.ZodType<SubmitJobRequest>;
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
@@ -140,6 +142,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         positions: options.extensions.positions,
       });
       eventRoutes(client, { service: options.service, keys: options.keys, ...options.extensions });
+      viewRoutes(client, options.views);
     }
   });
 

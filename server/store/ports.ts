@@ -49,6 +49,26 @@ export interface MetaStore {
   changedDefinitions(current: ReadonlyMap<string, string>): Promise<string[]>;
 }
 
+/** A view of the jobs table as a project shares it. */
+export interface SavedViewRecord {
+  name: string;
+  search: string;
+  createdBy: string;
+  savedAt: number;
+}
+
+/** The jobs table's views each project shares, by name. */
+export interface ViewStore {
+  list(project: string): Promise<SavedViewRecord[]>;
+  /**
+   * Saves (or replaces) the view; a new one beyond `atMost` of the project is not stored:
+   * `saved: false`.
+   */
+  save(project: string, view: SavedViewRecord, atMost: number): Promise<{ saved: boolean }>;
+  /** Returns false when the project has no view of that name. */
+  remove(project: string, name: string): Promise<boolean>;
+}
+
 /** Sealed env values as stored, for `jobdeck secrets rotate` (re-sealing with the current key). */
 export interface SealedEnvStore {
   /** A page of jobs holding sealed values, in insert order after `afterSeq`. */
@@ -81,6 +101,7 @@ export interface Store {
   jobs: JobStore;
   schedules: ScheduleStore;
   queues: QueueControlStore;
+  views: ViewStore;
   keys: KeyStore;
   meta: MetaStore;
   instances: InstanceRegistry;

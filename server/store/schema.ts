@@ -80,6 +80,15 @@ export interface QueueControlsTable {
   configured_max_running: number;
 }
 
+/** A view of the jobs table a project shares. */
+export interface SavedViewsTable {
+  project: string;
+  name: string;
+  search: string;
+  created_by: string;
+  saved_at: number;
+}
+
 /** One firing of a schedule: the job it submitted, or (job_id null) why none. */
 export interface ScheduleFiringsTable {
   schedule: string;
@@ -190,6 +199,7 @@ export interface Database {
   schedule_firings: ScheduleFiringsTable;
   queue_controls: QueueControlsTable;
   job_labels: JobLabelsTable;
+  saved_views: SavedViewsTable;
   api_keys: ApiKeysTable;
   meta: MetaTable;
   definition_fingerprints: DefinitionFingerprintsTable;

@@ -28,6 +28,8 @@ export interface Capabilities {
   schedules: boolean;
   /** Labels on submit and the list's label filter; only from the OpenAPI document. */
   labels: boolean;
+  /** Views of the jobs table shared by the project; only from the OpenAPI document. */
+  views: boolean;
 }
 
 const EXTENSION_PATHS = {
@@ -43,6 +45,7 @@ const EXTENSION_PATHS = {
   dependencies: '/v1/client/job/{job_id}/dependencies',
   arrays: '/v1/client/job/{job_id}/array',
   schedules: '/v1/client/schedules',
+  views: '/v1/client/views',
 } as const;
 
 const openApiSchema = z.object({ paths: z.record(z.string(), z.unknown()) });
@@ -105,6 +108,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
       dependencies: has(EXTENSION_PATHS.dependencies),
       arrays: has(EXTENSION_PATHS.arrays),
       schedules: has(EXTENSION_PATHS.schedules),
+      views: has(EXTENSION_PATHS.views),
       labels:
         listOperationSchema
           .safeParse(document.paths[EXTENSION_PATHS.jobList])
@@ -131,6 +135,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
     arrays: jobList,
     schedules: false,
     labels: false,
+    views: false,
   };
 }
 

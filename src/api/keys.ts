@@ -49,6 +49,11 @@ export const queueKeys = {
   list: () => [...queueKeys.all, 'list'] as const,
 };
 
+export const viewKeys = {
+  all: ['views'] as const,
+  list: () => [...viewKeys.all, 'list'] as const,
+};
+
 export const scheduleKeys = {
   all: ['schedules'] as const,
   list: () => [...scheduleKeys.all, 'list'] as const,

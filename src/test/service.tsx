@@ -24,6 +24,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     arrays: true,
     schedules: true,
     labels: true,
+    views: true,
     ...overrides,
   };
 }

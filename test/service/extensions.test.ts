@@ -412,6 +412,8 @@ describe('the OpenAPI document', () => {
       '/v1/client/schedules',
       '/v1/client/schedules/{name}/pause',
       '/v1/client/schedules/{name}/resume',
+      '/v1/client/views',
+      '/v1/client/views/{name}',
       '/v1/client/whoami',
     ]);
     const names = (path: string) => paths[path]!.get!.parameters!.map((p) => p.name);

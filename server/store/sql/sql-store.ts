@@ -7,6 +7,7 @@ import { SqlInstanceRegistry } from './instance-registry';
 import { sqlJobStores } from './jobs';
 import { SqlKeyStore } from './key-store';
 import { SqlMetaStore } from './meta-store';
+import { SqlViewStore } from './view-store';
 import { migrate } from './migrate';
 
 /** Brings the schema up to date, then hands out the stores over one Kysely instance. */
@@ -28,6 +29,7 @@ export async function openSqlStore(
       await sql`select 1`.execute(db);
     },
     keys: new SqlKeyStore(db),
+    views: new SqlViewStore(db),
     meta: new SqlMetaStore(db),
     instances: new SqlInstanceRegistry(db),
     signals,

@@ -10,6 +10,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { LiveIndicator } from '../../components/LiveIndicator';
 import { CancelSelected } from '../../components/SelectionControls';
 import { FilterBar } from './FilterBar';
+import { SavedViews } from './SavedViews';
 import { JobsTable } from './JobsTable';
 import { filterOfView, searchFromView, viewFromSearch, type ViewChange } from './url-filters';
 
@@ -86,7 +87,13 @@ export function ProjectJobs() {
           labels={capabilities?.labels ?? false}
           onChange={onChange}
         />
-        <LiveIndicator status={stream} />
+        <Group gap="sm">
+          <SavedViews
+            search={searchFromView({ ...view, cursor: '' }).toString()}
+            shared={capabilities?.views ?? false}
+          />
+          <LiveIndicator status={stream} />
+        </Group>
       </Group>
       <Group gap="sm" mih={36}>
         {list.data && <MatchCount list={list.data} shown={jobs.length} />}

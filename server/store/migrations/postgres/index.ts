@@ -16,6 +16,7 @@ import * as m014 from './014-job-arrays';
 import * as m015 from './015-project-output';
 import * as m016 from './016-queue-controls';
 import * as m017 from './017-job-labels';
+import * as m018 from './018-saved-views';
 
 /** Same numbers and names as the SQLite migrations: one schema version whatever the driver. */
 export const postgresMigrations: readonly Migration[] = [
@@ -36,4 +37,5 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '015-project-output', up: m015.up },
   { name: '016-queue-controls', up: m016.up },
   { name: '017-job-labels', up: m017.up },
+  { name: '018-saved-views', up: m018.up },
 ];

@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { VIEW_LIMITS, saveViewSchema, viewNameSchema, type SavedView } from '../../../contract';
+import type { SavedViewRecord, ViewStore } from '../../store/ports';
+import { principalOf } from '../auth';
+import { HttpError } from '../errors';
+import { parseOrThrow } from '../parse';
+
+type ViewRequest = FastifyRequest<{ Params: { name: string } }>;
+
+const toSavedView = (view: SavedViewRecord): SavedView => ({
+  name: view.name,
+  search: view.search,
+  created_by: view.createdBy,
+  saved_at: new Date(view.savedAt).toISOString(),
+});
+
+/** The name in the path, checked like a field. */
+function viewName(request: ViewRequest): string {
+  const parsed = viewNameSchema.safeParse(request.params.name);
+  if (!parsed.success) throw new HttpError(400, `name: ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
+}
+
+/** Extension: the jobs table's views a project shares (the console's "Views" menu). */
+export function viewRoutes(app: FastifyInstance, views: ViewStore): void {
+  app.get('/v1/client/views', async (request) => {
+    const items = await views.list(principalOf(request).project);
+    return { ok: true, data: { items: items.map(toSavedView) } };
+  });
+
+  app.put('/v1/client/views/:name', async (request: ViewRequest) => {
+    const name = viewName(request);
+    const { search } = parseOrThrow(saveViewSchema, request.body ?? {});
+    const { project, keyId } = principalOf(request);
+    const view = { name, search, createdBy: keyId, savedAt: Date.now() };
+    const { saved } = await views.save(project, view, VIEW_LIMITS.perProject);
+    if (!saved) {
+      throw new HttpError(
+        409,
+        `name: this project already shares ${VIEW_LIMITS.perProject} views; delete one first`,
+      );
+    }
+    return { ok: true, data: toSavedView(view) };
+  });
+
+  app.delete('/v1/client/views/:name', async (request: ViewRequest) => {
+    const name = viewName(request);
+    if (!(await views.remove(principalOf(request).project, name))) {
+      throw new HttpError(404, `name: no view "${name}" in this project`);
+    }
+    return { ok: true };
+  });
+}
