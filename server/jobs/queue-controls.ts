@@ -1,5 +1,5 @@
 import type { Catalog, QueueSettings } from './catalog';
-import { invalid, JobRequestError } from './errors';
+import { invalid, notFoundQueue } from './errors';
 import type { Logger, QueueControl, QueueControlChange, QueueControlStore, Signals } from './ports';
 
 /** A queue as the dispatcher obeys it now: its settings with what operators changed since. */
@@ -10,9 +10,6 @@ export interface LiveQueue {
   maxRunning: number;
   changed: QueueControl['changed'];
 }
-
-const notFoundQueue = (ref: string) =>
-  new JobRequestError('not-found', `queue: no queue "${ref}" in this project`);
 
 /**
  * Pause, resume and slot limits changed through the API. The store holds them, so every

@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { PAUSE_REASON_MAX_LENGTH } from '../../contract';
+import { ErrorAlert } from './ErrorAlert';
 
 /** What pausing and resuming a thing (a schedule, a queue) says, in its own words. */
 export interface PauseWords {
@@ -70,9 +71,7 @@ function PauseButton({
               data-autofocus
             />
             {mutation.isError && (
-              <Alert color="red" title="The service refused to pause it" role="alert">
-                {mutation.error.message}
-              </Alert>
+              <ErrorAlert error={mutation.error} title="The service refused to pause it" />
             )}
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>
@@ -110,9 +109,7 @@ function ResumeButton({
         Resume
       </Button>
       {mutation.isError && (
-        <Alert color="red" title="The service refused to resume it" role="alert">
-          {mutation.error.message}
-        </Alert>
+        <ErrorAlert error={mutation.error} title="The service refused to resume it" />
       )}
     </Stack>
   );

@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
 import type { QueueSummary } from '../../../contract';
 import { usePauseQueue, useQueueMaxRunning, useResumeQueue } from '../../api/queues';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { PauseControl } from '../../components/PauseControl';
 import { formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
@@ -105,9 +106,7 @@ function MaxRunningButton({ summary }: { summary: QueueSummary }) {
               data-autofocus
             />
             {mutation.isError && (
-              <Alert color="red" title="The service refused the change" role="alert">
-                {mutation.error.message}
-              </Alert>
+              <ErrorAlert error={mutation.error} title="The service refused the change" />
             )}
             <Group justify="flex-end">
               {summary.max_running !== configured && (

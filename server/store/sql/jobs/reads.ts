@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { FINAL_STATES, type JobState } from '../../../../contract';
 import type { JobListFilter, QueueStateCount } from '../../../jobs/model';
 import type { JobStore } from '../../../jobs/ports';
 import type { JobCounts } from '../../ports';
+import type { Database } from '../../schema';
 import type { JobTables } from './context';
 import { labelledSeqs, withLabels } from './labels';
 import { toJob } from './rows';
@@ -93,8 +94,13 @@ export class JobReads implements Reads, JobCounts {
     const bounded = byLabelsAlone
       ? labelledSeqs(this.tables.db, filter.project, labels).limit(atMost + 1)
       : this.boundedMatches(filter, atMost);
+    return this.countOf(bounded);
+  }
+
+  /** The rows a bounded query gives: the count stops where its limit does. */
+  private async countOf(bounded: SelectQueryBuilder<Database, never, object>) {
     const row = await this.tables.db
-      .selectFrom(bounded.as('matching'))
+      .selectFrom(bounded.as('bounded'))
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .executeTakeFirstOrThrow();
     return Number(row.count);
@@ -172,11 +178,7 @@ export class JobReads implements Reads, JobCounts {
         .where((eb) => eb.or([eb('not_before', 'is', null), eb('not_before', '<=', now)]))
         .$if(upToSeq !== undefined, (q) => q.where('seq', '<=', upToSeq!))
         .limit(atMost + 1);
-      const row = await this.tables.db
-        .selectFrom(bounded.as('waiting'))
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
+      return this.countOf(bounded);
     };
     const [place, waiting] = await Promise.all([counted(seq), counted()]);
     return { place, waiting };
