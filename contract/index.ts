@@ -5,6 +5,7 @@ export * from './submit';
 export { RESERVED_KEYS } from './text';
 export * from './labels';
 export * from './views';
+export * from './bulk-actions';
 export * from './job';
 export * from './envelope';
 export * from './issues';

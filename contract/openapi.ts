@@ -22,6 +22,14 @@ import { whoAmISchema } from './identity';
 import { queueListSchema, queueMaxRunningSchema, queueSummarySchema } from './queues';
 import { VIEW_LIMITS, saveViewSchema, savedViewSchema, savedViewsSchema } from './views';
 import { submitJobSchema } from './submit';
+import {
+  BULK_LIMITS,
+  BULK_RESULT_COLUMNS,
+  bulkActionRequestSchema,
+  bulkActionSchema,
+  bulkActionsSchema,
+  bulkDryRunSchema,
+} from './bulk-actions';
 
 /** The OpenAPI 3.1 document, generated from the same schemas the console and service use. */
 export function buildOpenApiDocument() {
@@ -319,6 +327,92 @@ export function buildOpenApiDocument() {
       400: errors[400],
       401: errors[401],
       404: json(error, 'No such view in this API key’s project'),
+      429: errors[429],
+    },
+  });
+  const bulkAction = successEnvelope(bulkActionSchema.meta({ id: 'BulkAction' }));
+  const bulkId = {
+    params: z.object({ id: z.string().meta({ description: 'The bulk action’s id' }) }),
+  };
+  const noBulkAction = json(error, 'No such bulk action in this API key’s project');
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/client/bulk-actions',
+    operationId: 'startBulkAction',
+    summary: `Cancel every job a filter matches, up to ${BULK_LIMITS.maxJobs}: a dry run first, then in the service, in batches (extension)`,
+    security,
+    request: {
+      body: {
+        required: true,
+        content: { 'application/json': { schema: bulkActionRequestSchema } },
+      },
+    },
+    responses: {
+      200: json(successEnvelope(bulkDryRunSchema), 'A dry run: what it would do, nothing done'),
+      202: json(bulkAction, 'Begun: follow it at /v1/client/bulk-actions/{id}'),
+      400: json(
+        error,
+        `A bad body, or a filter matching no job or more than ${BULK_LIMITS.maxJobs}`,
+      ),
+      401: errors[401],
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/bulk-actions',
+    operationId: 'listBulkActions',
+    summary: `The project's latest ${BULK_LIMITS.listed} bulk actions, newest first (extension)`,
+    security,
+    responses: {
+      200: json(successEnvelope(bulkActionsSchema), 'Newest first'),
+      401: errors[401],
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/bulk-actions/{id}',
+    operationId: 'getBulkAction',
+    summary: 'A bulk action and how far it went (extension)',
+    security,
+    request: bulkId,
+    responses: {
+      200: json(bulkAction, 'As it is now'),
+      401: errors[401],
+      404: noBulkAction,
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/client/bulk-actions/{id}/stop',
+    operationId: 'stopBulkAction',
+    summary: 'Stop a running bulk action after the batch in hand (extension)',
+    security,
+    request: bulkId,
+    responses: {
+      200: json(bulkAction, 'Stopped'),
+      401: errors[401],
+      404: noBulkAction,
+      409: json(error, 'It is not running'),
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/bulk-actions/{id}/results',
+    operationId: 'bulkActionResults',
+    summary: 'What the bulk action did to each job it reached, as a CSV file (extension)',
+    security,
+    request: bulkId,
+    responses: {
+      200: {
+        description: `One row per job, newest first; columns ${BULK_RESULT_COLUMNS.join(', ')}`,
+        content: { 'text/csv': { schema: z.string() } },
+      },
+      401: errors[401],
+      404: noBulkAction,
       429: errors[429],
     },
   });

@@ -139,6 +139,7 @@ export async function startJobdeck(
       store,
       schedules: storage.schedules,
       queues: storage.queues,
+      bulkActions: storage.bulkActions,
       instances: storage.instances,
       signals: storage.signals,
       runtime,
@@ -172,6 +173,7 @@ export async function startJobdeck(
     service: jobs.service,
     scheduler: jobs.scheduler,
     controls: jobs.controls,
+    bulk: jobs.bulk,
     keys,
     views: storage.views,
     // Retries are an extension: a spec-only service refuses the field like any unknown one.

@@ -7,6 +7,7 @@ import Fastify, {
 import rateLimit from '@fastify/rate-limit';
 import type { z } from 'zod';
 import type { SubmitJobRequest } from '../../contract';
+import type { BulkActions } from '../jobs/bulk-actions';
 import type { ChangeFeed } from '../jobs/change-feed';
 import type { JobService } from '../jobs/job-service';
 import type { QueueControls } from '../jobs/queue-controls';
@@ -31,6 +32,7 @@ import { jobRoutes } from './routes/jobs';
 import { requestIdOf } from '../observability/logging';
 import type { ServiceMetrics } from '../observability/metrics';
 import type { DiskFullWatch } from '../store/disk-full';
+import { bulkActionRoutes } from './routes/bulk-actions';
 import { metaRoutes, type ReadinessCheck } from './routes/meta';
 import { viewRoutes } from './routes/views';
 
@@ -47,6 +49,7 @@ export interface HttpAppOptions {
   service: JobService;
   scheduler: Scheduler;
   controls: QueueControls;
+  bulk: BulkActions;
   keys: KeyStore;
   views: ViewStore;
   submitSchema: z.ZodType<SubmitJobRequest>;
@@ -143,6 +146,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       });
       eventRoutes(client, { service: options.service, keys: options.keys, ...options.extensions });
       viewRoutes(client, options.views);
+      bulkActionRoutes(client, options.bulk);
     }
   });
 

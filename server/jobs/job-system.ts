@@ -1,4 +1,5 @@
 import { ArraySettler } from './arrays';
+import { BulkActions } from './bulk-actions';
 import type { Catalog } from './catalog';
 import { ChangeFeed } from './change-feed';
 import { Dispatcher } from './dispatcher';
@@ -7,6 +8,7 @@ import { JobLogs, type OutputLimits } from './job-logs';
 import { JobService } from './job-service';
 import { Membership, type InstanceIdentity } from './membership';
 import type {
+  BulkActionStore,
   ContainerRuntime,
   InstanceRegistry,
   JobStore,
@@ -27,6 +29,7 @@ export interface JobSystemPorts {
   store: JobStore;
   schedules: ScheduleStore;
   queues: QueueControlStore;
+  bulkActions: BulkActionStore;
   instances: InstanceRegistry;
   signals: Signals;
   runtime: ContainerRuntime;
@@ -125,6 +128,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       dispatcher.kick();
       scheduler.kick();
       void arrays.settleAll();
+      bulk.kick();
     },
   });
   const service = new JobService({
@@ -148,12 +152,23 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     cancel: (project, id) => service.cancel(project, id),
     logger,
   });
+  const bulk = new BulkActions({
+    store,
+    actions: ports.bulkActions,
+    cancel: (project, id) => service.cancel(project, id),
+    logger,
+    owner,
+    // As long as another instance waits before it takes over a silent one's jobs.
+    leaseMs: options.instanceTimeoutMs,
+  });
   const feed = new ChangeFeed(store, machine, signals, logger);
   return {
     service,
     scheduler,
     /** Pause, resume and slot limits of queues, as operators change them. */
     controls,
+    /** Actions on every job a filter matches. */
+    bulk,
     machine,
     health,
     reconciler,
@@ -171,6 +186,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       arrays.start();
       await arrays.settleAll();
       await scheduler.start();
+      bulk.kick();
     },
     /**
      * Takes no new work and leaves the store's instances, so that another takes over this one's
@@ -178,6 +194,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
      */
     async stop(): Promise<void> {
       feed.stop();
+      await bulk.stop();
       scheduler.stop();
       arrays.stop();
       dispatcher.stop();

@@ -258,3 +258,48 @@ export interface JobListFilter {
   /** Only jobs older than this seq: the list runs newest first. */
   beforeSeq?: number;
 }
+
+/** The list's filters without its page: which jobs, not how many at once. */
+export type JobFilter = Omit<JobListFilter, 'limit' | 'beforeSeq'>;
+
+export type BulkActionState = 'running' | 'done' | 'stopped';
+export type BulkResult = 'accepted' | 'refused' | 'failed';
+
+/** An action on every job a filter matched, and how far it went. */
+export interface BulkActionRecord {
+  id: string;
+  project: string;
+  action: 'cancel';
+  /** The filter, its project aside. */
+  filter: Omit<JobFilter, 'project'>;
+  state: BulkActionState;
+  matched: number;
+  processed: number;
+  accepted: number;
+  refused: number;
+  failed: number;
+  /** Jobs with a seq below this are still to do, newest first; those above were done or are newer. */
+  cursorSeq: number;
+  createdBy: string;
+  createdAt: number;
+  finishedAt: number | null;
+}
+
+/** A batch of a bulk action done: its results, and where the next one starts. */
+export interface BulkBatch {
+  results: BulkResultRecord[];
+  cursorSeq: number;
+  done: boolean;
+  now: number;
+  leaseUntil: number;
+}
+
+/** What a bulk action did to one job. */
+export interface BulkResultRecord {
+  jobSeq: number;
+  jobId: string;
+  jobName: string;
+  stateBefore: JobState;
+  result: BulkResult;
+  message: string | null;
+}

@@ -6,8 +6,13 @@ import type {
   Claim,
   ContainerLogs,
   Dependent,
+  BulkActionRecord,
+  BulkActionState,
+  BulkBatch,
+  BulkResultRecord,
   Job,
   JobChange,
+  JobFilter,
   JobListFilter,
   JobSummary,
   NewJob,
@@ -59,7 +64,9 @@ export interface JobStore {
   takeOver(from: string | null, to: string): Promise<string[]>;
   listJobs(filter: JobListFilter): Promise<Job[]>;
   /** How many jobs pass the list's filters, counted up to `atMost + 1` and no further. */
-  countJobs(filter: Omit<JobListFilter, 'limit' | 'beforeSeq'>, atMost: number): Promise<number>;
+  countJobs(filter: JobFilter, atMost: number): Promise<number>;
+  /** The jobs that pass the list's filters counted by state, the first `atMost` + 1 of them. */
+  countJobsByState(filter: JobFilter, atMost: number): Promise<Map<JobState, number>>;
   /** The queue's earliest-submitted job in one of `states`, by the (state, queue, seq) index. */
   firstInStates(queue: string, states: readonly JobState[]): Promise<Job | undefined>;
   /**
@@ -144,6 +151,31 @@ export interface JobStore {
   unfinishedArrayParents(): Promise<Job[]>;
   /** Moves every child of the parent in one of `move.from` states at once; how many moved. */
   moveArrayChildren(parentId: string, move: ChildrenMove): Promise<number>;
+}
+
+/** Bulk actions and their per-job results; any instance may carry one on after another. */
+export interface BulkActionStore {
+  create(action: BulkActionRecord): Promise<void>;
+  get(id: string): Promise<BulkActionRecord | undefined>;
+  /** The project's latest actions, newest first. */
+  list(project: string, limit: number): Promise<BulkActionRecord[]>;
+  /**
+   * Takes the oldest running action that no instance holds (its lease ran out) or that `owner`
+   * holds already, leasing it to `owner` until `leaseUntil`.
+   */
+  claim(owner: string, now: number, leaseUntil: number): Promise<BulkActionRecord | undefined>;
+  /**
+   * In one transaction: records a batch's results, adds them to the counts, moves the cursor on
+   * (and ends the action when `done`), renewing the lease; answers the action's state after it.
+   * Records nothing, answering undefined, when `owner` no longer holds the action.
+   */
+  recordBatch(id: string, owner: string, batch: BulkBatch): Promise<BulkActionState | undefined>;
+  /** Gives up `owner`'s leases, so that another instance carries its actions on at once. */
+  release(owner: string): Promise<void>;
+  /** Stops a running action; false when it was not running. */
+  stop(id: string, now: number): Promise<boolean>;
+  /** Its results for jobs with a seq below `beforeSeq`, newest first. */
+  results(id: string, beforeSeq: number, limit: number): Promise<BulkResultRecord[]>;
 }
 
 export type ArrayCounts = Map<JobState, number>;

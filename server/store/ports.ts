@@ -1,6 +1,7 @@
 import type { JobState } from '../../contract';
 import type { StoredEnvVar } from '../jobs/model';
 import type {
+  BulkActionStore,
   InstanceRegistry,
   JobStore,
   QueueControlStore,
@@ -102,6 +103,7 @@ export interface Store {
   schedules: ScheduleStore;
   queues: QueueControlStore;
   views: ViewStore;
+  bulkActions: BulkActionStore;
   keys: KeyStore;
   meta: MetaStore;
   instances: InstanceRegistry;

@@ -89,6 +89,37 @@ export interface SavedViewsTable {
   saved_at: number;
 }
 
+/** An action on every job a filter matched, and how far it went. */
+export interface BulkActionsTable {
+  id: string;
+  project: string;
+  action: string;
+  filter_json: string;
+  state: string;
+  matched: number;
+  processed: Generated<number>;
+  accepted: Generated<number>;
+  refused: Generated<number>;
+  failed: Generated<number>;
+  cursor_seq: number;
+  created_by: string;
+  created_at: number;
+  finished_at: number | null;
+  owner: string | null;
+  lease_until: Generated<number>;
+}
+
+/** What a bulk action did to one job. */
+export interface BulkActionResultsTable {
+  action_id: string;
+  job_seq: number;
+  job_id: string;
+  job_name: string;
+  state_before: string;
+  result: string;
+  message: string | null;
+}
+
 /** One firing of a schedule: the job it submitted, or (job_id null) why none. */
 export interface ScheduleFiringsTable {
   schedule: string;
@@ -200,6 +231,8 @@ export interface Database {
   queue_controls: QueueControlsTable;
   job_labels: JobLabelsTable;
   saved_views: SavedViewsTable;
+  bulk_actions: BulkActionsTable;
+  bulk_action_results: BulkActionResultsTable;
   api_keys: ApiKeysTable;
   meta: MetaTable;
   definition_fingerprints: DefinitionFingerprintsTable;

@@ -65,6 +65,7 @@ export async function startDomain(
         store,
         schedules: storage.schedules,
         queues: storage.queues,
+        bulkActions: storage.bulkActions,
         instances,
         signals: storage.signals,
         runtime: engine,

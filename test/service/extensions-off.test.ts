@@ -32,6 +32,7 @@ describe('a service with the extensions switched off', () => {
       '/v1/client/schedules',
       '/v1/client/definitions',
       '/v1/client/views',
+      '/v1/client/bulk-actions',
       '/v1/client/whoami',
       '/v1/client/events',
       '/v1/openapi.json',
@@ -41,7 +42,11 @@ describe('a service with the extensions switched off', () => {
       expect(response.status, path).toBe(404);
       expect(response.body, path).toEqual({ ok: false, message: `no endpoint GET ${path}` });
     }
-    for (const path of ['/v1/client/queues/t::default/pause', '/v1/client/schedules/s/pause']) {
+    for (const path of [
+      '/v1/client/queues/t::default/pause',
+      '/v1/client/schedules/s/pause',
+      '/v1/client/bulk-actions',
+    ]) {
       const response = await service.request('POST', path, {});
       expect(response.body, path).toEqual({ ok: false, message: `no endpoint POST ${path}` });
     }

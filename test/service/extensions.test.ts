@@ -392,6 +392,10 @@ describe('the OpenAPI document', () => {
       Record<string, { parameters?: { name: string }[] }>
     >;
     expect(Object.keys(paths).sort()).toEqual([
+      '/v1/client/bulk-actions',
+      '/v1/client/bulk-actions/{id}',
+      '/v1/client/bulk-actions/{id}/results',
+      '/v1/client/bulk-actions/{id}/stop',
       '/v1/client/definitions',
       '/v1/client/events',
       '/v1/client/job',

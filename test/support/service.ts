@@ -289,7 +289,10 @@ export async function startService(
         throw error;
       });
       const text = await response.text();
-      return { status: response.status, headers: response.headers, body: JSON.parse(text), text };
+      // A file the service sends (a CSV) has no envelope: its text is the answer.
+      const isJson = response.headers.get('content-type')?.startsWith('application/json') ?? true;
+      const answer = isJson || !response.ok ? JSON.parse(text) : {};
+      return { status: response.status, headers: response.headers, body: answer, text };
     },
   };
   return service;

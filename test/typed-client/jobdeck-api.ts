@@ -344,6 +344,75 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/bulk-actions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's latest 20 bulk actions, newest first (extension) */
+    get: operations['listBulkActions'];
+    put?: never;
+    /** Cancel every job a filter matches, up to 100000: a dry run first, then in the service, in batches (extension) */
+    post: operations['startBulkAction'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/bulk-actions/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A bulk action and how far it went (extension) */
+    get: operations['getBulkAction'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/bulk-actions/{id}/stop': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stop a running bulk action after the batch in hand (extension) */
+    post: operations['stopBulkAction'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/bulk-actions/{id}/results': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What the bulk action did to each job it reached, as a CSV file (extension) */
+    get: operations['bulkActionResults'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/whoami': {
     parameters: {
       query?: never;
@@ -821,6 +890,31 @@ export interface components {
       created_by: string;
       /** @description RFC 3339 */
       saved_at: string;
+    };
+    BulkAction: {
+      id: string;
+      /** @enum {string} */
+      action: 'cancel';
+      /** @enum {string} */
+      state: 'running' | 'done' | 'stopped';
+      /** @description The filter as it was given */
+      filter: {
+        [key: string]: unknown;
+      };
+      /** @description Jobs matching when the action began */
+      matched: number;
+      processed: number;
+      /** @description Cancel accepted (or the job already was) */
+      accepted: number;
+      /** @description Ended, or gone, before its turn */
+      refused: number;
+      failed: number;
+      /** @description The id of the API key that began it */
+      created_by: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      finished_at: string | null;
     };
     WhoAmI: {
       /** @description The API key's project: every job it sees is that one's */
@@ -2352,6 +2446,370 @@ export interface operations {
         };
       };
       /** @description No such view in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listBulkActions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              items: {
+                id: string;
+                /** @enum {string} */
+                action: 'cancel';
+                /** @enum {string} */
+                state: 'running' | 'done' | 'stopped';
+                /** @description The filter as it was given */
+                filter: {
+                  [key: string]: unknown;
+                };
+                /** @description Jobs matching when the action began */
+                matched: number;
+                processed: number;
+                /** @description Cancel accepted (or the job already was) */
+                accepted: number;
+                /** @description Ended, or gone, before its turn */
+                refused: number;
+                failed: number;
+                /** @description The id of the API key that began it */
+                created_by: string;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                finished_at: string | null;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  startBulkAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          action: 'cancel';
+          filter: {
+            state?: (
+              | 'submitted'
+              | 'pending'
+              | 'runnable'
+              | 'starting'
+              | 'running'
+              | 'cancelling'
+              | 'cancelled'
+              | 'timeout'
+              | 'completed'
+              | 'failed'
+              | 'error'
+            )[];
+            queue?: string;
+            name?: string;
+            /** Format: date-time */
+            created_after?: string;
+            /** Format: date-time */
+            created_before?: string;
+            /** @description Jobs with every one of these labels: key=value, or key for any value; repeated for several */
+            label?: string[];
+          };
+          dry_run?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description A dry run: what it would do, nothing done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              /** @enum {boolean} */
+              dry_run: true;
+              /** @enum {string} */
+              action: 'cancel';
+              matched: number;
+              plan: {
+                /** @description submitted, pending, runnable */
+                cancelled_at_once: number;
+                /** @description starting, running: cancelling, then cancelled */
+                stopped: number;
+                /** @description cancelling, cancelled: unchanged */
+                already_cancelling: number;
+                /** @description ended otherwise: a cancel is refused */
+                skipped: number;
+              };
+              /** @description The newest 20 matching jobs */
+              sample: {
+                job_id: string;
+                job_name: string;
+                /** @enum {string} */
+                state:
+                  | 'submitted'
+                  | 'pending'
+                  | 'runnable'
+                  | 'starting'
+                  | 'running'
+                  | 'cancelling'
+                  | 'cancelled'
+                  | 'timeout'
+                  | 'completed'
+                  | 'failed'
+                  | 'error';
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Begun: follow it at /v1/client/bulk-actions/{id} */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['BulkAction'];
+          };
+        };
+      };
+      /** @description A bad body, or a filter matching no job or more than 100000 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getBulkAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The bulk action’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description As it is now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['BulkAction'];
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such bulk action in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  stopBulkAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The bulk action’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Stopped */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['BulkAction'];
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such bulk action in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description It is not running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  bulkActionResults: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The bulk action’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One row per job, newest first; columns job_id, job_name, state_before, result, message */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such bulk action in this API key’s project */
       404: {
         headers: {
           [name: string]: unknown;

@@ -17,6 +17,7 @@ import { toLogInstant } from '../../jobs/log-instant';
 import type { Scheduler } from '../../jobs/scheduler';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
+import { jobFilterOf } from '../job-filter';
 import { parseOrThrow } from '../parse';
 import type { PositionCodec } from '../positions';
 import {
@@ -54,16 +55,7 @@ export function extensionRoutes(
     const beforeSeq =
       query.cursor === undefined ? undefined : positions.decode(project, query.cursor);
     if (beforeSeq === null) throw new HttpError(400, `cursor: ${CURSOR_MESSAGE}`);
-    const filter = {
-      project,
-      states: query.state,
-      queue: query.queue,
-      namePrefix: query.name,
-      createdAfter: query.created_after === undefined ? undefined : Date.parse(query.created_after),
-      createdBefore:
-        query.created_before === undefined ? undefined : Date.parse(query.created_before),
-      labels: query.label,
-    };
+    const filter = { ...jobFilterOf(query), project };
     const [jobs, counted] = await Promise.all([
       service.list({ ...filter, limit: query.limit, beforeSeq }),
       service.count(filter, MAX_COUNTED_JOBS),

@@ -3,6 +3,7 @@ import type { Store } from '../ports';
 import type { Database } from '../schema';
 import type { StoreDialect } from './dialect';
 import type { Signals } from '../../jobs/ports';
+import { SqlBulkActionStore } from './bulk-action-store';
 import { SqlInstanceRegistry } from './instance-registry';
 import { sqlJobStores } from './jobs';
 import { SqlKeyStore } from './key-store';
@@ -30,6 +31,7 @@ export async function openSqlStore(
     },
     keys: new SqlKeyStore(db),
     views: new SqlViewStore(db),
+    bulkActions: new SqlBulkActionStore(db),
     meta: new SqlMetaStore(db),
     instances: new SqlInstanceRegistry(db),
     signals,

@@ -56,6 +56,7 @@ export function sqlJobStores(
     nextScheduleAt: (now) => reads.nextScheduleAt(now),
     listJobs: (filter) => reads.listJobs(filter),
     countJobs: (filter, atMost) => reads.countJobs(filter, atMost),
+    countJobsByState: (filter, atMost) => reads.countJobsByState(filter, atMost),
     firstInStates: async (queue, states) =>
       plans.completeOne(await reads.firstInStates(queue, states)),
     placeInQueue: (queue, seq, now, atMost) => reads.placeInQueue(queue, seq, now, atMost),

@@ -1,6 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { FINAL_STATES, type JobState } from '../../../../contract';
-import type { JobListFilter, QueueStateCount } from '../../../jobs/model';
+import type { JobFilter, JobListFilter, QueueStateCount } from '../../../jobs/model';
 import type { JobStore } from '../../../jobs/ports';
 import type { JobCounts } from '../../ports';
 import type { Database } from '../../schema';
@@ -16,6 +16,7 @@ type Reads = Pick<
   | 'nextScheduleAt'
   | 'listJobs'
   | 'countJobs'
+  | 'countJobsByState'
   | 'countByQueue'
   | 'firstInStates'
   | 'placeInQueue'
@@ -86,7 +87,7 @@ export class JobReads implements Reads, JobCounts {
   }
 
   /** Counting stops past `atMost`: a count of a filter over millions of jobs costs a bounded read. */
-  async countJobs(filter: Omit<JobListFilter, 'limit' | 'beforeSeq'>, atMost: number) {
+  async countJobs(filter: JobFilter, atMost: number) {
     const { states, queue, namePrefix, createdAfter, createdBefore, labels } = filter;
     const byLabelsAlone =
       labels?.length && !states && !queue && !namePrefix && !createdAfter && !createdBefore;
@@ -95,6 +96,21 @@ export class JobReads implements Reads, JobCounts {
       ? labelledSeqs(this.tables.db, filter.project, labels).limit(atMost + 1)
       : this.boundedMatches(filter, atMost);
     return this.countOf(bounded);
+  }
+
+  async countJobsByState(filter: JobFilter, atMost: number) {
+    const { query } = this.matching(filter);
+    const rows = await this.tables.db
+      .selectFrom(
+        query
+          .select('jobs.state as state')
+          .limit(atMost + 1)
+          .as('bounded'),
+      )
+      .select((eb) => ['bounded.state', eb.fn.countAll<number>().as('count')])
+      .groupBy('bounded.state')
+      .execute();
+    return new Map(rows.map((row) => [row.state as JobState, Number(row.count)]));
   }
 
   /** The rows a bounded query gives: the count stops where its limit does. */
@@ -106,7 +122,7 @@ export class JobReads implements Reads, JobCounts {
     return Number(row.count);
   }
 
-  private boundedMatches(filter: Omit<JobListFilter, 'limit' | 'beforeSeq'>, atMost: number) {
+  private boundedMatches(filter: JobFilter, atMost: number) {
     const { query, seq } = this.matching(filter);
     return query.select(seq.as('job_seq')).limit(atMost + 1);
   }
@@ -117,7 +133,7 @@ export class JobReads implements Reads, JobCounts {
    * jobs newest first, so a rare label reads its few jobs and a common one stops at the page,
    * where walking every job to check its label read the whole project (docs/scaling.md).
    */
-  private matching(filter: Omit<JobListFilter, 'limit' | 'beforeSeq'>) {
+  private matching(filter: JobFilter) {
     const [driver, ...others] = filter.labels ?? [];
     // An array's children are listed under their parent (GET /job/{id}/array), not here.
     let query = this.tables.db

@@ -1,0 +1,97 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  BULK_RESULT_COLUMNS,
+  bulkActionRequestSchema,
+  type BulkAction,
+  type BulkDryRun,
+} from '../../../contract';
+import { cancelPlanOf, type BulkActions, type BulkPlan } from '../../jobs/bulk-actions';
+import type { BulkActionRecord, BulkResultRecord } from '../../jobs/model';
+import { principalOf } from '../auth';
+import { filterFieldsOf, jobFilterOf } from '../job-filter';
+import { parseOrThrow } from '../parse';
+
+type ActionRequest = FastifyRequest<{ Params: { id: string } }>;
+
+const isoOf = (time: number) => new Date(time).toISOString();
+
+const toBulkAction = (action: BulkActionRecord): BulkAction => ({
+  id: action.id,
+  action: action.action,
+  state: action.state,
+  filter: filterFieldsOf(action.filter),
+  matched: action.matched,
+  processed: action.processed,
+  accepted: action.accepted,
+  refused: action.refused,
+  failed: action.failed,
+  created_by: action.createdBy,
+  created_at: isoOf(action.createdAt),
+  finished_at: action.finishedAt === null ? null : isoOf(action.finishedAt),
+});
+
+const toDryRun = ({ matched, byState, sample }: BulkPlan): BulkDryRun => ({
+  dry_run: true,
+  action: 'cancel',
+  matched,
+  plan: cancelPlanOf(byState),
+  sample: sample.map((job) => ({ job_id: job.id, job_name: job.name, state: job.state })),
+});
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+const csvField = (value: string) =>
+  /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+const csvRow = (fields: readonly string[]) => `${fields.map(csvField).join(',')}\r\n`;
+
+async function* csvOf(pages: AsyncIterable<BulkResultRecord[]>) {
+  yield csvRow(BULK_RESULT_COLUMNS);
+  for await (const page of pages) {
+    yield page
+      .map((r) => csvRow([r.jobId, r.jobName, r.stateBefore, r.result, r.message ?? '']))
+      .join('');
+  }
+}
+
+/** Extension: actions on every job a filter matches (the console's "select all matching"). */
+export function bulkActionRoutes(app: FastifyInstance, bulk: BulkActions): void {
+  app.post('/v1/client/bulk-actions', async (request, reply) => {
+    const body = parseOrThrow(bulkActionRequestSchema, request.body ?? {});
+    const { project, keyId } = principalOf(request);
+    const filter = jobFilterOf(body.filter);
+    if (body.dry_run) return { ok: true, data: toDryRun(await bulk.plan(project, filter)) };
+    const action = await bulk.start(project, keyId, filter);
+    return reply.code(202).send({ ok: true, data: toBulkAction(action) });
+  });
+
+  app.get('/v1/client/bulk-actions', async (request) => {
+    const items = await bulk.list(principalOf(request).project);
+    return { ok: true, data: { items: items.map(toBulkAction) } };
+  });
+
+  app.get('/v1/client/bulk-actions/:id', async (request: ActionRequest) => {
+    const action = await bulk.get(principalOf(request).project, request.params.id);
+    return { ok: true, data: toBulkAction(action) };
+  });
+
+  app.post('/v1/client/bulk-actions/:id/stop', async (request: ActionRequest) => {
+    const action = await bulk.stopAction(principalOf(request).project, request.params.id);
+    return { ok: true, data: toBulkAction(action) };
+  });
+
+  app.get('/v1/client/bulk-actions/:id/results', async (request: ActionRequest, reply) => {
+    const { id } = request.params;
+    const pages = bulk.results(principalOf(request).project, id);
+    // The first page is read before the answer starts: an unknown id is still a 404 envelope.
+    const first = await pages.next();
+    async function* all() {
+      if (first.done) return;
+      yield first.value;
+      yield* pages;
+    }
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="bulk-action-${id}.csv"`)
+      .send(Readable.from(csvOf(all())));
+  });
+}

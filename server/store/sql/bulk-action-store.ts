@@ -1,0 +1,182 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { JobState } from '../../../contract';
+import type {
+  BulkActionRecord,
+  BulkActionState,
+  BulkBatch,
+  BulkResult,
+  BulkResultRecord,
+} from '../../jobs/model';
+import type { BulkActionStore } from '../../jobs/ports';
+import type { BulkActionsTable, Database } from '../schema';
+
+const toRecord = (row: Selectable<BulkActionsTable>): BulkActionRecord => ({
+  id: row.id,
+  project: row.project,
+  action: 'cancel',
+  filter: JSON.parse(row.filter_json) as BulkActionRecord['filter'],
+  state: row.state as BulkActionState,
+  matched: Number(row.matched),
+  processed: Number(row.processed),
+  accepted: Number(row.accepted),
+  refused: Number(row.refused),
+  failed: Number(row.failed),
+  cursorSeq: Number(row.cursor_seq),
+  createdBy: row.created_by,
+  createdAt: Number(row.created_at),
+  finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+});
+
+const countOf = (results: readonly BulkResultRecord[], result: BulkResult) =>
+  results.filter((r) => r.result === result).length;
+
+export class SqlBulkActionStore implements BulkActionStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(action: BulkActionRecord) {
+    await this.db
+      .insertInto('bulk_actions')
+      .values({
+        id: action.id,
+        project: action.project,
+        action: action.action,
+        filter_json: JSON.stringify(action.filter),
+        state: action.state,
+        matched: action.matched,
+        cursor_seq: action.cursorSeq,
+        created_by: action.createdBy,
+        created_at: action.createdAt,
+        finished_at: action.finishedAt,
+      })
+      .execute();
+  }
+
+  async get(id: string) {
+    const row = await this.db
+      .selectFrom('bulk_actions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async list(project: string, limit: number) {
+    const rows = await this.db
+      .selectFrom('bulk_actions')
+      .selectAll()
+      .where('project', '=', project)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async claim(owner: string, now: number, leaseUntil: number) {
+    // Compare-and-set on the lease: of two instances claiming at once, one takes it.
+    for (;;) {
+      const free = await this.db
+        .selectFrom('bulk_actions')
+        .select(['id', 'lease_until'])
+        .where('state', '=', 'running')
+        .where((eb) => eb.or([eb('lease_until', '<=', now), eb('owner', '=', owner)]))
+        .orderBy('created_at')
+        .limit(1)
+        .executeTakeFirst();
+      if (!free) return undefined;
+      const taken = await this.db
+        .updateTable('bulk_actions')
+        .set({ owner, lease_until: leaseUntil })
+        .where('id', '=', free.id)
+        .where('state', '=', 'running')
+        .where('lease_until', '=', free.lease_until)
+        .returningAll()
+        .executeTakeFirst();
+      if (taken) return toRecord(taken);
+    }
+  }
+
+  async recordBatch(id: string, owner: string, batch: BulkBatch) {
+    const { results } = batch;
+    return this.db.transaction().execute(async (trx) => {
+      // A stop that came during the batch keeps its results: those jobs were cancelled.
+      const held = await trx
+        .selectFrom('bulk_actions')
+        .select('state')
+        .where('id', '=', id)
+        .where('owner', '=', owner)
+        .where('state', 'in', ['running', 'stopped'])
+        .executeTakeFirst();
+      if (!held) return undefined;
+      const running = held.state === 'running';
+      await trx
+        .updateTable('bulk_actions')
+        .set((eb) => ({
+          processed: eb('processed', '+', results.length),
+          accepted: eb('accepted', '+', countOf(results, 'accepted')),
+          refused: eb('refused', '+', countOf(results, 'refused')),
+          failed: eb('failed', '+', countOf(results, 'failed')),
+          cursor_seq: batch.cursorSeq,
+          lease_until: batch.leaseUntil,
+          ...(running && batch.done && { state: 'done', finished_at: batch.now }),
+        }))
+        .where('id', '=', id)
+        .execute();
+      if (results.length > 0) {
+        await trx
+          .insertInto('bulk_action_results')
+          .values(
+            results.map((r) => ({
+              action_id: id,
+              job_seq: r.jobSeq,
+              job_id: r.jobId,
+              job_name: r.jobName,
+              state_before: r.stateBefore,
+              result: r.result,
+              message: r.message,
+            })),
+          )
+          .execute();
+      }
+      return running && batch.done ? 'done' : (held.state as BulkActionState);
+    });
+  }
+
+  async release(owner: string) {
+    await this.db
+      .updateTable('bulk_actions')
+      .set({ lease_until: 0 })
+      .where('owner', '=', owner)
+      .where('state', '=', 'running')
+      .execute();
+  }
+
+  async stop(id: string, now: number) {
+    const stopped = await this.db
+      .updateTable('bulk_actions')
+      .set({ state: 'stopped', finished_at: now })
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(stopped.numUpdatedRows) > 0;
+  }
+
+  async results(id: string, beforeSeq: number, limit: number) {
+    const rows = await this.db
+      .selectFrom('bulk_action_results')
+      .selectAll()
+      .where('action_id', '=', id)
+      .where('job_seq', '<', beforeSeq)
+      .orderBy('job_seq', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      jobSeq: Number(row.job_seq),
+      jobId: row.job_id,
+      jobName: row.job_name,
+      stateBefore: row.state_before as JobState,
+      result: row.result as BulkResult,
+      message: row.message,
+    }));
+  }
+}
