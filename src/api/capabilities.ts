@@ -30,6 +30,8 @@ export interface Capabilities {
   labels: boolean;
   /** Views of the jobs table shared by the project; only from the OpenAPI document. */
   views: boolean;
+  /** Cancel every job a filter matches, in the service; only from the OpenAPI document. */
+  bulk: boolean;
 }
 
 const EXTENSION_PATHS = {
@@ -46,6 +48,7 @@ const EXTENSION_PATHS = {
   arrays: '/v1/client/job/{job_id}/array',
   schedules: '/v1/client/schedules',
   views: '/v1/client/views',
+  bulk: '/v1/client/bulk-actions',
 } as const;
 
 const openApiSchema = z.object({ paths: z.record(z.string(), z.unknown()) });
@@ -109,6 +112,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
       arrays: has(EXTENSION_PATHS.arrays),
       schedules: has(EXTENSION_PATHS.schedules),
       views: has(EXTENSION_PATHS.views),
+      bulk: has(EXTENSION_PATHS.bulk),
       labels:
         listOperationSchema
           .safeParse(document.paths[EXTENSION_PATHS.jobList])
@@ -136,6 +140,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
     schedules: false,
     labels: false,
     views: false,
+    bulk: false,
   };
 }
 

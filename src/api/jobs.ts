@@ -9,6 +9,7 @@ import {
   submitJobResultSchema,
   successEnvelope,
   type ArrayAnswer,
+  type BulkFilter,
   type JobExecution,
   type JobList,
   type JobLogs,
@@ -115,19 +116,31 @@ export interface JobFilter {
   labels?: string[];
 }
 
-export function jobListSearch(filter: JobFilter, page: { cursor?: string; limit: number }) {
-  const query = new URLSearchParams();
-  for (const state of filter.states) query.append('state', state);
-  if (filter.queue) query.set('queue', filter.queue);
-  if (filter.name) query.set('name', filter.name);
+/**
+ * The filter as the service takes it (a sliding window fixed at this moment): the list's query
+ * and a bulk action's `filter`.
+ */
+export function filterFields(filter: JobFilter): BulkFilter {
   const windowStart =
     filter.createdWithinMs === undefined
       ? undefined
       : new Date(Date.now() - filter.createdWithinMs).toISOString();
   const after = [filter.createdAfter, windowStart].filter(Boolean).sort().at(-1);
-  if (after) query.set('created_after', after);
-  if (filter.createdBefore) query.set('created_before', filter.createdBefore);
-  for (const label of filter.labels ?? []) query.append('label', label);
+  const fields: BulkFilter = {};
+  if (filter.states.length > 0) fields.state = filter.states;
+  if (filter.queue) fields.queue = filter.queue;
+  if (filter.name) fields.name = filter.name;
+  if (after) fields.created_after = after;
+  if (filter.createdBefore) fields.created_before = filter.createdBefore;
+  if (filter.labels?.length) fields.label = filter.labels;
+  return fields;
+}
+
+export function jobListSearch(filter: JobFilter, page: { cursor?: string; limit: number }) {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(filterFields(filter))) {
+    for (const each of [value].flat()) query.append(name, String(each));
+  }
   if (page.cursor) query.set('cursor', page.cursor);
   query.set('limit', String(page.limit));
   return query;

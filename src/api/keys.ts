@@ -1,4 +1,4 @@
-import type { JobState } from '../../contract';
+import type { BulkFilter, JobState } from '../../contract';
 import type { JobFilter } from './jobs';
 
 /**
@@ -52,6 +52,12 @@ export const queueKeys = {
 export const viewKeys = {
   all: ['views'] as const,
   list: () => [...viewKeys.all, 'list'] as const,
+};
+
+export const bulkKeys = {
+  all: ['bulk-actions'] as const,
+  plan: (filter: BulkFilter) => [...bulkKeys.all, 'plan', filter] as const,
+  action: (id: string) => [...bulkKeys.all, 'action', id] as const,
 };
 
 export const scheduleKeys = {

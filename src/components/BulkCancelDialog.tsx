@@ -1,7 +1,12 @@
-import { Alert, Badge, Button, Group, List, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useBulkCancel, type CancelOutcome } from '../api/mutations';
-import { jobsToCancel, planBulkCancel, type CancelTarget } from '../lib/bulk-cancel-plan';
-import { StateBadge } from './StateBadge';
+import {
+  PLAN_TITLES,
+  jobsToCancel,
+  planBulkCancel,
+  type CancelTarget,
+} from '../lib/bulk-cancel-plan';
+import { JobNameList } from './JobNameList';
 
 function PlanGroup({
   title,
@@ -18,16 +23,7 @@ function PlanGroup({
       <Title order={3} size="h5">
         {title} ({jobs.length})
       </Title>
-      <List size="sm" spacing={2}>
-        {jobs.map((job) => (
-          <List.Item key={job.id}>
-            <Group gap={6} wrap="nowrap">
-              <Text size="sm">{job.name}</Text>
-              <StateBadge state={job.state} size="sm" />
-            </Group>
-          </List.Item>
-        ))}
-      </List>
+      <JobNameList jobs={jobs} />
     </Stack>
   );
 }
@@ -107,18 +103,14 @@ export function BulkCancelDialog({
         </Stack>
       ) : (
         <Stack>
-          <PlanGroup title="Cancelled at once" jobs={plan.immediate} testId="plan-immediate" />
+          <PlanGroup title={PLAN_TITLES.immediate} jobs={plan.immediate} testId="plan-immediate" />
+          <PlanGroup title={PLAN_TITLES.stopping} jobs={plan.stopping} testId="plan-stopping" />
           <PlanGroup
-            title="Stopped: cancelling until the container exits (up to about two minutes)"
-            jobs={plan.stopping}
-            testId="plan-stopping"
-          />
-          <PlanGroup
-            title="Already cancelling: nothing to do"
+            title={PLAN_TITLES.alreadyCancelling}
             jobs={plan.alreadyCancelling}
             testId="plan-cancelling"
           />
-          <PlanGroup title="Already ended: skipped" jobs={plan.final} testId="plan-final" />
+          <PlanGroup title={PLAN_TITLES.final} jobs={plan.final} testId="plan-final" />
           {bulk.isError && (
             <Alert color="red" role="alert" title="The cancel requests could not be sent">
               {bulk.error.message}

@@ -19,6 +19,14 @@ export interface BulkCancelPlan {
   final: CancelTarget[];
 }
 
+/** How each group of a plan is headed, for a selection or a whole filter alike. */
+export const PLAN_TITLES: Record<keyof BulkCancelPlan, string> = {
+  immediate: 'Cancelled at once',
+  stopping: 'Stopped: cancelling until the container exits (up to about two minutes)',
+  alreadyCancelling: 'Already cancelling: nothing to do',
+  final: 'Already ended: skipped',
+};
+
 export function planBulkCancel(jobs: readonly CancelTarget[]): BulkCancelPlan {
   const plan: BulkCancelPlan = { immediate: [], stopping: [], alreadyCancelling: [], final: [] };
   for (const job of jobs) {

@@ -25,6 +25,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     schedules: true,
     labels: true,
     views: true,
+    bulk: true,
     ...overrides,
   };
 }

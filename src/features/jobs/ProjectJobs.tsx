@@ -12,6 +12,7 @@ import { CancelSelected } from '../../components/SelectionControls';
 import { FilterBar } from './FilterBar';
 import { SavedViews } from './SavedViews';
 import { JobsTable } from './JobsTable';
+import { MatchingSelected, SelectAllMatching } from './MatchingSelection';
 import { filterOfView, searchFromView, viewFromSearch, type ViewChange } from './url-filters';
 
 /**
@@ -71,13 +72,22 @@ export function ProjectJobs() {
     refetchInterval: false,
   });
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  // Every job the filters match, past this page: the service acts on them (bulk actions).
+  const [allMatching, setAllMatching] = useState(false);
+  const select = (next: Set<string>) => {
+    setAllMatching(false);
+    setSelected(next);
+  };
 
   const jobs = list.data?.items ?? [];
   const chosen = jobs.filter((job) => selected.has(job.id));
   const onChange = (change: ViewChange) => {
-    setSelected(new Set());
+    select(new Set());
     changeView(change);
   };
+  const pageSelected = jobs.length > 0 && chosen.length === jobs.length;
+  const matching = list.data ?? undefined;
+  const moreMatch = matching !== undefined && matching.total > jobs.length;
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
@@ -97,7 +107,16 @@ export function ProjectJobs() {
       </Group>
       <Group gap="sm" mih={36}>
         {list.data && <MatchCount list={list.data} shown={jobs.length} />}
-        <CancelSelected jobs={chosen} onDone={() => setSelected(new Set())} />
+        {allMatching && matching ? (
+          <MatchingSelected list={matching} filter={filter} onClear={() => select(new Set())} />
+        ) : (
+          <>
+            <CancelSelected jobs={chosen} onDone={() => select(new Set())} />
+            {capabilities?.bulk && pageSelected && moreMatch && (
+              <SelectAllMatching list={matching} onSelect={() => setAllMatching(true)} />
+            )}
+          </>
+        )}
       </Group>
       {list.isPending ? (
         <Loader aria-label="Loading the project's jobs" />
@@ -114,7 +133,7 @@ export function ProjectJobs() {
           sort={view.sort}
           onSortChange={(sort) => changeView({ sort, cursor: view.cursor })}
           selected={selected}
-          onSelectionChange={setSelected}
+          onSelectionChange={select}
         />
       )}
       <Group>

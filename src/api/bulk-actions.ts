@@ -1,0 +1,93 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  bulkActionSchema,
+  bulkDryRunSchema,
+  successEnvelope,
+  type BulkAction,
+  type BulkFilter,
+} from '../../contract';
+import { readApiKey } from '../lib/api-key';
+import { ApiError, apiRequest } from './client';
+import { bulkKeys, jobKeys, queueKeys } from './keys';
+
+const actionPath = (id: string) => `/v1/client/bulk-actions/${encodeURIComponent(id)}`;
+
+/** What cancelling every job the filter matches would do (extension); changes nothing. */
+export const bulkCancelPlanQuery = (filter: BulkFilter) =>
+  queryOptions({
+    queryKey: bulkKeys.plan(filter),
+    queryFn: async () =>
+      (
+        await apiRequest('POST', '/v1/client/bulk-actions', successEnvelope(bulkDryRunSchema), {
+          action: 'cancel',
+          filter,
+          dry_run: true,
+        })
+      ).data,
+    // A plan is of the jobs as they are now: read again each time the dialog opens.
+    gcTime: 0,
+    retry: false,
+  });
+
+/** A bulk action as it goes, read every second until it ends. */
+export const bulkActionQuery = (id: string) =>
+  queryOptions({
+    queryKey: bulkKeys.action(id),
+    queryFn: async () =>
+      (await apiRequest('GET', actionPath(id), successEnvelope(bulkActionSchema))).data,
+    refetchInterval: (query) => (query.state.data?.state === 'running' ? 1000 : false),
+  });
+
+/** Begins cancelling every job the filter matches, in the service. */
+export function useStartBulkCancel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (filter: BulkFilter) =>
+      (
+        await apiRequest('POST', '/v1/client/bulk-actions', successEnvelope(bulkActionSchema), {
+          action: 'cancel',
+          filter,
+        })
+      ).data,
+    onSuccess: (action) => queryClient.setQueryData(bulkKeys.action(action.id), action),
+  });
+}
+
+export function useStopBulkAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) =>
+      (await apiRequest('POST', `${actionPath(id)}/stop`, successEnvelope(bulkActionSchema))).data,
+    onSuccess: (action) => queryClient.setQueryData(bulkKeys.action(action.id), action),
+  });
+}
+
+/** Once an action ended, the lists and counts it changed are read again. */
+export function useRefreshAfterBulk() {
+  const queryClient = useQueryClient();
+  return (action: BulkAction) => {
+    if (action.state === 'running') return;
+    void queryClient.invalidateQueries({ queryKey: jobKeys.all });
+    void queryClient.invalidateQueries({ queryKey: queueKeys.all });
+  };
+}
+
+/**
+ * Saves the action's per-job results as a CSV file. Fetched with the key (a plain link would go
+ * without it when the key was typed in Settings), then handed to the browser as a download.
+ */
+export async function downloadBulkResults(id: string): Promise<void> {
+  const key = readApiKey();
+  const response = await fetch(`${actionPath(id)}/results`, {
+    headers: key ? { Authorization: `Bearer ${key}` } : {},
+  }).catch(() => {
+    throw new ApiError(0, 'The service could not be reached (network error).', 'network');
+  });
+  if (!response.ok) throw new ApiError(response.status, `The service answered ${response.status}.`);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `bulk-action-${id}.csv`;
+  link.click();
+  URL.revokeObjectURL(url);
+}

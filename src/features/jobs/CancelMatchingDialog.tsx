@@ -1,0 +1,179 @@
+import { Button, Group, Loader, Modal, Progress, Stack, Table, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { BulkAction, BulkCancelPlan, BulkDryRun, BulkFilter } from '../../../contract';
+import {
+  bulkActionQuery,
+  bulkCancelPlanQuery,
+  downloadBulkResults,
+  useRefreshAfterBulk,
+  useStartBulkCancel,
+  useStopBulkAction,
+} from '../../api/bulk-actions';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { JobNameList } from '../../components/JobNameList';
+import { PLAN_TITLES } from '../../lib/bulk-cancel-plan';
+
+const count = (n: number) => n.toLocaleString('en');
+const jobs = (n: number) => `${count(n)} ${n === 1 ? 'job' : 'jobs'}`;
+
+const PLAN_ROWS: [keyof BulkCancelPlan, string][] = [
+  ['cancelled_at_once', PLAN_TITLES.immediate],
+  ['stopped', PLAN_TITLES.stopping],
+  ['already_cancelling', PLAN_TITLES.alreadyCancelling],
+  ['skipped', PLAN_TITLES.final],
+];
+
+/** How many of the newest matching jobs are named: enough to recognise them, the buttons in view. */
+const NAMED = 5;
+
+/** The filter as the service was given it: `state=runnable · label=team=data`. */
+const filterText = (filter: BulkFilter) =>
+  Object.entries(filter)
+    .flatMap(([field, value]) => [value].flat().map((each) => `${field}=${String(each)}`))
+    .join(' · ') || 'none: every job of the project';
+
+/** What the service would do to every matching job, and the newest of them by name. */
+function PlanSummary({ dryRun, filter }: { dryRun: BulkDryRun; filter: BulkFilter }) {
+  const more = dryRun.matched - Math.min(NAMED, dryRun.sample.length);
+  return (
+    <Stack gap="sm">
+      <Text>{jobs(dryRun.matched)} match these filters.</Text>
+      <Text size="sm" c="dimmed" data-testid="bulk-filter">
+        Filters: {filterText(filter)}
+      </Text>
+      <Table aria-label="What cancelling them does" data-testid="bulk-plan">
+        <Table.Tbody>
+          {PLAN_ROWS.filter(([field]) => dryRun.plan[field] > 0).map(([field, title]) => (
+            <Table.Tr key={field} data-plan={field}>
+              <Table.Td>{title}</Table.Td>
+              <Table.Td ta="right">{count(dryRun.plan[field])}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Text size="sm" fw={500}>
+        The newest of them
+      </Text>
+      <JobNameList
+        jobs={dryRun.sample
+          .slice(0, NAMED)
+          .map((job) => ({ id: job.job_id, name: job.job_name, state: job.state }))}
+      />
+      {more > 0 && (
+        <Text size="sm" c="dimmed">
+          and {count(more)} more
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** How far the action went, then what it did, with its per-job results to download. */
+function ActionProgress({ action, onClose }: { action: BulkAction; onClose: () => void }) {
+  const stop = useStopBulkAction();
+  const [download, setDownload] = useState<unknown>(null);
+  const running = action.state === 'running';
+  return (
+    <Stack>
+      <Progress
+        value={action.matched === 0 ? 100 : (100 * action.processed) / action.matched}
+        animated={running}
+        aria-label="Jobs reached"
+      />
+      <Text data-testid="bulk-progress">
+        {running ? 'Reached' : action.state === 'done' ? 'Done:' : 'Stopped after'}{' '}
+        {count(action.processed)} of {jobs(action.matched)}: {count(action.accepted)} accepted,{' '}
+        {count(action.refused)} refused, {count(action.failed)} failed.
+      </Text>
+      {running && (
+        <Text size="sm" c="dimmed">
+          The service carries on if you close this, and after a restart.
+        </Text>
+      )}
+      {stop.isError && <ErrorAlert error={stop.error} title="The action could not be stopped" />}
+      {download !== null && <ErrorAlert error={download} title="The results could not be saved" />}
+      <Group justify="flex-end">
+        {running && (
+          <Button variant="default" loading={stop.isPending} onClick={() => stop.mutate(action.id)}>
+            Stop
+          </Button>
+        )}
+        <Button
+          variant="default"
+          disabled={action.processed === 0}
+          onClick={() => downloadBulkResults(action.id).then(() => setDownload(null), setDownload)}
+        >
+          Download results (CSV)
+        </Button>
+        <Button onClick={onClose}>{running ? 'Close' : 'Done'}</Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * Cancels every job the table's filters match, not only the page shown: the service's dry run
+ * first, then the action runs in the service while this shows its progress.
+ */
+export function CancelMatchingDialog({
+  filter,
+  opened,
+  onClose,
+}: {
+  /** Fixed when the dialog opens: the plan and the action are of the same jobs. */
+  filter: BulkFilter;
+  opened: boolean;
+  onClose: () => void;
+}) {
+  const plan = useQuery({ ...bulkCancelPlanQuery(filter), enabled: opened });
+  const start = useStartBulkCancel();
+  const started = start.data?.id;
+  const action = useQuery({ ...bulkActionQuery(started ?? ''), enabled: started !== undefined });
+  const refresh = useRefreshAfterBulk();
+  const state = action.data?.state;
+  useEffect(() => {
+    if (action.data) refresh(action.data);
+    // Only when it ends: a refresh per progress poll would reload the table every second.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state]);
+  const close = () => {
+    start.reset();
+    onClose();
+  };
+  const toCancel = plan.data ? plan.data.plan.cancelled_at_once + plan.data.plan.stopped : 0;
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={started ? 'Cancelling every matching job' : 'Cancel every matching job?'}
+      size="lg"
+    >
+      {action.data ? (
+        <ActionProgress action={action.data} onClose={close} />
+      ) : plan.isPending ? (
+        <Loader aria-label="Counting the matching jobs" />
+      ) : plan.isError ? (
+        <ErrorAlert error={plan.error} title="The matching jobs could not be counted" />
+      ) : (
+        <Stack>
+          <PlanSummary dryRun={plan.data} filter={filter} />
+          {start.isError && <ErrorAlert error={start.error} title="The cancel could not begin" />}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Keep them
+            </Button>
+            <Button
+              color="red"
+              disabled={toCancel === 0}
+              loading={start.isPending}
+              onClick={() => start.mutate(filter)}
+            >
+              Cancel {jobs(toCancel)}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
