@@ -2,6 +2,7 @@ import type { TestService } from '../test/support/service';
 import type { Need } from './prerequisites';
 import { apiThroughput } from './scenarios/api';
 import { arrayAdmission, arrayCompletion } from './scenarios/arrays';
+import { bulkCancel } from './scenarios/bulk-cancel';
 import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedule';
 import { controlPlane } from './scenarios/control-plane';
 import { initialBundleSize, watchedJobCost } from './scenarios/console';
@@ -27,6 +28,7 @@ export const plan = {
   overheadJobs: quick ? 10 : 50,
   throughputJobs: quick ? 40 : 500,
   cancelSamples: quick ? 3 : 10,
+  bulkCancelJobs: quick ? 1000 : 10_000,
   scheduleJobs: 100,
   retryJobs: quick ? 5 : 50,
   dependencyPairs: quick ? 5 : 50,
@@ -161,6 +163,23 @@ export const STEPS: Step<unknown>[] = [
       ['cancel pending → cancelled', latency(c.pendingMs)],
       ['cancel runnable → cancelled', latency(c.runnableMs)],
       ['cancel running sleep (grace 1 s) → cancelled', latency(c.runningSleepGrace1sMs)],
+    ],
+  }),
+  step({
+    name: 'bulk-cancel',
+    title: 'bulk cancel over a filter',
+    needs: ['docker'],
+    needsSharedService: true,
+    run: async (shared) => bulkCancel(await shared(), plan.bulkCancelJobs),
+    rows: (b) => [
+      [
+        `bulk cancel of ${b.size.toLocaleString('en-US')} matching jobs: dry run / all cancelled`,
+        `${b.dryRunMs} ms / ${b.doneMs} ms (${b.jobsPerSecond} jobs/s)`,
+      ],
+      [
+        'bulk cancel: Job Submit (4 at a time) alone / during it',
+        `${latency(b.submitAloneMs)} / ${latency(b.submitDuringMs)} (n=${b.submitDuringMs.n})`,
+      ],
     ],
   }),
   step({

@@ -6,7 +6,7 @@ import { pool, round, summary } from '../stats';
 const TRUE = { job_definition: 'b::true:1' };
 
 /** Ordinary submits to the paused queue, `parallel` at a time, while `busy()` says so. */
-async function ordinarySubmits(service: TestService, busy: () => boolean, parallel: number) {
+export async function ordinarySubmits(service: TestService, busy: () => boolean, parallel: number) {
   const latencies: number[] = [];
   const ids: string[] = [];
   await pool(Array.from({ length: parallel }), parallel, async () => {
