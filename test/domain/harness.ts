@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { catalogFromConfig } from '../../server/config/catalog';
 import { configSchema } from '../../server/config/schema';
 import { createJobSystem } from '../../server/jobs/job-system';
-import type { InstanceRegistry } from '../../server/jobs/ports';
+import type { BulkActionStore, InstanceRegistry } from '../../server/jobs/ports';
 import type { Job } from '../../server/jobs/model';
 import { FakeRuntime } from '../../server/runtime/fake/fake-runtime';
 import { AesGcmSecretBox } from '../../server/secrets/secret-box';
@@ -60,12 +60,16 @@ export async function startDomain(
       list: () => storage.instances.list(),
       forget: (before) => storage.instances.forget(before),
     };
+    // A crashed instance gives up nothing: its bulk actions' leases run out instead.
+    const bulkActions: BulkActionStore = Object.assign(Object.create(storage.bulkActions), {
+      release: (owner: string) => (silent ? Promise.resolve() : storage.bulkActions.release(owner)),
+    });
     const system = createJobSystem(
       {
         store,
         schedules: storage.schedules,
         queues: storage.queues,
-        bulkActions: storage.bulkActions,
+        bulkActions,
         instances,
         signals: storage.signals,
         runtime: engine,
@@ -101,6 +105,8 @@ export async function startDomain(
   const domain = {
     engine,
     store,
+    /** The store's bulk actions, as any instance reads them. */
+    bulkActions: storage.bulkActions,
     /** The store's queue controls, for a second reader of them. */
     queueControls: storage.queues,
     catalog: () => catalogFromConfig(config),

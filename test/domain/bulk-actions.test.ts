@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeRuntime } from '../../server/runtime/fake/fake-runtime';
+import { INSTANCE_TIMEOUT_MS, startDomain } from './harness';
+
+let domain: Awaited<ReturnType<typeof startDomain>>;
+afterEach(() => domain.close());
+
+const JOBS = 600;
+
+/** `JOBS` jobs waiting in the paused queue, labelled `batch`. */
+async function waitingJobs(batch: string) {
+  await domain.system.controls.change('t', 't::default', { paused: { reason: 'held' } }, 'key-1');
+  const ids: string[] = [];
+  for (let i = 0; i < JOBS; i += 1) ids.push(await domain.submit({ labels: { batch } }));
+  return ids;
+}
+
+async function untilFinished(id: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const action = (await domain.bulkActions.get(id))!;
+    if (action.state !== 'running') return action;
+    if (Date.now() > deadline) throw new Error(`still running: ${JSON.stringify(action)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Every result the action recorded, newest job first. */
+async function resultsOf(id: string) {
+  const all = [];
+  for await (const page of domain.system.bulk.results('t', id)) all.push(...page);
+  return all;
+}
+
+describe('bulk actions across instances', () => {
+  it('an instance killed mid-action leaves it to another once its lease runs out, each job reached once', async () => {
+    domain = await startDomain(new FakeRuntime());
+    const ids = await waitingJobs('crash');
+    const other = await domain.join('host-b');
+    const filter = { labels: [{ key: 'batch', value: 'crash' }] };
+    const action = await domain.system.bulk.start('t', 'key-1', filter);
+    await new Promise((r) => setTimeout(r, 50));
+    await domain.system.crash();
+    const left = (await domain.bulkActions.get(action.id))!;
+    expect(left.processed).toBeLessThan(JOBS);
+
+    const done = await untilFinished(action.id);
+    expect(done).toMatchObject({ state: 'done', processed: JOBS, accepted: JOBS, failed: 0 });
+    expect(done.finishedAt! - left.createdAt).toBeGreaterThan(INSTANCE_TIMEOUT_MS);
+    const results = await resultsOf(action.id);
+    expect(new Set(results.map((r) => r.jobId))).toEqual(new Set(ids));
+    expect(results).toHaveLength(JOBS);
+    for (const id of ids) expect((await other.service.detail('t', id)).state).toBe('cancelled');
+  });
+
+  it('two instances kicking at once: one carries it, and no job has two results', async () => {
+    domain = await startDomain(new FakeRuntime());
+    const ids = await waitingJobs('both');
+    const other = await domain.join('host-b');
+    const action = await domain.system.bulk.start('t', 'key-1', {
+      labels: [{ key: 'batch', value: 'both' }],
+    });
+    other.bulk.kick();
+    const done = await untilFinished(action.id);
+    expect(done).toMatchObject({ state: 'done', processed: JOBS, accepted: JOBS });
+    expect(await resultsOf(action.id)).toHaveLength(JOBS);
+    expect(new Set((await resultsOf(action.id)).map((r) => r.jobId))).toEqual(new Set(ids));
+  });
+
+  it('jobs submitted after the start, and jobs that stopped matching, are left alone', async () => {
+    domain = await startDomain(new FakeRuntime());
+    const ids = await waitingJobs('moving');
+    const action = await domain.system.bulk.start('t', 'key-1', {
+      states: ['runnable'],
+      labels: [{ key: 'batch', value: 'moving' }],
+    });
+    const later = await domain.submit({ labels: { batch: 'moving' } });
+    // The oldest job starts before its turn (the action goes newest first): it matches no more.
+    await domain.system.controls.change('t', 't::default', { paused: false, maxRunning: 1 }, 'k');
+    const started = await domain.waitFor(ids[0]!, ['starting', 'running']);
+    const done = await untilFinished(action.id);
+    expect(done.state).toBe('done');
+    expect((await domain.system.service.detail('t', later)).state).not.toBe('cancelled');
+    expect((await domain.system.service.detail('t', started.id)).state).not.toBe('cancelled');
+    expect(done.processed).toBeLessThan(JOBS);
+  });
+});
