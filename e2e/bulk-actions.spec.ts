@@ -59,6 +59,18 @@ test('every job a filter matches, past the page shown, is cancelled by the servi
   ).toBe(true);
   await page.getByRole('button', { name: 'Done' }).click();
 
+  // Found again later, from the jobs page: what it did, and its results.
+  await page.getByRole('button', { name: 'Bulk actions' }).click();
+  const actions = page.getByRole('dialog', { name: 'Bulk actions' });
+  const row = actions.getByRole('row').filter({ hasText: `label=release=${release}` });
+  await expect(row.getByTestId('bulk-row-progress')).toHaveText(
+    `Done: ${count} of ${count} jobs: ${count} accepted, 0 refused, 0 failed.`,
+  );
+  await expect(row.getByText('done', { exact: true })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  expect(await seriousViolations(page), 'the bulk actions').toEqual([]);
+  await page.keyboard.press('Escape');
+
   // The table read again: every row of the page cancelled, and the count by state says all.
   await expect(table.getByTestId('state-badge').filter({ hasText: 'cancelled' })).toHaveCount(50);
   await page.goto(`/jobs?label=release%3D${release}&state=runnable`);

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   bulkActionSchema,
+  bulkActionsSchema,
   bulkDryRunSchema,
   successEnvelope,
   type BulkAction,
@@ -38,6 +39,16 @@ export const bulkActionQuery = (id: string) =>
     refetchInterval: (query) => (query.state.data?.state === 'running' ? 1000 : false),
   });
 
+/** The project's latest bulk actions, read every 2 s while one of them runs. */
+export const bulkActionListQuery = queryOptions({
+  queryKey: bulkKeys.list(),
+  queryFn: async () =>
+    (await apiRequest('GET', '/v1/client/bulk-actions', successEnvelope(bulkActionsSchema))).data
+      .items,
+  refetchInterval: (query) =>
+    query.state.data?.some((action) => action.state === 'running') ? 2000 : false,
+});
+
 /** Begins cancelling every job the filter matches, in the service. */
 export function useStartBulkCancel() {
   const queryClient = useQueryClient();
@@ -49,7 +60,10 @@ export function useStartBulkCancel() {
           filter,
         })
       ).data,
-    onSuccess: (action) => queryClient.setQueryData(bulkKeys.action(action.id), action),
+    onSuccess: (action) => {
+      queryClient.setQueryData(bulkKeys.action(action.id), action);
+      void queryClient.invalidateQueries({ queryKey: bulkKeys.list() });
+    },
   });
 }
 
@@ -58,7 +72,10 @@ export function useStopBulkAction() {
   return useMutation({
     mutationFn: async (id: string) =>
       (await apiRequest('POST', `${actionPath(id)}/stop`, successEnvelope(bulkActionSchema))).data,
-    onSuccess: (action) => queryClient.setQueryData(bulkKeys.action(action.id), action),
+    onSuccess: (action) => {
+      queryClient.setQueryData(bulkKeys.action(action.id), action);
+      void queryClient.invalidateQueries({ queryKey: bulkKeys.list() });
+    },
   });
 }
 

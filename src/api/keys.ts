@@ -56,6 +56,7 @@ export const viewKeys = {
 
 export const bulkKeys = {
   all: ['bulk-actions'] as const,
+  list: () => [...bulkKeys.all, 'list'] as const,
   plan: (filter: BulkFilter) => [...bulkKeys.all, 'plan', filter] as const,
   action: (id: string) => [...bulkKeys.all, 'action', id] as const,
 };

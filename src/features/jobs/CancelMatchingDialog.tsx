@@ -1,21 +1,18 @@
 import { Button, Group, Loader, Modal, Progress, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { BulkAction, BulkCancelPlan, BulkDryRun, BulkFilter } from '../../../contract';
 import {
   bulkActionQuery,
   bulkCancelPlanQuery,
-  downloadBulkResults,
   useRefreshAfterBulk,
   useStartBulkCancel,
-  useStopBulkAction,
 } from '../../api/bulk-actions';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { JobNameList } from '../../components/JobNameList';
 import { PLAN_TITLES } from '../../lib/bulk-cancel-plan';
-
-const count = (n: number) => n.toLocaleString('en');
-const jobs = (n: number) => `${count(n)} ${n === 1 ? 'job' : 'jobs'}`;
+import { BulkActionControls } from './BulkActionControls';
+import { count, filterText, jobs, progressText } from './bulk-text';
 
 const PLAN_ROWS: [keyof BulkCancelPlan, string][] = [
   ['cancelled_at_once', PLAN_TITLES.immediate],
@@ -26,12 +23,6 @@ const PLAN_ROWS: [keyof BulkCancelPlan, string][] = [
 
 /** How many of the newest matching jobs are named: enough to recognise them, the buttons in view. */
 const NAMED = 5;
-
-/** The filter as the service was given it: `state=runnable · label=team=data`. */
-const filterText = (filter: BulkFilter) =>
-  Object.entries(filter)
-    .flatMap(([field, value]) => [value].flat().map((each) => `${field}=${String(each)}`))
-    .join(' · ') || 'none: every job of the project';
 
 /** What the service would do to every matching job, and the newest of them by name. */
 function PlanSummary({ dryRun, filter }: { dryRun: BulkDryRun; filter: BulkFilter }) {
@@ -71,8 +62,6 @@ function PlanSummary({ dryRun, filter }: { dryRun: BulkDryRun; filter: BulkFilte
 
 /** How far the action went, then what it did, with its per-job results to download. */
 function ActionProgress({ action, onClose }: { action: BulkAction; onClose: () => void }) {
-  const stop = useStopBulkAction();
-  const [download, setDownload] = useState<unknown>(null);
   const running = action.state === 'running';
   return (
     <Stack>
@@ -81,31 +70,15 @@ function ActionProgress({ action, onClose }: { action: BulkAction; onClose: () =
         animated={running}
         aria-label="Jobs reached"
       />
-      <Text data-testid="bulk-progress">
-        {running ? 'Reached' : action.state === 'done' ? 'Done:' : 'Stopped after'}{' '}
-        {count(action.processed)} of {jobs(action.matched)}: {count(action.accepted)} accepted,{' '}
-        {count(action.refused)} refused, {count(action.failed)} failed.
-      </Text>
+      <Text data-testid="bulk-progress">{progressText(action)}</Text>
       {running && (
         <Text size="sm" c="dimmed">
-          The service carries on if you close this, and after a restart.
+          The service carries on if you close this, and after a restart; Bulk actions on the jobs
+          page shows it.
         </Text>
       )}
-      {stop.isError && <ErrorAlert error={stop.error} title="The action could not be stopped" />}
-      {download !== null && <ErrorAlert error={download} title="The results could not be saved" />}
+      <BulkActionControls action={action} />
       <Group justify="flex-end">
-        {running && (
-          <Button variant="default" loading={stop.isPending} onClick={() => stop.mutate(action.id)}>
-            Stop
-          </Button>
-        )}
-        <Button
-          variant="default"
-          disabled={action.processed === 0}
-          onClick={() => downloadBulkResults(action.id).then(() => setDownload(null), setDownload)}
-        >
-          Download results (CSV)
-        </Button>
         <Button onClick={onClose}>{running ? 'Close' : 'Done'}</Button>
       </Group>
     </Stack>

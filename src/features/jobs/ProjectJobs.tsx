@@ -9,6 +9,7 @@ import { jobListQuery, queueListQuery } from '../../api/queries';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { LiveIndicator } from '../../components/LiveIndicator';
 import { CancelSelected } from '../../components/SelectionControls';
+import { BulkActions } from './BulkActions';
 import { FilterBar } from './FilterBar';
 import { SavedViews } from './SavedViews';
 import { JobsTable } from './JobsTable';
@@ -102,6 +103,7 @@ export function ProjectJobs() {
             search={searchFromView({ ...view, cursor: '' }).toString()}
             shared={capabilities?.views ?? false}
           />
+          {capabilities?.bulk && <BulkActions />}
           <LiveIndicator status={stream} />
         </Group>
       </Group>

@@ -1,0 +1,43 @@
+import { Button, Group, Stack } from '@mantine/core';
+import { useState } from 'react';
+import type { BulkAction } from '../../../contract';
+import { downloadBulkResults, useStopBulkAction } from '../../api/bulk-actions';
+import { ErrorAlert } from '../../components/ErrorAlert';
+
+/** Stop (while it runs) and its per-job results as a CSV file, each saying when it failed. */
+export function BulkActionControls({
+  action,
+  size = 'sm',
+}: {
+  action: BulkAction;
+  size?: 'xs' | 'sm';
+}) {
+  const stop = useStopBulkAction();
+  const [download, setDownload] = useState<unknown>(null);
+  return (
+    <Stack gap="xs">
+      {stop.isError && <ErrorAlert error={stop.error} title="The action could not be stopped" />}
+      {download !== null && <ErrorAlert error={download} title="The results could not be saved" />}
+      <Group gap="xs" justify="flex-end">
+        {action.state === 'running' && (
+          <Button
+            variant="default"
+            size={size}
+            loading={stop.isPending}
+            onClick={() => stop.mutate(action.id)}
+          >
+            Stop
+          </Button>
+        )}
+        <Button
+          variant="default"
+          size={size}
+          disabled={action.processed === 0}
+          onClick={() => downloadBulkResults(action.id).then(() => setDownload(null), setDownload)}
+        >
+          Download results (CSV)
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
