@@ -64,12 +64,13 @@ export const bulkActionSchema = z.object({
   id: z.string(),
   action: z.literal('cancel'),
   state: bulkActionStateSchema,
-  filter: z.record(z.string(), z.unknown()).meta({ description: 'The filter as it was given' }),
+  filter: z
+    .record(z.string(), z.unknown())
+    .meta({ description: 'The filter as it was given, times in UTC' }),
   matched: z.number().int().meta({ description: 'Jobs matching when the action began' }),
   processed: z.number().int(),
   accepted: z.number().int().meta({ description: 'Cancel accepted (or the job already was)' }),
   refused: z.number().int().meta({ description: 'Ended, or gone, before its turn' }),
-  failed: z.number().int(),
   created_by: z.string().meta({ description: 'The id of the API key that began it' }),
   created_at: timestamp,
   finished_at: timestamp.nullable(),

@@ -58,16 +58,21 @@ test('every job a filter matches, past the page shown, is cancelled by the servi
       .every((row) => row.includes(`,${release}-`) && row.endsWith(',runnable,accepted,')),
   ).toBe(true);
   await page.getByRole('button', { name: 'Done' }).click();
+  // What was selected is gone: the selection is cleared.
+  await expect(page.getByTestId('selection-count')).toHaveText('0 selected');
 
   // Found again later, from the jobs page: what it did, and its results.
   await page.getByRole('button', { name: 'Bulk actions' }).click();
   const actions = page.getByRole('dialog', { name: 'Bulk actions' });
   const row = actions.getByRole('row').filter({ hasText: `label=release=${release}` });
   await expect(row.getByTestId('bulk-row-progress')).toHaveText(
-    `Done: ${count} of ${count} jobs: ${count} accepted, 0 refused, 0 failed.`,
+    `Done: ${count} of ${count} jobs: ${count} accepted, 0 refused.`,
   );
   await expect(row.getByText('done', { exact: true })).toBeVisible();
-  await expect(row.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  await expect(row.getByRole('button', { name: /^Stop/ })).toHaveCount(0);
+  await expect(
+    row.getByRole('button', { name: /^Download results \(CSV\): cancel label=/ }),
+  ).toBeEnabled();
   expect(await seriousViolations(page), 'the bulk actions').toEqual([]);
   await page.keyboard.press('Escape');
 

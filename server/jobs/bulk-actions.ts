@@ -14,6 +14,8 @@ const BATCH_SIZE = 200;
 const CANCELS_AT_ONCE = 10;
 /** A store that slows down does not stall the action for long between cancels. */
 const IDLE_MAX_MS = 100;
+/** After a failed pass, the next try: a reconcile pass may not come while the engine is away. */
+const RETRY_MS = 2000;
 
 export interface BulkPlan {
   matched: number;
@@ -47,6 +49,8 @@ export const notFoundBulkAction = (id: string) =>
  */
 export class BulkActions {
   private working: Promise<void> | undefined;
+  private again = false;
+  private retry: NodeJS.Timeout | undefined;
   private stopping = false;
 
   constructor(
@@ -95,7 +99,6 @@ export class BulkActions {
       processed: 0,
       accepted: 0,
       refused: 0,
-      failed: 0,
       cursorSeq: newest.seq + 1,
       createdBy,
       createdAt: Date.now(),
@@ -139,21 +142,29 @@ export class BulkActions {
 
   /** Carries on every action no instance holds, unless this one is at it already. */
   kick(): void {
-    if (this.working || this.stopping) return;
+    if (this.stopping) return;
+    if (this.working) {
+      // Asked while a pass may be ending: it looks once more before it stops.
+      this.again = true;
+      return;
+    }
     this.working = this.work().finally(() => {
       this.working = undefined;
+      if (this.again) this.kick();
     });
   }
 
-  /** Ends the batch in hand and gives up this instance's actions for another to carry on. */
+  /** Ends the cancels in hand and gives up this instance's actions for another to carry on. */
   async stop(): Promise<void> {
     this.stopping = true;
+    clearTimeout(this.retry);
     await this.working;
     await this.deps.actions.release(this.deps.owner);
   }
 
   private async work(): Promise<void> {
     const { actions, owner, leaseMs, logger } = this.deps;
+    this.again = false;
     try {
       for (;;) {
         if (this.stopping) return;
@@ -163,13 +174,24 @@ export class BulkActions {
         await this.carryOn(action);
       }
     } catch (error) {
-      // The store away: the next reconcile pass kicks again, and this lease is still ours.
-      logger.warn({ err: error }, 'a bulk action stopped for a while');
+      // The store away, or a cancel that could not be decided: the lease is still this
+      // instance's, and the batch's jobs wait as pending results for the next try.
+      logger.warn({ err: error }, 'a bulk action paused; trying again shortly');
+      clearTimeout(this.retry);
+      this.retry = setTimeout(() => this.kick(), RETRY_MS);
+      this.retry.unref();
     }
   }
 
+  /**
+   * The batch left pending by a holder that stopped half-way first (by job, the filter not asked
+   * again: those jobs matched and may be cancelled by now), then batch after batch from the
+   * cursor. Each batch is stored as pending results before its first cancel.
+   */
   private async carryOn(action: BulkActionRecord): Promise<void> {
-    const { store, actions, owner, leaseMs, logger } = this.deps;
+    const { store, actions, owner, leaseMs } = this.deps;
+    const pending = await actions.pendingResults(action.id);
+    if (pending.length > 0 && !(await this.runBatch(action, pending, false))) return;
     let cursorSeq = action.cursorSeq;
     for (;;) {
       if (this.stopping) return;
@@ -179,45 +201,78 @@ export class BulkActions {
         limit: BATCH_SIZE,
         beforeSeq: cursorSeq,
       });
-      const results: BulkResultRecord[] = [];
-      for (let i = 0; i < jobs.length; i += CANCELS_AT_ONCE) {
-        const some = jobs.slice(i, i + CANCELS_AT_ONCE);
-        const begin = performance.now();
-        results.push(
-          ...(await Promise.all(some.map((job) => this.cancelOne(action.project, job)))),
-        );
-        // Idle as long as these cancels took: the action takes at most half of the service's
-        // time, and the requests that came meanwhile go first.
-        await sleep(Math.min(IDLE_MAX_MS, performance.now() - begin));
-      }
-      const done = jobs.length < BATCH_SIZE;
+      const batch = jobs.map(pendingResult);
       cursorSeq = jobs.at(-1)?.seq ?? cursorSeq;
+      const leaseUntil = Date.now() + leaseMs;
+      if (
+        !(await actions.beginBatch(action.id, owner, { pending: batch, cursorSeq, leaseUntil }))
+      ) {
+        return;
+      }
+      if (!(await this.runBatch(action, batch, jobs.length < BATCH_SIZE))) return;
+    }
+  }
+
+  /**
+   * Cancels the batch's jobs a few at a time, renewing the lease and looking for a stop between,
+   * then records what each answered; false once this instance is not to go on with the action.
+   */
+  private async runBatch(
+    action: BulkActionRecord,
+    batch: readonly BulkResultRecord[],
+    last: boolean,
+  ): Promise<boolean> {
+    const { actions, owner, leaseMs, logger } = this.deps;
+    const results: BulkResultRecord[] = [];
+    const finish = async (done: boolean) => {
       const now = Date.now();
-      const state = await actions.recordBatch(action.id, owner, {
+      const state = await actions.finishBatch(action.id, owner, {
         results,
-        cursorSeq,
         done,
         now,
         leaseUntil: now + leaseMs,
       });
       if (state === 'done') logger.info({ bulkAction: action.id }, 'bulk action done');
-      if (state !== 'running') return;
+      return state === 'running';
+    };
+    for (let i = 0; i < batch.length; i += CANCELS_AT_ONCE) {
+      // Stopping: the rest stays pending, for this instance's next start or another.
+      if (this.stopping) return false;
+      const begin = performance.now();
+      const some = batch.slice(i, i + CANCELS_AT_ONCE);
+      results.push(...(await Promise.all(some.map((job) => this.cancelOne(action.project, job)))));
+      const state = await actions.heartbeat(action.id, owner, Date.now() + leaseMs);
+      if (state === 'stopped') return finish(false);
+      if (state !== 'running') return false;
+      // Idle as long as these cancels took: the action takes at most half of the service's
+      // time, and the requests that came meanwhile go first.
+      await sleep(Math.min(IDLE_MAX_MS, performance.now() - begin));
     }
+    return finish(last);
   }
 
-  private async cancelOne(project: string, job: Job): Promise<BulkResultRecord> {
-    const base = { jobSeq: job.seq, jobId: job.id, jobName: job.name, stateBefore: job.state };
+  /** Cancel Job's answer for one job; a failure worth another try is thrown. */
+  private async cancelOne(project: string, job: BulkResultRecord): Promise<BulkResultRecord> {
     try {
-      await this.deps.cancel(project, job.id);
-      return { ...base, result: 'accepted', message: null };
+      await this.deps.cancel(project, job.jobId);
+      return { ...job, result: 'accepted', message: null };
     } catch (error) {
-      if (error instanceof JobRequestError && error.kind !== 'invalid') {
-        const result = error.kind === 'unavailable' ? 'failed' : 'refused';
-        return { ...base, result, message: error.message };
+      if (error instanceof JobRequestError && REFUSALS.has(error.kind)) {
+        return { ...job, result: 'refused', message: error.message };
       }
-      // What went wrong inside stays in the log: the result file says only that it did.
-      this.deps.logger.error({ err: error, jobId: job.id }, 'a bulk cancel of a job failed');
-      return { ...base, result: 'failed', message: 'the service could not cancel it; see its log' };
+      throw error;
     }
   }
 }
+
+/** The answers that are the job's, not the moment's: it ended, or it is gone. */
+const REFUSALS = new Set<JobRequestError['kind']>(['conflict', 'not-found']);
+
+const pendingResult = (job: Job): BulkResultRecord => ({
+  jobSeq: job.seq,
+  jobId: job.id,
+  jobName: job.name,
+  stateBefore: job.state,
+  result: 'pending',
+  message: null,
+});

@@ -263,7 +263,8 @@ export interface JobListFilter {
 export type JobFilter = Omit<JobListFilter, 'limit' | 'beforeSeq'>;
 
 export type BulkActionState = 'running' | 'done' | 'stopped';
-export type BulkResult = 'accepted' | 'refused' | 'failed';
+/** `pending`: in the batch in hand, not yet answered. */
+export type BulkResult = 'pending' | 'accepted' | 'refused';
 
 /** An action on every job a filter matched, and how far it went. */
 export interface BulkActionRecord {
@@ -277,21 +278,11 @@ export interface BulkActionRecord {
   processed: number;
   accepted: number;
   refused: number;
-  failed: number;
   /** Jobs with a seq below this are still to do, newest first; those above were done or are newer. */
   cursorSeq: number;
   createdBy: string;
   createdAt: number;
   finishedAt: number | null;
-}
-
-/** A batch of a bulk action done: its results, and where the next one starts. */
-export interface BulkBatch {
-  results: BulkResultRecord[];
-  cursorSeq: number;
-  done: boolean;
-  now: number;
-  leaseUntil: number;
 }
 
 /** What a bulk action did to one job. */

@@ -8,7 +8,6 @@ import type {
   Dependent,
   BulkActionRecord,
   BulkActionState,
-  BulkBatch,
   BulkResultRecord,
   Job,
   JobChange,
@@ -165,11 +164,28 @@ export interface BulkActionStore {
    */
   claim(owner: string, now: number, leaseUntil: number): Promise<BulkActionRecord | undefined>;
   /**
-   * In one transaction: records a batch's results, adds them to the counts, moves the cursor on
-   * (and ends the action when `done`), renewing the lease; answers the action's state after it.
-   * Records nothing, answering undefined, when `owner` no longer holds the action.
+   * Stores the batch's jobs as pending results and moves the cursor past them, renewing the
+   * lease, in one transaction; false, storing nothing, unless `owner` holds the running action.
    */
-  recordBatch(id: string, owner: string, batch: BulkBatch): Promise<BulkActionState | undefined>;
+  beginBatch(
+    id: string,
+    owner: string,
+    batch: { pending: BulkResultRecord[]; cursorSeq: number; leaseUntil: number },
+  ): Promise<boolean>;
+  /** Renews `owner`'s lease; answers the action's state, or undefined when `owner` lost it. */
+  heartbeat(id: string, owner: string, leaseUntil: number): Promise<BulkActionState | undefined>;
+  /**
+   * In one transaction: records what each of these jobs answered and adds them to the counts,
+   * ends a running action when `done`, and (when it was stopped) drops the results still pending;
+   * answers the state after it, or undefined, recording nothing, when `owner` lost the action.
+   */
+  finishBatch(
+    id: string,
+    owner: string,
+    batch: { results: BulkResultRecord[]; done: boolean; now: number; leaseUntil: number },
+  ): Promise<BulkActionState | undefined>;
+  /** The results of the batch a holder began and did not finish. */
+  pendingResults(id: string): Promise<BulkResultRecord[]>;
   /** Gives up `owner`'s leases, so that another instance carries its actions on at once. */
   release(owner: string): Promise<void>;
   /** Stops a running action; false when it was not running. */

@@ -100,7 +100,6 @@ export interface BulkActionsTable {
   processed: Generated<number>;
   accepted: Generated<number>;
   refused: Generated<number>;
-  failed: Generated<number>;
   cursor_seq: number;
   created_by: string;
   created_at: number;

@@ -3,6 +3,7 @@ import {
   bulkActionSchema,
   bulkActionsSchema,
   bulkDryRunSchema,
+  errorBodySchema,
   successEnvelope,
   type BulkAction,
   type BulkFilter,
@@ -100,11 +101,21 @@ export async function downloadBulkResults(id: string): Promise<void> {
   }).catch(() => {
     throw new ApiError(0, 'The service could not be reached (network error).', 'network');
   });
-  if (!response.ok) throw new ApiError(response.status, `The service answered ${response.status}.`);
+  if (!response.ok) {
+    const refusal = errorBodySchema.safeParse(await response.json().catch(() => null));
+    throw new ApiError(
+      response.status,
+      refusal.success ? refusal.data.message : `The service answered ${response.status}.`,
+    );
+  }
   const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `bulk-action-${id}.csv`;
+  const link = Object.assign(document.createElement('a'), {
+    href: url,
+    download: `bulk-action-${id}.csv`,
+  });
+  document.body.append(link);
   link.click();
-  URL.revokeObjectURL(url);
+  link.remove();
+  // Some browsers read the file after click() returns: the URL outlives it a while.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

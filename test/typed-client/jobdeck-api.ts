@@ -897,7 +897,7 @@ export interface components {
       action: 'cancel';
       /** @enum {string} */
       state: 'running' | 'done' | 'stopped';
-      /** @description The filter as it was given */
+      /** @description The filter as it was given, times in UTC */
       filter: {
         [key: string]: unknown;
       };
@@ -908,7 +908,6 @@ export interface components {
       accepted: number;
       /** @description Ended, or gone, before its turn */
       refused: number;
-      failed: number;
       /** @description The id of the API key that began it */
       created_by: string;
       /** Format: date-time */
@@ -2490,7 +2489,7 @@ export interface operations {
                 action: 'cancel';
                 /** @enum {string} */
                 state: 'running' | 'done' | 'stopped';
-                /** @description The filter as it was given */
+                /** @description The filter as it was given, times in UTC */
                 filter: {
                   [key: string]: unknown;
                 };
@@ -2501,7 +2500,6 @@ export interface operations {
                 accepted: number;
                 /** @description Ended, or gone, before its turn */
                 refused: number;
-                failed: number;
                 /** @description The id of the API key that began it */
                 created_by: string;
                 /** Format: date-time */

@@ -25,7 +25,6 @@ const toBulkAction = (action: BulkActionRecord): BulkAction => ({
   processed: action.processed,
   accepted: action.accepted,
   refused: action.refused,
-  failed: action.failed,
   created_by: action.createdBy,
   created_at: isoOf(action.createdAt),
   finished_at: action.finishedAt === null ? null : isoOf(action.finishedAt),
@@ -39,9 +38,15 @@ const toDryRun = ({ matched, byState, sample }: BulkPlan): BulkDryRun => ({
   sample: sample.map((job) => ({ job_id: job.id, job_name: job.name, state: job.state })),
 });
 
-/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
-const csvField = (value: string) =>
-  /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+/**
+ * RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. A field that
+ * begins like a formula (a job named `-x`) gets a leading `'`, so a spreadsheet shows it as text
+ * instead of running it (OWASP, CSV injection).
+ */
+function csvField(value: string): string {
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
 const csvRow = (fields: readonly string[]) => `${fields.map(csvField).join(',')}\r\n`;
 
 async function* csvOf(pages: AsyncIterable<BulkResultRecord[]>) {

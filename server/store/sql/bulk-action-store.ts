@@ -1,14 +1,13 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { JobState } from '../../../contract';
 import type {
   BulkActionRecord,
   BulkActionState,
-  BulkBatch,
   BulkResult,
   BulkResultRecord,
 } from '../../jobs/model';
 import type { BulkActionStore } from '../../jobs/ports';
-import type { BulkActionsTable, Database } from '../schema';
+import type { BulkActionResultsTable, BulkActionsTable, Database } from '../schema';
 
 const toRecord = (row: Selectable<BulkActionsTable>): BulkActionRecord => ({
   id: row.id,
@@ -20,15 +19,30 @@ const toRecord = (row: Selectable<BulkActionsTable>): BulkActionRecord => ({
   processed: Number(row.processed),
   accepted: Number(row.accepted),
   refused: Number(row.refused),
-  failed: Number(row.failed),
   cursorSeq: Number(row.cursor_seq),
   createdBy: row.created_by,
   createdAt: Number(row.created_at),
   finishedAt: row.finished_at === null ? null : Number(row.finished_at),
 });
 
-const countOf = (results: readonly BulkResultRecord[], result: BulkResult) =>
-  results.filter((r) => r.result === result).length;
+const toRow = (actionId: string, r: BulkResultRecord) => ({
+  action_id: actionId,
+  job_seq: r.jobSeq,
+  job_id: r.jobId,
+  job_name: r.jobName,
+  state_before: r.stateBefore,
+  result: r.result,
+  message: r.message,
+});
+
+const toResult = (row: Selectable<BulkActionResultsTable>): BulkResultRecord => ({
+  jobSeq: Number(row.job_seq),
+  jobId: row.job_id,
+  jobName: row.job_name,
+  stateBefore: row.state_before as JobState,
+  result: row.result as BulkResult,
+  message: row.message,
+});
 
 export class SqlBulkActionStore implements BulkActionStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -96,50 +110,98 @@ export class SqlBulkActionStore implements BulkActionStore {
     }
   }
 
-  async recordBatch(id: string, owner: string, batch: BulkBatch) {
-    const { results } = batch;
+  async beginBatch(
+    id: string,
+    owner: string,
+    batch: { pending: BulkResultRecord[]; cursorSeq: number; leaseUntil: number },
+  ) {
     return this.db.transaction().execute(async (trx) => {
-      // A stop that came during the batch keeps its results: those jobs were cancelled.
-      const held = await trx
-        .selectFrom('bulk_actions')
-        .select('state')
+      const moved = await trx
+        .updateTable('bulk_actions')
+        .set({ cursor_seq: batch.cursorSeq, lease_until: batch.leaseUntil })
         .where('id', '=', id)
         .where('owner', '=', owner)
-        .where('state', 'in', ['running', 'stopped'])
+        .where('state', '=', 'running')
         .executeTakeFirst();
-      if (!held) return undefined;
-      const running = held.state === 'running';
-      await trx
+      if (Number(moved.numUpdatedRows) === 0) return false;
+      if (batch.pending.length > 0) {
+        await trx
+          .insertInto('bulk_action_results')
+          .values(batch.pending.map((r) => toRow(id, r)))
+          .execute();
+      }
+      return true;
+    });
+  }
+
+  async heartbeat(id: string, owner: string, leaseUntil: number) {
+    const row = await this.db
+      .updateTable('bulk_actions')
+      .set({ lease_until: leaseUntil })
+      .where('id', '=', id)
+      .where('owner', '=', owner)
+      .returning('state')
+      .executeTakeFirst();
+    return row?.state as BulkActionState | undefined;
+  }
+
+  async finishBatch(
+    id: string,
+    owner: string,
+    batch: { results: BulkResultRecord[]; done: boolean; now: number; leaseUntil: number },
+  ) {
+    const { results } = batch;
+    const answered = (result: BulkResult) => results.filter((r) => r.result === result).length;
+    return this.db.transaction().execute(async (trx) => {
+      // One statement decides, so a stop or another holder's claim cannot slip in between: a
+      // stop that came during the batch keeps its results (those jobs were cancelled).
+      const row = await trx
         .updateTable('bulk_actions')
         .set((eb) => ({
           processed: eb('processed', '+', results.length),
-          accepted: eb('accepted', '+', countOf(results, 'accepted')),
-          refused: eb('refused', '+', countOf(results, 'refused')),
-          failed: eb('failed', '+', countOf(results, 'failed')),
-          cursor_seq: batch.cursorSeq,
+          accepted: eb('accepted', '+', answered('accepted')),
+          refused: eb('refused', '+', answered('refused')),
           lease_until: batch.leaseUntil,
-          ...(running && batch.done && { state: 'done', finished_at: batch.now }),
+          ...(batch.done && {
+            state: sql<string>`case when state = 'running' then 'done' else state end`,
+            finished_at: sql<number>`case when state = 'running' then ${batch.now} else finished_at end`,
+          }),
         }))
         .where('id', '=', id)
-        .execute();
-      if (results.length > 0) {
+        .where('owner', '=', owner)
+        .where('state', 'in', ['running', 'stopped'])
+        .returning('state')
+        .executeTakeFirst();
+      if (!row) return undefined;
+      for (const r of results) {
         await trx
-          .insertInto('bulk_action_results')
-          .values(
-            results.map((r) => ({
-              action_id: id,
-              job_seq: r.jobSeq,
-              job_id: r.jobId,
-              job_name: r.jobName,
-              state_before: r.stateBefore,
-              result: r.result,
-              message: r.message,
-            })),
-          )
+          .updateTable('bulk_action_results')
+          .set({ result: r.result, message: r.message })
+          .where('action_id', '=', id)
+          .where('job_seq', '=', r.jobSeq)
           .execute();
       }
-      return running && batch.done ? 'done' : (held.state as BulkActionState);
+      if (row.state === 'stopped') {
+        // Not reached before the stop: no result to give.
+        await trx
+          .deleteFrom('bulk_action_results')
+          .where('action_id', '=', id)
+          .where('result', '=', 'pending')
+          .execute();
+      }
+      return row.state as BulkActionState;
     });
+  }
+
+  async pendingResults(id: string) {
+    const rows = await this.db
+      .selectFrom('bulk_action_results')
+      .selectAll()
+      .where('action_id', '=', id)
+      .where('result', '=', 'pending')
+      .orderBy('job_seq', 'desc')
+      .execute();
+    return rows.map(toResult);
   }
 
   async release(owner: string) {
@@ -170,13 +232,6 @@ export class SqlBulkActionStore implements BulkActionStore {
       .orderBy('job_seq', 'desc')
       .limit(limit)
       .execute();
-    return rows.map((row) => ({
-      jobSeq: Number(row.job_seq),
-      jobId: row.job_id,
-      jobName: row.job_name,
-      stateBefore: row.state_before as JobState,
-      result: row.result as BulkResult,
-      message: row.message,
-    }));
+    return rows.map(toResult);
   }
 }

@@ -8,10 +8,14 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 export function BulkActionControls({
   action,
   size = 'sm',
+  naming,
 }: {
   action: BulkAction;
   size?: 'xs' | 'sm';
+  /** Which action the buttons are of, where several are listed: "cancel state=failed". */
+  naming?: string;
 }) {
+  const named = (verb: string) => (naming ? `${verb}: ${naming}` : undefined);
   const stop = useStopBulkAction();
   const [download, setDownload] = useState<unknown>(null);
   return (
@@ -24,6 +28,7 @@ export function BulkActionControls({
             variant="default"
             size={size}
             loading={stop.isPending}
+            aria-label={named('Stop')}
             onClick={() => stop.mutate(action.id)}
           >
             Stop
@@ -33,6 +38,7 @@ export function BulkActionControls({
           variant="default"
           size={size}
           disabled={action.processed === 0}
+          aria-label={named('Download results (CSV)')}
           onClick={() => downloadBulkResults(action.id).then(() => setDownload(null), setDownload)}
         >
           Download results (CSV)

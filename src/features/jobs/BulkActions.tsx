@@ -15,6 +15,7 @@ const STATE_COLORS: Record<BulkAction['state'], string> = {
 };
 
 function ActionRow({ action }: { action: BulkAction }) {
+  const what = `cancel ${filterText(action.filter)}, begun ${dayjs(action.created_at).fromNow()}`;
   return (
     <Table.Tr data-bulk-action={action.id}>
       <Table.Td>
@@ -37,7 +38,7 @@ function ActionRow({ action }: { action: BulkAction }) {
         </Badge>
       </Table.Td>
       <Table.Td>
-        <BulkActionControls action={action} size="xs" />
+        <BulkActionControls action={action} size="xs" naming={what} />
       </Table.Td>
     </Table.Tr>
   );

@@ -22,7 +22,6 @@ const action = (fields: Partial<BulkAction>): BulkAction => ({
   processed: 0,
   accepted: 0,
   refused: 0,
-  failed: 0,
   created_by: 'key-1',
   created_at: '2026-11-27T08:00:00.000Z',
   finished_at: null,
@@ -32,6 +31,7 @@ const action = (fields: Partial<BulkAction>): BulkAction => ({
 /** The service: a dry run answers the plan, a start the action, a read the action as it went. */
 function stubBulk(progress: BulkAction[]) {
   const bodies: unknown[] = [];
+  const reads: string[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const answer = (data: unknown, status = 200) =>
       new Response(JSON.stringify({ ok: true, data }), { status });
@@ -40,23 +40,27 @@ function stubBulk(progress: BulkAction[]) {
       bodies.push(body);
       return body.dry_run ? answer(dryRun) : answer(action({}), 202);
     }
-    expect(String(input)).toBe('/v1/client/bulk-actions/b-1');
+    reads.push(String(input));
     return answer(progress.length > 1 ? progress.shift() : progress[0]);
   });
   vi.stubGlobal('fetch', fetch);
-  return bodies;
+  return { bodies, reads };
 }
 
 afterEach(() => vi.unstubAllGlobals());
 
 describe('cancelling every matching job', () => {
   it('shows the dry run, starts the action with the same filter, and follows it to the end', async () => {
-    const bodies = stubBulk([
+    const { bodies, reads } = stubBulk([
       action({ processed: 1000, accepted: 1000 }),
       action({ state: 'done', processed: 3012, accepted: 3002, refused: 10 }),
     ]);
     const filter = { label: ['release=4.2'], state: ['runnable' as const] };
-    renderWithService(<CancelMatchingDialog filter={filter} opened onClose={() => {}} />);
+    const onFinished = vi.fn();
+    const onClose = vi.fn();
+    renderWithService(
+      <CancelMatchingDialog filter={filter} opened onClose={onClose} onFinished={onFinished} />,
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Cancel every matching job?' });
     expect(await within(dialog).findByText('3,012 jobs match these filters.')).toBeVisible();
     const plan = within(dialog).getByRole('table', { name: 'What cancelling them does' });
@@ -80,9 +84,13 @@ describe('cancelling every matching job', () => {
     await vi.waitFor(() => expect(progress).toHaveTextContent('Done: 3,012 of 3,012 jobs'), {
       timeout: 5000,
     });
-    expect(progress).toHaveTextContent('3,002 accepted, 10 refused, 0 failed');
+    expect(progress).toHaveTextContent('3,002 accepted, 10 refused');
+    expect(new Set(reads)).toEqual(new Set(['/v1/client/bulk-actions/b-1']));
     expect(screen.getByRole('button', { name: 'Download results (CSV)' })).toBeEnabled();
     expect(screen.queryByRole('button', { name: 'Stop' })).not.toBeInTheDocument();
+    expect(onFinished).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Done' }));
+    expect([onClose.mock.calls.length, onFinished.mock.calls.length]).toEqual([1, 1]);
   });
 
   it('offers nothing to cancel when every matching job has ended', async () => {
@@ -91,7 +99,9 @@ describe('cancelling every matching job', () => {
       'fetch',
       vi.fn(async () => new Response(JSON.stringify({ ok: true, data: ended }), { status: 200 })),
     );
-    renderWithService(<CancelMatchingDialog filter={{}} opened onClose={() => {}} />);
+    renderWithService(
+      <CancelMatchingDialog filter={{}} opened onClose={() => {}} onFinished={() => {}} />,
+    );
     expect(await screen.findByRole('button', { name: 'Cancel 0 jobs' })).toBeDisabled();
   });
 });

@@ -70,7 +70,9 @@ function ActionProgress({ action, onClose }: { action: BulkAction; onClose: () =
         animated={running}
         aria-label="Jobs reached"
       />
-      <Text data-testid="bulk-progress">{progressText(action)}</Text>
+      <Text data-testid="bulk-progress" role="status">
+        {progressText(action)}
+      </Text>
       {running && (
         <Text size="sm" c="dimmed">
           The service carries on if you close this, and after a restart; Bulk actions on the jobs
@@ -93,11 +95,14 @@ export function CancelMatchingDialog({
   filter,
   opened,
   onClose,
+  onFinished,
 }: {
   /** Fixed when the dialog opens: the plan and the action are of the same jobs. */
   filter: BulkFilter;
   opened: boolean;
   onClose: () => void;
+  /** Closed once the action ended: what was selected is gone. */
+  onFinished: () => void;
 }) {
   const plan = useQuery({ ...bulkCancelPlanQuery(filter), enabled: opened });
   const start = useStartBulkCancel();
@@ -111,14 +116,17 @@ export function CancelMatchingDialog({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state]);
   const close = () => {
+    const finished = action.data !== undefined && action.data.state !== 'running';
     start.reset();
     onClose();
+    if (finished) onFinished();
   };
   const toCancel = plan.data ? plan.data.plan.cancelled_at_once + plan.data.plan.stopped : 0;
   return (
     <Modal
       opened={opened}
-      onClose={close}
+      // Closed while the start is on its way, the action would run unseen and could be begun twice.
+      onClose={start.isPending ? () => {} : close}
       title={started ? 'Cancelling every matching job' : 'Cancel every matching job?'}
       size="lg"
     >

@@ -50,7 +50,12 @@ export function MatchingSelected({
       >
         Cancel all matching…
       </Button>
-      <CancelMatchingDialog filter={fixed} opened={opened} onClose={dialog.close} />
+      <CancelMatchingDialog
+        filter={fixed}
+        opened={opened}
+        onClose={dialog.close}
+        onFinished={onClear}
+      />
     </>
   );
 }

@@ -9,9 +9,9 @@ export const filterText = (filter: BulkFilter) =>
     .flatMap(([field, value]) => [value].flat().map((each) => `${field}=${String(each)}`))
     .join(' · ') || 'none: every job of the project';
 
-/** "Reached 1,200 of 3,000 jobs: 1,190 accepted, 10 refused, 0 failed." */
+/** "Reached 1,200 of 3,000 jobs: 1,190 accepted, 10 refused." */
 export function progressText(action: BulkAction): string {
   const lead =
     action.state === 'running' ? 'Reached' : action.state === 'done' ? 'Done:' : 'Stopped after';
-  return `${lead} ${count(action.processed)} of ${jobs(action.matched)}: ${count(action.accepted)} accepted, ${count(action.refused)} refused, ${count(action.failed)} failed.`;
+  return `${lead} ${count(action.processed)} of ${jobs(action.matched)}: ${count(action.accepted)} accepted, ${count(action.refused)} refused.`;
 }

@@ -15,7 +15,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     processed bigint NOT NULL DEFAULT 0,
     accepted bigint NOT NULL DEFAULT 0,
     refused bigint NOT NULL DEFAULT 0,
-    failed bigint NOT NULL DEFAULT 0,
     cursor_seq bigint NOT NULL,
     created_by text NOT NULL,
     created_at bigint NOT NULL,
