@@ -1,28 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from '../../e2e/chromium';
 import type { TestService } from '../../test/support/service';
 import { BENCH_WAIT_MS } from '../jobdeck-client';
 import { submit, waitForState } from '../../test/support/jobs';
 import { sleep } from '../stats';
-
-const DIST = resolve(import.meta.dirname, '..', '..', 'dist', 'console');
-
-/** Gzipped bytes of what the first page load fetches: the entry script, its preloads and CSS. */
-export function initialBundleSize() {
-  const html = readFileSync(join(DIST, 'index.html'), 'utf8');
-  const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
-  const size = (ext: string) =>
-    assets
-      .filter((a) => a.endsWith(ext))
-      .reduce((sum, a) => sum + gzipSync(readFileSync(join(DIST, a))).length, 0);
-  return {
-    jsGzipKiB: Math.round(size('.js') / 102.4) / 10,
-    cssGzipKiB: Math.round(size('.css') / 102.4) / 10,
-  };
-}
 
 /** Requests to /v1 that one open job page makes per minute, while the job runs and after it ends. */
 export async function watchedJobCost(service: TestService, windowSeconds: number) {

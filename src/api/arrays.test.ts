@@ -4,7 +4,7 @@ import type { JobRecord, JobState } from '../../contract';
 import { arrayChild, notInArray, parentAnswer } from '../test/array';
 import { requestedPaths, stubService } from '../test/service';
 import { ARRAY_PAGE_SIZE, childrenNotEnded, jobArrayQuery, type ArrayAnswer } from './arrays';
-import { detectCapabilities } from './capabilities';
+import { detectCapabilities } from './detect-capabilities';
 
 const PARENT = '01a20274-e614-709d-917d-d51b4dc7e757';
 

@@ -68,3 +68,11 @@ export async function apiRequest<S extends z.ZodType>(
   }
   return parsed.data;
 }
+
+/** Headers for a request made without apiRequest (the stream): the key typed in Settings, if any. */
+export function streamHeaders(): Record<string, string> {
+  const key = readApiKey();
+  const headers: Record<string, string> = { Accept: 'text/event-stream' };
+  if (key) headers.Authorization = `Bearer ${key}`;
+  return headers;
+}

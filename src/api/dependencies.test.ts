@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JobRecord } from '../../contract';
 import { listItem } from '../test/list-item';
 import { stubService } from '../test/service';
-import { detectCapabilities } from './capabilities';
+import { detectCapabilities } from './detect-capabilities';
 import {
   awaitsChange,
   jobDependenciesQuery,

@@ -1,7 +1,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { JOB_EVENT, RESET_EVENT, jobEventSchema, type JobListItem } from '../../contract';
-import { streamHeaders } from './capabilities';
+import { streamHeaders } from './client';
 import { createLiveCache } from './live-cache';
 import { createEventStreamParser } from './sse';
 

@@ -1,10 +1,12 @@
-import { successEnvelope, whoAmISchema, type WhoAmI } from '../../contract';
-import { apiRequest } from './client';
-import { optional } from './jobs';
+import { queryOptions } from '@tanstack/react-query';
+import { serviceKeys } from './keys';
 
-/** Extension: the key's project and the service's version; null when not offered. */
-export function whoAmI(): Promise<WhoAmI | null> {
-  return optional(
-    async () => (await apiRequest('GET', '/v1/client/whoami', successEnvelope(whoAmISchema))).data,
-  );
-}
+/** Whom the key acts for (extension), for the header: read once, it changes with the key only. */
+export const identityQuery = queryOptions({
+  queryKey: serviceKeys.identity(),
+  // Imported when first read, as the capabilities' detection is: the shell shows it on every
+  // page, and the request's zod and contract schemas would otherwise load with the first page.
+  queryFn: async () => (await import('./whoami')).whoAmI(),
+  staleTime: Infinity,
+  retry: false,
+});

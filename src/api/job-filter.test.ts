@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listItem } from '../test/list-item';
-import { detectCapabilities } from './capabilities';
+import { detectCapabilities } from './detect-capabilities';
 import { matchesFilter } from './job-filter';
 
 describe('a live row against the list’s label filter', () => {

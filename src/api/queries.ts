@@ -12,8 +12,7 @@ import {
   type JobFilter,
 } from './jobs';
 import { listDefinitions } from './definitions';
-import { whoAmI } from './identity';
-import { catalogKeys, jobKeys, queueKeys, serviceKeys } from './keys';
+import { catalogKeys, jobKeys, queueKeys } from './keys';
 import { isNewer } from './live-cache';
 import { listQueues } from './queues';
 
@@ -146,12 +145,4 @@ export const queueNamesQuery = queryOptions({
   staleTime: 60_000,
   retry: false,
   select: (queues) => queues?.map((q) => q.queue) ?? null,
-});
-
-/** Whom the key acts for (extension), for the header: read once, it changes with the key only. */
-export const identityQuery = queryOptions({
-  queryKey: serviceKeys.identity(),
-  queryFn: whoAmI,
-  staleTime: Infinity,
-  retry: false,
 });

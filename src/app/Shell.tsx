@@ -14,7 +14,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useCapabilities } from '../api/capabilities';
-import { identityQuery } from '../api/queries';
+import { identityQuery } from '../api/identity';
 
 const LINKS = [
   { to: '/', label: 'Overview' },

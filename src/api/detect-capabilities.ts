@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { apiRequest, isApiError, streamHeaders } from './client';
+import type { Capabilities } from './capabilities';
+
+const EXTENSION_PATHS = {
+  queues: '/v1/client/queues',
+  definitions: '/v1/client/definitions',
+  identity: '/v1/client/whoami',
+  jobList: '/v1/client/jobs',
+  events: '/v1/client/events',
+  logs: '/v1/client/job/{job_id}/logs',
+  execution: '/v1/client/job/{job_id}/execution',
+  transitions: '/v1/client/job/{job_id}/transitions',
+  attempts: '/v1/client/job/{job_id}/attempts',
+  dependencies: '/v1/client/job/{job_id}/dependencies',
+  arrays: '/v1/client/job/{job_id}/array',
+  schedules: '/v1/client/schedules',
+  views: '/v1/client/views',
+  bulk: '/v1/client/bulk-actions',
+} as const;
+
+const openApiSchema = z.object({ paths: z.record(z.string(), z.unknown()) });
+const listOperationSchema = z.object({
+  get: z.object({ parameters: z.array(z.object({ name: z.string() })).optional() }),
+});
+
+/** True unless the service answered that the path does not exist. */
+async function answers(path: string): Promise<boolean> {
+  try {
+    await apiRequest('GET', path, z.unknown());
+    return true;
+  } catch (error) {
+    return !(isApiError(error) && (error.status === 404 || error.status === 405));
+  }
+}
+
+/** The event stream answers with headers and then stays open: read the status, then hang up. */
+async function streams(path: string): Promise<boolean> {
+  const abort = new AbortController();
+  try {
+    const response = await fetch(path, { signal: abort.signal, headers: streamHeaders() });
+    return response.status !== 404 && response.status !== 405;
+  } catch {
+    return false;
+  } finally {
+    abort.abort();
+  }
+}
+
+/**
+ * Reads the OpenAPI document when the service publishes one; otherwise probes the list
+ * endpoints (a 404 or 405 means absent). A probe cannot tell a missing per-job endpoint from a
+ * missing job, so those are assumed to come with the job list (and each read still takes its
+ * own 404 as "not offered"); a service that lists nothing is treated as the spec's three only.
+ */
+export async function detectCapabilities(): Promise<Capabilities> {
+  const document = await apiRequest('GET', '/v1/openapi.json', openApiSchema).catch(() => null);
+  if (document) {
+    const has = (path: string) => path in document.paths;
+    return {
+      source: 'openapi',
+      queues: has(EXTENSION_PATHS.queues),
+      definitions: has(EXTENSION_PATHS.definitions),
+      identity: has(EXTENSION_PATHS.identity),
+      jobList: has(EXTENSION_PATHS.jobList),
+      events: has(EXTENSION_PATHS.events),
+      logs: has(EXTENSION_PATHS.logs),
+      execution: has(EXTENSION_PATHS.execution),
+      transitions: has(EXTENSION_PATHS.transitions),
+      attempts: has(EXTENSION_PATHS.attempts),
+      dependencies: has(EXTENSION_PATHS.dependencies),
+      arrays: has(EXTENSION_PATHS.arrays),
+      schedules: has(EXTENSION_PATHS.schedules),
+      views: has(EXTENSION_PATHS.views),
+      bulk: has(EXTENSION_PATHS.bulk),
+      labels:
+        listOperationSchema
+          .safeParse(document.paths[EXTENSION_PATHS.jobList])
+          .data?.get.parameters?.some((parameter) => parameter.name === 'label') ?? false,
+    };
+  }
+  const [queues, jobList, events] = await Promise.all([
+    answers(EXTENSION_PATHS.queues),
+    answers(`${EXTENSION_PATHS.jobList}?limit=1`),
+    streams(EXTENSION_PATHS.events),
+  ]);
+  return {
+    source: 'probe',
+    queues,
+    definitions: false,
+    identity: false,
+    jobList,
+    events,
+    logs: jobList,
+    execution: jobList,
+    transitions: jobList,
+    attempts: jobList,
+    dependencies: jobList,
+    arrays: jobList,
+    schedules: false,
+    labels: false,
+    views: false,
+    bulk: false,
+  };
+}
