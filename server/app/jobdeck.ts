@@ -139,6 +139,7 @@ export async function startJobdeck(
       store,
       schedules: storage.schedules,
       queues: storage.queues,
+      retention: storage.retention,
       instances: storage.instances,
       signals: storage.signals,
       runtime,
@@ -163,6 +164,11 @@ export async function startJobdeck(
       instanceTimeoutMs: config.instance_timeout_seconds * 1000,
       isLocalProcessAlive: isProcessAlive,
       queueControlApi: config.extensions,
+      retention: {
+        intervalMs: config.retention.prune_every_seconds * 1000,
+        batchSize: config.retention.batch_size,
+        onPruned: metrics.observePruned,
+      },
     },
   );
 

@@ -12,12 +12,14 @@ import type {
   JobStore,
   Logger,
   QueueControlStore,
+  RetentionStore,
   ScheduleStore,
   SecretBox,
   Signals,
 } from './ports';
 import { QueueControls } from './queue-controls';
 import { Reconciler } from './reconciler';
+import { RetentionPruner, type RetentionOptions } from './retention';
 import { Runner, type ContainerDefaults } from './runner';
 import { Scheduler } from './scheduler';
 import { KeyedSerial } from './serial';
@@ -27,6 +29,7 @@ export interface JobSystemPorts {
   store: JobStore;
   schedules: ScheduleStore;
   queues: QueueControlStore;
+  retention: RetentionStore;
   instances: InstanceRegistry;
   signals: Signals;
   runtime: ContainerRuntime;
@@ -47,6 +50,7 @@ export interface JobSystemOptions {
   isLocalProcessAlive: (pid: number) => boolean;
   /** Whether operators pause queues and change max_running through the API (the extensions). */
   queueControlApi: boolean;
+  retention: RetentionOptions;
 }
 
 export type JobSystem = ReturnType<typeof createJobSystem>;
@@ -149,6 +153,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     logger,
   });
   const feed = new ChangeFeed(store, machine, signals, logger);
+  const retention = new RetentionPruner(ports.retention, catalog, logger, options.retention);
   return {
     service,
     scheduler,
@@ -171,6 +176,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       arrays.start();
       await arrays.settleAll();
       await scheduler.start();
+      retention.start();
     },
     /**
      * Takes no new work and leaves the store's instances, so that another takes over this one's
@@ -178,6 +184,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
      */
     async stop(): Promise<void> {
       feed.stop();
+      await retention.stop();
       scheduler.stop();
       arrays.stop();
       dispatcher.stop();

@@ -4,6 +4,7 @@ import type {
   InstanceRegistry,
   JobStore,
   QueueControlStore,
+  RetentionStore,
   ScheduleStore,
   Signals,
 } from '../jobs/ports';
@@ -108,6 +109,7 @@ export interface Store {
   signals: Signals;
   sealedEnv: SealedEnvStore;
   counts: JobCounts;
+  retention: RetentionStore;
   /** Resolves when the database answers a trivial query (readiness). */
   ping(): Promise<void>;
   /** The migrations this open applied, oldest first (empty when the schema was up to date). */
@@ -117,5 +119,10 @@ export interface Store {
    * it changes. Commands that open the store for a moment do without.
    */
   startUpkeep?(log: UpkeepLog): void;
+  /**
+   * Rewrites the whole file so that retention can give space back while a service runs
+   * (SQLite; absent where the database manages its files): the bytes before and after.
+   */
+  vacuum?(): Promise<{ beforeBytes: number; afterBytes: number }>;
   close(): Promise<void>;
 }

@@ -65,6 +65,7 @@ export async function startDomain(
         store,
         schedules: storage.schedules,
         queues: storage.queues,
+        retention: storage.retention,
         instances,
         signals: storage.signals,
         runtime: engine,
@@ -81,6 +82,7 @@ export async function startDomain(
         instanceTimeoutMs: INSTANCE_TIMEOUT_MS,
         isLocalProcessAlive: (pid) => livePids.has(pid),
         queueControlApi: true,
+        retention: { intervalMs: 60_000, batchSize: 500 },
       },
     );
     return Object.assign(system, {

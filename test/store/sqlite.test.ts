@@ -51,6 +51,7 @@ describe('the SQLite driver', () => {
         '016-queue-controls',
         '017-job-labels',
         '018-saved-views',
+        '020-retention',
       ]);
       expect(modeOf(file)).toBe(0o600);
       expect(await store.meta.storeId()).toBe('76ff9718-6217-4192-ab89-c5ac56ea2153');

@@ -1,13 +1,40 @@
 import {
+  sql,
   CompiledQuery,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
+  type Kysely,
   type Driver,
   type SqliteDialectConfig,
 } from 'kysely';
 import { sqliteMigrations } from '../migrations/sqlite';
 import type { StoreDialect } from '../sql/dialect';
+import type { Database } from '../schema';
+
+/**
+ * Free pages given back per call: each is moved or cut off while the write lock is held, so a
+ * call is kept short enough for submits waiting behind it.
+ */
+const RECLAIM_PAGES = 2048;
+
+async function pragmaNumber(db: Kysely<Database>, pragma: string): Promise<number> {
+  const { rows } = await sql<Record<string, number>>`PRAGMA ${sql.raw(pragma)}`.execute(db);
+  return Number(Object.values(rows[0] ?? {})[0] ?? 0);
+}
+
+/**
+ * A file in incremental auto-vacuum mode (every file created since 020; an older one after
+ * `jobdeck prune --vacuum`) keeps its free pages at the end until asked: this gives some back.
+ * In any other mode the file keeps them and new rows reuse them.
+ */
+async function reclaimFreePages(db: Kysely<Database>): Promise<number> {
+  const free = await pragmaNumber(db, 'freelist_count');
+  if (free === 0) return 0;
+  await sql`PRAGMA incremental_vacuum(${sql.raw(String(RECLAIM_PAGES))})`.execute(db);
+  const given = free - (await pragmaNumber(db, 'freelist_count'));
+  return given * (await pragmaNumber(db, 'page_size'));
+}
 
 /**
  * Every transaction of the store writes, so each takes SQLite's write lock when it begins
@@ -49,6 +76,9 @@ export const sqliteStoreDialect: StoreDialect = {
   withMigrationLock: (db, work) => work(db),
   // BEGIN IMMEDIATE already holds the database's single write lock for the whole claim.
   serializeClaims: async () => {},
+  // BEGIN IMMEDIATE: one writer at a time already.
+  serializePruning: async () => {},
+  reclaimSpace: reclaimFreePages,
   // SQLite names the columns, not the index: "UNIQUE constraint failed: jobs.queue, jobs.name".
   isUniqueViolation: (error, index) =>
     error instanceof Error &&

@@ -17,6 +17,7 @@ import * as m015 from './015-project-output';
 import * as m016 from './016-queue-controls';
 import * as m017 from './017-job-labels';
 import * as m018 from './018-saved-views';
+import * as m020 from './020-retention';
 
 /** The names are those in existing files' schema_migrations: never rename one. */
 export const sqliteMigrations: readonly Migration[] = [
@@ -38,4 +39,5 @@ export const sqliteMigrations: readonly Migration[] = [
   { name: '016-queue-controls', up: m016.up },
   { name: '017-job-labels', up: m017.up },
   { name: '018-saved-views', up: m018.up },
+  { name: '020-retention', up: m020.up },
 ];
