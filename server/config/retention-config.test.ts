@@ -27,12 +27,12 @@ const keptPerQueue = (config: ReturnType<typeof loadConfig>) =>
   );
 
 describe('retention', () => {
-  it('keeps finished jobs 14 days unless told otherwise, pruning every minute, 500 a batch', () => {
+  it('keeps finished jobs 14 days unless told otherwise, pruning every minute, 200 a batch', () => {
     const config = load(...project('queues: { a: {} }'))();
     expect(config.retention).toEqual({
       keep_finished_jobs: 14 * DAY_MS,
       prune_every_seconds: 60,
-      batch_size: 500,
+      batch_size: 200,
     });
     expect(keptPerQueue(config)).toEqual({ 'p::a': 14 * DAY_MS });
   });

@@ -529,7 +529,7 @@ export const configSchema = z
           .describe('How often each instance deletes the finished jobs past their time'),
         batch_size: positiveInt
           .max(10_000, 'must be at most 10000')
-          .default(500)
+          .default(200)
           .describe(
             'Jobs deleted per transaction; submits are served between batches (an array counts its children)',
           ),
@@ -537,7 +537,7 @@ export const configSchema = z
       .prefault({
         keep_finished_jobs: DEFAULT_KEEP_FINISHED,
         prune_every_seconds: 60,
-        batch_size: 500,
+        batch_size: 200,
       })
       .describe(
         "How long finished jobs are kept: this is every project's default; a project's or a queue's keep_finished_jobs overrides it (docs/api.md, Retention)",

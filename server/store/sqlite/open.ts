@@ -6,10 +6,11 @@ import { LocalSignals } from '../local-signals';
 import { openSqlStore } from '../sql/sql-store';
 import { Checkpointer } from './checkpointer';
 import { openSqliteFile, withStatementCache } from './connection';
-import { ImmediateTransactionDialect, sqliteStoreDialect } from './dialect';
-
-/** PRAGMA auto_vacuum's value for INCREMENTAL. */
-const INCREMENTAL = 2;
+import {
+  ImmediateTransactionDialect,
+  INCREMENTAL_AUTO_VACUUM,
+  sqliteStoreDialect,
+} from './dialect';
 
 /** The embedded store: one SQLite file (WAL), one connection, for one process. */
 export async function openSqliteStore(file: string): Promise<Store> {
@@ -27,7 +28,7 @@ export async function openSqliteStore(file: string): Promise<Store> {
     startUpkeep(log) {
       checkpointer ??= new Checkpointer(db, file, log);
       void autoVacuum().then((mode) => {
-        if (mode !== INCREMENTAL) {
+        if (mode !== INCREMENTAL_AUTO_VACUUM) {
           log.info(
             'store: this SQLite file predates incremental vacuum: space that retention frees is reused for new jobs but not given back to the file system until `jobdeck prune --vacuum` (once, with the service stopped)',
           );
