@@ -265,7 +265,7 @@ export interface RetentionStore {
    * than `limit`: none is left). Two instances pruning at once delete each job once.
    */
   pruneFinished(queue: string, before: number, limit: number): Promise<number>;
-  /** What pruneFinished would delete of the queue now, deleting nothing. */
+  /** What pruneFinished would delete of the queue now (the newest change's job left out). */
   prunable(queue: string, before: number): Promise<Prunable>;
   /**
    * Gives the space that deletes freed back to the file system, a bounded step at a time, where

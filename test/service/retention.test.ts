@@ -107,7 +107,7 @@ describe('retention', () => {
     await waitForState(service, last, 'completed');
     const before = shortLived.filter((id) => id !== last);
     await until(async () => (await Promise.all(before.map(gone))).every(Boolean), 'all pruned');
-    expect(await service.cli('prune', '--dry-run')).toMatch(/^t::default\t1\t/m);
+    expect(await service.cli('prune', '--dry-run')).toMatch(/^t::default\t0\t/m);
     expect(await detail(service, last)).toMatchObject({ state: 'completed' });
 
     const stream = new FollowedEvents(service);

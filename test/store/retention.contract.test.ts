@@ -254,6 +254,10 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
 
   it('keeps the job holding the newest state change: event streams start there', async () => {
     const last = await finished(T0 - 20 * DAY);
+    expect(await store.retention.prunable('p::default', T0)).toEqual({
+      jobs: 0,
+      oldestFinishedAt: null,
+    });
     expect(await store.retention.pruneFinished('p::default', T0, 10)).toBe(0);
     expect(await store.jobs.getJob(last.id)).toBeDefined();
     await newestChange();

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { FINAL_STATES, isFinalState, type JobState } from '../../../../contract';
 import type { Prunable, RetentionStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
@@ -23,12 +23,14 @@ export class JobRetention implements RetentionStore {
   }
 
   async prunable(queue: string, before: number): Promise<Prunable> {
+    const newest = (await newestChangeJob(this.tables.db)) ?? '';
     const row = await this.tables.db
       .selectFrom('jobs')
       .select((eb) => [eb.fn.countAll<number>().as('jobs'), eb.fn.min('finished_at').as('oldest')])
       .where('queue', '=', queue)
       .where('state', 'in', FINAL_STATES)
       .where('finished_at', '<', before)
+      .where('id', '!=', newest)
       .where((eb) =>
         eb.or([
           eb('array_parent', 'is', null),
@@ -77,19 +79,14 @@ export class JobRetention implements RetentionStore {
       .orderBy('finished_at')
       .limit(limit)
       .execute();
-    const newest = await trx
-      .selectFrom('job_transitions')
-      .select('job_id')
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const newest = await newestChangeJob(trx);
     const doomed: Doomed[] = [];
     for (const job of candidates) {
       const room = limit - doomed.length;
       if (room <= 0) break;
       // Where a new event stream starts (max(seq)) must stay the newest number handed out:
       // a stream would otherwise wait for the numbers between as for uncommitted changes.
-      if (job.id === newest?.job_id) continue;
+      if (job.id === newest) continue;
       if (job.array_size === null) {
         doomed.push({ id: job.id, seq: Number(job.seq) });
         continue;
@@ -109,6 +106,17 @@ export class JobRetention implements RetentionStore {
     }
     return doomed;
   }
+}
+
+/** The job of the newest state change, which a prune keeps (see batch). */
+async function newestChangeJob(db: Kysely<Database>): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('job_transitions')
+    .select('job_id')
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.job_id;
 }
 
 /** Deletes the jobs and every row that hangs off them; returns how many jobs went. */
