@@ -265,6 +265,12 @@ export interface RetentionStore {
    * than `limit`: none is left). Two instances pruning at once delete each job once.
    */
   pruneFinished(queue: string, before: number, limit: number): Promise<number>;
+  /**
+   * Deletes up to `limit` of the schedule's firings before `before` that submitted no job
+   * (skipped, or refused, with their notes); how many went. A firing that submitted one goes
+   * with its job.
+   */
+  pruneFirings(schedule: string, before: number, limit: number): Promise<number>;
   /** What pruneFinished would delete of the queue now (the newest change's job left out). */
   prunable(queue: string, before: number): Promise<Prunable>;
   /**

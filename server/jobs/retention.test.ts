@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Catalog, type QueueSettings } from './catalog';
+import { Catalog, type QueueSettings, type ScheduleSettings } from './catalog';
 import type { RetentionStore } from './ports';
 import { RetentionPruner } from './retention';
 
@@ -16,6 +16,7 @@ const queue = (ref: string, keepFinishedMs: number | null): QueueSettings => ({
 /** A store holding `waiting` jobs past their time per queue, deleted `limit` at a time. */
 function storeWith(waiting: Record<string, number>, reclaimSteps: number[] = []) {
   const calls: { queue: string; before: number; limit: number }[] = [];
+  const firings: { schedule: string; before: number; limit: number }[] = [];
   const store: RetentionStore = {
     pruneFinished: async (queue, before, limit) => {
       calls.push({ queue, before, limit });
@@ -23,10 +24,14 @@ function storeWith(waiting: Record<string, number>, reclaimSteps: number[] = [])
       waiting[queue] = (waiting[queue] ?? 0) - deleted;
       return deleted;
     },
+    pruneFirings: async (schedule, before, limit) => {
+      firings.push({ schedule, before, limit });
+      return 0;
+    },
     prunable: async (queue) => ({ jobs: waiting[queue] ?? 0, oldestFinishedAt: 1 }),
     reclaimSpace: async () => reclaimSteps.shift() ?? 0,
   };
-  return { store, calls };
+  return { store, calls, firings };
 }
 
 const logger = () => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn() });
@@ -34,11 +39,19 @@ const NOW = 1_800_000_000_000;
 
 describe('RetentionPruner', () => {
   it('deletes each limited queue batch after batch until one comes short, never a queue kept forever', async () => {
-    const { store, calls } = storeWith({ 'p::a': 5, 'p::b': 2, 'p::keep': 9 }, [8192, 4096]);
+    const { store, calls, firings } = storeWith(
+      { 'p::a': 5, 'p::b': 2, 'p::keep': 9 },
+      [8192, 4096],
+    );
+    const schedules = [
+      { ref: 'p::nightly', queue: 'p::a' },
+      { ref: 'p::archive', queue: 'p::keep' },
+    ] as ScheduleSettings[];
     const catalog = new Catalog(
       [queue('p::a', 1000), queue('p::b', 60_000), queue('p::keep', null)],
       [],
       4,
+      schedules,
     );
     const pruned: [string, number][] = [];
     const log = logger();
@@ -56,6 +69,8 @@ describe('RetentionPruner', () => {
       { queue: 'p::b', before: NOW - 60_000, limit: 2 },
       { queue: 'p::b', before: NOW - 60_000, limit: 2 },
     ]);
+    // The firings that submitted nothing go after the time of their schedule's queue.
+    expect(firings).toEqual([{ schedule: 'p::nightly', before: NOW - 1000, limit: 2 }]);
     expect(result).toEqual({
       pruned: [
         { queue: 'p::a', jobs: 5 },

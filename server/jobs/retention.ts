@@ -80,12 +80,12 @@ export class RetentionPruner {
     const pruned: QueuePruned[] = [];
     for (const queue of this.limitedQueues()) {
       const before = now - queue.keepFinishedMs;
-      let jobs = 0;
-      for (;;) {
-        const deleted = await this.store.pruneFinished(queue.ref, before, this.options.batchSize);
-        jobs += deleted;
-        if (deleted < this.options.batchSize || this.halted) break;
-        await pause(BATCH_PAUSE_MS);
+      const jobs = await this.inBatches((limit) =>
+        this.store.pruneFinished(queue.ref, before, limit),
+      );
+      // A schedule's firings that submitted no job go after its queue's time too.
+      for (const schedule of this.catalog.schedules.filter((s) => s.queue === queue.ref)) {
+        await this.inBatches((limit) => this.store.pruneFirings(schedule.ref, before, limit));
       }
       if (jobs === 0) continue;
       this.options.onPruned?.(queue.ref, jobs);
@@ -109,6 +109,17 @@ export class RetentionPruner {
       );
     }
     return { pruned, reclaimedBytes };
+  }
+
+  /** Deletes a batch at a time, a pause between, until a batch comes short; how many went. */
+  private async inBatches(batch: (limit: number) => Promise<number>): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = await batch(this.options.batchSize);
+      total += deleted;
+      if (deleted < this.options.batchSize || this.halted) return total;
+      await pause(BATCH_PAUSE_MS);
+    }
   }
 
   private limitedQueues(): (QueueSettings & { keepFinishedMs: number })[] {

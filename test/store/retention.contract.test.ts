@@ -61,6 +61,7 @@ const projectOutput = async (config: StoreConfig) =>
   );
 
 const DAY = 86_400_000;
+const RUNNABLE = { to: 'runnable', note: null } as const;
 const output = (text: string) => ({
   lines: [{ stream: 'stdout' as const, at: '2026-11-21T10:00:00.000000000Z', text }],
   truncated: false,
@@ -120,7 +121,6 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     parentAt: number | null,
     { overrides = {}, note = null }: { overrides?: Partial<NewJob>; note?: string | null } = {},
   ) {
-    const RUNNABLE = { to: 'runnable', note: null } as const;
     const parent = newJob({ array: { size }, ...overrides });
     const indexes = indexesUpTo(size);
     const children = arrayChildren(parent, RUNNABLE, indexes, childIds(size, new Map(), null));
@@ -230,6 +230,27 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     expect((await projectOutput(config)).p).toBe(Number(sum));
     expect(Number(sum)).toBeLessThan(outputBefore);
     expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(0);
+  });
+
+  it('deletes a schedule’s firings that submitted nothing before a time, a batch at a time', async () => {
+    await store.schedules.register([{ ref: 'p::nightly', paused: false }], T0 - 30 * DAY);
+    const skipped = (fireAt: number) =>
+      store.schedules.fire({ schedule: 'p::nightly', fireAt, note: 'skipped: still running' });
+    for (let day = 30; day > 0; day--) await skipped(T0 - day * DAY);
+    const withJob = newJob({ name: 'fired' });
+    await store.schedules.fire({
+      schedule: 'p::nightly',
+      fireAt: T0 - 40 * DAY,
+      note: null,
+      submit: { job: withJob, definitionFingerprint: 'fingerprint', admission: RUNNABLE },
+    });
+    expect(await store.retention.pruneFirings('p::nightly', T0 - 14 * DAY, 10)).toBe(10);
+    expect(await store.retention.pruneFirings('p::nightly', T0 - 14 * DAY, 10)).toBe(6);
+    expect(await store.retention.pruneFirings('p::nightly', T0 - 14 * DAY, 10)).toBe(0);
+    const left = await store.schedules.recentFirings('p::nightly', 100);
+    expect(left).toHaveLength(14 + 1);
+    expect(left.at(-1)).toMatchObject({ fireAt: T0 - 40 * DAY, job: { id: withJob.id } });
+    expect(Math.min(...left.slice(0, -1).map((f) => f.fireAt))).toBe(T0 - 14 * DAY);
   });
 
   it('deletes a batch at a time, the longest finished first', async () => {

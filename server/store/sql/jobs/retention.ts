@@ -55,6 +55,27 @@ export class JobRetention implements RetentionStore {
     };
   }
 
+  async pruneFirings(schedule: string, before: number, limit: number): Promise<number> {
+    const { db } = this.tables;
+    const deleted = await db
+      .deleteFrom('schedule_firings')
+      .where('schedule', '=', schedule)
+      .where(
+        'fire_at',
+        'in',
+        db
+          .selectFrom('schedule_firings')
+          .select('fire_at')
+          .where('schedule', '=', schedule)
+          .where('fire_at', '<', before)
+          .where('job_id', 'is', null)
+          .orderBy('fire_at')
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(deleted.numDeletedRows);
+  }
+
   reclaimSpace(): Promise<number> {
     return this.tables.dialect.reclaimSpace(this.tables.db);
   }
