@@ -10,6 +10,7 @@ import { initialBundleSize } from './scenarios/console-bundle';
 import { followedLogFrames, idleJobsTableCost, lighthouseScores } from './scenarios/console-live';
 import { dependencyTurnaround } from './scenarios/dependency';
 import { engineOverhead, shortJobThroughput } from './scenarios/overhead';
+import { retentionSoak } from './scenarios/retention-soak';
 import { retryTurnaround } from './scenarios/retry';
 import { scaleOut } from './scenarios/scale-out';
 import { scheduleLateness } from './scenarios/schedule';
@@ -55,6 +56,14 @@ export const plan = {
     : { streams: 1000, transitionsPerSecond: 500, seconds: 20 },
   logWindowSeconds: quick ? 5 : 15,
   startupRuns: quick ? 2 : 5,
+  // BENCH_RETENTION_KEEP=forever: the control, the same load with nothing deleted.
+  retentionSoak: {
+    seconds: quick ? 30 : 120,
+    submitsPerSecond: quick ? 50 : 100,
+    keep: process.env.BENCH_RETENTION_KEEP ?? (quick ? '5s' : '20s'),
+    steadyAfterSeconds: quick ? 20 : 40,
+    sampleEverySeconds: quick ? 5 : 10,
+  },
   swarm: { jobs: quick ? 5 : 30, throughputJobs: quick ? 40 : 200 },
 };
 
@@ -419,6 +428,27 @@ export const STEPS: Step<unknown>[] = [
         `${r.cpuPercent.service} % / ${r.cpuPercent.loadGenerator} % (${r.discardedMiB} MiB read and dropped)`,
       ],
     ],
+  }),
+  step({
+    name: 'retention',
+    title: 'store size under steady submits with retention on (simulated engine, SQLite)',
+    needs: [],
+    needsSharedService: false,
+    run: () => retentionSoak(plan.retentionSoak),
+    rows: (r) => {
+      const soak = `retention soak: ${r.submitsPerSecond} submits/s for ${r.seconds} s, kept ${r.keep}`;
+      return [
+        [
+          `${soak}: store file + WAL, every ${r.sampleEverySeconds} s`,
+          r.samples.map((s) => `${s.fileMiB}+${s.walMiB}`).join(', ') + ' MiB',
+        ],
+        [
+          `${soak}: from ${r.steady.fromSeconds} s to the end, smallest–largest sample`,
+          `file ${r.steady.fileMiB.join('–')} MiB, ${r.steady.pages.join('–')} pages, ${r.steady.jobs.join('–')} jobs stored (${r.submitted} submitted)`,
+        ],
+        [`${soak}: Job Submit (${r.failed} failed)`, latency(r.submitMs)],
+      ];
+    },
   }),
   step({
     name: 'startup',

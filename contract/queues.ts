@@ -50,6 +50,10 @@ export const queueSummarySchema = z.object({
     .int()
     .optional()
     .meta({ description: 'The most max_running Queue Max Running accepts' }),
+  retention_seconds: z.number().int().nullable().optional().meta({
+    description:
+      'How long its finished jobs are kept before they are deleted, in seconds; null: kept forever (docs/api.md, Retention)',
+  }),
   changed: z
     .object({
       at: z.string().meta({ description: 'RFC 3339' }),

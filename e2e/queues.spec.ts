@@ -47,3 +47,25 @@ test('an operator pauses a queue from the overview, its job says why it waits, r
   await page.request.post(`/v1/client/job/${id}/cancel`);
   await expectState(page, 'cancelled');
 });
+
+test('each queue card says how long the queue keeps its finished jobs', async ({
+  page,
+  extensions,
+}) => {
+  await page.goto('/');
+  if (!extensions) {
+    // A service without the queue view: no card, and nothing said of retention.
+    await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+    await expect(page.getByTestId('queue-retention')).toHaveCount(0);
+    return;
+  }
+  const retention = (queue: string) =>
+    page
+      .getByTestId('queue-card')
+      .and(page.locator(`[data-queue="${queue}"]`))
+      .getByTestId('queue-retention');
+  // The default, and a queue configured to keep them forever.
+  await expect(retention('demo::default')).toHaveText('Finished jobs kept 14 days');
+  await expect(retention('demo::held')).toHaveText('Finished jobs kept forever');
+  expect(await seriousViolations(page), 'overview with retention').toEqual([]);
+});

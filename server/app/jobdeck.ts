@@ -140,6 +140,7 @@ export async function startJobdeck(
       schedules: storage.schedules,
       queues: storage.queues,
       bulkActions: storage.bulkActions,
+      retention: storage.retention,
       instances: storage.instances,
       signals: storage.signals,
       runtime,
@@ -164,6 +165,11 @@ export async function startJobdeck(
       instanceTimeoutMs: config.instance_timeout_seconds * 1000,
       isLocalProcessAlive: isProcessAlive,
       queueControlApi: config.extensions,
+      retention: {
+        intervalMs: config.retention.prune_every_seconds * 1000,
+        batchSize: config.retention.batch_size,
+        onPruned: metrics.observePruned,
+      },
     },
   );
 

@@ -3,6 +3,9 @@ import { Command, InvalidArgumentError } from 'commander';
 import { environmentLayer, unknownVariableWarnings, type ConfigLayer } from '../config/environment';
 import { definitionRefOf, queueRefOf } from '../../contract';
 import { SecretKeyMissingError } from '../jobs/errors';
+import type { Logger } from '../jobs/ports';
+import { RetentionPruner } from '../jobs/retention';
+import { catalogFromConfig } from '../config/catalog';
 import { ConfigError, loadConfig } from '../config/load';
 import type { JobdeckConfig } from '../config/schema';
 import { saveCodeCache } from './code-cache';
@@ -13,6 +16,9 @@ import { openSecretBox, replaceKeyFile } from '../secrets/secret-box';
 import { backupStore, openStore } from '../store/open-store';
 import { packageVersion } from '../app/package-info';
 import type { KeyStore, Store } from '../store/ports';
+
+/** A command's own lines say what it did; the domain's log lines are the service's. */
+const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
 const DEFAULT_CONFIG = process.env.JOBDECK_CONFIG ?? 'config/jobdeck.yaml';
 /** How long a stop may take to answer requests under way before the process just exits. */
@@ -258,6 +264,60 @@ configured(program.command('backup <file>'))
     process.stdout.write(
       `backed up ${source} to ${resolve(file)} in ${Date.now() - started} ms; its sensitive values open only with the secret key (secret_key, or secret.key and secret.key.retired in data_dir): keep a copy of that too, stored apart\n`,
     );
+  });
+
+/** Bytes as a person reads them. */
+const mebibytes = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+const isoOrNone = (at: number | null) => (at === null ? '-' : new Date(at).toISOString());
+
+configured(program.command('prune'))
+  .description(
+    'delete the finished jobs past their retention now (what the service does every retention.prune_every_seconds)',
+  )
+  .option('--dry-run', 'print what would be deleted, per queue, and delete nothing')
+  .option(
+    '--vacuum',
+    'SQLite: rewrite the file first so that freed space goes back to the file system (once, for a file created before retention existed; with the service stopped)',
+  )
+  .action(async (options: CommonOptions & { dryRun?: boolean; vacuum?: boolean }) => {
+    await withStore(options, async (store, config) => {
+      const catalog = catalogFromConfig(config);
+      const pruner = new RetentionPruner(store.retention, catalog, silentLogger, {
+        intervalMs: config.retention.prune_every_seconds * 1000,
+        batchSize: config.retention.batch_size,
+      });
+      const forever = catalog.queuesByPriority.filter((queue) => queue.keepFinishedMs === null);
+      const out = (line: string) => process.stdout.write(`${line}\n`);
+      if (options.dryRun) {
+        out('queue\tjobs\tfinished before\toldest finished');
+        for (const plan of await pruner.plan()) {
+          out(
+            `${plan.queue}\t${plan.jobs}\t${isoOrNone(plan.before)}\t${isoOrNone(plan.oldestFinishedAt)}`,
+          );
+        }
+        for (const queue of forever) out(`${queue.ref}\t0\tkept forever\t-`);
+        process.stderr.write('dry run: nothing deleted\n');
+        return;
+      }
+      if (options.vacuum) {
+        if (!store.vacuum) {
+          throw new ConfigError(
+            '--vacuum: the store is PostgreSQL, whose autovacuum reuses freed space by itself',
+          );
+        }
+        const { beforeBytes, afterBytes } = await store.vacuum();
+        process.stderr.write(
+          `vacuumed: ${mebibytes(beforeBytes)} → ${mebibytes(afterBytes)}; space that retention frees now goes back to the file system\n`,
+        );
+      }
+      const started = Date.now();
+      const { pruned, reclaimedBytes } = await pruner.pass();
+      for (const { queue, jobs } of pruned) out(`${queue}\t${jobs} deleted`);
+      const total = pruned.reduce((sum, queue) => sum + queue.jobs, 0);
+      process.stderr.write(
+        `deleted ${total} finished job${total === 1 ? '' : 's'} in ${Date.now() - started} ms; ${mebibytes(reclaimedBytes)} given back to the file system\n`,
+      );
+    });
   });
 
 program

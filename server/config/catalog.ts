@@ -23,6 +23,13 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
           queue.max_running_ceiling ?? Math.max(queue.max_running, config.max_running),
         priority: queue.priority,
         pausedAtStart: queue.paused,
+        // undefined: not set here, so the next level's; null: forever, set here.
+        keepFinishedMs:
+          queue.keep_finished_jobs !== undefined
+            ? queue.keep_finished_jobs
+            : settings.keep_finished_jobs !== undefined
+              ? settings.keep_finished_jobs
+              : config.retention.keep_finished_jobs,
       });
     }
     for (const [name, schedule] of Object.entries(settings.schedules)) {

@@ -39,6 +39,31 @@ const placementConstraint = z
     'must look like node.labels.KEY==VALUE: node.id, node.hostname, node.role, node.platform.os, node.platform.arch, node.labels.KEY or engine.labels.KEY, then == or !=, then a value',
   );
 
+/** How long finished jobs are kept unless `retention` says otherwise. */
+export const DEFAULT_KEEP_FINISHED = '14d';
+
+const PERIOD_UNITS_MS: Record<string, number> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+const PERIOD_PROBLEM = 'must be a period like 14d, 12h, 30m or 90s, or forever';
+
+/**
+ * How long a finished job is kept: `14d`, `12h`, `30m`, `90s`, or `forever`; as milliseconds,
+ * null for forever. "Forever" is a word of its own, never a default: a store that only grows
+ * must be chosen.
+ */
+const keepPeriod = z
+  .string(PERIOD_PROBLEM)
+  .regex(/^(forever|[1-9]\d{0,5}[smhd])$/, PERIOD_PROBLEM)
+  .transform((text) =>
+    text === 'forever'
+      ? null
+      : Number.parseInt(text, 10) * (PERIOD_UNITS_MS[text.slice(-1)] ?? Number.NaN),
+  );
+
 // Every key says what it is (.describe): docs/configuration.md's reference is generated from it.
 const definitionSchema = z
   .strictObject({
@@ -271,6 +296,11 @@ const queueSchema = z
       .describe(
         "The most max_running an operator may set through the API (default: the larger of the queue's and the service's max_running)",
       ),
+    keep_finished_jobs: keepPeriod
+      .optional()
+      .describe(
+        "How long the queue's finished jobs are kept (14d, 12h, forever); default: the project's",
+      ),
   })
   .refine((q) => q.max_running_ceiling === undefined || q.max_running_ceiling >= q.max_running, {
     path: ['max_running_ceiling'],
@@ -364,6 +394,11 @@ const projectSchema = z
       .record(identifier, scheduleSchema)
       .default({})
       .describe('Recurring schedules by name (docs/api.md, Schedules)'),
+    keep_finished_jobs: keepPeriod
+      .optional()
+      .describe(
+        "How long the project's finished jobs are kept (14d, 12h, forever); default: retention.keep_finished_jobs",
+      ),
   })
   // A schedule's definition and queue must be this project's and declared in it.
   .superRefine((project, context) => {
@@ -481,6 +516,32 @@ export const configSchema = z
         max_bytes_per_project: 256 * 1024 ** 2,
       })
       .describe('How much of what jobs print is kept once they ended, compressed in the store'),
+    retention: z
+      .strictObject({
+        keep_finished_jobs: keepPeriod
+          .prefault(DEFAULT_KEEP_FINISHED)
+          .describe(
+            'How long a finished job (completed, failed, timeout, cancelled, error) is kept, with its history, attempts, output and labels: 14d, 12h, 30m, 90s, or forever',
+          ),
+        prune_every_seconds: positiveInt
+          .max(86_400, 'must be at most a day (86400)')
+          .default(60)
+          .describe('How often each instance deletes the finished jobs past their time'),
+        batch_size: positiveInt
+          .max(10_000, 'must be at most 10000')
+          .default(200)
+          .describe(
+            'Jobs deleted per transaction; submits are served between batches (an array counts its children)',
+          ),
+      })
+      .prefault({
+        keep_finished_jobs: DEFAULT_KEEP_FINISHED,
+        prune_every_seconds: 60,
+        batch_size: 200,
+      })
+      .describe(
+        "How long finished jobs are kept: this is every project's default; a project's or a queue's keep_finished_jobs overrides it (docs/api.md, Retention)",
+      ),
     body_limit_bytes: positiveInt
       .default(DEFAULT_BODY_LIMIT_BYTES)
       .describe('Request body limit (413 past it)'),

@@ -225,6 +225,7 @@ export function toQueueSummary({
     const found = counts.find((c) => c.state === state);
     return (recent ? found?.recent : found?.count) ?? 0;
   };
+  const keepFinished = queue.settings.keepFinishedMs;
   const finals = (recent: boolean) =>
     Object.fromEntries(FINAL_STATES.map((s) => [s, count(s, recent)])) as QueueSummary['last_day'];
   return {
@@ -235,6 +236,7 @@ export function toQueueSummary({
     paused_reason: queue.pausedReason,
     configured_max_running: queue.settings.maxRunning,
     max_running_ceiling: queue.settings.maxRunningCeiling,
+    retention_seconds: keepFinished === null ? null : keepFinished / 1000,
     changed: queue.changed && { at: iso(queue.changed.at), by: queue.changed.by },
     now: Object.fromEntries(UNFINISHED.map((s) => [s, count(s, false)])) as QueueSummary['now'],
     last_hour: finals(true),

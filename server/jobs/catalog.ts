@@ -11,6 +11,8 @@ export interface QueueSettings {
   priority: number;
   /** Its state the first time a store sees it; then the store's (QueueControls). */
   pausedAtStart: boolean;
+  /** How long its finished jobs are kept; null: forever. */
+  keepFinishedMs: number | null;
 }
 
 export interface DefinitionSettings {

@@ -14,12 +14,14 @@ import type {
   JobStore,
   Logger,
   QueueControlStore,
+  RetentionStore,
   ScheduleStore,
   SecretBox,
   Signals,
 } from './ports';
 import { QueueControls } from './queue-controls';
 import { Reconciler } from './reconciler';
+import { RetentionPruner, type RetentionOptions } from './retention';
 import { Runner, type ContainerDefaults } from './runner';
 import { Scheduler } from './scheduler';
 import { KeyedSerial } from './serial';
@@ -30,6 +32,7 @@ export interface JobSystemPorts {
   schedules: ScheduleStore;
   queues: QueueControlStore;
   bulkActions: BulkActionStore;
+  retention: RetentionStore;
   instances: InstanceRegistry;
   signals: Signals;
   runtime: ContainerRuntime;
@@ -50,6 +53,7 @@ export interface JobSystemOptions {
   isLocalProcessAlive: (pid: number) => boolean;
   /** Whether operators pause queues and change max_running through the API (the extensions). */
   queueControlApi: boolean;
+  retention: RetentionOptions;
 }
 
 export type JobSystem = ReturnType<typeof createJobSystem>;
@@ -162,6 +166,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     leaseMs: options.instanceTimeoutMs,
   });
   const feed = new ChangeFeed(store, machine, signals, logger);
+  const retention = new RetentionPruner(ports.retention, catalog, logger, options.retention);
   return {
     service,
     scheduler,
@@ -187,6 +192,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       await arrays.settleAll();
       await scheduler.start();
       bulk.kick();
+      retention.start();
     },
     /**
      * Takes no new work and leaves the store's instances, so that another takes over this one's
@@ -195,6 +201,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     async stop(): Promise<void> {
       feed.stop();
       await bulk.stop();
+      await retention.stop();
       scheduler.stop();
       arrays.stop();
       dispatcher.stop();

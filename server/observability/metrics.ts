@@ -54,6 +54,12 @@ export class ServiceMetrics {
     buckets: HTTP_SECONDS,
     registers: [this.registry],
   });
+  private readonly pruned = new Counter({
+    name: 'jobdeck_jobs_pruned_total',
+    help: 'Finished jobs this instance deleted past their retention, by queue',
+    labelNames: ['queue'],
+    registers: [this.registry],
+  });
   private readonly engineErrors = new Counter({
     name: 'jobdeck_engine_errors_total',
     help: 'Engine calls that failed: unavailable (no answer), refused (the job’s fault), other',
@@ -118,6 +124,11 @@ export class ServiceMetrics {
         seconds((job.finishedAt ?? at) - job.startedAt),
       );
     }
+  };
+
+  /** Called by retention after each queue's pass that deleted jobs. */
+  observePruned = (queue: string, jobs: number): void => {
+    this.pruned.inc({ queue }, jobs);
   };
 
   /** HTTP latency of every answer of `app`, by the route's template (`/v1/client/job/:job_id`). */

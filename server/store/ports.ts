@@ -5,6 +5,7 @@ import type {
   InstanceRegistry,
   JobStore,
   QueueControlStore,
+  RetentionStore,
   ScheduleStore,
   Signals,
 } from '../jobs/ports';
@@ -110,6 +111,7 @@ export interface Store {
   signals: Signals;
   sealedEnv: SealedEnvStore;
   counts: JobCounts;
+  retention: RetentionStore;
   /** Resolves when the database answers a trivial query (readiness). */
   ping(): Promise<void>;
   /** The migrations this open applied, oldest first (empty when the schema was up to date). */
@@ -119,5 +121,10 @@ export interface Store {
    * it changes. Commands that open the store for a moment do without.
    */
   startUpkeep?(log: UpkeepLog): void;
+  /**
+   * Rewrites the whole file so that retention can give space back while a service runs
+   * (SQLite; absent where the database manages its files): the bytes before and after.
+   */
+  vacuum?(): Promise<{ beforeBytes: number; afterBytes: number }>;
   close(): Promise<void>;
 }

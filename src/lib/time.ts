@@ -23,6 +23,22 @@ export function formatDuration(ms: number): string {
     : `${minutes}:${seconds}`;
 }
 
+const PERIOD_UNITS = [
+  ['day', 86_400],
+  ['hour', 3600],
+  ['minute', 60],
+] as const;
+
+/** 14 days, 12 hours, 90 seconds: a period in the largest unit it is a whole number of. */
+export function formatPeriod(seconds: number): string {
+  const [unit, size] = PERIOD_UNITS.find(([, size]) => seconds >= size && seconds % size === 0) ?? [
+    'second',
+    1,
+  ];
+  const count = seconds / size;
+  return `${count.toLocaleString('en')} ${unit}${count === 1 ? '' : 's'}`;
+}
+
 /** Finished − started, or the time so far while it runs; null before it started. */
 export function durationMs(
   job: { started_at: string | null; finished_at: string | null },

@@ -70,6 +70,7 @@ export async function startDomain(
         schedules: storage.schedules,
         queues: storage.queues,
         bulkActions,
+        retention: storage.retention,
         instances,
         signals: storage.signals,
         runtime: engine,
@@ -86,6 +87,7 @@ export async function startDomain(
         instanceTimeoutMs: INSTANCE_TIMEOUT_MS,
         isLocalProcessAlive: (pid) => livePids.has(pid),
         queueControlApi: true,
+        retention: { intervalMs: 60_000, batchSize: 500 },
       },
     );
     return Object.assign(system, {

@@ -177,10 +177,13 @@ describe('queues', () => {
     const before = queueListSchema.parse(
       (await service.request('GET', '/v1/client/queues')).body.data,
     );
-    expect(before.items.map((q) => [q.queue, q.max_running, q.priority, q.paused])).toEqual([
-      ['t::default', 4, 10, false],
-      ['t::paused', 4, 0, true],
-      ['t::single', 1, 0, false],
+    expect(
+      before.items.map((q) => [q.queue, q.max_running, q.priority, q.paused, q.retention_seconds]),
+    ).toEqual([
+      // Finished jobs kept 14 days: the default.
+      ['t::default', 4, 10, false, 1_209_600],
+      ['t::paused', 4, 0, true, 1_209_600],
+      ['t::single', 1, 0, false, 1_209_600],
     ]);
     const waiting = await Promise.all(
       [1, 2].map(() => submit(service, { job_definition: 't::echo:1', job_queue: 't::paused' })),

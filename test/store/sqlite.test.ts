@@ -1,9 +1,12 @@
 import { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import SqliteDatabase from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../../server/store/open-store';
-import { newJob } from './new-job';
+import { newJob, T0 } from './new-job';
+
+const DAY_MS = 86_400_000;
 
 let dataDir: string;
 beforeEach(() => {
@@ -52,6 +55,7 @@ describe('the SQLite driver', () => {
         '017-job-labels',
         '018-saved-views',
         '019-bulk-actions',
+        '020-retention',
       ]);
       expect(modeOf(file)).toBe(0o600);
       expect(await store.meta.storeId()).toBe('76ff9718-6217-4192-ab89-c5ac56ea2153');
@@ -103,5 +107,69 @@ describe('the SQLite driver', () => {
     const reopened = await openStore(sqliteIn(dataDir));
     expect(reopened.migrated).toEqual([]);
     await reopened.close();
+  });
+
+  it('an older file keeps the pages retention frees (new jobs reuse them) until prune --vacuum rewrites it; then it gives them back', async () => {
+    const file = join(dataDir, 'jobdeck.sqlite');
+    copyFileSync(resolve(import.meta.dirname, 'fixtures', 'release-0.1.sqlite'), file);
+    const store = await openStore(sqliteIn(dataDir));
+    const bulky = 'x'.repeat(4000);
+    const finishOld = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        const job = newJob({ command: ['echo', bulky], createdAt: T0 - DAY_MS });
+        await store.jobs.insertJob(job, 'fp-echo', { to: 'runnable', note: null });
+        const at = T0 - DAY_MS;
+        await store.jobs.moveJob({
+          id: job.id,
+          from: 'runnable',
+          to: 'cancelled',
+          at,
+          note: bulky,
+          fields: { finishedAt: at },
+        });
+      }
+      await store.jobs.insertJob(newJob(), 'fp-echo'); // the newest change's job stays
+    };
+    const pages = () => {
+      const db = new SqliteDatabase(file, { readonly: true });
+      try {
+        return Number(db.pragma('page_count', { simple: true }));
+      } finally {
+        db.close();
+      }
+    };
+    const prune = async () => {
+      while ((await store.retention.pruneFinished('p::default', T0, 200)) > 0);
+      let given = 0;
+      for (let step = -1; step !== 0; given += step) step = await store.retention.reclaimSpace();
+      return given;
+    };
+    try {
+      // The service says so at start, once: not for a file made by this version (below).
+      const said: string[] = [];
+      store.startUpkeep!({ info: (line) => said.push(line), warn: () => {} });
+      await vi.waitFor(() => expect(said.join('\n')).toMatch(/jobdeck prune --vacuum/));
+      await finishOld(500);
+      const full = pages();
+      expect(await prune()).toBe(0);
+      expect(pages()).toBe(full);
+      // Kept, and reused: as many jobs again take next to no more room.
+      await finishOld(500);
+      await prune();
+      expect(pages()).toBeLessThan(full * 1.05);
+
+      const { beforeBytes, afterBytes } = await store.vacuum!();
+      expect(afterBytes).toBeLessThan(beforeBytes / 4);
+      const fresh = await openStore(sqliteIn(dataDir, 'fresh.sqlite'));
+      const quiet: string[] = [];
+      fresh.startUpkeep!({ info: (line) => quiet.push(line), warn: () => {} });
+      await new Promise((r) => setTimeout(r, 100));
+      await fresh.close();
+      expect(quiet).toEqual([]);
+      await finishOld(500);
+      expect(await prune()).toBeGreaterThan(500 * 4000);
+    } finally {
+      await store.close();
+    }
   });
 });

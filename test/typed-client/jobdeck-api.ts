@@ -795,6 +795,8 @@ export interface components {
       configured_max_running?: number;
       /** @description The most max_running Queue Max Running accepts */
       max_running_ceiling?: number;
+      /** @description How long its finished jobs are kept before they are deleted, in seconds; null: kept forever (docs/api.md, Retention) */
+      retention_seconds?: number | null;
       /** @description The last pause, resume or max_running change; null when none was */
       changed?: {
         /** @description RFC 3339 */
@@ -1796,6 +1798,8 @@ export interface operations {
                 configured_max_running?: number;
                 /** @description The most max_running Queue Max Running accepts */
                 max_running_ceiling?: number;
+                /** @description How long its finished jobs are kept before they are deleted, in seconds; null: kept forever (docs/api.md, Retention) */
+                retention_seconds?: number | null;
                 /** @description The last pause, resume or max_running change; null when none was */
                 changed?: {
                   /** @description RFC 3339 */

@@ -6,6 +6,7 @@ import type { StoreDialect } from '../sql/dialect';
 // Advisory lock keys: arbitrary, fixed, and scoped to the database by PostgreSQL itself.
 const MIGRATION_LOCK = 0x10bdec_01;
 const CLAIM_LOCK = 0x10bdec_02;
+const PRUNE_LOCK = 0x10bdec_03;
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -26,6 +27,12 @@ export const postgresStoreDialect: StoreDialect = {
   serializeClaims: async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
   },
+  serializePruning: async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${PRUNE_LOCK})`.execute(trx);
+  },
+  // Plain DELETE: autovacuum marks the rows' space free and new rows reuse it; the files do not
+  // shrink (VACUUM FULL would, locking the tables while it rewrites them).
+  reclaimSpace: () => Promise.resolve(0),
   isUniqueViolation: (error, index) =>
     error instanceof pg.DatabaseError &&
     error.code === UNIQUE_VIOLATION &&

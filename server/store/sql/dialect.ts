@@ -26,6 +26,16 @@ export interface StoreDialect {
    * any process, is between counting slots and taking jobs.
    */
   serializeClaims(trx: Transaction<Database>): Promise<void>;
+  /**
+   * Called first in a prune's transaction: holds until no other prune on the database is under
+   * way, so that two instances pruning at once take turns instead of deadlocking on rows.
+   */
+  serializePruning(trx: Transaction<Database>): Promise<void>;
+  /**
+   * Gives pages that deletes freed back to the file system, at most a bounded number per call;
+   * returns the bytes given back (0 where the database reuses free space by itself).
+   */
+  reclaimSpace(db: Kysely<Database>): Promise<number>;
   isUniqueViolation(error: unknown, index: UniqueIndex): boolean;
   /** Text as this database can keep it (PostgreSQL's text cannot hold a NUL character). */
   storableText(text: string): string;

@@ -22,6 +22,11 @@ function createPrivately(file: string): void {
 export function openSqliteFile(file: string): SqliteDatabase.Database {
   createPrivately(file);
   const connection = new SqliteDatabase(file);
+  // Takes effect only on a file with no table yet: pages that retention frees can then be given
+  // back to the file system while the service runs (PRAGMA incremental_vacuum), where a file in
+  // the default mode only reuses them. An older file keeps its mode until `jobdeck prune
+  // --vacuum` rewrites it (VACUUM: the whole file copied, writers held off meanwhile).
+  connection.pragma('auto_vacuum = INCREMENTAL');
   connection.pragma('journal_mode = WAL');
   // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commit.
   connection.pragma('synchronous = NORMAL');

@@ -1,13 +1,49 @@
 import {
+  sql,
   CompiledQuery,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
+  type Kysely,
   type Driver,
   type SqliteDialectConfig,
 } from 'kysely';
 import { sqliteMigrations } from '../migrations/sqlite';
 import type { StoreDialect } from '../sql/dialect';
+import type { Database } from '../schema';
+
+/**
+ * Free pages given back per call, in one write transaction: each is moved or cut off while the
+ * write lock is held, so a call is kept about as short as a batch of deletes.
+ */
+const RECLAIM_PAGES = 512;
+/** PRAGMA auto_vacuum's value for INCREMENTAL. */
+export const INCREMENTAL_AUTO_VACUUM = 2;
+
+async function pragmaNumber(db: Kysely<Database>, pragma: string): Promise<number> {
+  const { rows } = await sql<Record<string, number>>`PRAGMA ${sql.raw(pragma)}`.execute(db);
+  return Number(Object.values(rows[0] ?? {})[0] ?? 0);
+}
+
+/**
+ * A file in incremental auto-vacuum mode (every file created since 020; an older one after
+ * `jobdeck prune --vacuum`) keeps its free pages at the end until asked: this gives some back.
+ * A file in another mode keeps them, and new rows reuse them.
+ */
+async function reclaimFreePages(db: Kysely<Database>): Promise<number> {
+  if ((await pragmaNumber(db, 'auto_vacuum')) !== INCREMENTAL_AUTO_VACUUM) return 0;
+  const free = await pragmaNumber(db, 'freelist_count');
+  if (free === 0) return 0;
+  // The driver steps a statement that returns no rows once, and each step of the pragma gives
+  // back one page: so one call per page.
+  await db.transaction().execute(async (trx) => {
+    for (let page = 0; page < Math.min(free, RECLAIM_PAGES); page += 1) {
+      await sql`PRAGMA incremental_vacuum`.execute(trx);
+    }
+  });
+  const given = free - (await pragmaNumber(db, 'freelist_count'));
+  return given * (await pragmaNumber(db, 'page_size'));
+}
 
 /**
  * Every transaction of the store writes, so each takes SQLite's write lock when it begins
@@ -49,6 +85,9 @@ export const sqliteStoreDialect: StoreDialect = {
   withMigrationLock: (db, work) => work(db),
   // BEGIN IMMEDIATE already holds the database's single write lock for the whole claim.
   serializeClaims: async () => {},
+  // BEGIN IMMEDIATE: one writer at a time already.
+  serializePruning: async () => {},
+  reclaimSpace: reclaimFreePages,
   // SQLite names the columns, not the index: "UNIQUE constraint failed: jobs.queue, jobs.name".
   isUniqueViolation: (error, index) =>
     error instanceof Error &&

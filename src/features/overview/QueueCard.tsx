@@ -12,7 +12,7 @@ import {
 import { Link } from 'react-router';
 import { SLOT_STATES, type JobState, type QueueSummary } from '../../../contract';
 import { isQueueControllable } from '../../api/queues';
-import { formatDuration } from '../../lib/time';
+import { formatDuration, formatPeriod } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
 import { QueueChangeNote, QueueControls } from './QueueControls';
 
@@ -81,6 +81,16 @@ function FirstToOpen({
         {job.name}
       </Anchor>{' '}
       ({verb} {formatDuration(Math.max(0, now - Date.parse(job.since)))})
+    </Text>
+  );
+}
+
+/** How long the queue's finished jobs stay, when the service says (null: forever). */
+function Retention({ seconds }: { seconds: number | null | undefined }) {
+  if (seconds === undefined) return null;
+  return (
+    <Text size="xs" c="dimmed" data-testid="queue-retention">
+      Finished jobs kept {seconds === null ? 'forever' : formatPeriod(seconds)}
     </Text>
   );
 }
@@ -161,6 +171,7 @@ export function QueueCard({ summary }: { summary: QueueSummary }) {
             </Stack>
           ))}
         </SimpleGrid>
+        <Retention seconds={summary.retention_seconds} />
         {isQueueControllable(summary) && <QueueControls summary={summary} />}
       </Stack>
     </Card>

@@ -18,6 +18,7 @@ import * as m016 from './016-queue-controls';
 import * as m017 from './017-job-labels';
 import * as m018 from './018-saved-views';
 import * as m019 from './019-bulk-actions';
+import * as m020 from './020-retention';
 
 /** Same numbers and names as the SQLite migrations: one schema version whatever the driver. */
 export const postgresMigrations: readonly Migration[] = [
@@ -40,4 +41,5 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '017-job-labels', up: m017.up },
   { name: '018-saved-views', up: m018.up },
   { name: '019-bulk-actions', up: m019.up },
+  { name: '020-retention', up: m020.up },
 ];

@@ -1,5 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { JobStore, QueueControlStore, ScheduleStore } from '../../../jobs/ports';
+import type {
+  JobStore,
+  QueueControlStore,
+  RetentionStore,
+  ScheduleStore,
+} from '../../../jobs/ports';
 import type { JobCounts, SealedEnvStore } from '../../ports';
 import type { Database } from '../../schema';
 import type { StoreDialect } from '../dialect';
@@ -12,6 +17,7 @@ import { jobTables } from './context';
 import { JobLogRows } from './logs';
 import { JobMoves } from './moves';
 import { JobReads } from './reads';
+import { JobRetention } from './retention';
 import { SqlQueueControlStore } from './queue-controls';
 import { SqlScheduleStore } from './schedules';
 import { SqlSealedEnvStore } from './sealed-env';
@@ -30,6 +36,7 @@ export function sqlJobStores(
   queues: QueueControlStore;
   sealedEnv: SealedEnvStore;
   counts: JobCounts;
+  retention: RetentionStore;
 } {
   const tables = jobTables(db, dialect);
   const admission = new JobAdmission(tables);
@@ -91,5 +98,6 @@ export function sqlJobStores(
     queues: new SqlQueueControlStore(tables.db),
     sealedEnv: new SqlSealedEnvStore(tables),
     counts: reads,
+    retention: new JobRetention(tables),
   };
 }

@@ -1,0 +1,50 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { QueueSummary } from '../../../contract';
+import { capabilities, renderWithService, stubService } from '../../test/service';
+import OverviewPage from './OverviewPage';
+
+const counts = { submitted: 0, pending: 0, runnable: 0, starting: 0, running: 0, cancelling: 0 };
+const finals = { completed: 0, failed: 0, timeout: 0, cancelled: 0, error: 0 };
+const queue = (name: string, extra: Partial<QueueSummary> = {}): QueueSummary => ({
+  queue: `demo::${name}`,
+  max_running: 2,
+  priority: 0,
+  paused: false,
+  now: counts,
+  last_hour: finals,
+  last_day: finals,
+  ...extra,
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('a queue card’s retention', () => {
+  it('says how long each queue keeps its finished jobs, in the largest whole unit, or forever', async () => {
+    stubService([
+      [
+        /\/v1\/client\/queues$/,
+        {
+          items: [
+            queue('default', { retention_seconds: 14 * 86_400 }),
+            queue('hourly', { retention_seconds: 3600 }),
+            queue('brief', { retention_seconds: 90 }),
+            queue('archive', { retention_seconds: null }),
+            // A service without retention says nothing of it: neither does the card.
+            queue('older'),
+          ],
+        },
+      ],
+    ]);
+    renderWithService(<OverviewPage />, capabilities({ events: false }));
+    const retentionOf = async (name: string) =>
+      within(await screen.findByRole('region', { name: `Queue demo::${name}` })).queryByTestId(
+        'queue-retention',
+      )?.textContent;
+    expect(await retentionOf('default')).toBe('Finished jobs kept 14 days');
+    expect(await retentionOf('hourly')).toBe('Finished jobs kept 1 hour');
+    expect(await retentionOf('brief')).toBe('Finished jobs kept 90 seconds');
+    expect(await retentionOf('archive')).toBe('Finished jobs kept forever');
+    expect(await retentionOf('older')).toBeUndefined();
+  });
+});
