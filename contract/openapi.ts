@@ -388,7 +388,7 @@ export function buildOpenApiDocument() {
     method: 'post',
     path: '/v1/client/bulk-actions/{id}/stop',
     operationId: 'stopBulkAction',
-    summary: 'Stop a running bulk action after the batch in hand (extension)',
+    summary: 'Stop a running bulk action within ten cancels (extension)',
     security,
     request: bulkId,
     responses: {

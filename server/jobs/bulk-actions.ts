@@ -119,7 +119,7 @@ export class BulkActions {
     return this.deps.actions.list(project, BULK_LIMITS.listed);
   }
 
-  /** Stops a running action after the batch in hand; the jobs it reached stay cancelled. */
+  /** Stops a running action within ten cancels; the jobs it reached stay cancelled. */
   async stopAction(project: string, id: string): Promise<BulkActionRecord> {
     const action = await this.get(project, id);
     if (!(await this.deps.actions.stop(id, Date.now()))) {

@@ -388,7 +388,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Stop a running bulk action after the batch in hand (extension) */
+    /** Stop a running bulk action within ten cancels (extension) */
     post: operations['stopBulkAction'];
     delete?: never;
     options?: never;
