@@ -19,6 +19,7 @@ import * as m017 from './017-job-labels';
 import * as m018 from './018-saved-views';
 import * as m019 from './019-bulk-actions';
 import * as m020 from './020-retention';
+import * as m021 from './021-runnable-not-before';
 
 /** Same numbers and names as the SQLite migrations: one schema version whatever the driver. */
 export const postgresMigrations: readonly Migration[] = [
@@ -42,4 +43,5 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '018-saved-views', up: m018.up },
   { name: '019-bulk-actions', up: m019.up },
   { name: '020-retention', up: m020.up },
+  { name: '021-runnable-not-before', up: m021.up },
 ];

@@ -65,7 +65,7 @@ export class JobReads implements Reads, JobCounts {
         // they end: a time already gone would arm the timer at 0 ms, tick after tick.
         .where((eb) => eb.or([eb('depends_json', 'is', null), eb('schedule_at', '>', now)]))
         .executeTakeFirst(),
-      // Runnable jobs waiting out a backoff: few at any time, found by the (state, queue) index.
+      // Runnable jobs waiting out a backoff: few at any time, found by the (state, not_before) index.
       db
         .selectFrom('jobs')
         .select((eb) => eb.fn.min('not_before').as('next'))
