@@ -12,6 +12,9 @@ import {
   sqliteStoreDialect,
 } from './dialect';
 
+/** How often a vacuum asks for the checkpoint that gives the space back (20 ms apart). */
+const CHECKPOINT_TRIES = 250;
+
 /** The embedded store: one SQLite file (WAL), one connection, for one process. */
 export async function openSqliteStore(file: string): Promise<Store> {
   const db = new Kysely<Database>({
@@ -40,7 +43,13 @@ export async function openSqliteStore(file: string): Promise<Store> {
       // The mode of an existing file changes only when VACUUM rewrites it.
       await sql`PRAGMA auto_vacuum = INCREMENTAL`.execute(db);
       await sql`VACUUM`.execute(db);
-      await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+      // The rewrite sits in the WAL until a checkpoint copies it back and truncates the file;
+      // the checkpointer's own connection may hold the WAL a moment (busy): try again.
+      for (let tries = 0; tries < CHECKPOINT_TRIES; tries += 1) {
+        const checkpoint = await sql<{ busy: number }>`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+        if (!checkpoint.rows[0]?.busy) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       return { beforeBytes, afterBytes: statSync(file).size };
     },
     async close() {
