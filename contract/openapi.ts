@@ -30,6 +30,16 @@ import {
   bulkActionsSchema,
   bulkDryRunSchema,
 } from './bulk-actions';
+import {
+  WEBHOOK_LIMITS,
+  createWebhookSchema,
+  createdWebhookSchema,
+  webhookDeliveriesSchema,
+  webhookDeliverySchema,
+  webhookEventSchema,
+  webhookSchema,
+  webhooksSchema,
+} from './webhooks';
 
 /** The OpenAPI 3.1 document, generated from the same schemas the console and service use. */
 export function buildOpenApiDocument() {
@@ -482,6 +492,129 @@ export function buildOpenApiDocument() {
       401: errors[401],
       429: json(error, 'Rate limit, or too many event streams open for this API key'),
     },
+  });
+
+  const webhook = successEnvelope(webhookSchema.meta({ id: 'Webhook' }));
+  const webhookId = {
+    params: z.object({ id: z.string().meta({ description: 'The webhook’s id' }) }),
+  };
+  const noWebhook = json(error, 'No such webhook in this API key’s project');
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/client/webhooks',
+    operationId: 'createWebhook',
+    summary: `Tell a URL of the project's jobs' state changes, signed (at most ${WEBHOOK_LIMITS.perProject} per project; extension)`,
+    security,
+    request: {
+      body: { required: true, content: { 'application/json': { schema: createWebhookSchema } } },
+    },
+    responses: {
+      201: json(
+        successEnvelope(createdWebhookSchema.meta({ id: 'CreatedWebhook' })),
+        'Created: its secret is in this answer only',
+      ),
+      400: json(error, 'A bad body, a queue not in the project, or a host not allowed'),
+      401: errors[401],
+      409: json(error, `The project already has ${WEBHOOK_LIMITS.perProject} webhooks`),
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/webhooks',
+    operationId: 'listWebhooks',
+    summary: "The project's webhooks, oldest first (extension)",
+    security,
+    responses: {
+      200: json(successEnvelope(webhooksSchema), 'Oldest first'),
+      401: errors[401],
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/webhooks/{id}',
+    operationId: 'getWebhook',
+    summary: 'One webhook (extension)',
+    security,
+    request: webhookId,
+    responses: {
+      200: json(webhook, 'The webhook'),
+      401: errors[401],
+      404: noWebhook,
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/v1/client/webhooks/{id}',
+    operationId: 'deleteWebhook',
+    summary: 'Delete a webhook and its delivery log; nothing more is sent (extension)',
+    security,
+    request: webhookId,
+    responses: {
+      200: json(acceptedBodySchema, 'Deleted'),
+      401: errors[401],
+      404: noWebhook,
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/client/webhooks/{id}/test',
+    operationId: 'testWebhook',
+    summary: 'Send a webhook.test event, signed like every other (extension)',
+    security,
+    request: webhookId,
+    responses: {
+      202: json(
+        successEnvelope(webhookDeliverySchema.meta({ id: 'WebhookDelivery' })),
+        'Queued: follow it in the delivery log',
+      ),
+      401: errors[401],
+      404: noWebhook,
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/webhooks/{id}/deliveries',
+    operationId: 'webhookDeliveries',
+    summary: `The webhook's latest ${WEBHOOK_LIMITS.deliveriesListed} deliveries, newest first: state, attempts, status, latency (extension)`,
+    security,
+    request: webhookId,
+    responses: {
+      200: json(successEnvelope(webhookDeliveriesSchema), 'Newest first'),
+      401: errors[401],
+      404: noWebhook,
+      429: errors[429],
+    },
+  });
+  // Reached only from `webhooks`, which generators do not follow: a component of its own.
+  const webhookEvent = z.toJSONSchema(webhookEventSchema, { io: 'output' });
+  delete webhookEvent.$schema; // the document's own dialect applies
+  registry.registerComponent(
+    'schemas',
+    'WebhookEvent',
+    webhookEvent as Parameters<typeof registry.registerComponent<'schemas'>>[2],
+  );
+  registry.registerWebhook({
+    method: 'post',
+    path: 'jobEvent',
+    operationId: 'jobEvent',
+    // The receiver checks webhook-signature, not a credential of its own.
+    security: [],
+    summary:
+      'What a webhook receives: a POST of this JSON with webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body">)',
+    request: {
+      body: {
+        required: true,
+        content: {
+          'application/json': { schema: { $ref: '#/components/schemas/WebhookEvent' } },
+        },
+      },
+    },
+    responses: { 200: { description: 'Any 2xx delivers it; anything else is retried' } },
   });
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

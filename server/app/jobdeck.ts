@@ -18,6 +18,8 @@ import { PositionCodec } from '../http/positions';
 import { AesGcmSecretBox, configuredKeyIds, openSecretBox } from '../secrets/secret-box';
 import { DiskFullWatch } from '../store/disk-full';
 import { openStore } from '../store/open-store';
+import { hostPolicy, webhookEvents } from '../webhooks/events';
+import { httpWebhookSender } from '../webhooks/http-sender';
 import type { KeyStore, SealedEnvStore } from '../store/ports';
 
 export interface RunningJobdeck {
@@ -147,6 +149,20 @@ export async function startJobdeck(
       secrets,
       catalog,
       logger,
+      ...(config.extensions && {
+        webhooks: {
+          store: storage.webhooks,
+          sender: httpWebhookSender,
+          render: webhookEvents,
+          allowsHost: hostPolicy(config.webhooks.allowed_hosts),
+          options: {
+            timeoutMs: config.webhooks.timeout_seconds * 1000,
+            maxAttempts: config.webhooks.max_attempts,
+            firstRetryMs: config.webhooks.first_retry_seconds * 1000,
+            keepDeliveriesMs: config.webhooks.keep_deliveries_days * 86_400_000,
+          },
+        },
+      }),
     },
     {
       output: {
@@ -189,9 +205,10 @@ export async function startJobdeck(
     authFailuresPerMinute: config.auth_failures_per_minute,
     timeouts: config.http_timeouts,
     logger,
-    extensions: config.extensions
+    extensions: jobs.webhooks
       ? {
           feed: jobs.feed,
+          webhooks: jobs.webhooks,
           positions: new PositionCodec(await storage.meta.positionKey()),
           streamsPerKey: config.events.streams_per_key,
           heartbeatMs: config.events.heartbeat_seconds * 1000,

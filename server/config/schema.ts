@@ -542,6 +542,46 @@ export const configSchema = z
       .describe(
         "How long finished jobs are kept: this is every project's default; a project's or a queue's keep_finished_jobs overrides it (docs/api.md, Retention)",
       ),
+    webhooks: z
+      .strictObject({
+        allowed_hosts: z
+          .array(
+            z
+              .string()
+              .regex(
+                /^(\*\.)?[A-Za-z0-9.:[\]-]+$/,
+                'must be a host name or address, or *.domain for its subdomains',
+              ),
+          )
+          .default([])
+          .describe(
+            'The hosts webhooks may be sent to (a name, an address, or *.example.com); empty: any host',
+          ),
+        timeout_seconds: positiveInt
+          .max(60, 'must be at most 60')
+          .default(10)
+          .describe('How long a receiver has to answer one request'),
+        max_attempts: positiveInt
+          .max(20, 'must be at most 20')
+          .default(8)
+          .describe('Attempts per delivery, the first included, before it is given up'),
+        first_retry_seconds: z
+          .number()
+          .positive()
+          .max(3600, 'must be at most 3600')
+          .default(5)
+          .describe(
+            'The wait before the second attempt; each later wait is three times the one before, at most 6 h',
+          ),
+        keep_deliveries_days: positiveInt
+          .max(365, 'must be at most 365')
+          .default(7)
+          .describe('How long ended deliveries stay in the delivery log'),
+      })
+      .prefault({})
+      .describe(
+        'Webhooks (an extension): where they may go, and how hard a delivery is tried (docs/api.md, Webhooks)',
+      ),
     body_limit_bytes: positiveInt
       .default(DEFAULT_BODY_LIMIT_BYTES)
       .describe('Request body limit (413 past it)'),

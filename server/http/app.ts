@@ -35,6 +35,8 @@ import type { DiskFullWatch } from '../store/disk-full';
 import { bulkActionRoutes } from './routes/bulk-actions';
 import { metaRoutes, type ReadinessCheck } from './routes/meta';
 import { viewRoutes } from './routes/views';
+import { webhookRoutes } from './routes/webhooks';
+import type { Webhooks } from '../jobs/webhooks';
 
 /** What the extensions need beyond the spec's operations. */
 export interface ExtensionOptions {
@@ -43,6 +45,7 @@ export interface ExtensionOptions {
   positions: PositionCodec;
   streamsPerKey: number;
   heartbeatMs: number;
+  webhooks: Webhooks;
 }
 
 export interface HttpAppOptions {
@@ -147,6 +150,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       eventRoutes(client, { service: options.service, keys: options.keys, ...options.extensions });
       viewRoutes(client, options.views);
       bulkActionRoutes(client, options.bulk);
+      webhookRoutes(client, options.extensions.webhooks);
     }
   });
 

@@ -69,12 +69,14 @@ export class ChangeFeed {
 
   /**
    * Calls `listener` whenever the position moves on, until the returned function is called.
-   * Resolves once the position is current.
+   * Resolves once the position is current. The first listener may say where to start following
+   * from (`from`, a position it stored): numbers after it are then read with the gap rule, not
+   * taken as visible.
    */
-  async subscribe(listener: () => void): Promise<() => void> {
+  async subscribe(listener: () => void, from?: number): Promise<() => void> {
     if (this.listeners.size === 0) {
       // Nobody followed the numbers meanwhile: start from the newest visible one.
-      this.head = Math.max(this.head, await this.store.lastChangeSeq());
+      this.head = Math.max(this.head, from ?? (await this.store.lastChangeSeq()));
       this.gap = undefined;
       this.poll = setInterval(() => this.wake(), POLL_MS);
       this.poll.unref();

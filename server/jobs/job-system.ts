@@ -18,6 +18,8 @@ import type {
   ScheduleStore,
   SecretBox,
   Signals,
+  WebhookSender,
+  WebhookStore,
 } from './ports';
 import { QueueControls } from './queue-controls';
 import { Reconciler } from './reconciler';
@@ -26,6 +28,17 @@ import { Runner, type ContainerDefaults } from './runner';
 import { Scheduler } from './scheduler';
 import { KeyedSerial } from './serial';
 import { JobStateMachine } from './state-machine';
+import { WebhookRelay, type RelayOptions } from './webhook-relay';
+import { Webhooks, type EventRenderer, type HostPolicy } from './webhooks';
+
+/** What webhooks need from outside the domain: their table, outbound HTTP, the wire format. */
+export interface WebhookWiring {
+  store: WebhookStore;
+  sender: WebhookSender;
+  render: EventRenderer;
+  allowsHost: HostPolicy;
+  options: RelayOptions;
+}
 
 export interface JobSystemPorts {
   store: JobStore;
@@ -39,6 +52,8 @@ export interface JobSystemPorts {
   secrets: SecretBox;
   catalog: Catalog;
   logger: Logger;
+  /** Left out where webhooks are not served (extensions off). */
+  webhooks?: WebhookWiring;
 }
 
 export interface JobSystemOptions {
@@ -166,6 +181,27 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     leaseMs: options.instanceTimeoutMs,
   });
   const feed = new ChangeFeed(store, machine, signals, logger);
+  const relay =
+    ports.webhooks &&
+    new WebhookRelay({
+      ...ports.webhooks,
+      webhooks: ports.webhooks.store,
+      store,
+      feed,
+      secrets,
+      logger,
+    });
+  const webhooks =
+    ports.webhooks &&
+    new Webhooks({
+      webhooks: ports.webhooks.store,
+      store,
+      catalog,
+      secrets,
+      render: ports.webhooks.render,
+      allowsHost: ports.webhooks.allowsHost,
+      kick: () => relay?.kick(),
+    });
   const retention = new RetentionPruner(ports.retention, catalog, logger, options.retention);
   return {
     service,
@@ -174,6 +210,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     controls,
     /** Actions on every job a filter matches. */
     bulk,
+    /** A project's webhooks, where they are served. */
+    webhooks,
     machine,
     health,
     reconciler,
@@ -193,12 +231,14 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       await scheduler.start();
       bulk.kick();
       retention.start();
+      await relay?.start();
     },
     /**
      * Takes no new work and leaves the store's instances, so that another takes over this one's
      * jobs at once; containers keep running for it (or the next start) to adopt.
      */
     async stop(): Promise<void> {
+      await relay?.stop();
       feed.stop();
       await bulk.stop();
       await retention.stop();

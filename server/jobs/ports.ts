@@ -2,7 +2,11 @@ import type { JobState } from '../../contract';
 import type { LogInstant } from './log-instant';
 import type {
   Admission,
+  AttemptOutcome,
   AttemptRecord,
+  ClaimedDelivery,
+  DeliveryRecord,
+  DeliveryState,
   Claim,
   ContainerLogs,
   Dependent,
@@ -21,6 +25,7 @@ import type {
   RunOptions,
   StateChange,
   Transition,
+  WebhookRecord,
 } from './model';
 
 /** Storage the domain needs; server/store implements it over SQLite and PostgreSQL. */
@@ -192,6 +197,66 @@ export interface BulkActionStore {
   stop(id: string, now: number): Promise<boolean>;
   /** Its results for jobs with a seq below `beforeSeq`, newest first. */
   results(id: string, beforeSeq: number, limit: number): Promise<BulkResultRecord[]>;
+}
+
+/** Webhooks, the state changes read for them, and their deliveries, shared by every instance. */
+export interface WebhookStore {
+  create(webhook: WebhookRecord): Promise<void>;
+  /** Every project's webhooks (`project` given: that project's), oldest first. */
+  list(project?: string): Promise<WebhookRecord[]>;
+  /** Deletes it and its deliveries; false when there was none. */
+  remove(id: string): Promise<boolean>;
+  /** How far the state changes were read for webhooks; created at `initial` the first time. */
+  cursor(initial: number): Promise<number>;
+  /**
+   * The state changes after `afterSeq` up to `uptoSeq` into one of `states`, oldest first, every
+   * project's, at most `limit`.
+   */
+  changesInto(
+    states: readonly JobState[],
+    afterSeq: number,
+    uptoSeq: number,
+    limit: number,
+  ): Promise<JobChange[]>;
+  /**
+   * Moves the cursor from `fromSeq` to `toSeq` and stores the deliveries, in one transaction;
+   * false, storing nothing, when the cursor was no longer at `fromSeq` (another instance read).
+   */
+  advance(fromSeq: number, toSeq: number, deliveries: DeliveryRecord[]): Promise<boolean>;
+  /** Stores one delivery (a test event). */
+  enqueue(delivery: DeliveryRecord): Promise<void>;
+  /**
+   * Leases up to `limit` pending deliveries due by `now` that no courier holds, counting an
+   * attempt on each: a courier that dies mid-request leaves them to another after `leaseUntil`.
+   */
+  claimDue(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]>;
+  /**
+   * Records the attempt a claim counted: delivered, failed for good, or pending again at
+   * `nextAttemptAt`. Ignored when the delivery was claimed again meanwhile.
+   */
+  settle(
+    delivery: Pick<DeliveryRecord, 'id' | 'attempts'>,
+    outcome: AttemptOutcome & { state: DeliveryState; nextAttemptAt: number; now: number },
+  ): Promise<void>;
+  /** When the earliest pending delivery falls due; undefined when none is pending. */
+  nextDueAt(): Promise<number | undefined>;
+  /** The webhook's latest deliveries, newest first. */
+  deliveries(webhookId: string, limit: number): Promise<DeliveryRecord[]>;
+  /** Deletes ended deliveries that ended before `before`; how many went. */
+  pruneEnded(before: number, limit: number): Promise<number>;
+}
+
+/** Sends one signed webhook request (the adapter: outbound HTTP). */
+export interface WebhookSender {
+  send(request: {
+    url: string;
+    id: string;
+    body: string;
+    secret: string;
+    timeoutMs: number;
+    /** Aborted when the instance stops: the attempt is given back, not counted as failed. */
+    signal: AbortSignal;
+  }): Promise<AttemptOutcome & { delivered: boolean }>;
 }
 
 export type ArrayCounts = Map<JobState, number>;

@@ -8,6 +8,7 @@ import type {
   RetentionStore,
   ScheduleStore,
   Signals,
+  WebhookStore,
 } from '../jobs/ports';
 
 export interface ApiKeyInfo {
@@ -105,6 +106,7 @@ export interface Store {
   queues: QueueControlStore;
   views: ViewStore;
   bulkActions: BulkActionStore;
+  webhooks: WebhookStore;
   keys: KeyStore;
   meta: MetaStore;
   instances: InstanceRegistry;

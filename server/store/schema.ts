@@ -119,6 +119,45 @@ export interface BulkActionResultsTable {
   message: string | null;
 }
 
+/** A project's webhook; its secret sealed (never in plaintext). */
+export interface WebhooksTable {
+  id: string;
+  project: string;
+  url: string;
+  description: string;
+  states_json: string;
+  queues_json: string;
+  labels_json: string;
+  secret_sealed: string;
+  from_seq: number;
+  created_by: string;
+  created_at: number;
+}
+
+/** How far the state changes were read for webhooks: one row, id 1. */
+export interface WebhookCursorTable {
+  id: number;
+  seq: number;
+}
+
+/** One event for one webhook, with its latest attempt. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_type: string;
+  job_id: string | null;
+  payload: string;
+  state: string;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  lease_until: Generated<number>;
+  last_status: number | null;
+  last_latency_ms: number | null;
+  last_error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
 /** One firing of a schedule: the job it submitted, or (job_id null) why none. */
 export interface ScheduleFiringsTable {
   schedule: string;
@@ -232,6 +271,9 @@ export interface Database {
   saved_views: SavedViewsTable;
   bulk_actions: BulkActionsTable;
   bulk_action_results: BulkActionResultsTable;
+  webhooks: WebhooksTable;
+  webhook_cursor: WebhookCursorTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   api_keys: ApiKeysTable;
   meta: MetaTable;
   definition_fingerprints: DefinitionFingerprintsTable;

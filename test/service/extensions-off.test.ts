@@ -33,6 +33,7 @@ describe('a service with the extensions switched off', () => {
       '/v1/client/definitions',
       '/v1/client/views',
       '/v1/client/bulk-actions',
+      '/v1/client/webhooks',
       '/v1/client/whoami',
       '/v1/client/events',
       '/v1/openapi.json',
@@ -46,6 +47,7 @@ describe('a service with the extensions switched off', () => {
       '/v1/client/queues/t::default/pause',
       '/v1/client/schedules/s/pause',
       '/v1/client/bulk-actions',
+      '/v1/client/webhooks',
     ]) {
       const response = await service.request('POST', path, {});
       expect(response.body, path).toEqual({ ok: false, message: `no endpoint POST ${path}` });

@@ -421,8 +421,15 @@ describe('the OpenAPI document', () => {
       '/v1/client/schedules/{name}/resume',
       '/v1/client/views',
       '/v1/client/views/{name}',
+      '/v1/client/webhooks',
+      '/v1/client/webhooks/{id}',
+      '/v1/client/webhooks/{id}/deliveries',
+      '/v1/client/webhooks/{id}/test',
       '/v1/client/whoami',
     ]);
+    // What a receiver gets is documented as an OpenAPI webhook.
+    const webhooks = response.body.webhooks as Record<string, unknown>;
+    expect(JSON.stringify(webhooks.jobEvent)).toContain('#/components/schemas/WebhookEvent');
     const names = (path: string) => paths[path]!.get!.parameters!.map((p) => p.name);
     expect(names('/v1/client/job/{job_id}/logs')).toEqual(['job_id', 'since']);
     expect(names('/v1/client/job/{job_id}/attempts/{attempt}/logs')).toEqual(['job_id', 'attempt']);

@@ -467,8 +467,96 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's webhooks, oldest first (extension) */
+    get: operations['listWebhooks'];
+    put?: never;
+    /** Tell a URL of the project's jobs' state changes, signed (at most 20 per project; extension) */
+    post: operations['createWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One webhook (extension) */
+    get: operations['getWebhook'];
+    put?: never;
+    post?: never;
+    /** Delete a webhook and its delivery log; nothing more is sent (extension) */
+    delete: operations['deleteWebhook'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/webhooks/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send a webhook.test event, signed like every other (extension) */
+    post: operations['testWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The webhook's latest 50 deliveries, newest first: state, attempts, status, latency (extension) */
+    get: operations['webhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  jobEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** What a webhook receives: a POST of this JSON with webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body">) */
+    post: operations['jobEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     JobEvent: {
@@ -500,6 +588,81 @@ export interface components {
       labels?: {
         [key: string]: string;
       };
+    };
+    WebhookEvent: {
+      /** @description job.<the state entered>, or webhook.test */
+      type: string;
+      /**
+       * Format: date-time
+       * @description When it happened
+       */
+      timestamp: string;
+      data:
+        | {
+            job: {
+              id: string;
+              name: string;
+              /** @enum {string} */
+              state:
+                | 'submitted'
+                | 'pending'
+                | 'runnable'
+                | 'starting'
+                | 'running'
+                | 'cancelling'
+                | 'cancelled'
+                | 'timeout'
+                | 'completed'
+                | 'failed'
+                | 'error';
+              system_note: string | null;
+              schedule_at: string | null;
+              /** Format: date-time */
+              created_at: string;
+              updated_at: string | null;
+              job_queue: string;
+              job_definition: string;
+              started_at: string | null;
+              finished_at: string | null;
+              exit_code: number | null;
+              labels?: {
+                [key: string]: string;
+              };
+            };
+            from_state:
+              | (
+                  | 'submitted'
+                  | 'pending'
+                  | 'runnable'
+                  | 'starting'
+                  | 'running'
+                  | 'cancelling'
+                  | 'cancelled'
+                  | 'timeout'
+                  | 'completed'
+                  | 'failed'
+                  | 'error'
+                )
+              | null;
+            /** @enum {string} */
+            to_state:
+              | 'submitted'
+              | 'pending'
+              | 'runnable'
+              | 'starting'
+              | 'running'
+              | 'cancelling'
+              | 'cancelled'
+              | 'timeout'
+              | 'completed'
+              | 'failed'
+              | 'error';
+            note: string | null;
+          }
+        | {
+            webhook_id: string;
+            message: string;
+          };
     };
     Error: {
       /** @enum {boolean} */
@@ -976,6 +1139,87 @@ export interface components {
           }[];
         };
       }[];
+    };
+    CreatedWebhook: {
+      id: string;
+      url: string;
+      description: string;
+      /** @description The states whose entry fires it */
+      states: (
+        | 'submitted'
+        | 'pending'
+        | 'runnable'
+        | 'starting'
+        | 'running'
+        | 'cancelling'
+        | 'cancelled'
+        | 'timeout'
+        | 'completed'
+        | 'failed'
+        | 'error'
+      )[];
+      /** @description Empty: every queue */
+      queues: string[];
+      /** @description key=value or key; empty: any job */
+      labels: string[];
+      /** @description The id of the API key that created it */
+      created_by: string;
+      /** Format: date-time */
+      created_at: string;
+      /** @description The signing secret (whsec_…), shown this once: verify `webhook-signature` with it */
+      secret: string;
+    };
+    Webhook: {
+      id: string;
+      url: string;
+      description: string;
+      /** @description The states whose entry fires it */
+      states: (
+        | 'submitted'
+        | 'pending'
+        | 'runnable'
+        | 'starting'
+        | 'running'
+        | 'cancelling'
+        | 'cancelled'
+        | 'timeout'
+        | 'completed'
+        | 'failed'
+        | 'error'
+      )[];
+      /** @description Empty: every queue */
+      queues: string[];
+      /** @description key=value or key; empty: any job */
+      labels: string[];
+      /** @description The id of the API key that created it */
+      created_by: string;
+      /** Format: date-time */
+      created_at: string;
+    };
+    WebhookDelivery: {
+      /** @description Also its `webhook-id` header, the same on every attempt */
+      id: string;
+      /** @description job.<state>, or webhook.test */
+      event_type: string;
+      job_id: string | null;
+      /**
+       * @description pending: to be tried (again); delivered: a 2xx came back; failed: given up
+       * @enum {string}
+       */
+      state: 'pending' | 'delivered' | 'failed';
+      attempts: number;
+      /** @description The last attempt’s HTTP status; null when none came back */
+      response_status: number | null;
+      /** @description The last attempt’s */
+      latency_ms: number | null;
+      /** @description Why the last attempt failed */
+      error: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      next_attempt_at: string | null;
+      /** Format: date-time */
+      finished_at: string | null;
     };
   };
   responses: never;
@@ -2964,6 +3208,423 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Error'];
         };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Oldest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              items: {
+                id: string;
+                url: string;
+                description: string;
+                /** @description The states whose entry fires it */
+                states: (
+                  | 'submitted'
+                  | 'pending'
+                  | 'runnable'
+                  | 'starting'
+                  | 'running'
+                  | 'cancelling'
+                  | 'cancelled'
+                  | 'timeout'
+                  | 'completed'
+                  | 'failed'
+                  | 'error'
+                )[];
+                /** @description Empty: every queue */
+                queues: string[];
+                /** @description key=value or key; empty: any job */
+                labels: string[];
+                /** @description The id of the API key that created it */
+                created_by: string;
+                /** Format: date-time */
+                created_at: string;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          url: string;
+          states: (
+            | 'submitted'
+            | 'pending'
+            | 'runnable'
+            | 'starting'
+            | 'running'
+            | 'cancelling'
+            | 'cancelled'
+            | 'timeout'
+            | 'completed'
+            | 'failed'
+            | 'error'
+          )[];
+          /** @description Only these queues' jobs (job_queue); every queue when left out */
+          queues?: string[];
+          /** @description Only jobs with every one of these labels: key=value, or key for any value */
+          labels?: string[];
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created: its secret is in this answer only */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['CreatedWebhook'];
+          };
+        };
+      };
+      /** @description A bad body, a queue not in the project, or a host not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The project already has 20 webhooks */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The webhook */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['Webhook'];
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  testWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued: follow it in the delivery log */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['WebhookDelivery'];
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  webhookDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              items: {
+                /** @description Also its `webhook-id` header, the same on every attempt */
+                id: string;
+                /** @description job.<state>, or webhook.test */
+                event_type: string;
+                job_id: string | null;
+                /**
+                 * @description pending: to be tried (again); delivered: a 2xx came back; failed: given up
+                 * @enum {string}
+                 */
+                state: 'pending' | 'delivered' | 'failed';
+                attempts: number;
+                /** @description The last attempt’s HTTP status; null when none came back */
+                response_status: number | null;
+                /** @description The last attempt’s */
+                latency_ms: number | null;
+                /** @description Why the last attempt failed */
+                error: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                next_attempt_at: string | null;
+                /** Format: date-time */
+                finished_at: string | null;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  jobEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx delivers it; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

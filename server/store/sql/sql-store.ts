@@ -9,6 +9,7 @@ import { sqlJobStores } from './jobs';
 import { SqlKeyStore } from './key-store';
 import { SqlMetaStore } from './meta-store';
 import { SqlViewStore } from './view-store';
+import { SqlWebhookStore } from './webhook-store';
 import { migrate } from './migrate';
 
 /** Brings the schema up to date, then hands out the stores over one Kysely instance. */
@@ -32,6 +33,7 @@ export async function openSqlStore(
     keys: new SqlKeyStore(db),
     views: new SqlViewStore(db),
     bulkActions: new SqlBulkActionStore(db),
+    webhooks: new SqlWebhookStore(db),
     meta: new SqlMetaStore(db),
     instances: new SqlInstanceRegistry(db),
     signals,

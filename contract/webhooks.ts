@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { jobListItemSchema } from './job';
+import { labelSelectorSchema, type LabelSelector } from './labels';
+import { jobStateSchema } from './states';
+import { wellFormed, withoutNul } from './text';
+
+/**
+ * Extension: webhooks. A project's webhook is a URL told of its jobs' state changes (the states,
+ * queues and labels it names), each request signed as Standard Webhooks sign them
+ * (https://www.standardwebhooks.com): `webhook-id`, `webhook-timestamp` and `webhook-signature`.
+ */
+export const WEBHOOK_LIMITS = {
+  perProject: 20,
+  urlMaxLength: 2000,
+  descriptionMaxLength: 200,
+  queuesMax: 20,
+  labelsMax: 4,
+  /** How many of a webhook's deliveries the log returns, newest first. */
+  deliveriesListed: 50,
+};
+
+const timestamp = z.iso.datetime({ offset: true });
+
+const URL_MESSAGE = 'must be an http:// or https:// URL, like https://hooks.example.com/jobdeck';
+
+/** An absolute http(s) URL without credentials: a password in a URL would be shown back. */
+export const webhookUrlSchema = z
+  .string({ error: URL_MESSAGE })
+  .max(WEBHOOK_LIMITS.urlMaxLength, `must be at most ${WEBHOOK_LIMITS.urlMaxLength} characters`)
+  .refine(...withoutNul)
+  .refine(...wellFormed)
+  .superRefine((text, context) => {
+    const url = URL.canParse(text) ? new URL(text) : undefined;
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+      context.addIssue({ code: 'custom', message: URL_MESSAGE });
+    } else if (url.username || url.password) {
+      context.addIssue({
+        code: 'custom',
+        message: 'must not hold a user name or password: the signature proves the sender',
+      });
+    } else if (url.hash) {
+      context.addIssue({ code: 'custom', message: 'must not have a #fragment' });
+    }
+  });
+
+const distinct = <T>(items: readonly T[]) => new Set(items).size === items.length;
+
+export const createWebhookSchema = z.strictObject(
+  {
+    url: webhookUrlSchema,
+    states: z
+      .array(jobStateSchema, { error: 'must be a list of job states, like ["failed"]' })
+      .min(1, 'must name at least one job state, like ["failed"]')
+      .refine(distinct, 'must not name a state twice'),
+    queues: z
+      .array(z.string({ error: 'must be a list of queue names' }), {
+        error: 'must be a list of queue names',
+      })
+      .max(WEBHOOK_LIMITS.queuesMax, `must name at most ${WEBHOOK_LIMITS.queuesMax} queues`)
+      .refine(distinct, 'must not name a queue twice')
+      .optional()
+      .meta({ description: "Only these queues' jobs (job_queue); every queue when left out" }),
+    labels: z
+      .array(labelSelectorSchema)
+      .max(WEBHOOK_LIMITS.labelsMax, `must hold at most ${WEBHOOK_LIMITS.labelsMax} selectors`)
+      .optional()
+      .meta({
+        description: 'Only jobs with every one of these labels: key=value, or key for any value',
+      }),
+    description: z
+      .string({ error: 'must be a string' })
+      .max(
+        WEBHOOK_LIMITS.descriptionMaxLength,
+        `must be at most ${WEBHOOK_LIMITS.descriptionMaxLength} characters`,
+      )
+      .refine(...withoutNul)
+      .refine(...wellFormed)
+      .optional(),
+  },
+  {
+    error:
+      'body must be a JSON object like { "url": "https://hooks.example.com/jobdeck", "states": ["failed"] }',
+  },
+);
+export type CreateWebhookRequest = z.input<typeof createWebhookSchema>;
+export type WebhookSelectors = LabelSelector[];
+
+export const webhookSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  description: z.string(),
+  states: z.array(jobStateSchema).meta({ description: 'The states whose entry fires it' }),
+  queues: z.array(z.string()).meta({ description: 'Empty: every queue' }),
+  labels: z.array(z.string()).meta({ description: 'key=value or key; empty: any job' }),
+  created_by: z.string().meta({ description: 'The id of the API key that created it' }),
+  created_at: timestamp,
+});
+export type Webhook = z.infer<typeof webhookSchema>;
+
+export const createdWebhookSchema = webhookSchema.extend({
+  secret: z.string().meta({
+    description:
+      'The signing secret (whsec_…), shown this once: verify `webhook-signature` with it',
+  }),
+});
+export type CreatedWebhook = z.infer<typeof createdWebhookSchema>;
+
+export const webhooksSchema = z.object({ items: z.array(webhookSchema) });
+
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+
+export const webhookDeliverySchema = z.object({
+  id: z.string().meta({ description: 'Also its `webhook-id` header, the same on every attempt' }),
+  event_type: z.string().meta({ description: 'job.<state>, or webhook.test' }),
+  job_id: z.string().nullable(),
+  state: z.enum(DELIVERY_STATES).meta({
+    description: 'pending: to be tried (again); delivered: a 2xx came back; failed: given up',
+  }),
+  attempts: z.number().int(),
+  response_status: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: 'The last attempt’s HTTP status; null when none came back' }),
+  latency_ms: z.number().int().nullable().meta({ description: 'The last attempt’s' }),
+  error: z.string().nullable().meta({ description: 'Why the last attempt failed' }),
+  created_at: timestamp,
+  next_attempt_at: timestamp.nullable(),
+  finished_at: timestamp.nullable(),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+export const webhookDeliveriesSchema = z.object({ items: z.array(webhookDeliverySchema) });
+
+/** The body of every request a webhook receives. */
+export const webhookEventSchema = z.object({
+  type: z.string().meta({ description: 'job.<the state entered>, or webhook.test' }),
+  timestamp: timestamp.meta({ description: 'When it happened' }),
+  data: z.union([
+    z.object({
+      job: jobListItemSchema,
+      from_state: jobStateSchema.nullable(),
+      to_state: jobStateSchema,
+      note: z.string().nullable(),
+    }),
+    z.object({ webhook_id: z.string(), message: z.string() }),
+  ]),
+});
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  createWebhookSchema,
+  labelSelectorText,
+  type Webhook,
+  type WebhookDelivery,
+} from '../../../contract';
+import type { DeliveryRecord, WebhookRecord } from '../../jobs/model';
+import type { Webhooks } from '../../jobs/webhooks';
+import { principalOf } from '../auth';
+import { parseOrThrow } from '../parse';
+
+type WebhookRequest = FastifyRequest<{ Params: { id: string } }>;
+
+const iso = (time: number) => new Date(time).toISOString();
+
+const toWebhook = (webhook: WebhookRecord): Webhook => ({
+  id: webhook.id,
+  url: webhook.url,
+  description: webhook.description,
+  states: webhook.states,
+  queues: webhook.queues,
+  labels: webhook.labels.map(labelSelectorText),
+  created_by: webhook.createdBy,
+  created_at: iso(webhook.createdAt),
+});
+
+const toDelivery = (delivery: DeliveryRecord): WebhookDelivery => ({
+  id: delivery.id,
+  event_type: delivery.eventType,
+  job_id: delivery.jobId,
+  state: delivery.state,
+  attempts: delivery.attempts,
+  response_status: delivery.lastStatus,
+  latency_ms: delivery.lastLatencyMs,
+  error: delivery.lastError,
+  created_at: iso(delivery.createdAt),
+  next_attempt_at: delivery.state === 'pending' ? iso(delivery.nextAttemptAt) : null,
+  finished_at: delivery.finishedAt === null ? null : iso(delivery.finishedAt),
+});
+
+/** Extension: a project's webhooks, their delivery log, and a test event. */
+export function webhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
+  app.post('/v1/client/webhooks', async (request, reply) => {
+    const body = parseOrThrow(createWebhookSchema, request.body ?? {});
+    const { project, keyId } = principalOf(request);
+    const { webhook, secret } = await webhooks.create(project, keyId, {
+      url: body.url,
+      states: body.states,
+      queues: body.queues ?? [],
+      labels: body.labels ?? [],
+      description: body.description ?? '',
+    });
+    return reply.code(201).send({ ok: true, data: { ...toWebhook(webhook), secret } });
+  });
+
+  app.get('/v1/client/webhooks', async (request) => {
+    const items = await webhooks.list(principalOf(request).project);
+    return { ok: true, data: { items: items.map(toWebhook) } };
+  });
+
+  app.get('/v1/client/webhooks/:id', async (request: WebhookRequest) => {
+    const webhook = await webhooks.get(principalOf(request).project, request.params.id);
+    return { ok: true, data: toWebhook(webhook) };
+  });
+
+  app.delete('/v1/client/webhooks/:id', async (request: WebhookRequest) => {
+    await webhooks.remove(principalOf(request).project, request.params.id);
+    return { ok: true };
+  });
+
+  app.post('/v1/client/webhooks/:id/test', async (request: WebhookRequest, reply) => {
+    const delivery = await webhooks.test(principalOf(request).project, request.params.id);
+    return reply.code(202).send({ ok: true, data: toDelivery(delivery) });
+  });
+
+  app.get('/v1/client/webhooks/:id/deliveries', async (request: WebhookRequest) => {
+    const items = await webhooks.deliveries(principalOf(request).project, request.params.id);
+    return { ok: true, data: { items: items.map(toDelivery) } };
+  });
+}

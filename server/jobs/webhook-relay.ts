@@ -1,0 +1,246 @@
+import type { RetryStrategy } from '../../contract';
+import type { ChangeFeed } from './change-feed';
+import type { ClaimedDelivery } from './model';
+import type { JobStore, Logger, SecretBox, WebhookSender, WebhookStore } from './ports';
+import { backoffMs } from './retry';
+import { coalesced } from './serial';
+import { fires, newDelivery, type EventRenderer, type HostPolicy } from './webhooks';
+
+/** State changes read per fan-out transaction. */
+const FAN_OUT_PAGE = 500;
+/** Requests one instance has in flight at once: a slow receiver holds one slot, not the relay. */
+const AT_ONCE = 8;
+/** The backstop: deliveries another instance stored, or retries falling due, are looked for this often. */
+const POLL_MS = 5000;
+/**
+ * A courier's claim lasts twice its request's timeout and this much more before another may
+ * send again: long enough to record the outcome, short enough that a crash delays little.
+ */
+const LEASE_MARGIN_MS = 5000;
+const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_BATCH = 1000;
+
+export interface RelayOptions {
+  timeoutMs: number;
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  firstRetryMs: number;
+  /** Ended deliveries are kept this long for the delivery log. */
+  keepDeliveriesMs: number;
+}
+
+/**
+ * Turns state changes into webhook deliveries and delivers them, at least once.
+ *
+ * Fan-out: the state changes visible so far (the change feed's position, which waits out
+ * uncommitted gaps) are matched against every webhook; the deliveries they fire and the cursor
+ * past them are stored in one transaction, compare-and-set on the cursor, so among instances one
+ * stores each change's deliveries and a stop between the two loses none.
+ *
+ * Delivery: any instance leases due deliveries (an attempt counted at the claim), sends them, and
+ * records the outcome; a 2xx delivers, anything else waits out a growing backoff until the
+ * attempts run out. An instance that dies mid-request leaves its lease to run out, and another
+ * sends again: a receiver may see a delivery twice, with the same `webhook-id`.
+ */
+export class WebhookRelay {
+  private stopped = true;
+  private unsubscribe: (() => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private pruner: NodeJS.Timeout | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly aborts = new AbortController();
+  private readonly retryStrategy: RetryStrategy;
+  private readonly fanOuts = coalesced(
+    () => this.fanOut(),
+    () => !this.stopped,
+  );
+  private readonly sends = coalesced(
+    () => this.deliverDue(),
+    () => !this.stopped,
+  );
+
+  constructor(
+    private readonly deps: {
+      webhooks: WebhookStore;
+      store: JobStore;
+      feed: ChangeFeed;
+      sender: WebhookSender;
+      secrets: SecretBox;
+      render: EventRenderer;
+      allowsHost: HostPolicy;
+      logger: Logger;
+      options: RelayOptions;
+    },
+  ) {
+    const { firstRetryMs, maxAttempts } = deps.options;
+    this.retryStrategy = {
+      attempts: maxAttempts,
+      backoff: {
+        initial_seconds: firstRetryMs / 1000,
+        factor: 3,
+        max_seconds: 21_600,
+        jitter: 0.2,
+      },
+    };
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    const cursor = await this.deps.webhooks.cursor(await this.deps.store.lastChangeSeq());
+    this.unsubscribe = await this.deps.feed.subscribe(() => this.kickFanOut(), cursor);
+    this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
+    this.pruner.unref();
+    this.kickFanOut();
+    this.kick();
+  }
+
+  /** Aborts the requests in flight (their deliveries are tried again) and waits for them. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearTimeout(this.timer);
+    clearInterval(this.pruner);
+    this.aborts.abort();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Looks for due deliveries now (one was just stored). */
+  kick(): void {
+    if (this.stopped) return;
+    this.sends().catch((error: unknown) => this.failed('deliver', error));
+  }
+
+  private kickFanOut(): void {
+    if (this.stopped) return;
+    this.fanOuts().catch((error: unknown) => this.failed('read state changes for', error));
+  }
+
+  private failed(what: string, error: unknown): void {
+    this.deps.logger.warn({ err: error }, `webhooks: could not ${what} webhooks; retrying`);
+    this.later(POLL_MS);
+  }
+
+  private async fanOut(): Promise<void> {
+    const { webhooks, feed, render } = this.deps;
+    for (;;) {
+      const upto = feed.position;
+      const cursor = await webhooks.cursor(upto);
+      if (upto <= cursor) return;
+      const hooks = await webhooks.list();
+      const states = [...new Set(hooks.flatMap((hook) => hook.states))];
+      // Changes before the oldest webhook's start fire none: skipped unread.
+      const from = Math.max(cursor, Math.min(upto, ...hooks.map((hook) => hook.fromSeq)));
+      const changes =
+        states.length === 0 ? [] : await webhooks.changesInto(states, from, upto, FAN_OUT_PAGE);
+      const full = changes.length === FAN_OUT_PAGE;
+      const now = Date.now();
+      const deliveries = changes.flatMap((change) =>
+        hooks
+          .filter((hook) => fires(hook, change))
+          .map((hook) =>
+            newDelivery(
+              hook.id,
+              {
+                type: `job.${change.transition.to}`,
+                jobId: change.job.id,
+                payload: render.change(change),
+              },
+              now,
+            ),
+          ),
+      );
+      const to = full ? (changes.at(-1)?.seq ?? upto) : upto;
+      const moved = await webhooks.advance(cursor, to, deliveries);
+      if (moved && deliveries.length > 0) this.kick();
+      // Not moved: another instance read these; read the cursor again.
+      if (moved && !full) return;
+    }
+  }
+
+  private async deliverDue(): Promise<void> {
+    for (;;) {
+      const free = AT_ONCE - this.inFlight.size;
+      if (free <= 0) return; // a request that ends looks again
+      const now = Date.now();
+      const leaseUntil = now + 2 * this.deps.options.timeoutMs + LEASE_MARGIN_MS;
+      const claimed = await this.deps.webhooks.claimDue(now, leaseUntil, free);
+      for (const delivery of claimed) this.track(this.attempt(delivery));
+      if (claimed.length < free) break;
+    }
+    const due = await this.deps.webhooks.nextDueAt();
+    this.later(due === undefined ? POLL_MS : Math.min(POLL_MS, Math.max(0, due - Date.now())));
+  }
+
+  private later(ms: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.kick(), ms);
+    this.timer.unref();
+  }
+
+  private track(sending: Promise<void>): void {
+    this.inFlight.add(sending);
+    void sending
+      .catch((error: unknown) => this.failed('record a delivery of', error))
+      .finally(() => {
+        this.inFlight.delete(sending);
+        this.kick();
+      });
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const { sender, secrets, allowsHost, options, webhooks, logger } = this.deps;
+    const host = new URL(delivery.url).hostname;
+    const outcome = allowsHost(host)
+      ? await sender.send({
+          url: delivery.url,
+          id: delivery.id,
+          body: delivery.payload,
+          secret: secrets.open(delivery.sealedSecret),
+          timeoutMs: options.timeoutMs,
+          signal: this.aborts.signal,
+        })
+      : {
+          delivered: false,
+          status: null,
+          latencyMs: null,
+          error: `host "${host}" is no longer in the service's webhooks.allowed_hosts`,
+        };
+    const now = Date.now();
+    const interrupted = this.aborts.signal.aborted && !outcome.delivered;
+    const state = outcome.delivered
+      ? 'delivered'
+      : delivery.attempts >= options.maxAttempts && !interrupted
+        ? 'failed'
+        : 'pending';
+    const nextAttemptAt = interrupted
+      ? now
+      : now + backoffMs(this.retryStrategy, delivery.attempts + 1, Math.random());
+    await webhooks.settle(delivery, { ...outcome, state, nextAttemptAt, now });
+    if (!outcome.delivered && !interrupted) {
+      logger.warn(
+        {
+          webhook: delivery.webhookId,
+          delivery: delivery.id,
+          attempt: delivery.attempts,
+          status: outcome.status,
+          error: outcome.error,
+        },
+        state === 'failed'
+          ? 'webhook delivery failed for good: its attempts ran out'
+          : 'webhook delivery failed; it will be tried again',
+      );
+    }
+  }
+
+  private async prune(): Promise<void> {
+    const before = Date.now() - this.deps.options.keepDeliveriesMs;
+    try {
+      while ((await this.deps.webhooks.pruneEnded(before, PRUNE_BATCH)) === PRUNE_BATCH) {
+        if (this.stopped) return;
+      }
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'webhooks: could not prune old deliveries');
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
+import { WEBHOOK_LIMITS, matchesLabel, type JobState, type LabelSelector } from '../../contract';
+import type { Catalog } from './catalog';
+import { JobRequestError, conflict, invalid } from './errors';
+import type { DeliveryRecord, JobChange, WebhookRecord } from './model';
+import type { JobStore, SecretBox, WebhookStore } from './ports';
+
+export interface NewWebhook {
+  url: string;
+  states: JobState[];
+  queues: string[];
+  labels: LabelSelector[];
+  description: string;
+}
+
+/** The body of a request, from what happened (the wire format is the HTTP layer's). */
+export interface EventRenderer {
+  change(change: JobChange): string;
+  test(webhookId: string, at: number): string;
+}
+
+/** Whether a hostname is one an operator allows webhooks to reach (config: allowed_hosts). */
+export type HostPolicy = (hostname: string) => boolean;
+
+export const notFoundWebhook = (id: string) =>
+  new JobRequestError('not-found', `id: no webhook "${id}" in this project`);
+
+/** A change fires a webhook when its project, state, queue and labels are the webhook's. */
+export function fires(webhook: WebhookRecord, { seq, job, transition }: JobChange): boolean {
+  return (
+    seq > webhook.fromSeq &&
+    job.project === webhook.project &&
+    webhook.states.includes(transition.to) &&
+    (webhook.queues.length === 0 || webhook.queues.includes(job.queue)) &&
+    webhook.labels.every((selector) => matchesLabel(job.labels, selector))
+  );
+}
+
+export function newDelivery(
+  webhookId: string,
+  event: { type: string; jobId: string | null; payload: string },
+  now: number,
+): DeliveryRecord {
+  return {
+    id: timeOrderedUuid(),
+    webhookId,
+    eventType: event.type,
+    jobId: event.jobId,
+    payload: event.payload,
+    state: 'pending',
+    attempts: 0,
+    nextAttemptAt: now,
+    lastStatus: null,
+    lastLatencyMs: null,
+    lastError: null,
+    createdAt: now,
+    finishedAt: null,
+  };
+}
+
+/** Standard Webhooks' secret format: `whsec_` and the key in base64. */
+const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+
+/** A project's webhooks as people manage them: created (the secret shown once), listed, tested. */
+export class Webhooks {
+  constructor(
+    private readonly deps: {
+      webhooks: WebhookStore;
+      store: JobStore;
+      catalog: Catalog;
+      secrets: SecretBox;
+      render: EventRenderer;
+      allowsHost: HostPolicy;
+      /** Tells the couriers that a delivery is due now. */
+      kick: () => void;
+    },
+  ) {}
+
+  async create(
+    project: string,
+    createdBy: string,
+    request: NewWebhook,
+  ): Promise<{ webhook: WebhookRecord; secret: string }> {
+    const { hostname } = new URL(request.url);
+    if (!this.deps.allowsHost(hostname)) {
+      throw invalid(`url: host "${hostname}" is not in the service's webhooks.allowed_hosts`);
+    }
+    for (const queue of request.queues) {
+      if (this.deps.catalog.queue(queue)?.project !== project) {
+        throw invalid(`queues: no queue "${queue}" in this project`);
+      }
+    }
+    if ((await this.list(project)).length >= WEBHOOK_LIMITS.perProject) {
+      throw conflict(
+        `the project already has ${WEBHOOK_LIMITS.perProject} webhooks: delete one first`,
+      );
+    }
+    const secret = newSecret();
+    const webhook: WebhookRecord = {
+      id: timeOrderedUuid(),
+      project,
+      ...request,
+      sealedSecret: this.deps.secrets.seal(secret),
+      // Only what happens from now on fires it.
+      fromSeq: await this.deps.store.lastChangeSeq(),
+      createdBy,
+      createdAt: Date.now(),
+    };
+    await this.deps.webhooks.create(webhook);
+    return { webhook, secret };
+  }
+
+  list(project: string): Promise<WebhookRecord[]> {
+    return this.deps.webhooks.list(project);
+  }
+
+  async get(project: string, id: string): Promise<WebhookRecord> {
+    const webhook = (await this.list(project)).find((w) => w.id === id);
+    if (!webhook) throw notFoundWebhook(id);
+    return webhook;
+  }
+
+  async remove(project: string, id: string): Promise<void> {
+    await this.get(project, id);
+    await this.deps.webhooks.remove(id);
+  }
+
+  /** Sends a `webhook.test` event: what a receiver sees, signed the same way. */
+  async test(project: string, id: string): Promise<DeliveryRecord> {
+    await this.get(project, id);
+    const now = Date.now();
+    const delivery = newDelivery(
+      id,
+      { type: 'webhook.test', jobId: null, payload: this.deps.render.test(id, now) },
+      now,
+    );
+    await this.deps.webhooks.enqueue(delivery);
+    this.deps.kick();
+    return delivery;
+  }
+
+  async deliveries(project: string, id: string): Promise<DeliveryRecord[]> {
+    await this.get(project, id);
+    return this.deps.webhooks.deliveries(id, WEBHOOK_LIMITS.deliveriesListed);
+  }
+}

@@ -1,0 +1,257 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { parseLabelSelector, labelSelectorText, type JobState } from '../../../contract';
+import type {
+  ClaimedDelivery,
+  DeliveryRecord,
+  DeliveryState,
+  JobChange,
+  WebhookRecord,
+} from '../../jobs/model';
+import type { WebhookStore } from '../../jobs/ports';
+import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../schema';
+import { toJob, toTransition } from './jobs/rows';
+
+const toWebhook = (row: Selectable<WebhooksTable>): WebhookRecord => ({
+  id: row.id,
+  project: row.project,
+  url: row.url,
+  description: row.description,
+  states: JSON.parse(row.states_json) as JobState[],
+  queues: JSON.parse(row.queues_json) as string[],
+  labels: (JSON.parse(row.labels_json) as string[]).flatMap(
+    (text) => parseLabelSelector(text) ?? [],
+  ),
+  sealedSecret: row.secret_sealed,
+  fromSeq: Number(row.from_seq),
+  createdBy: row.created_by,
+  createdAt: Number(row.created_at),
+});
+
+const toDelivery = (row: Selectable<WebhookDeliveriesTable>): DeliveryRecord => ({
+  id: row.id,
+  webhookId: row.webhook_id,
+  eventType: row.event_type,
+  jobId: row.job_id,
+  payload: row.payload,
+  state: row.state as DeliveryState,
+  attempts: Number(row.attempts),
+  nextAttemptAt: Number(row.next_attempt_at),
+  lastStatus: row.last_status === null ? null : Number(row.last_status),
+  lastLatencyMs: row.last_latency_ms === null ? null : Number(row.last_latency_ms),
+  lastError: row.last_error,
+  createdAt: Number(row.created_at),
+  finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+});
+
+const toDeliveryRow = (d: DeliveryRecord) => ({
+  id: d.id,
+  webhook_id: d.webhookId,
+  event_type: d.eventType,
+  job_id: d.jobId,
+  payload: d.payload,
+  state: d.state,
+  next_attempt_at: d.nextAttemptAt,
+  created_at: d.createdAt,
+});
+
+export class SqlWebhookStore implements WebhookStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(webhook: WebhookRecord) {
+    await this.db
+      .insertInto('webhooks')
+      .values({
+        id: webhook.id,
+        project: webhook.project,
+        url: webhook.url,
+        description: webhook.description,
+        states_json: JSON.stringify(webhook.states),
+        queues_json: JSON.stringify(webhook.queues),
+        labels_json: JSON.stringify(webhook.labels.map(labelSelectorText)),
+        secret_sealed: webhook.sealedSecret,
+        from_seq: webhook.fromSeq,
+        created_by: webhook.createdBy,
+        created_at: webhook.createdAt,
+      })
+      .execute();
+  }
+
+  async list(project?: string) {
+    let query = this.db.selectFrom('webhooks').selectAll();
+    if (project !== undefined) query = query.where('project', '=', project);
+    const rows = await query.orderBy('created_at').orderBy('id').execute();
+    return rows.map(toWebhook);
+  }
+
+  async remove(id: string) {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
+      const gone = await trx.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
+      return Number(gone.numDeletedRows) > 0;
+    });
+  }
+
+  async cursor(initial: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('webhook_cursor')
+      .select('seq')
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    if (row) return Number(row.seq);
+    await this.db
+      .insertInto('webhook_cursor')
+      .values({ id: 1, seq: initial })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    return this.cursor(initial);
+  }
+
+  async changesInto(
+    states: readonly JobState[],
+    afterSeq: number,
+    uptoSeq: number,
+    limit: number,
+  ): Promise<JobChange[]> {
+    const rows = await this.db
+      .selectFrom('job_transitions as t')
+      .innerJoin('jobs as j', 'j.id', 't.job_id')
+      .selectAll('j')
+      .select(['t.seq as change_seq', 't.from_state', 't.to_state', 't.at', 't.note'])
+      .where('t.seq', '>', afterSeq)
+      .where('t.seq', '<=', uptoSeq)
+      .where('t.to_state', 'in', states)
+      .orderBy('t.seq')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      seq: Number(row.change_seq),
+      transition: toTransition(row),
+      job: toJob(row),
+    }));
+  }
+
+  async advance(fromSeq: number, toSeq: number, deliveries: DeliveryRecord[]) {
+    return this.db.transaction().execute(async (trx) => {
+      const moved = await trx
+        .updateTable('webhook_cursor')
+        .set({ seq: toSeq })
+        .where('id', '=', 1)
+        .where('seq', '=', fromSeq)
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 0) return false;
+      if (deliveries.length > 0) {
+        await trx.insertInto('webhook_deliveries').values(deliveries.map(toDeliveryRow)).execute();
+      }
+      return true;
+    });
+  }
+
+  async enqueue(delivery: DeliveryRecord) {
+    await this.db.insertInto('webhook_deliveries').values(toDeliveryRow(delivery)).execute();
+  }
+
+  async claimDue(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
+    // Compare-and-set on the lease: of two couriers claiming one delivery at once, one takes it.
+    const due = this.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where('lease_until', '<=', now)
+      .orderBy('next_attempt_at')
+      .limit(limit);
+    const claimed = await this.db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({ lease_until: leaseUntil, attempts: eb('attempts', '+', 1) }))
+      .where('id', 'in', due)
+      .where('state', '=', 'pending')
+      .where('lease_until', '<=', now)
+      .returningAll()
+      .execute();
+    if (claimed.length === 0) return [];
+    const hooks = await this.db
+      .selectFrom('webhooks')
+      .select(['id', 'url', 'secret_sealed'])
+      .where(
+        'id',
+        'in',
+        claimed.map((row) => row.webhook_id),
+      )
+      .execute();
+    const byId = new Map(hooks.map((hook) => [hook.id, hook]));
+    return claimed.flatMap((row) => {
+      const hook = byId.get(row.webhook_id);
+      // Its webhook deleted meanwhile: its deliveries went with it.
+      return hook ? [{ ...toDelivery(row), url: hook.url, sealedSecret: hook.secret_sealed }] : [];
+    });
+  }
+
+  async settle(
+    delivery: Pick<DeliveryRecord, 'id' | 'attempts'>,
+    outcome: {
+      state: DeliveryState;
+      status: number | null;
+      latencyMs: number | null;
+      error: string | null;
+      nextAttemptAt: number;
+      now: number;
+    },
+  ) {
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({
+        state: outcome.state,
+        last_status: outcome.status,
+        last_latency_ms: outcome.latencyMs,
+        last_error: outcome.error,
+        next_attempt_at: outcome.nextAttemptAt,
+        lease_until: 0,
+        finished_at: outcome.state === 'pending' ? null : outcome.now,
+      })
+      .where('id', '=', delivery.id)
+      .where('attempts', '=', delivery.attempts)
+      .where('state', '=', 'pending')
+      .execute();
+  }
+
+  async nextDueAt() {
+    // When it can be claimed: its time, or its lease's end when a courier holds it.
+    const row = await this.db
+      .selectFrom('webhook_deliveries')
+      .select(
+        sql<
+          number | null
+        >`min(case when lease_until > next_attempt_at then lease_until else next_attempt_at end)`.as(
+          'due',
+        ),
+      )
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    return row?.due === null || row?.due === undefined ? undefined : Number(row.due);
+  }
+
+  async deliveries(webhookId: string, limit: number) {
+    const rows = await this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('webhook_id', '=', webhookId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toDelivery);
+  }
+
+  async pruneEnded(before: number, limit: number) {
+    const ended = this.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('state', '<>', 'pending')
+      .where('finished_at', '<', before)
+      .limit(limit);
+    const gone = await this.db
+      .deleteFrom('webhook_deliveries')
+      .where('id', 'in', ended)
+      .executeTakeFirst();
+    return Number(gone.numDeletedRows);
+  }
+}
