@@ -241,14 +241,21 @@ configured(secrets.command('rotate'))
   .action(async (options: CommonOptions) => {
     await withStore(options, async (store, config) => {
       const box = openSecretBox(config);
-      const report = await resealAll(store.sealedEnv, box).catch((error: unknown) => {
-        if (!(error instanceof SecretKeyMissingError)) throw error;
-        throw new ConfigError(
-          `secrets rotate: a stored value was sealed with key ${error.keyId}, which is not configured: put it back in retired_secret_keys (or data_dir/secret.key.retired) and run rotate again; what was sealed again so far stays so`,
-        );
-      });
+      const report = await resealAll(store.sealedEnv, store.webhooks, box).catch(
+        (error: unknown) => {
+          if (!(error instanceof SecretKeyMissingError)) throw error;
+          throw new ConfigError(
+            `secrets rotate: a stored value was sealed with key ${error.keyId}, which is not configured: put it back in retired_secret_keys (or data_dir/secret.key.retired) and run rotate again; what was sealed again so far stays so`,
+          );
+        },
+      );
+      const { webhookSecrets } = report;
+      const webhooks =
+        webhookSecrets.of > 0
+          ? `, and ${webhookSecrets.resealed} of ${webhookSecrets.of} webhook secrets`
+          : '';
       process.stdout.write(
-        `${report.resealed} values sealed again with key ${box.currentKeyId} (${report.current} were already), in ${report.jobs} jobs; no stored value needs a retired key now\n`,
+        `${report.resealed} values sealed again with key ${box.currentKeyId} (${report.current} were already), in ${report.jobs} jobs${webhooks}; no stored value needs a retired key now\n`,
       );
     });
   });

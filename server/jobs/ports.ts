@@ -206,6 +206,8 @@ export interface WebhookStore {
   list(project?: string): Promise<WebhookRecord[]>;
   /** Deletes it and its deliveries; false when there was none. */
   remove(id: string): Promise<boolean>;
+  /** Replaces its sealed secret, only if it is still the text read (`secrets rotate`). */
+  replaceSecret(id: string, readSealed: string, sealed: string): Promise<boolean>;
   /** How far the state changes were read for webhooks; created at `initial` the first time. */
   cursor(initial: number): Promise<number>;
   /**

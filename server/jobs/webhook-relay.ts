@@ -189,36 +189,20 @@ export class WebhookRelay {
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    const { sender, secrets, allowsHost, options, webhooks, logger } = this.deps;
-    const host = new URL(delivery.url).hostname;
-    const outcome = allowsHost(host)
-      ? await sender.send({
-          url: delivery.url,
-          id: delivery.id,
-          body: delivery.payload,
-          secret: secrets.open(delivery.sealedSecret),
-          timeoutMs: options.timeoutMs,
-          signal: this.aborts.signal,
-        })
-      : {
-          delivered: false,
-          status: null,
-          latencyMs: null,
-          error: `host "${host}" is no longer in the service's webhooks.allowed_hosts`,
-        };
+    const outcome = await this.send(delivery);
     const now = Date.now();
     const interrupted = this.aborts.signal.aborted && !outcome.delivered;
     const state = outcome.delivered
       ? 'delivered'
-      : delivery.attempts >= options.maxAttempts && !interrupted
+      : delivery.attempts >= this.deps.options.maxAttempts && !interrupted
         ? 'failed'
         : 'pending';
     const nextAttemptAt = interrupted
       ? now
       : now + backoffMs(this.retryStrategy, delivery.attempts + 1, Math.random());
-    await webhooks.settle(delivery, { ...outcome, state, nextAttemptAt, now });
+    await this.deps.webhooks.settle(delivery, { ...outcome, state, nextAttemptAt, now });
     if (!outcome.delivered && !interrupted) {
-      logger.warn(
+      this.deps.logger.warn(
         {
           webhook: delivery.webhookId,
           delivery: delivery.id,
@@ -231,6 +215,31 @@ export class WebhookRelay {
           : 'webhook delivery failed; it will be tried again',
       );
     }
+  }
+
+  private async send(delivery: ClaimedDelivery) {
+    const { sender, secrets, allowsHost, options } = this.deps;
+    const refused = (error: string) => ({ delivered: false, status: null, latencyMs: null, error });
+    const host = new URL(delivery.url).hostname;
+    if (!allowsHost(host)) {
+      return refused(`host "${host}" is no longer in the service's webhooks.allowed_hosts`);
+    }
+    let secret: string;
+    try {
+      secret = secrets.open(delivery.sealedSecret);
+    } catch {
+      return refused(
+        'its secret was sealed with a secret key the service no longer has: put the key back, or create the webhook again',
+      );
+    }
+    return sender.send({
+      url: delivery.url,
+      id: delivery.id,
+      body: delivery.payload,
+      secret,
+      timeoutMs: options.timeoutMs,
+      signal: this.aborts.signal,
+    });
   }
 
   private async prune(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { StoredEnvVar } from '../jobs/model';
+import type { WebhookStore } from '../jobs/ports';
 import type { SealedEnvStore } from '../store/ports';
 import { AesGcmSecretBox } from './secret-box';
 
@@ -9,6 +10,8 @@ export interface RotationReport {
   resealed: number;
   /** Values that the current key had sealed already. */
   current: number;
+  /** Webhooks' signing secrets sealed again, of how many. */
+  webhookSecrets: { resealed: number; of: number };
 }
 
 const PAGE = 500;
@@ -21,9 +24,15 @@ const PAGE = 500;
  */
 export async function resealAll(
   store: SealedEnvStore,
+  webhooks: WebhookStore,
   box: AesGcmSecretBox,
 ): Promise<RotationReport> {
-  const report: RotationReport = { jobs: 0, resealed: 0, current: 0 };
+  const report: RotationReport = {
+    jobs: 0,
+    resealed: 0,
+    current: 0,
+    webhookSecrets: await resealWebhookSecrets(webhooks, box),
+  };
   let afterSeq = 0;
   for (;;) {
     const page = await store.jobsWithSealedEnv(afterSeq, PAGE);
@@ -46,4 +55,16 @@ export async function resealAll(
     if (page.length < PAGE) return report;
     afterSeq = page.at(-1)!.seq;
   }
+}
+
+async function resealWebhookSecrets(webhooks: WebhookStore, box: AesGcmSecretBox) {
+  const all = await webhooks.list();
+  let resealed = 0;
+  for (const { id, sealedSecret } of all) {
+    if (AesGcmSecretBox.keyIdOfSealed(sealedSecret) === box.currentKeyId) continue;
+    if (await webhooks.replaceSecret(id, sealedSecret, box.seal(box.open(sealedSecret)))) {
+      resealed += 1;
+    }
+  }
+  return { resealed, of: all.length };
 }

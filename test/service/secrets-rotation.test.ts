@@ -5,8 +5,10 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { keyIdOf } from '../../server/secrets/secret-box';
+import type { CreatedWebhook } from '../../contract';
 import { logsOf, waitForState } from '../support/jobs';
 import { CLI, startService, testProjects, type TestService } from '../support/service';
+import { WebhookReceiver, verify } from '../support/webhook-receiver';
 
 const oldKey = randomBytes(32);
 const newKey = randomBytes(32);
@@ -41,6 +43,13 @@ async function submitHeld(secret: string): Promise<string> {
 describe('secret key rotation', () => {
   it('a new key seals, the old still opens, rotate re-seals, and the old key can go', async () => {
     const before = await submitHeld('sealed-with-the-old-key');
+    const receiver = await new WebhookReceiver().listen();
+    const webhook = (
+      await service.request('POST', '/v1/client/webhooks', {
+        url: receiver.url,
+        states: ['failed'],
+      })
+    ).body.data as CreatedWebhook;
 
     // Step 1: the new key becomes current, the old one is retired (it only opens now).
     await service.stop();
@@ -54,7 +63,7 @@ describe('secret key rotation', () => {
     // Step 2: every stored value is sealed again with the current key.
     const report = await service.cli('secrets', 'rotate');
     expect(report).toBe(
-      `1 values sealed again with key ${keyIdOf(newKey)} (1 were already), in 2 jobs; no stored value needs a retired key now`,
+      `1 values sealed again with key ${keyIdOf(newKey)} (1 were already), in 2 jobs, and 1 of 1 webhook secrets; no stored value needs a retired key now`,
     );
     // Run again: every value is sealed with the current key already (on any store).
     expect(await service.cli('secrets', 'rotate')).toMatch(
@@ -75,6 +84,11 @@ describe('secret key rotation', () => {
       expect(job.state, job.system_note ?? '').toBe('completed');
       expect(await logsOf(service, id)).toBe('received\n');
     }
+    // The webhook still signs with the secret it was created with.
+    await service.request('POST', `/v1/client/webhooks/${webhook.id}/test`);
+    await receiver.until(() => receiver.received.length === 1, 'the test event');
+    expect(() => verify(webhook.secret, receiver.received[0]!)).not.toThrow();
+    await receiver.close();
   });
 });
 

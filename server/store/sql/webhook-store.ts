@@ -91,6 +91,16 @@ export class SqlWebhookStore implements WebhookStore {
     });
   }
 
+  async replaceSecret(id: string, readSealed: string, sealed: string) {
+    const replaced = await this.db
+      .updateTable('webhooks')
+      .set({ secret_sealed: sealed })
+      .where('id', '=', id)
+      .where('secret_sealed', '=', readSealed)
+      .executeTakeFirst();
+    return Number(replaced.numUpdatedRows) > 0;
+  }
+
   async cursor(initial: number): Promise<number> {
     const row = await this.db
       .selectFrom('webhook_cursor')
