@@ -29,6 +29,8 @@ export interface Capabilities {
   views: boolean;
   /** Cancel every job a filter matches, in the service; only from the OpenAPI document. */
   bulk: boolean;
+  /** Webhooks and their delivery log; only from the OpenAPI document. */
+  webhooks: boolean;
 }
 
 /** Detected once per page load and kept: a service does not grow endpoints while it is open. */

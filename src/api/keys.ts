@@ -61,6 +61,12 @@ export const bulkKeys = {
   action: (id: string) => [...bulkKeys.all, 'action', id] as const,
 };
 
+export const webhookKeys = {
+  all: ['webhooks'] as const,
+  list: () => [...webhookKeys.all, 'list'] as const,
+  deliveries: (id: string) => [...webhookKeys.all, 'deliveries', id] as const,
+};
+
 export const scheduleKeys = {
   all: ['schedules'] as const,
   list: () => [...scheduleKeys.all, 'list'] as const,

@@ -22,6 +22,7 @@ const LINKS = [
   { to: '/jobs', label: 'Jobs' },
   // Only where the service has them: a link to a page that can only say "none" is noise.
   { to: '/schedules', label: 'Schedules', needs: 'schedules' },
+  { to: '/webhooks', label: 'Webhooks', needs: 'webhooks' },
   { to: '/settings', label: 'Settings' },
 ] as const;
 

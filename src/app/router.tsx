@@ -8,6 +8,7 @@ const SubmitPage = lazy(() => import('../features/submit/SubmitPage'));
 const JobPage = lazy(() => import('../features/job/JobPage'));
 const JobsPage = lazy(() => import('../features/jobs/JobsPage'));
 const SchedulesPage = lazy(() => import('../features/schedules/SchedulesPage'));
+const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 
 export const router = createBrowserRouter([
@@ -20,6 +21,7 @@ export const router = createBrowserRouter([
       { path: 'jobs', element: <JobsPage /> },
       { path: 'jobs/:id', element: <JobPage /> },
       { path: 'schedules', element: <SchedulesPage /> },
+      { path: 'webhooks', element: <WebhooksPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: '*', element: <Navigate to="/jobs" replace /> },
     ],
