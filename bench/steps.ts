@@ -11,6 +11,7 @@ import { followedLogFrames, idleJobsTableCost, lighthouseScores } from './scenar
 import { dependencyTurnaround } from './scenarios/dependency';
 import { engineOverhead, shortJobThroughput } from './scenarios/overhead';
 import { retentionSoak } from './scenarios/retention-soak';
+import { webhookLoad } from './scenarios/webhooks';
 import { retryTurnaround } from './scenarios/retry';
 import { scaleOut } from './scenarios/scale-out';
 import { scheduleLateness } from './scenarios/schedule';
@@ -65,6 +66,7 @@ export const plan = {
     sampleEverySeconds: quick ? 5 : 10,
   },
   swarm: { jobs: quick ? 5 : 30, throughputJobs: quick ? 40 : 200 },
+  webhooks: { seconds: quick ? 10 : 30, submitsPerSecond: quick ? 50 : 100 },
 };
 
 type Row = [figure: string, value: string];
@@ -447,6 +449,27 @@ export const STEPS: Step<unknown>[] = [
           `file ${r.steady.fileMiB.join('–')} MiB, ${r.steady.pages.join('–')} pages, ${r.steady.jobs.join('–')} jobs stored (${r.submitted} submitted)`,
         ],
         [`${soak}: Job Submit (${r.failed} failed)`, latency(r.submitMs)],
+      ];
+    },
+  }),
+  step({
+    name: 'webhooks',
+    title: 'a webhook told of every completion under steady submits (simulated engine, SQLite)',
+    needs: [],
+    needsSharedService: false,
+    run: () => webhookLoad(plan.webhooks),
+    rows: ({ hooked, control, ...load }) => {
+      const steady = `${load.submitsPerSecond} submits/s for ${load.seconds} s`;
+      return [
+        [
+          `webhooks, ${steady}: job.completed delivered / missing / twice`,
+          `${hooked.delivered} of ${hooked.submitted} / ${hooked.missing} / ${hooked.duplicates} (${hooked.deliveriesPerSecond} deliveries/s)`,
+        ],
+        [`webhooks, ${steady}: from the change to the receiver`, latency(hooked.delayMs)],
+        [
+          `webhooks, ${steady}: Job Submit with the webhook / without (${hooked.failed + control.failed} failed)`,
+          `${latency(hooked.submitMs)} / ${latency(control.submitMs)}`,
+        ],
       ];
     },
   }),

@@ -1,10 +1,9 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { submit } from '../../test/support/jobs';
 import { startService } from '../../test/support/service';
-import { BENCH_SETTINGS } from '../jobdeck-client';
-import { percentile, round, sleep } from '../stats';
+import { round } from '../stats';
+import { QUICK_JOBS_SETTINGS, submitSteadily } from './steady-load';
 
 export interface SoakPlan {
   seconds: number;
@@ -55,57 +54,31 @@ function storeSample(file: string) {
  */
 export async function retentionSoak(plan: SoakPlan) {
   const service = await startService({
-    ...BENCH_SETTINGS,
-    engine: {
-      type: 'simulated',
-      nodes: 10,
-      slots_per_node: 50,
-      start_ms: { min: 10, max: 50 },
-      run_ms: { min: 50, max: 300 },
-    },
-    max_running: 2000,
+    ...QUICK_JOBS_SETTINGS,
     retention: { keep_finished_jobs: plan.keep, prune_every_seconds: 5 },
   });
   const file = join(service.dataDir, 'jobdeck.sqlite');
   try {
-    const latencies: number[] = [];
     const samples: (ReturnType<typeof storeSample> & { atSeconds: number })[] = [];
-    const submits: Promise<void>[] = [];
-    let submitted = 0;
-    let failed = 0;
-    const begin = Date.now();
     let nextSample = plan.sampleEverySeconds;
-    while (Date.now() - begin < plan.seconds * 1000) {
-      const elapsed = (Date.now() - begin) / 1000;
-      for (const due = Math.floor(elapsed * plan.submitsPerSecond); submitted < due;) {
-        submitted += 1;
-        const sent = Date.now();
-        submits.push(
-          submit(service, { job_definition: 'b::true:1', job_queue: 'b::wide' }).then(
-            () => void latencies.push(Date.now() - sent),
-            () => void (failed += 1),
-          ),
-        );
-      }
-      if (elapsed >= nextSample) {
+    const load = await submitSteadily(
+      service,
+      { seconds: plan.seconds, perSecond: plan.submitsPerSecond },
+      (elapsed) => {
+        if (elapsed < nextSample) return;
         samples.push({ atSeconds: nextSample, ...storeSample(file) });
         nextSample += plan.sampleEverySeconds;
-      }
-      await sleep(20);
-    }
-    await Promise.all(submits);
+      },
+    );
     // Flat: the samples once retention had begun deleting, the smallest and the largest; a pass
     // deletes every few seconds, so a single sample lands anywhere between two passes.
     const steady = samples.filter((s) => s.atSeconds >= plan.steadyAfterSeconds);
     const range = (values: number[]) => [Math.min(...values), Math.max(...values)];
     return {
       ...plan,
-      submitted,
-      failed,
-      submitMs: {
-        p50: round(percentile(latencies, 50), 0),
-        p99: round(percentile(latencies, 99), 0),
-      },
+      submitted: load.submitted,
+      failed: load.failed,
+      submitMs: load.submitMs,
       samples,
       steady: {
         fromSeconds: plan.steadyAfterSeconds,

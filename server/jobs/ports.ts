@@ -233,19 +233,22 @@ export interface WebhookStore {
    */
   claimDue(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]>;
   /**
-   * Records the attempt a claim counted: delivered, failed for good, or pending again at
-   * `nextAttemptAt`. Ignored when the delivery was claimed again meanwhile.
+   * Records the attempts the claims counted, in one transaction: each delivered, failed for good,
+   * or pending again at its `nextAttemptAt`; one claimed again meanwhile is left alone.
    */
-  settle(
-    delivery: Pick<DeliveryRecord, 'id' | 'attempts'>,
-    outcome: AttemptOutcome & { state: DeliveryState; nextAttemptAt: number; now: number },
-  ): Promise<void>;
+  settle(settlements: Settlement[]): Promise<void>;
   /** When the earliest pending delivery falls due; undefined when none is pending. */
   nextDueAt(): Promise<number | undefined>;
   /** The webhook's latest deliveries, newest first. */
   deliveries(webhookId: string, limit: number): Promise<DeliveryRecord[]>;
   /** Deletes ended deliveries that ended before `before`; how many went. */
   pruneEnded(before: number, limit: number): Promise<number>;
+}
+
+/** How one claimed attempt of a delivery went, to be recorded. */
+export interface Settlement {
+  delivery: Pick<DeliveryRecord, 'id' | 'attempts'>;
+  outcome: AttemptOutcome & { state: DeliveryState; nextAttemptAt: number; now: number };
 }
 
 /** Sends one signed webhook request (the adapter: outbound HTTP). */

@@ -1,7 +1,7 @@
 import type { RetryStrategy } from '../../contract';
 import type { ChangeFeed } from './change-feed';
 import type { ClaimedDelivery } from './model';
-import type { JobStore, Logger, SecretBox, WebhookSender, WebhookStore } from './ports';
+import type { JobStore, Logger, SecretBox, Settlement, WebhookSender, WebhookStore } from './ports';
 import { backoffMs } from './retry';
 import { coalesced } from './serial';
 import { fires, newDelivery, type EventRenderer, type HostPolicy } from './webhooks';
@@ -9,7 +9,7 @@ import { fires, newDelivery, type EventRenderer, type HostPolicy } from './webho
 /** State changes read per fan-out transaction. */
 const FAN_OUT_PAGE = 500;
 /** Requests one instance has in flight at once: a slow receiver holds one slot, not the relay. */
-const AT_ONCE = 8;
+const AT_ONCE = 32;
 /** The backstop: deliveries another instance stored, or retries falling due, are looked for this often. */
 const POLL_MS = 5000;
 /**
@@ -58,6 +58,13 @@ export class WebhookRelay {
     () => this.deliverDue(),
     () => !this.stopped,
   );
+  /** Outcomes to record: those that end while a write is under way share the next one. */
+  private settling: {
+    settlement: Settlement;
+    recorded: () => void;
+    failed: (e: unknown) => void;
+  }[] = [];
+  private readonly settles = coalesced(() => this.recordOutcomes());
 
   constructor(
     private readonly deps: {
@@ -200,7 +207,7 @@ export class WebhookRelay {
     const nextAttemptAt = interrupted
       ? now
       : now + backoffMs(this.retryStrategy, delivery.attempts + 1, Math.random());
-    await this.deps.webhooks.settle(delivery, { ...outcome, state, nextAttemptAt, now });
+    await this.record({ delivery, outcome: { ...outcome, state, nextAttemptAt, now } });
     if (!outcome.delivered && !interrupted) {
       this.deps.logger.warn(
         {
@@ -214,6 +221,25 @@ export class WebhookRelay {
           ? 'webhook delivery failed for good: its attempts ran out'
           : 'webhook delivery failed; it will be tried again',
       );
+    }
+  }
+
+  private record(settlement: Settlement): Promise<void> {
+    return new Promise((recorded, failed) => {
+      this.settling.push({ settlement, recorded, failed });
+      void this.settles().catch(() => undefined); // each caller hears of its own failure
+    });
+  }
+
+  private async recordOutcomes(): Promise<void> {
+    const batch = this.settling;
+    this.settling = [];
+    if (batch.length === 0) return;
+    try {
+      await this.deps.webhooks.settle(batch.map((item) => item.settlement));
+      for (const item of batch) item.recorded();
+    } catch (error) {
+      for (const item of batch) item.failed(error);
     }
   }
 

@@ -7,7 +7,7 @@ import type {
   JobChange,
   WebhookRecord,
 } from '../../jobs/model';
-import type { WebhookStore } from '../../jobs/ports';
+import type { Settlement, WebhookStore } from '../../jobs/ports';
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../schema';
 import { toJob, toTransition } from './jobs/rows';
 
@@ -196,32 +196,26 @@ export class SqlWebhookStore implements WebhookStore {
     });
   }
 
-  async settle(
-    delivery: Pick<DeliveryRecord, 'id' | 'attempts'>,
-    outcome: {
-      state: DeliveryState;
-      status: number | null;
-      latencyMs: number | null;
-      error: string | null;
-      nextAttemptAt: number;
-      now: number;
-    },
-  ) {
-    await this.db
-      .updateTable('webhook_deliveries')
-      .set({
-        state: outcome.state,
-        last_status: outcome.status,
-        last_latency_ms: outcome.latencyMs,
-        last_error: outcome.error,
-        next_attempt_at: outcome.nextAttemptAt,
-        lease_until: 0,
-        finished_at: outcome.state === 'pending' ? null : outcome.now,
-      })
-      .where('id', '=', delivery.id)
-      .where('attempts', '=', delivery.attempts)
-      .where('state', '=', 'pending')
-      .execute();
+  async settle(settlements: Settlement[]) {
+    await this.db.transaction().execute(async (trx) => {
+      for (const { delivery, outcome } of settlements) {
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({
+            state: outcome.state,
+            last_status: outcome.status,
+            last_latency_ms: outcome.latencyMs,
+            last_error: outcome.error,
+            next_attempt_at: outcome.nextAttemptAt,
+            lease_until: 0,
+            finished_at: outcome.state === 'pending' ? null : outcome.now,
+          })
+          .where('id', '=', delivery.id)
+          .where('attempts', '=', delivery.attempts)
+          .where('state', '=', 'pending')
+          .execute();
+      }
+    });
   }
 
   async nextDueAt() {
