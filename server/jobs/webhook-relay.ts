@@ -18,6 +18,8 @@ const POLL_MS = 5000;
  */
 const LEASE_MARGIN_MS = 5000;
 const PRUNE_EVERY_MS = 3_600_000;
+/** While changes fire nothing, the cursor is stored at most this often. */
+const IDLE_ADVANCE_MS = 5000;
 const PRUNE_BATCH = 1000;
 
 export interface RelayOptions {
@@ -44,6 +46,9 @@ export interface RelayOptions {
  */
 export class WebhookRelay {
   private stopped = true;
+  /** How far this instance read the changes, past the stored cursor when they fired nothing. */
+  private readUpTo = 0;
+  private advancedAt = 0;
   private unsubscribe: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private pruner: NodeJS.Timeout | undefined;
@@ -132,14 +137,21 @@ export class WebhookRelay {
     for (;;) {
       const upto = feed.position;
       const cursor = await webhooks.cursor(upto);
-      if (upto <= cursor) return;
-      const hooks = await webhooks.list();
-      const states = [...new Set(hooks.flatMap((hook) => hook.states))];
+      // Read past the stored cursor already, finding nothing to store: no need to read again.
+      const read = Math.max(cursor, this.readUpTo);
+      if (upto <= read) return;
+      const known = await webhooks.list();
+      const states = new Set(known.flatMap((hook) => hook.states));
       // Changes before the oldest webhook's start fire none: skipped unread.
-      const from = Math.max(cursor, Math.min(upto, ...hooks.map((hook) => hook.fromSeq)));
+      const from = Math.max(read, Math.min(upto, ...known.map((hook) => hook.fromSeq)));
       const changes =
-        states.length === 0 ? [] : await webhooks.changesInto(states, from, upto, FAN_OUT_PAGE);
+        states.size === 0 ? [] : await webhooks.changesInto([...states], from, upto, FAN_OUT_PAGE);
+      // Read again once the changes are: a webhook created since starts after every change read
+      // (its fromSeq), one created before is matched. One that wants states not read: again.
+      const hooks = await webhooks.list();
+      if (hooks.some((hook) => hook.states.some((state) => !states.has(state)))) continue;
       const full = changes.length === FAN_OUT_PAGE;
+      const to = full ? (changes.at(-1)?.seq ?? upto) : upto;
       const now = Date.now();
       const deliveries = changes.flatMap((change) =>
         hooks
@@ -156,11 +168,19 @@ export class WebhookRelay {
             ),
           ),
       );
-      const to = full ? (changes.at(-1)?.seq ?? upto) : upto;
-      const moved = await webhooks.advance(cursor, to, deliveries);
-      if (moved && deliveries.length > 0) this.kick();
-      // Not moved: another instance read these; read the cursor again.
-      if (moved && !full) return;
+      if (deliveries.length === 0 && now - this.advancedAt < IDLE_ADVANCE_MS) {
+        // Nothing to store: the cursor is written now and then, not on every change. Read again
+        // after a restart, these changes fire nothing again (a webhook created since starts
+        // after them).
+        this.readUpTo = to;
+      } else {
+        // Not moved: another instance read these; read the cursor again.
+        if (!(await webhooks.advance(cursor, to, deliveries))) continue;
+        this.advancedAt = now;
+        this.readUpTo = to;
+        if (deliveries.length > 0) this.kick();
+      }
+      if (!full) return;
     }
   }
 

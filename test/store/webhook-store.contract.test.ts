@@ -114,6 +114,14 @@ describe.each(DRIVERS)('WebhookStore on $name', (driver) => {
     expect(await store.webhooks.claimDue(T0 + 4999, T0 + 9000, 5)).toEqual([]);
   });
 
+  it('drops the deliveries of a webhook deleted before they were stored', async () => {
+    await store.webhooks.create(webhook('w1'));
+    await store.webhooks.remove('w1');
+    await store.webhooks.enqueue(delivery('w1'));
+    expect(await store.webhooks.claimDue(T0, T0 + 1000, 5)).toEqual([]);
+    expect(await store.webhooks.nextDueAt()).toBeUndefined();
+  });
+
   it('prunes ended deliveries older than asked, never pending ones', async () => {
     await store.webhooks.create(webhook('w1'));
     const [old, pending] = [delivery('w1'), delivery('w1')];

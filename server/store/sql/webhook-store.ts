@@ -189,9 +189,13 @@ export class SqlWebhookStore implements WebhookStore {
       )
       .execute();
     const byId = new Map(hooks.map((hook) => [hook.id, hook]));
+    // Stored by a fan-out that read the webhook just before it was deleted: they go too.
+    const orphans = claimed.filter((row) => !byId.has(row.webhook_id)).map((row) => row.id);
+    if (orphans.length > 0) {
+      await this.db.deleteFrom('webhook_deliveries').where('id', 'in', orphans).execute();
+    }
     return claimed.flatMap((row) => {
       const hook = byId.get(row.webhook_id);
-      // Its webhook deleted meanwhile: its deliveries went with it.
       return hook ? [{ ...toDelivery(row), url: hook.url, sealedSecret: hook.secret_sealed }] : [];
     });
   }
