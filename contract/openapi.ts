@@ -34,6 +34,7 @@ import {
   WEBHOOK_LIMITS,
   createWebhookSchema,
   createdWebhookSchema,
+  updateWebhookSchema,
   webhookDeliveriesSchema,
   webhookDeliverySchema,
   webhookEventSchema,
@@ -540,6 +541,25 @@ export function buildOpenApiDocument() {
     request: webhookId,
     responses: {
       200: json(webhook, 'The webhook'),
+      401: errors[401],
+      404: noWebhook,
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'patch',
+    path: '/v1/client/webhooks/{id}',
+    operationId: 'updateWebhook',
+    summary:
+      'Change what fires a webhook or where it goes; its secret stays, deliveries not yet sent go to the new URL (extension)',
+    security,
+    request: {
+      ...webhookId,
+      body: { required: true, content: { 'application/json': { schema: updateWebhookSchema } } },
+    },
+    responses: {
+      200: json(webhook, 'As it is now'),
+      400: json(error, 'A bad body, a queue not in the project, or a host not allowed'),
       401: errors[401],
       404: noWebhook,
       429: errors[429],

@@ -83,6 +83,15 @@ export const createWebhookSchema = z.strictObject(
   },
 );
 export type CreateWebhookRequest = z.input<typeof createWebhookSchema>;
+
+/** A change of a webhook: any of its fields but the secret; those left out stay. */
+export const updateWebhookSchema = createWebhookSchema
+  .partial()
+  .refine((fields) => Object.keys(fields).length > 0, {
+    message:
+      'body must change at least one of url, states, queues, labels, description, like { "states": ["failed"] }',
+  });
+export type UpdateWebhookRequest = z.input<typeof updateWebhookSchema>;
 export type WebhookSelectors = LabelSelector[];
 
 export const webhookSchema = z.object({

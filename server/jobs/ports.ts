@@ -206,6 +206,8 @@ export interface WebhookStore {
   list(project?: string): Promise<WebhookRecord[]>;
   /** Deletes it and its deliveries; false when there was none. */
   remove(id: string): Promise<boolean>;
+  /** Changes what fires it and where it goes; false when there is none. */
+  update(id: string, changes: WebhookChanges): Promise<boolean>;
   /** Replaces its sealed secret, only if it is still the text read (`secrets rotate`). */
   replaceSecret(id: string, readSealed: string, sealed: string): Promise<boolean>;
   /** How far the state changes were read for webhooks; created at `initial` the first time. */
@@ -244,6 +246,11 @@ export interface WebhookStore {
   /** Deletes ended deliveries that ended before `before`; how many went. */
   pruneEnded(before: number, limit: number): Promise<number>;
 }
+
+/** What a person may change of a webhook. */
+export type WebhookChanges = Partial<
+  Pick<WebhookRecord, 'url' | 'states' | 'queues' | 'labels' | 'description'>
+>;
 
 /** How one claimed attempt of a delivery went, to be recorded. */
 export interface Settlement {

@@ -4,7 +4,7 @@ import { WEBHOOK_LIMITS, matchesLabel, type JobState, type LabelSelector } from 
 import type { Catalog } from './catalog';
 import { JobRequestError, conflict, invalid } from './errors';
 import type { DeliveryRecord, JobChange, WebhookRecord } from './model';
-import type { JobStore, SecretBox, WebhookStore } from './ports';
+import type { JobStore, SecretBox, WebhookChanges, WebhookStore } from './ports';
 
 export interface NewWebhook {
   url: string;
@@ -77,20 +77,25 @@ export class Webhooks {
     },
   ) {}
 
+  /** Where it may go and what it may name: the configuration's hosts, the project's queues. */
+  private check(project: string, fields: WebhookChanges): void {
+    const hostname = fields.url === undefined ? undefined : new URL(fields.url).hostname;
+    if (hostname !== undefined && !this.deps.allowsHost(hostname)) {
+      throw invalid(`url: host "${hostname}" is not in the service's webhooks.allowed_hosts`);
+    }
+    for (const queue of fields.queues ?? []) {
+      if (this.deps.catalog.queue(queue)?.project !== project) {
+        throw invalid(`queues: no queue "${queue}" in this project`);
+      }
+    }
+  }
+
   async create(
     project: string,
     createdBy: string,
     request: NewWebhook,
   ): Promise<{ webhook: WebhookRecord; secret: string }> {
-    const { hostname } = new URL(request.url);
-    if (!this.deps.allowsHost(hostname)) {
-      throw invalid(`url: host "${hostname}" is not in the service's webhooks.allowed_hosts`);
-    }
-    for (const queue of request.queues) {
-      if (this.deps.catalog.queue(queue)?.project !== project) {
-        throw invalid(`queues: no queue "${queue}" in this project`);
-      }
-    }
+    this.check(project, request);
     if ((await this.list(project)).length >= WEBHOOK_LIMITS.perProject) {
       throw conflict(
         `the project already has ${WEBHOOK_LIMITS.perProject} webhooks: delete one first`,
@@ -119,6 +124,17 @@ export class Webhooks {
     const webhook = (await this.list(project)).find((w) => w.id === id);
     if (!webhook) throw notFoundWebhook(id);
     return webhook;
+  }
+
+  /**
+   * Changes what fires it and where it goes; its secret stays. Deliveries not yet sent go to the
+   * new URL; changes already read were matched with what it was.
+   */
+  async update(project: string, id: string, changes: WebhookChanges): Promise<WebhookRecord> {
+    const webhook = await this.get(project, id);
+    this.check(project, changes);
+    await this.deps.webhooks.update(id, changes);
+    return { ...webhook, ...changes };
   }
 
   async remove(project: string, id: string): Promise<void> {

@@ -23,7 +23,7 @@ export const isApiError = (error: unknown): error is ApiError => error instanceo
  * that does not match the contract; returns the parsed body otherwise.
  */
 export async function apiRequest<S extends z.ZodType>(
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   schema: S,
   body?: unknown,

@@ -6,7 +6,9 @@ import {
   webhookDeliveriesSchema,
   webhookDeliverySchema,
   webhooksSchema,
+  webhookSchema,
   type CreateWebhookRequest,
+  type UpdateWebhookRequest,
 } from '../../contract';
 import { apiRequest } from './client';
 import { webhookKeys } from './keys';
@@ -49,6 +51,16 @@ export function useCreateWebhook() {
           request,
         )
       ).data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.list() }),
+  });
+}
+
+/** Changes what fires a webhook or where it goes; its secret stays. */
+export function useUpdateWebhook() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, changes }: { id: string; changes: UpdateWebhookRequest }) =>
+      (await apiRequest('PATCH', webhookPath(id), successEnvelope(webhookSchema), changes)).data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.list() }),
   });
 }

@@ -270,6 +270,42 @@ describe('webhooks', () => {
     expect(delivery!.attempts).toBe(2);
   });
 
+  it('change what fires them and where they go, keeping their secret', async () => {
+    const before = await receiver();
+    const after = await receiver();
+    const hook = await create({ url: before.url, states: ['failed'] });
+    const patch = (body: unknown, key?: string) =>
+      service.request('PATCH', `/v1/client/webhooks/${hook.id}`, body, key);
+    const changed = await patch({ url: after.url, states: ['completed'], queues: ['t::single'] });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.data).toMatchObject({
+      url: after.url,
+      states: ['completed'],
+      queues: ['t::single'],
+      labels: [],
+    });
+    expect(changed.text).not.toContain(hook.secret);
+    const elsewhere = await submit(service, { job_definition: 't::echo:1' });
+    const id = await submit(service, { job_definition: 't::echo:1', job_queue: 't::single' });
+    for (const job of [elsewhere, id]) await waitForState(service, job, 'completed');
+    await after.until(() => after.about(id).length === 1, 'the job in the queue named now');
+    expect(() => verify(hook.secret, after.about(id)[0]!)).not.toThrow();
+    expect(after.about(elsewhere)).toHaveLength(0);
+    expect(before.received).toHaveLength(0);
+
+    for (const [body, message] of [
+      [{}, 'body must change at least one of'],
+      [{ states: [] }, 'states: must name at least one'],
+      [{ queues: ['nope'] }, 'queues: no queue "nope" in this project'],
+      [{ secret: 'mine' }, 'secret'],
+    ] as const) {
+      const refused = await patch(body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.message).toContain(message);
+    }
+    expect((await patch({ description: 'theirs' }, otherKey)).status).toBe(404);
+  });
+
   it('stop sending once deleted, and stay within their project', async () => {
     const to = await receiver();
     const hook = await create({ url: to.url, states: ['completed'] });

@@ -500,7 +500,8 @@ export interface paths {
     delete: operations['deleteWebhook'];
     options?: never;
     head?: never;
-    patch?: never;
+    /** Change what fires a webhook or where it goes; its secret stays, deliveries not yet sent go to the new URL (extension) */
+    patch: operations['updateWebhook'];
     trace?: never;
   };
   '/v1/client/webhooks/{id}/test': {
@@ -3441,6 +3442,93 @@ export interface operations {
             /** @enum {boolean} */
             ok: true;
           };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          url?: string;
+          states?: (
+            | 'submitted'
+            | 'pending'
+            | 'runnable'
+            | 'starting'
+            | 'running'
+            | 'cancelling'
+            | 'cancelled'
+            | 'timeout'
+            | 'completed'
+            | 'failed'
+            | 'error'
+          )[];
+          /** @description Only these queues' jobs (job_queue); every queue when left out */
+          queues?: string[];
+          /** @description Only jobs with every one of these labels: key=value, or key for any value */
+          labels?: string[];
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description As it is now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['Webhook'];
+          };
+        };
+      };
+      /** @description A bad body, a queue not in the project, or a host not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Missing, unknown or revoked API key */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   createWebhookSchema,
   labelSelectorText,
+  updateWebhookSchema,
   type Webhook,
   type WebhookDelivery,
 } from '../../../contract';
@@ -61,6 +62,12 @@ export function webhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
 
   app.get('/v1/client/webhooks/:id', async (request: WebhookRequest) => {
     const webhook = await webhooks.get(principalOf(request).project, request.params.id);
+    return { ok: true, data: toWebhook(webhook) };
+  });
+
+  app.patch('/v1/client/webhooks/:id', async (request: WebhookRequest) => {
+    const changes = parseOrThrow(updateWebhookSchema, request.body ?? {});
+    const webhook = await webhooks.update(principalOf(request).project, request.params.id, changes);
     return { ok: true, data: toWebhook(webhook) };
   });
 

@@ -7,7 +7,7 @@ import type {
   JobChange,
   WebhookRecord,
 } from '../../jobs/model';
-import type { Settlement, WebhookStore } from '../../jobs/ports';
+import type { Settlement, WebhookChanges, WebhookStore } from '../../jobs/ports';
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../schema';
 import { toJob, toTransition } from './jobs/rows';
 
@@ -89,6 +89,23 @@ export class SqlWebhookStore implements WebhookStore {
       const gone = await trx.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
       return Number(gone.numDeletedRows) > 0;
     });
+  }
+
+  async update(id: string, changes: WebhookChanges) {
+    const updated = await this.db
+      .updateTable('webhooks')
+      .set({
+        ...(changes.url !== undefined && { url: changes.url }),
+        ...(changes.description !== undefined && { description: changes.description }),
+        ...(changes.states && { states_json: JSON.stringify(changes.states) }),
+        ...(changes.queues && { queues_json: JSON.stringify(changes.queues) }),
+        ...(changes.labels && {
+          labels_json: JSON.stringify(changes.labels.map(labelSelectorText)),
+        }),
+      })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
   }
 
   async replaceSecret(id: string, readSealed: string, sealed: string) {

@@ -1,9 +1,11 @@
 import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import type { Webhook } from '../../../contract';
 import { useDeleteWebhook, useTestWebhook } from '../../api/webhooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { DeliveryLog } from './DeliveryLog';
+import { WebhookForm } from './WebhookForm';
 
 function Chips({ label, items, none }: { label: string; items: string[]; none: string }) {
   return (
@@ -29,6 +31,7 @@ export function WebhookCard({ webhook }: { webhook: Webhook }) {
   const test = useTestWebhook();
   const remove = useDeleteWebhook();
   const [confirming, setConfirming] = useState(false);
+  const [editing, { open: edit, close: closeEdit }] = useDisclosure();
   return (
     <Card
       withBorder
@@ -49,6 +52,9 @@ export function WebhookCard({ webhook }: { webhook: Webhook }) {
             )}
           </Stack>
           <Group gap="xs">
+            <Button size="xs" variant="default" onClick={edit}>
+              Edit…
+            </Button>
             <Button
               size="xs"
               variant="default"
@@ -84,6 +90,7 @@ export function WebhookCard({ webhook }: { webhook: Webhook }) {
         {test.isError && <ErrorAlert error={test.error} title="The test event was not sent" />}
         {remove.isError && <ErrorAlert error={remove.error} title="The webhook was not deleted" />}
         <DeliveryLog webhookId={webhook.id} />
+        {editing && <WebhookForm opened onClose={closeEdit} webhook={webhook} />}
       </Stack>
     </Card>
   );

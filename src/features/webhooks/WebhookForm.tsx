@@ -17,9 +17,10 @@ import {
   UNSUCCESSFUL_STATES,
   type CreatedWebhook,
   type JobState,
+  type Webhook,
 } from '../../../contract';
 import { queueNamesQuery } from '../../api/queries';
-import { useCreateWebhook } from '../../api/webhooks';
+import { useCreateWebhook, useUpdateWebhook } from '../../api/webhooks';
 import { CopyTextButton } from '../../components/CopyTextButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
 
@@ -42,36 +43,69 @@ function SecretOnce({ webhook, onDone }: { webhook: CreatedWebhook; onDone: () =
   );
 }
 
-/** Adds a webhook: where, for which states, queues and labels; then shows its secret once. */
-export function WebhookForm({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+/** The form's fields, from a webhook being edited or the defaults of a new one. */
+function initialFields(webhook?: Webhook) {
+  return {
+    url: webhook?.url ?? '',
+    states: webhook ? [...webhook.states] : [...UNSUCCESSFUL_STATES],
+    queues: webhook?.queues ?? [],
+    labels: webhook?.labels ?? [],
+    description: webhook?.description ?? '',
+  };
+}
+
+/**
+ * Adds a webhook (then shows its secret once), or edits one (`webhook`): where it goes, for which
+ * states, queues and labels.
+ */
+export function WebhookForm({
+  opened,
+  onClose,
+  webhook,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  webhook?: Webhook;
+}) {
   const create = useCreateWebhook();
+  const update = useUpdateWebhook();
+  const saving = webhook ? update : create;
   const queues = useQuery({ ...queueNamesQuery, enabled: opened });
-  const [url, setUrl] = useState('');
-  const [states, setStates] = useState<string[]>([...UNSUCCESSFUL_STATES]);
-  const [queueNames, setQueueNames] = useState<string[]>([]);
-  const [labels, setLabels] = useState<string[]>([]);
-  const [description, setDescription] = useState('');
+  const [fields, setFields] = useState(() => initialFields(webhook));
+  const set = (changes: Partial<typeof fields>) => setFields((shown) => ({ ...shown, ...changes }));
   const close = () => {
     create.reset();
-    setUrl('');
-    setDescription('');
+    update.reset();
+    setFields(initialFields(webhook));
     onClose();
   };
+  const request = () => ({
+    url: fields.url.trim(),
+    states: fields.states as JobState[],
+    ...(webhook
+      ? { queues: fields.queues, labels: fields.labels, description: fields.description.trim() }
+      : {
+          ...(fields.queues.length > 0 && { queues: fields.queues }),
+          ...(fields.labels.length > 0 && { labels: fields.labels }),
+          ...(fields.description.trim() && { description: fields.description.trim() }),
+        }),
+  });
   return (
-    <Modal opened={opened} onClose={close} title="Add a webhook" size="lg">
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={webhook ? 'Edit webhook' : 'Add a webhook'}
+      size="lg"
+    >
       {create.data ? (
         <SecretOnce webhook={create.data} onDone={close} />
       ) : (
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            create.mutate({
-              url: url.trim(),
-              states: states as JobState[],
-              ...(queueNames.length > 0 && { queues: queueNames }),
-              ...(labels.length > 0 && { labels }),
-              ...(description.trim() && { description: description.trim() }),
-            });
+            if (webhook)
+              update.mutate({ id: webhook.id, changes: request() }, { onSuccess: close });
+            else create.mutate(request());
           }}
         >
           <Stack>
@@ -79,8 +113,8 @@ export function WebhookForm({ opened, onClose }: { opened: boolean; onClose: () 
               label="URL"
               description="Where each event is POSTed, as JSON. Redirects are not followed."
               placeholder="https://hooks.example.com/jobdeck"
-              value={url}
-              onChange={(event) => setUrl(event.currentTarget.value)}
+              value={fields.url}
+              onChange={(event) => set({ url: event.currentTarget.value })}
               required
               data-autofocus
             />
@@ -88,16 +122,16 @@ export function WebhookForm({ opened, onClose }: { opened: boolean; onClose: () 
               label="States"
               description="A job entering one of these fires it"
               data={[...JOB_STATES]}
-              value={states}
-              onChange={setStates}
+              value={fields.states}
+              onChange={(states) => set({ states })}
               required
             />
             <MultiSelect
               label="Queues"
               description="Only these queues' jobs; none chosen: every queue"
               data={queues.data ?? []}
-              value={queueNames}
-              onChange={setQueueNames}
+              value={fields.queues}
+              onChange={(chosen) => set({ queues: chosen })}
               searchable
               clearable
             />
@@ -105,17 +139,20 @@ export function WebhookForm({ opened, onClose }: { opened: boolean; onClose: () 
               label="Labels"
               description="Only jobs with every one: key=value, or key for any value"
               placeholder="team=data"
-              value={labels}
-              onChange={setLabels}
+              value={fields.labels}
+              onChange={(labels) => set({ labels })}
             />
             <TextInput
               label="Description"
               placeholder="On-call channel"
-              value={description}
-              onChange={(event) => setDescription(event.currentTarget.value)}
+              value={fields.description}
+              onChange={(event) => set({ description: event.currentTarget.value })}
             />
-            {create.isError && (
-              <ErrorAlert error={create.error} title="The webhook was not added" />
+            {saving.isError && (
+              <ErrorAlert
+                error={saving.error}
+                title={webhook ? 'The webhook was not changed' : 'The webhook was not added'}
+              />
             )}
             <Text size="xs" c="dimmed">
               Payloads carry the job as the jobs table shows it: never its command or environment.
@@ -124,8 +161,12 @@ export function WebhookForm({ opened, onClose }: { opened: boolean; onClose: () 
               <Button variant="default" onClick={close}>
                 Cancel
               </Button>
-              <Button type="submit" loading={create.isPending} disabled={states.length === 0}>
-                Add webhook
+              <Button
+                type="submit"
+                loading={saving.isPending}
+                disabled={fields.states.length === 0}
+              >
+                {webhook ? 'Save changes' : 'Add webhook'}
               </Button>
             </Group>
           </Stack>
