@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jobListItemSchema } from './job';
-import { labelSelectorSchema, type LabelSelector } from './labels';
+import { labelSelectorSchema } from './labels';
 import { jobStateSchema } from './states';
 import { wellFormed, withoutNul } from './text';
 
@@ -92,7 +92,6 @@ export const updateWebhookSchema = createWebhookSchema
       'body must change at least one of url, states, queues, labels, description, like { "states": ["failed"] }',
   });
 export type UpdateWebhookRequest = z.input<typeof updateWebhookSchema>;
-export type WebhookSelectors = LabelSelector[];
 
 export const webhookSchema = z.object({
   id: z.string(),

@@ -43,7 +43,10 @@ export async function webhookLoad(plan: WebhookPlan) {
       arrivals.set(event.data.job.id, Date.now() - Date.parse(event.timestamp));
     return { status: 204 };
   };
-  const withHook = await startService(QUICK_JOBS_SETTINGS);
+  const withHook = await startService({
+    ...QUICK_JOBS_SETTINGS,
+    webhooks: { allowed_hosts: ['127.0.0.1'] },
+  });
   let hooked;
   try {
     const created = await withHook.request('POST', '/v1/client/webhooks', {

@@ -18,7 +18,8 @@ import { PositionCodec } from '../http/positions';
 import { AesGcmSecretBox, configuredKeyIds, openSecretBox } from '../secrets/secret-box';
 import { DiskFullWatch } from '../store/disk-full';
 import { openStore } from '../store/open-store';
-import { hostPolicy, webhookEvents } from '../webhooks/events';
+import { hostPolicy } from '../webhooks/address-policy';
+import { webhookEvents } from '../webhooks/events';
 import { httpWebhookSender } from '../webhooks/http-sender';
 import type { KeyStore, SealedEnvStore } from '../store/ports';
 
@@ -136,6 +137,7 @@ export async function startJobdeck(
   const logger = await createLogger(config.log_level);
   if (storage.migrated.length > 0) logger.info({ migrations: storage.migrated }, 'store migrated');
   storage.startUpkeep?.(logger);
+  const webhookHosts = hostPolicy(config.webhooks.allowed_hosts);
   const jobs = createJobSystem(
     {
       store,
@@ -152,9 +154,9 @@ export async function startJobdeck(
       ...(config.extensions && {
         webhooks: {
           store: storage.webhooks,
-          sender: httpWebhookSender,
+          sender: httpWebhookSender(webhookHosts.allowsAddress),
           render: webhookEvents,
-          allowsHost: hostPolicy(config.webhooks.allowed_hosts),
+          allowsHost: webhookHosts.allowsHost,
           options: {
             timeoutMs: config.webhooks.timeout_seconds * 1000,
             maxAttempts: config.webhooks.max_attempts,
@@ -205,15 +207,16 @@ export async function startJobdeck(
     authFailuresPerMinute: config.auth_failures_per_minute,
     timeouts: config.http_timeouts,
     logger,
-    extensions: jobs.webhooks
-      ? {
-          feed: jobs.feed,
-          webhooks: jobs.webhooks,
-          positions: new PositionCodec(await storage.meta.positionKey()),
-          streamsPerKey: config.events.streams_per_key,
-          heartbeatMs: config.events.heartbeat_seconds * 1000,
-        }
-      : null,
+    extensions:
+      config.extensions && jobs.webhooks
+        ? {
+            feed: jobs.feed,
+            webhooks: jobs.webhooks,
+            positions: new PositionCodec(await storage.meta.positionKey()),
+            streamsPerKey: config.events.streams_per_key,
+            heartbeatMs: config.events.heartbeat_seconds * 1000,
+          }
+        : null,
     storeDisk,
     version: packageVersion,
     engine: config.engine.type,

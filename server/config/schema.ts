@@ -555,7 +555,7 @@ export const configSchema = z
           )
           .default([])
           .describe(
-            'The hosts webhooks may be sent to (a name, an address, or *.example.com); empty: any host',
+            'The hosts webhooks may be sent to, at any address (a name, an address, or *.example.com); empty: any host whose address is not internal (loopback, private, link-local)',
           ),
         timeout_seconds: positiveInt
           .max(60, 'must be at most 60')

@@ -130,7 +130,8 @@ export class ChangeFeed {
     const now = Date.now();
     if (this.gap?.seq !== seq) this.gap = { seq, since: now };
     if (now - this.gap.since < GAP_GRACE_MS) return false;
-    this.logger.info({ seq }, 'event feed: change never became visible (rolled back); skipped');
+    // Rolled back, or committed later than the grace: then event streams and webhooks miss it.
+    this.logger.warn({ seq }, 'event feed: change never became visible (rolled back?); skipped');
     this.gap = undefined;
     return true;
   }

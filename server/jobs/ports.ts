@@ -230,13 +230,20 @@ export interface WebhookStore {
   /** Stores one delivery (a test event). */
   enqueue(delivery: DeliveryRecord): Promise<void>;
   /**
-   * Leases up to `limit` pending deliveries due by `now` that no courier holds, counting an
-   * attempt on each: a courier that dies mid-request leaves them to another after `leaseUntil`.
+   * Leases up to `limit` pending deliveries due by `now` that no courier holds, oldest first and
+   * at most `perWebhook` held per webhook, counting an attempt on each: a courier that dies
+   * mid-request leaves them to another after `leaseUntil`.
    */
-  claimDue(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]>;
+  claimDue(
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    perWebhook: number,
+  ): Promise<ClaimedDelivery[]>;
   /**
    * Records the attempts the claims counted, in one transaction: each delivered, failed for good,
-   * or pending again at its `nextAttemptAt`; one claimed again meanwhile is left alone.
+   * or pending again at its `nextAttemptAt`; one claimed again meanwhile is left alone. An attempt
+   * that failed (pending, with an error) holds the webhook's other due deliveries back as long.
    */
   settle(settlements: Settlement[]): Promise<void>;
   /** When the earliest pending delivery falls due; undefined when none is pending. */
@@ -254,7 +261,7 @@ export type WebhookChanges = Partial<
 
 /** How one claimed attempt of a delivery went, to be recorded. */
 export interface Settlement {
-  delivery: Pick<DeliveryRecord, 'id' | 'attempts'>;
+  delivery: Pick<DeliveryRecord, 'id' | 'attempts' | 'webhookId'>;
   outcome: AttemptOutcome & { state: DeliveryState; nextAttemptAt: number; now: number };
 }
 

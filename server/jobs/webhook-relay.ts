@@ -1,6 +1,6 @@
 import type { RetryStrategy } from '../../contract';
 import type { ChangeFeed } from './change-feed';
-import type { ClaimedDelivery } from './model';
+import type { ClaimedDelivery, DeliveryRecord } from './model';
 import type { JobStore, Logger, SecretBox, Settlement, WebhookSender, WebhookStore } from './ports';
 import { backoffMs } from './retry';
 import { coalesced } from './serial';
@@ -8,8 +8,12 @@ import { fires, newDelivery, type EventRenderer, type HostPolicy } from './webho
 
 /** State changes read per fan-out transaction. */
 const FAN_OUT_PAGE = 500;
-/** Requests one instance has in flight at once: a slow receiver holds one slot, not the relay. */
+/** Deliveries stored per fan-out transaction: a page ends before the change that would pass it. */
+const MAX_DELIVERIES_PER_PAGE = 1000;
+/** Requests one instance has in flight at once. */
 const AT_ONCE = 32;
+/** Requests in flight to one webhook, all instances together: a hung receiver holds no more. */
+const PER_WEBHOOK = 4;
 /** The backstop: deliveries another instance stored, or retries falling due, are looked for this often. */
 const POLL_MS = 5000;
 /**
@@ -52,8 +56,10 @@ export class WebhookRelay {
   private unsubscribe: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private pruner: NodeJS.Timeout | undefined;
+  /** Sends under way, and the passes that may start more: a stop waits for all of them. */
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly aborts = new AbortController();
+  private readonly passes = new Set<Promise<void>>();
+  private aborts = new AbortController();
   private readonly retryStrategy: RetryStrategy;
   private readonly fanOuts = coalesced(
     () => this.fanOut(),
@@ -98,6 +104,7 @@ export class WebhookRelay {
 
   async start(): Promise<void> {
     this.stopped = false;
+    this.aborts = new AbortController();
     const cursor = await this.deps.webhooks.cursor(await this.deps.store.lastChangeSeq());
     this.unsubscribe = await this.deps.feed.subscribe(() => this.kickFanOut(), cursor);
     this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
@@ -113,23 +120,28 @@ export class WebhookRelay {
     clearTimeout(this.timer);
     clearInterval(this.pruner);
     this.aborts.abort();
-    await Promise.allSettled([...this.inFlight]);
+    while (this.passes.size + this.inFlight.size > 0) {
+      await Promise.allSettled([...this.passes, ...this.inFlight]);
+    }
   }
 
   /** Looks for due deliveries now (one was just stored). */
   kick(): void {
-    if (this.stopped) return;
-    this.sends().catch((error: unknown) => this.failed('deliver', error));
+    this.pass(this.sends, 'deliver');
   }
 
   private kickFanOut(): void {
-    if (this.stopped) return;
-    this.fanOuts().catch((error: unknown) => this.failed('read state changes for', error));
+    this.pass(this.fanOuts, 'read state changes for');
   }
 
-  private failed(what: string, error: unknown): void {
-    this.deps.logger.warn({ err: error }, `webhooks: could not ${what} webhooks; retrying`);
-    this.later(POLL_MS);
+  private pass(run: () => Promise<void>, what: string): void {
+    if (this.stopped) return;
+    const running = run().catch((error: unknown) => {
+      this.deps.logger.warn({ err: error }, `webhooks: could not ${what} webhooks; trying again`);
+      this.later(POLL_MS);
+    });
+    this.passes.add(running);
+    void running.finally(() => this.passes.delete(running));
   }
 
   private async fanOut(): Promise<void> {
@@ -151,23 +163,25 @@ export class WebhookRelay {
       const hooks = await webhooks.list();
       if (hooks.some((hook) => hook.states.some((state) => !states.has(state)))) continue;
       const full = changes.length === FAN_OUT_PAGE;
-      const to = full ? (changes.at(-1)?.seq ?? upto) : upto;
       const now = Date.now();
-      const deliveries = changes.flatMap((change) =>
-        hooks
-          .filter((hook) => fires(hook, change))
-          .map((hook) =>
-            newDelivery(
-              hook.id,
-              {
-                type: `job.${change.transition.to}`,
-                jobId: change.job.id,
-                payload: render.change(change),
-              },
-              now,
-            ),
-          ),
-      );
+      const deliveries: DeliveryRecord[] = [];
+      let to = upto;
+      for (const change of changes) {
+        const fired = hooks.filter((hook) => fires(hook, change));
+        // A page's deliveries are stored in one transaction: bounded, however many webhooks.
+        if (deliveries.length + fired.length > MAX_DELIVERIES_PER_PAGE) {
+          to = change.seq - 1;
+          break;
+        }
+        const event = {
+          type: `job.${change.transition.to}`,
+          jobId: change.job.id,
+          payload: render.change(change),
+        };
+        deliveries.push(...fired.map((hook) => newDelivery(hook.id, event, now)));
+        if (full) to = change.seq;
+      }
+      const more = full || to < upto;
       if (deliveries.length === 0 && now - this.advancedAt < IDLE_ADVANCE_MS) {
         // Nothing to store: the cursor is written now and then, not on every change. Read again
         // after a restart, these changes fire nothing again (a webhook created since starts
@@ -180,7 +194,7 @@ export class WebhookRelay {
         this.readUpTo = to;
         if (deliveries.length > 0) this.kick();
       }
-      if (!full) return;
+      if (!more || this.stopped) return;
     }
   }
 
@@ -190,7 +204,11 @@ export class WebhookRelay {
       if (free <= 0) return; // a request that ends looks again
       const now = Date.now();
       const leaseUntil = now + 2 * this.deps.options.timeoutMs + LEASE_MARGIN_MS;
-      const claimed = await this.deps.webhooks.claimDue(now, leaseUntil, free);
+      const claimed = await this.deps.webhooks.claimDue(now, leaseUntil, free, PER_WEBHOOK);
+      if (this.stopped) {
+        await this.giveBack(claimed);
+        return;
+      }
       for (const delivery of claimed) this.track(this.attempt(delivery));
       if (claimed.length < free) break;
     }
@@ -198,17 +216,26 @@ export class WebhookRelay {
     this.later(due === undefined ? POLL_MS : Math.min(POLL_MS, Math.max(0, due - Date.now())));
   }
 
+  /** The backstop: a failed pass, a retry falling due, another instance's deliveries. */
   private later(ms: number): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.kick(), ms);
+    this.timer = setTimeout(() => {
+      this.kickFanOut();
+      this.kick();
+    }, ms);
     this.timer.unref();
   }
 
   private track(sending: Promise<void>): void {
     this.inFlight.add(sending);
     void sending
-      .catch((error: unknown) => this.failed('record a delivery of', error))
+      .catch((error: unknown) => {
+        this.deps.logger.warn(
+          { err: error },
+          'webhooks: could not record a delivery; its lease runs out and it goes again',
+        );
+      })
       .finally(() => {
         this.inFlight.delete(sending);
         this.kick();
@@ -244,6 +271,25 @@ export class WebhookRelay {
     }
   }
 
+  /** Claims made as the instance stopped: due again at once, for whichever instance runs. */
+  private async giveBack(claimed: ClaimedDelivery[]): Promise<void> {
+    if (claimed.length === 0) return;
+    const now = Date.now();
+    await this.deps.webhooks.settle(
+      claimed.map((delivery) => ({
+        delivery,
+        outcome: {
+          state: 'pending',
+          status: null,
+          latencyMs: null,
+          error: 'not sent: the instance stopped',
+          nextAttemptAt: now,
+          now,
+        },
+      })),
+    );
+  }
+
   private record(settlement: Settlement): Promise<void> {
     return new Promise((recorded, failed) => {
       this.settling.push({ settlement, recorded, failed });
@@ -268,7 +314,9 @@ export class WebhookRelay {
     const refused = (error: string) => ({ delivered: false, status: null, latencyMs: null, error });
     const host = new URL(delivery.url).hostname;
     if (!allowsHost(host)) {
-      return refused(`host "${host}" is no longer in the service's webhooks.allowed_hosts`);
+      return refused(
+        `host "${host}" is not allowed: an internal address, or a host not in the service's webhooks.allowed_hosts`,
+      );
     }
     let secret: string;
     try {

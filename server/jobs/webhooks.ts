@@ -81,7 +81,9 @@ export class Webhooks {
   private check(project: string, fields: WebhookChanges): void {
     const hostname = fields.url === undefined ? undefined : new URL(fields.url).hostname;
     if (hostname !== undefined && !this.deps.allowsHost(hostname)) {
-      throw invalid(`url: host "${hostname}" is not in the service's webhooks.allowed_hosts`);
+      throw invalid(
+        `url: host "${hostname}" is not allowed: an internal address, or a host not in the service's webhooks.allowed_hosts`,
+      );
     }
     for (const queue of fields.queues ?? []) {
       if (this.deps.catalog.queue(queue)?.project !== project) {

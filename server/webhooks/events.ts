@@ -14,7 +14,8 @@ export const webhookEvents: EventRenderer = {
       type: `job.${transition.to}`,
       timestamp: iso(transition.at),
       data: {
-        job: toJobListItem(job),
+        // Read after the change, maybe after later ones: the state is the one this event entered.
+        job: { ...toJobListItem(job), state: transition.to, updated_at: iso(transition.at) },
         from_state: transition.from,
         to_state: transition.to,
         note: transition.note,
@@ -31,15 +32,3 @@ export const webhookEvents: EventRenderer = {
     return JSON.stringify(event);
   },
 };
-
-/** `allowed_hosts` as a test: empty allows any host; `*.example.com` any of its subdomains. */
-export function hostPolicy(allowed: readonly string[]): (hostname: string) => boolean {
-  if (allowed.length === 0) return () => true;
-  const patterns = allowed.map((host) => host.toLowerCase());
-  return (hostname) => {
-    const host = hostname.toLowerCase();
-    return patterns.some((pattern) =>
-      pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) : host === pattern,
-    );
-  };
-}

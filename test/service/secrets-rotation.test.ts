@@ -15,7 +15,10 @@ const newKey = randomBytes(32);
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startService({ secret_key: oldKey.toString('base64') });
+  service = await startService({
+    secret_key: oldKey.toString('base64'),
+    webhooks: { allowed_hosts: ['127.0.0.1'] },
+  });
 });
 afterAll(() => service.stop());
 

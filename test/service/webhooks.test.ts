@@ -15,7 +15,13 @@ const receivers: WebhookReceiver[] = [];
 beforeAll(async () => {
   service = await startService({
     reconcile_interval_seconds: 1,
-    webhooks: { timeout_seconds: 1, max_attempts: 4, first_retry_seconds: 0.3 },
+    // The receivers are on loopback, an internal address: listed, as an operator would.
+    webhooks: {
+      allowed_hosts: ['127.0.0.1'],
+      timeout_seconds: 1,
+      max_attempts: 4,
+      first_retry_seconds: 0.3,
+    },
   });
   otherKey = (await service.cli('keys', 'create', '--project', 'other')).match(/jd_\S+/)![0];
 });
@@ -356,12 +362,16 @@ describe('webhooks', () => {
       [{ url: 'https://x.example/hook', states: [] }, 'states: must name at least one'],
       [{ url: 'https://x.example/hook', states: ['exploded'] }, 'states'],
       [
-        { url: 'https://x.example/hook', states: ['failed'], queues: ['other::default'] },
+        { url: 'http://127.0.0.1:9/hook', states: ['failed'], queues: ['other::default'] },
         'queues: no queue "other::default" in this project',
       ],
       [{ url: 'https://x.example/hook', states: ['failed'], labels: ['bad key'] }, 'labels'],
       [{ url: 'https://x.example/hook', states: ['failed'], secret: 'mine' }, 'secret'],
       ['not json', 'body'],
+      [
+        { url: 'http://10.0.0.1/hook', states: ['failed'] },
+        'url: host "10.0.0.1" is not allowed: an internal address, or a host not in',
+      ],
     ];
     for (const [body, message] of cases) {
       const answer = await service.request('POST', '/v1/client/webhooks', body);
@@ -381,6 +391,7 @@ const onPostgres = process.env.JOBDECK_TEST_STORE === 'postgres';
 describe.skipIf(!onPostgres)('webhooks with two instances on one PostgreSQL store', () => {
   it('deliver each change once, whichever instance moved the job', async () => {
     const shared = {
+      webhooks: { allowed_hosts: ['127.0.0.1'] },
       store: { type: 'postgres', url: await createDatabase() },
       secret_key: randomBytes(32).toString('base64'),
       reconcile_interval_seconds: 1,

@@ -75,29 +75,29 @@ describe.each(DRIVERS)('WebhookStore on $name', (driver) => {
     const d = delivery('w1');
     await store.webhooks.enqueue(d);
     const [claimed, again] = await Promise.all([
-      store.webhooks.claimDue(T0, T0 + 1000, 5),
-      store.webhooks.claimDue(T0, T0 + 1000, 5),
+      store.webhooks.claimDue(T0, T0 + 1000, 5, 4),
+      store.webhooks.claimDue(T0, T0 + 1000, 5, 4),
     ]);
     expect([...claimed!, ...again!].map((c) => [c.id, c.attempts, c.url, c.sealedSecret])).toEqual([
       [d.id, 1, 'https://hooks.example.com/w1', 'sealed-w1'],
     ]);
     // Leased: nobody else takes it until the lease ends, and then it is due at its end.
-    expect(await store.webhooks.claimDue(T0 + 999, T0 + 2000, 5)).toEqual([]);
+    expect(await store.webhooks.claimDue(T0 + 999, T0 + 2000, 5, 4)).toEqual([]);
     expect(await store.webhooks.nextDueAt()).toBe(T0 + 1000);
-    const retaken = await store.webhooks.claimDue(T0 + 1000, T0 + 3000, 5);
+    const retaken = await store.webhooks.claimDue(T0 + 1000, T0 + 3000, 5, 4);
     expect(retaken.map((c) => c.attempts)).toEqual([2]);
     // The first courier's late answer is of attempt 1: ignored.
     const outcome = { status: 500, latencyMs: 3, error: 'answered 500', now: T0 + 1500 };
     await store.webhooks.settle([
       {
-        delivery: { id: d.id, attempts: 1 },
+        delivery: { id: d.id, attempts: 1, webhookId: 'w1' },
         outcome: { ...outcome, state: 'failed', nextAttemptAt: T0 },
       },
     ]);
     expect((await store.webhooks.deliveries('w1', 1))[0]!.state).toBe('pending');
     await store.webhooks.settle([
       {
-        delivery: { id: d.id, attempts: 2 },
+        delivery: { id: d.id, attempts: 2, webhookId: 'w1' },
         outcome: { ...outcome, state: 'pending', nextAttemptAt: T0 + 5000 },
       },
     ]);
@@ -111,14 +111,54 @@ describe.each(DRIVERS)('WebhookStore on $name', (driver) => {
       },
     ]);
     expect(await store.webhooks.nextDueAt()).toBe(T0 + 5000);
-    expect(await store.webhooks.claimDue(T0 + 4999, T0 + 9000, 5)).toEqual([]);
+    expect(await store.webhooks.claimDue(T0 + 4999, T0 + 9000, 5, 4)).toEqual([]);
+  });
+
+  it('holds at most four of one webhook at once, and a failure holds its others back', async () => {
+    await store.webhooks.create(webhook('hung'));
+    await store.webhooks.create(webhook('ok'));
+    for (let i = 0; i < 10; i += 1) await store.webhooks.enqueue(delivery('hung', T0 - 100 + i));
+    const healthy = delivery('ok', T0);
+    await store.webhooks.enqueue(healthy);
+    const first = await store.webhooks.claimDue(T0, T0 + 1000, 32, 4);
+    expect(first.filter((d) => d.webhookId === 'hung')).toHaveLength(4);
+    expect(first.filter((d) => d.webhookId === 'ok').map((d) => d.id)).toEqual([healthy.id]);
+    // Four held: none more of it until one is given back.
+    expect(await store.webhooks.claimDue(T0 + 1, T0 + 1000, 32, 4)).toEqual([]);
+    const failedOne = first.find((d) => d.webhookId === 'hung')!;
+    await store.webhooks.settle([
+      {
+        delivery: failedOne,
+        outcome: {
+          state: 'pending',
+          status: null,
+          latencyMs: null,
+          error: 'no answer within 10 s',
+          nextAttemptAt: T0 + 60_000,
+          now: T0 + 2,
+        },
+      },
+    ]);
+    // Its six unclaimed ones wait for its next try too; the three still held are untouched.
+    expect(await store.webhooks.claimDue(T0 + 3, T0 + 1000, 32, 4)).toEqual([]);
+    // Then (every lease run out too): four of it again, and the healthy one's lapsed claim.
+    const later = await store.webhooks.claimDue(T0 + 60_000, T0 + 70_000, 32, 4);
+    expect(later.filter((d) => d.webhookId === 'hung')).toHaveLength(4);
+    expect(later.filter((d) => d.webhookId === 'ok')).toHaveLength(1);
+  });
+
+  it('stores more deliveries in one move of the cursor than one statement may hold', async () => {
+    await store.webhooks.create(webhook('w1'));
+    const many = Array.from({ length: 5000 }, () => delivery('w1'));
+    expect(await store.webhooks.advance(await store.webhooks.cursor(0), 1, many)).toBe(true);
+    expect(await store.webhooks.deliveries('w1', 10_000)).toHaveLength(5000);
   });
 
   it('drops the deliveries of a webhook deleted before they were stored', async () => {
     await store.webhooks.create(webhook('w1'));
     await store.webhooks.remove('w1');
     await store.webhooks.enqueue(delivery('w1'));
-    expect(await store.webhooks.claimDue(T0, T0 + 1000, 5)).toEqual([]);
+    expect(await store.webhooks.claimDue(T0, T0 + 1000, 5, 4)).toEqual([]);
     expect(await store.webhooks.nextDueAt()).toBeUndefined();
   });
 
@@ -127,7 +167,7 @@ describe.each(DRIVERS)('WebhookStore on $name', (driver) => {
     const [old, pending] = [delivery('w1'), delivery('w1')];
     await store.webhooks.enqueue(old);
     await store.webhooks.enqueue(pending);
-    const [claimed] = await store.webhooks.claimDue(T0, T0 + 1000, 1);
+    const [claimed] = await store.webhooks.claimDue(T0, T0 + 1000, 1, 4);
     const ok = { status: 200, latencyMs: 1, error: null, nextAttemptAt: T0 };
     await store.webhooks.settle([
       { delivery: claimed!, outcome: { ...ok, state: 'delivered', now: T0 + 10 } },

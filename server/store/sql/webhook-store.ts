@@ -11,6 +11,9 @@ import type { Settlement, WebhookChanges, WebhookStore } from '../../jobs/ports'
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../schema';
 import { toJob, toTransition } from './jobs/rows';
 
+/** Rows per insert statement, eight parameters each. */
+const INSERT_CHUNK = 500;
+
 const toWebhook = (row: Selectable<WebhooksTable>): WebhookRecord => ({
   id: row.id,
   project: row.project,
@@ -166,8 +169,12 @@ export class SqlWebhookStore implements WebhookStore {
         .where('seq', '=', fromSeq)
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) === 0) return false;
-      if (deliveries.length > 0) {
-        await trx.insertInto('webhook_deliveries').values(deliveries.map(toDeliveryRow)).execute();
+      // In chunks: one statement's parameters are bounded (SQLite: 32,766).
+      for (let at = 0; at < deliveries.length; at += INSERT_CHUNK) {
+        await trx
+          .insertInto('webhook_deliveries')
+          .values(deliveries.slice(at, at + INSERT_CHUNK).map(toDeliveryRow))
+          .execute();
       }
       return true;
     });
@@ -177,16 +184,31 @@ export class SqlWebhookStore implements WebhookStore {
     await this.db.insertInto('webhook_deliveries').values(toDeliveryRow(delivery)).execute();
   }
 
-  async claimDue(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
+  async claimDue(
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    perWebhook: number,
+  ): Promise<ClaimedDelivery[]> {
+    // The oldest due, at most `perWebhook` in flight to one webhook (those leased counted), so
+    // that a receiver that hangs holds a few requests and not every one.
+    const due = sql<string>`(
+      SELECT d.id FROM (
+        SELECT id, webhook_id, next_attempt_at,
+          row_number() OVER (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS place
+        FROM webhook_deliveries
+        WHERE state = 'pending' AND next_attempt_at <= ${now} AND lease_until <= ${now}
+      ) d
+      LEFT JOIN (
+        SELECT webhook_id, count(*) AS held FROM webhook_deliveries
+        WHERE state = 'pending' AND lease_until > ${now}
+        GROUP BY webhook_id
+      ) h ON h.webhook_id = d.webhook_id
+      WHERE d.place + coalesce(h.held, 0) <= ${perWebhook}
+      ORDER BY d.next_attempt_at
+      LIMIT ${limit}
+    )`;
     // Compare-and-set on the lease: of two couriers claiming one delivery at once, one takes it.
-    const due = this.db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('state', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .where('lease_until', '<=', now)
-      .orderBy('next_attempt_at')
-      .limit(limit);
     const claimed = await this.db
       .updateTable('webhook_deliveries')
       .set((eb) => ({ lease_until: leaseUntil, attempts: eb('attempts', '+', 1) }))
@@ -234,6 +256,17 @@ export class SqlWebhookStore implements WebhookStore {
           .where('id', '=', delivery.id)
           .where('attempts', '=', delivery.attempts)
           .where('state', '=', 'pending')
+          .execute();
+        if (outcome.state !== 'pending' || outcome.error === null) continue;
+        // A failed attempt holds back the webhook's other due deliveries until its own next
+        // try: a receiver that is down is tried on the backoff's schedule, not once per event.
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ next_attempt_at: outcome.nextAttemptAt })
+          .where('webhook_id', '=', delivery.webhookId)
+          .where('state', '=', 'pending')
+          .where('lease_until', '<=', outcome.now)
+          .where('next_attempt_at', '<', outcome.nextAttemptAt)
           .execute();
       }
     });

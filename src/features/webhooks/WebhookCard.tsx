@@ -65,7 +65,13 @@ export function WebhookCard({ webhook }: { webhook: Webhook }) {
             </Button>
             {confirming ? (
               <>
-                <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={() => setConfirming(false)}
+                  // The button that had focus is gone: focus goes to the safe choice.
+                  autoFocus
+                >
                   Keep it
                 </Button>
                 <Button

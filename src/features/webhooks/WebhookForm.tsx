@@ -96,6 +96,10 @@ export function WebhookForm({
       onClose={close}
       title={webhook ? 'Edit webhook' : 'Add a webhook'}
       size="lg"
+      // The secret shown is gone for good once closed: only Done closes it.
+      closeOnEscape={!create.data}
+      closeOnClickOutside={!create.data}
+      withCloseButton={!create.data}
     >
       {create.data ? (
         <SecretOnce webhook={create.data} onDone={close} />
