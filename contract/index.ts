@@ -18,3 +18,4 @@ export * from './retry';
 export * from './dependencies';
 export * from './schedules';
 export * from './arrays';
+export * from './trends';

@@ -7,6 +7,7 @@ import { ConfigError } from '../config/load';
 import type { JobdeckConfig } from '../config/schema';
 import { buildHttpApp } from '../http/app';
 import { createJobSystem } from '../jobs/job-system';
+import { TREND_ROLLER_DEFAULTS } from '../jobs/trends';
 import { isProcessAlive, thisInstance } from './instance';
 import { createLogger } from '../observability/logging';
 import { ServiceMetrics } from '../observability/metrics';
@@ -141,6 +142,7 @@ export async function startJobdeck(
       queues: storage.queues,
       bulkActions: storage.bulkActions,
       retention: storage.retention,
+      trends: storage.trends,
       instances: storage.instances,
       signals: storage.signals,
       runtime,
@@ -170,6 +172,7 @@ export async function startJobdeck(
         batchSize: config.retention.batch_size,
         onPruned: metrics.observePruned,
       },
+      trends: TREND_ROLLER_DEFAULTS,
     },
   );
 
@@ -180,6 +183,7 @@ export async function startJobdeck(
     scheduler: jobs.scheduler,
     controls: jobs.controls,
     bulk: jobs.bulk,
+    trends: jobs.trends,
     keys,
     views: storage.views,
     // Retries are an extension: a spec-only service refuses the field like any unknown one.

@@ -12,6 +12,7 @@ import type { ChangeFeed } from '../jobs/change-feed';
 import type { JobService } from '../jobs/job-service';
 import type { QueueControls } from '../jobs/queue-controls';
 import type { Scheduler } from '../jobs/scheduler';
+import type { TrendsReader } from '../jobs/trends';
 import type { KeyStore, ViewStore } from '../store/ports';
 import { authenticate, principalOf } from './auth';
 import { ZOD_ONLY } from './parse';
@@ -34,6 +35,7 @@ import type { ServiceMetrics } from '../observability/metrics';
 import type { DiskFullWatch } from '../store/disk-full';
 import { bulkActionRoutes } from './routes/bulk-actions';
 import { metaRoutes, type ReadinessCheck } from './routes/meta';
+import { trendRoutes } from './routes/trends';
 import { viewRoutes } from './routes/views';
 
 /** What the extensions need beyond the spec's operations. */
@@ -50,6 +52,7 @@ export interface HttpAppOptions {
   scheduler: Scheduler;
   controls: QueueControls;
   bulk: BulkActions;
+  trends: TrendsReader;
   keys: KeyStore;
   views: ViewStore;
   submitSchema: z.ZodType<SubmitJobRequest>;
@@ -147,6 +150,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       eventRoutes(client, { service: options.service, keys: options.keys, ...options.extensions });
       viewRoutes(client, options.views);
       bulkActionRoutes(client, options.bulk);
+      trendRoutes(client, options.trends);
     }
   });
 

@@ -218,6 +218,29 @@ export interface InstancesTable {
   stopped_at: number | null;
 }
 
+/** Jobs of a queue that ended within one hour (its start, ms), by outcome. */
+export interface TrendOutcomesTable {
+  queue: string;
+  hour: number;
+  outcome: string;
+  jobs: number;
+}
+
+/** Of those jobs, how many waited or ran for a time within one histogram bucket. */
+export interface TrendDurationsTable {
+  queue: string;
+  hour: number;
+  measure: string;
+  bucket: number;
+  jobs: number;
+}
+
+/** The one row of the trends roller: every change up to seq is counted. */
+export interface TrendCursorTable {
+  id: number;
+  seq: number;
+}
+
 export interface Database {
   jobs: JobsTable;
   job_transitions: JobTransitionsTable;
@@ -236,4 +259,7 @@ export interface Database {
   meta: MetaTable;
   definition_fingerprints: DefinitionFingerprintsTable;
   instances: InstancesTable;
+  trend_outcomes: TrendOutcomesTable;
+  trend_durations: TrendDurationsTable;
+  trend_cursor: TrendCursorTable;
 }

@@ -57,6 +57,7 @@ describe('the SQLite driver', () => {
         '019-bulk-actions',
         '020-retention',
         '021-runnable-not-before',
+        '022-trends',
       ]);
       expect(modeOf(file)).toBe(0o600);
       expect(await store.meta.storeId()).toBe('76ff9718-6217-4192-ab89-c5ac56ea2153');

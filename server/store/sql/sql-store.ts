@@ -8,6 +8,7 @@ import { SqlInstanceRegistry } from './instance-registry';
 import { sqlJobStores } from './jobs';
 import { SqlKeyStore } from './key-store';
 import { SqlMetaStore } from './meta-store';
+import { SqlTrendStore } from './trend-store';
 import { SqlViewStore } from './view-store';
 import { migrate } from './migrate';
 
@@ -32,6 +33,7 @@ export async function openSqlStore(
     keys: new SqlKeyStore(db),
     views: new SqlViewStore(db),
     bulkActions: new SqlBulkActionStore(db),
+    trends: new SqlTrendStore(db),
     meta: new SqlMetaStore(db),
     instances: new SqlInstanceRegistry(db),
     signals,
