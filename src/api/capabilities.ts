@@ -29,6 +29,8 @@ export interface Capabilities {
   views: boolean;
   /** Cancel every job a filter matches, in the service; only from the OpenAPI document. */
   bulk: boolean;
+  /** Jobs ended per hour and day and their waiting and run times; from the OpenAPI document. */
+  trends: boolean;
 }
 
 /** Detected once per page load and kept: a service does not grow endpoints while it is open. */

@@ -17,6 +17,7 @@ const EXTENSION_PATHS = {
   schedules: '/v1/client/schedules',
   views: '/v1/client/views',
   bulk: '/v1/client/bulk-actions',
+  trends: '/v1/client/trends',
 } as const;
 
 const openApiSchema = z.object({ paths: z.record(z.string(), z.unknown()) });
@@ -73,6 +74,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
       schedules: has(EXTENSION_PATHS.schedules),
       views: has(EXTENSION_PATHS.views),
       bulk: has(EXTENSION_PATHS.bulk),
+      trends: has(EXTENSION_PATHS.trends),
       labels:
         listOperationSchema
           .safeParse(document.paths[EXTENSION_PATHS.jobList])
@@ -101,5 +103,6 @@ export async function detectCapabilities(): Promise<Capabilities> {
     labels: false,
     views: false,
     bulk: false,
+    trends: false,
   };
 }

@@ -26,6 +26,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     labels: true,
     views: true,
     bulk: true,
+    trends: true,
     ...overrides,
   };
 }
