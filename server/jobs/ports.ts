@@ -522,6 +522,8 @@ export interface Logger {
 /** How a job ended, as trends count it (timeout and error count as failed). */
 export type TrendOutcome = 'completed' | 'failed' | 'cancelled';
 export type TrendMeasure = 'wait' | 'run';
+/** Rollups are kept per hour (for the 24-hour view) and per UTC day (for the 30-day view). */
+export type TrendPeriod = 'hour' | 'day';
 
 /**
  * One recorded state change after the trends cursor; `ended` when it is a move to a final state
@@ -543,18 +545,20 @@ export interface TrendChange {
   } | null;
 }
 
-/** Jobs of a queue that ended in one hour with one outcome. */
+/** Jobs of a queue that ended in one period with one outcome. */
 export interface OutcomeCount {
   queue: string;
-  hour: number;
+  period: TrendPeriod;
+  start: number;
   outcome: TrendOutcome;
   jobs: number;
 }
 
-/** Jobs of a queue that ended in one hour whose wait or run fell in one histogram bucket. */
+/** Jobs of a queue that ended in one period whose wait or run fell in one histogram bucket. */
 export interface DurationCount {
   queue: string;
-  hour: number;
+  period: TrendPeriod;
+  start: number;
   measure: TrendMeasure;
   bucket: number;
   jobs: number;
@@ -584,10 +588,14 @@ export interface TrendStore {
     outcomes: readonly OutcomeCount[],
     durations: readonly DurationCount[],
   ): Promise<boolean>;
-  /** Deletes the rollups of hours before `hour`; how many rows went. */
-  pruneBefore(hour: number): Promise<number>;
-  /** The queue's counts from `fromHour` on, per hour and outcome. */
-  outcomes(queue: string, fromHour: number): Promise<OutcomeCount[]>;
-  /** The queue's histograms from `fromHour` on, summed over the hours, per measure and bucket. */
-  durations(queue: string, fromHour: number): Promise<Omit<DurationCount, 'queue' | 'hour'>[]>;
+  /** Deletes the rollups of the period that start before `before`; how many rows went. */
+  pruneBefore(period: TrendPeriod, before: number): Promise<number>;
+  /** The queue's counts of the period from `from` on, per period and outcome. */
+  outcomes(queue: string, period: TrendPeriod, from: number): Promise<OutcomeCount[]>;
+  /** The queue's histograms of the period from `from` on, summed, per measure and bucket. */
+  durations(
+    queue: string,
+    period: TrendPeriod,
+    from: number,
+  ): Promise<Omit<DurationCount, 'queue' | 'period' | 'start'>[]>;
 }

@@ -48,14 +48,20 @@ describe('countsOf', () => {
       ],
       hour,
     );
+    const day = 0;
     expect(outcomes).toEqual([
-      { queue: 'p::q', hour, outcome: 'completed', jobs: 2 },
-      { queue: 'p::q', hour, outcome: 'failed', jobs: 1 },
-      { queue: 'p::q', hour, outcome: 'cancelled', jobs: 1 },
+      { queue: 'p::q', period: 'hour', start: hour, outcome: 'completed', jobs: 2 },
+      { queue: 'p::q', period: 'day', start: day, outcome: 'completed', jobs: 2 },
+      { queue: 'p::q', period: 'hour', start: hour, outcome: 'failed', jobs: 1 },
+      { queue: 'p::q', period: 'day', start: day, outcome: 'failed', jobs: 1 },
+      { queue: 'p::q', period: 'hour', start: hour, outcome: 'cancelled', jobs: 1 },
+      { queue: 'p::q', period: 'day', start: day, outcome: 'cancelled', jobs: 1 },
     ]);
-    expect(durations.map((d) => [d.measure, d.jobs])).toEqual([
-      ['wait', 3],
-      ['run', 3],
+    expect(durations.map((d) => [d.period, d.measure, d.jobs])).toEqual([
+      ['hour', 'wait', 3],
+      ['hour', 'run', 3],
+      ['day', 'wait', 3],
+      ['day', 'run', 3],
     ]);
   });
 });

@@ -7,14 +7,18 @@ import type {
   OutcomeCount,
   TrendChange,
   TrendOutcome,
+  TrendPeriod,
   TrendStore,
 } from './ports';
 import { bucketOf, quantileMs } from './trend-histogram';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
-/** Rollups are kept this long: the 30-day view and the day it began in. */
+/** Daily rollups are kept this long: the 30-day view and the day before it. */
 export const ROLLUPS_KEPT_MS = 31 * DAY_MS;
+/** Hourly rollups serve the 24-hour view only. */
+const HOURS_KEPT_MS = 2 * DAY_MS;
+const PERIOD_MS: Record<TrendPeriod, number> = { hour: HOUR_MS, day: DAY_MS };
 
 export interface TrendRollerOptions {
   /** How often a pass runs when nothing is left to roll. */
@@ -103,7 +107,8 @@ export class TrendRoller {
       await pause(BATCH_PAUSE_MS);
     }
     if (now - this.prunedAt >= PRUNE_EVERY_MS) {
-      await this.store.pruneBefore(hourOf(now - ROLLUPS_KEPT_MS));
+      await this.store.pruneBefore('hour', startOf('hour', now - HOURS_KEPT_MS));
+      await this.store.pruneBefore('day', startOf('day', now - ROLLUPS_KEPT_MS));
       this.prunedAt = now;
     }
     return rolled;
@@ -111,7 +116,7 @@ export class TrendRoller {
 
   private async firstCursor(now: number): Promise<number> {
     const start = await this.store.startCursor(
-      await this.store.seqBefore(hourOf(now - ROLLUPS_KEPT_MS)),
+      await this.store.seqBefore(startOf('day', now - ROLLUPS_KEPT_MS)),
     );
     this.logger.info({ afterSeq: start }, 'trends: counting the changes of the last 31 days');
     return start;
@@ -130,7 +135,9 @@ export class TrendRoller {
   }
 }
 
-export const hourOf = (time: number) => Math.floor(time / HOUR_MS) * HOUR_MS;
+/** The start of the hour or UTC day `time` is in. */
+export const startOf = (period: TrendPeriod, time: number) =>
+  Math.floor(time / PERIOD_MS[period]) * PERIOD_MS[period];
 
 /**
  * The changes that can be counted now: in order after `cursor`, up to a missing seq whose next
@@ -151,7 +158,10 @@ export function settledPrefix(
   return settled;
 }
 
-/** The batch's ended jobs, counted per queue, hour and outcome, and per histogram bucket. */
+/**
+ * The batch's ended jobs, counted per queue, period (each job in its hour and its day) and
+ * outcome, and per histogram bucket.
+ */
 export function countsOf(
   changes: readonly TrendChange[],
   keptFrom: number,
@@ -167,8 +177,6 @@ export function countsOf(
     const outcome = ended && OUTCOMES[ended.state];
     if (!ended || !outcome || at < keptFrom) continue;
     const { queue } = ended;
-    const hour = hourOf(at);
-    add(outcomes, `${queue}\n${hour}\n${outcome}`, { queue, hour, outcome, jobs: 1 });
     const measured = [
       ['wait', ended.firstStartedAt === null ? null : ended.firstStartedAt - ended.waitFrom],
       [
@@ -178,16 +186,22 @@ export function countsOf(
           : ended.finishedAt - ended.startedAt,
       ],
     ] as const;
-    for (const [measure, ms] of measured) {
-      if (ms === null) continue;
-      const bucket = bucketOf(Math.max(0, ms));
-      add(durations, `${queue}\n${hour}\n${measure}\n${bucket}`, {
-        queue,
-        hour,
-        measure,
-        bucket,
-        jobs: 1,
-      });
+    for (const period of ['hour', 'day'] as const) {
+      const start = startOf(period, at);
+      const key = `${queue}\n${period}\n${start}`;
+      add(outcomes, `${key}\n${outcome}`, { queue, period, start, outcome, jobs: 1 });
+      for (const [measure, ms] of measured) {
+        if (ms === null) continue;
+        const bucket = bucketOf(Math.max(0, ms));
+        add(durations, `${key}\n${measure}\n${bucket}`, {
+          queue,
+          period,
+          start,
+          measure,
+          bucket,
+          jobs: 1,
+        });
+      }
     }
   }
   return { outcomes: [...outcomes.values()], durations: [...durations.values()] };
@@ -216,9 +230,9 @@ export interface QueueTrends {
   run: DurationFigures;
 }
 
-const RANGES: Record<TrendRange, { bucketMs: number; buckets: number }> = {
-  '24h': { bucketMs: HOUR_MS, buckets: 24 },
-  '30d': { bucketMs: DAY_MS, buckets: 30 },
+const RANGES: Record<TrendRange, { period: TrendPeriod; buckets: number }> = {
+  '24h': { period: 'hour', buckets: 24 },
+  '30d': { period: 'day', buckets: 30 },
 };
 
 /** A project's queue's trends over a range, read from the rollups (UTC hours and days). */
@@ -232,11 +246,12 @@ export async function readTrends(
 ): Promise<QueueTrends> {
   const settings = catalog.queue(queue);
   if (!settings || settings.project !== project) throw notFoundQueue(queue);
-  const { bucketMs, buckets } = RANGES[range];
-  const first = Math.floor(now / bucketMs) * bucketMs - (buckets - 1) * bucketMs;
+  const { period, buckets } = RANGES[range];
+  const bucketMs = PERIOD_MS[period];
+  const first = startOf(period, now) - (buckets - 1) * bucketMs;
   const [outcomes, durations] = await Promise.all([
-    store.outcomes(queue, first),
-    store.durations(queue, first),
+    store.outcomes(queue, period, first),
+    store.durations(queue, period, first),
   ]);
   const points = Array.from({ length: buckets }, (_, i) => ({
     start: first + i * bucketMs,
@@ -245,7 +260,7 @@ export async function readTrends(
     cancelled: 0,
   }));
   for (const row of outcomes) {
-    const point = points[Math.floor((row.hour - first) / bucketMs)];
+    const point = points[(row.start - first) / bucketMs];
     if (point) point[row.outcome] += row.jobs;
   }
   const figures = (measure: 'wait' | 'run'): DurationFigures => {

@@ -218,10 +218,11 @@ export interface InstancesTable {
   stopped_at: number | null;
 }
 
-/** Jobs of a queue that ended within one hour (its start, ms), by outcome. */
+/** Jobs of a queue that ended within one period ('hour' or 'day', from `start`), by outcome. */
 export interface TrendOutcomesTable {
   queue: string;
-  hour: number;
+  period: string;
+  start: number;
   outcome: string;
   jobs: number;
 }
@@ -229,7 +230,8 @@ export interface TrendOutcomesTable {
 /** Of those jobs, how many waited or ran for a time within one histogram bucket. */
 export interface TrendDurationsTable {
   queue: string;
-  hour: number;
+  period: string;
+  start: number;
   measure: string;
   bucket: number;
   jobs: number;

@@ -129,16 +129,37 @@ describe.each(DRIVERS)('trends on $name', (driver) => {
     expect(await totals('30d')).toEqual({ completed: 2, failed: 1, cancelled: 0 });
   });
 
-  it('prunes rollups past 31 days', async () => {
+  it('prunes hourly rollups after two days and daily ones past 31 days', async () => {
     await ended('completed', T0);
     await roller().pass(NOW);
     expect(await totals('30d')).toEqual({ completed: 1, failed: 0, cancelled: 0 });
+    const rows = async () =>
+      Promise.all(
+        (['hour', 'day'] as const).map(async (period) => [
+          (await store.trends.outcomes('p::default', period, 0)).length,
+          (await store.trends.durations('p::default', period, 0)).length,
+        ]),
+      );
+    expect(await rows()).toEqual([
+      [1, 2],
+      [1, 2],
+    ]);
+
+    await roller().pass(NOW + 3 * DAY_MS);
+    expect(await rows()).toEqual([
+      [0, 0],
+      [1, 2],
+    ]);
+    expect(await totals('30d')).toEqual({ completed: 1, failed: 0, cancelled: 0 });
+
     const later = NOW + 32 * DAY_MS;
     await roller().pass(later);
     const { points } = await readTrends(store.trends, catalog, 'p', 'p::default', '30d', later);
     expect(points.every((p) => p.completed === 0)).toBe(true);
-    expect(await store.trends.outcomes('p::default', 0)).toEqual([]);
-    expect(await store.trends.durations('p::default', 0)).toEqual([]);
+    expect(await rows()).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
   });
 
   it('counts a batch once when two instances roll at the same time', async () => {

@@ -6,13 +6,14 @@ import type {
   TrendChange,
   TrendMeasure,
   TrendOutcome,
+  TrendPeriod,
   TrendStore,
 } from '../../jobs/ports';
 import type { Database } from '../schema';
 
 const CURSOR_ID = 1;
 
-/** The trends rollups: small tables keyed by queue and hour, added to a batch at a time. */
+/** The trends rollups: small tables keyed by queue and period, added to a batch at a time. */
 export class SqlTrendStore implements TrendStore {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -125,7 +126,7 @@ export class SqlTrendStore implements TrendStore {
           .insertInto('trend_outcomes')
           .values(outcomes.map((c) => ({ ...c })))
           .onConflict((oc) =>
-            oc.columns(['queue', 'hour', 'outcome']).doUpdateSet((eb) => ({
+            oc.columns(['queue', 'period', 'start', 'outcome']).doUpdateSet((eb) => ({
               jobs: eb('trend_outcomes.jobs', '+', eb.ref('excluded.jobs')),
             })),
           )
@@ -136,7 +137,7 @@ export class SqlTrendStore implements TrendStore {
           .insertInto('trend_durations')
           .values(durations.map((c) => ({ ...c })))
           .onConflict((oc) =>
-            oc.columns(['queue', 'hour', 'measure', 'bucket']).doUpdateSet((eb) => ({
+            oc.columns(['queue', 'period', 'start', 'measure', 'bucket']).doUpdateSet((eb) => ({
               jobs: eb('trend_durations.jobs', '+', eb.ref('excluded.jobs')),
             })),
           )
@@ -146,40 +147,44 @@ export class SqlTrendStore implements TrendStore {
     });
   }
 
-  async pruneBefore(hour: number) {
-    const outcomes = await this.db
-      .deleteFrom('trend_outcomes')
-      .where('hour', '<', hour)
-      .executeTakeFirst();
-    const durations = await this.db
-      .deleteFrom('trend_durations')
-      .where('hour', '<', hour)
-      .executeTakeFirst();
-    return Number(outcomes.numDeletedRows) + Number(durations.numDeletedRows);
+  async pruneBefore(period: TrendPeriod, before: number) {
+    let deleted = 0;
+    for (const table of ['trend_outcomes', 'trend_durations'] as const) {
+      const result = await this.db
+        .deleteFrom(table)
+        .where('period', '=', period)
+        .where('start', '<', before)
+        .executeTakeFirst();
+      deleted += Number(result.numDeletedRows);
+    }
+    return deleted;
   }
 
-  async outcomes(queue: string, fromHour: number): Promise<OutcomeCount[]> {
+  async outcomes(queue: string, period: TrendPeriod, from: number): Promise<OutcomeCount[]> {
     const rows = await this.db
       .selectFrom('trend_outcomes')
       .selectAll()
       .where('queue', '=', queue)
-      .where('hour', '>=', fromHour)
-      .orderBy('hour')
+      .where('period', '=', period)
+      .where('start', '>=', from)
+      .orderBy('start')
       .execute();
     return rows.map((row) => ({
       queue: row.queue,
-      hour: Number(row.hour),
+      period,
+      start: Number(row.start),
       outcome: row.outcome as TrendOutcome,
       jobs: Number(row.jobs),
     }));
   }
 
-  async durations(queue: string, fromHour: number) {
+  async durations(queue: string, period: TrendPeriod, from: number) {
     const rows = await this.db
       .selectFrom('trend_durations')
       .select((eb) => ['measure', 'bucket', eb.fn.sum<number>('jobs').as('jobs')])
       .where('queue', '=', queue)
-      .where('hour', '>=', fromHour)
+      .where('period', '=', period)
+      .where('start', '>=', from)
       .groupBy(['measure', 'bucket'])
       .execute();
     return rows.map((row) => ({
