@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobExecutionSchema, trendsSchema, type JobRecord, type Trends } from '../../contract';
 import { shScript, submit, waitForState } from '../support/jobs';
+import { createDatabase } from '../support/postgres';
 import { startService, type TestService } from '../support/service';
 
 /**
@@ -59,10 +61,12 @@ const total = (trends: Trends) =>
   );
 
 /** Polls until the roller has counted `jobs` ended jobs of the queue (it runs every 2 s). */
-async function counted(query: string, jobs: number): Promise<Trends> {
+async function counted(query: string, jobs: number, on = service): Promise<Trends> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const trends = await trendsOf(query);
+    const response = await on.request('GET', `/v1/client/trends?${query}`);
+    expect(response.status, response.text).toBe(200);
+    const trends = trendsSchema.parse(response.body.data);
     const sums = total(trends);
     if (sums.completed + sums.failed + sums.cancelled >= jobs) return trends;
     if (Date.now() > deadline) throw new Error(`not counted: ${JSON.stringify(trends)}`);
@@ -167,5 +171,44 @@ describe('trends', () => {
     }
     const theirs = await trendsOf('queue=other::default', otherKey);
     expect(total(theirs)).toEqual({ completed: 0, failed: 0, cancelled: 0 });
+  });
+});
+
+// Instances share a store only on PostgreSQL.
+const onPostgres = process.env.JOBDECK_TEST_STORE === 'postgres';
+
+describe.skipIf(!onPostgres)('trends with two instances on one PostgreSQL store', () => {
+  let a: TestService;
+  let b: TestService;
+  beforeAll(async () => {
+    const shared = {
+      store: { type: 'postgres', url: await createDatabase() },
+      secret_key: randomBytes(32).toString('base64'),
+    };
+    // One after the other: the first creates the schema, the other finds it done.
+    a = await startService(shared);
+    b = await startService(shared);
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  it('count each job once, whichever instance ran it and whichever rolled it up', async () => {
+    const ids = [];
+    for (let i = 0; i < 12; i++) {
+      ids.push(await submit(i % 2 === 0 ? a : b, shScript(i % 4 === 3 ? 'exit 1' : 'true')));
+    }
+    for (const [i, id] of ids.entries()) {
+      await waitForState(a, id, i % 4 === 3 ? 'failed' : 'completed');
+    }
+    await counted('queue=t::default', 12, a);
+    // Both rollers have passed over those changes several times since.
+    await new Promise((r) => setTimeout(r, 5000));
+    for (const instance of [a, b]) {
+      const trends = await counted('queue=t::default&range=30d', 12, instance);
+      expect(total(trends)).toEqual({ completed: 9, failed: 3, cancelled: 0 });
+      expect(trends.run.jobs).toBe(12);
+    }
   });
 });
