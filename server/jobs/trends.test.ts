@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TrendChange } from './ports';
-import { HOUR_MS, countsOf, settledPrefix } from './trends';
+import { DAY_MS, HOUR_MS, countsOf, settledPrefix } from './trends';
 
 const change = (seq: number, at: number, ended: TrendChange['ended'] = null): TrendChange => ({
   seq,
@@ -35,8 +35,10 @@ describe('countsOf', () => {
     finishedAt: started === null ? null : started + 1000,
   });
 
-  it('counts timeouts as failed, one row per queue, hour and outcome, and skips what is too old', () => {
-    const hour = 10 * HOUR_MS;
+  it('counts timeouts as failed, one row per queue, period and outcome, each period as long as it is kept', () => {
+    const day = 40 * DAY_MS;
+    const hour = day + 10 * HOUR_MS;
+    const now = hour + HOUR_MS;
     const { outcomes, durations } = countsOf(
       [
         change(1, hour + 1, ended('completed', 100)),
@@ -44,11 +46,12 @@ describe('countsOf', () => {
         change(3, hour + 3, ended('timeout', 100)),
         change(4, hour + 4, ended('cancelled', null)),
         change(5, hour + 5),
-        change(6, hour - 1, ended('completed', 100)),
+        // Three days old: its day is kept, its hour is not; forty days old: neither.
+        change(6, hour - 3 * DAY_MS, ended('completed', 100)),
+        change(7, hour - 40 * DAY_MS, ended('completed', 100)),
       ],
-      hour,
+      now,
     );
-    const day = 0;
     expect(outcomes).toEqual([
       { queue: 'p::q', period: 'hour', start: hour, outcome: 'completed', jobs: 2 },
       { queue: 'p::q', period: 'day', start: day, outcome: 'completed', jobs: 2 },
@@ -56,12 +59,15 @@ describe('countsOf', () => {
       { queue: 'p::q', period: 'day', start: day, outcome: 'failed', jobs: 1 },
       { queue: 'p::q', period: 'hour', start: hour, outcome: 'cancelled', jobs: 1 },
       { queue: 'p::q', period: 'day', start: day, outcome: 'cancelled', jobs: 1 },
+      { queue: 'p::q', period: 'day', start: day - 3 * DAY_MS, outcome: 'completed', jobs: 1 },
     ]);
-    expect(durations.map((d) => [d.period, d.measure, d.jobs])).toEqual([
-      ['hour', 'wait', 3],
-      ['hour', 'run', 3],
-      ['day', 'wait', 3],
-      ['day', 'run', 3],
+    expect(durations.map((d) => [d.period, d.start, d.measure, d.jobs])).toEqual([
+      ['hour', hour, 'wait', 3],
+      ['hour', hour, 'run', 3],
+      ['day', day, 'wait', 3],
+      ['day', day, 'run', 3],
+      ['day', day - 3 * DAY_MS, 'wait', 1],
+      ['day', day - 3 * DAY_MS, 'run', 1],
     ]);
   });
 });

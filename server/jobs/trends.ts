@@ -14,10 +14,8 @@ import { bucketOf, quantileMs } from './trend-histogram';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
-/** Daily rollups are kept this long: the 30-day view and the day before it. */
-export const ROLLUPS_KEPT_MS = 31 * DAY_MS;
-/** Hourly rollups serve the 24-hour view only. */
-const HOURS_KEPT_MS = 2 * DAY_MS;
+/** How long rollups are kept: daily ones for the 30-day view, hourly ones for the 24-hour one. */
+const KEPT_MS: Record<TrendPeriod, number> = { hour: 2 * DAY_MS, day: 31 * DAY_MS };
 const PERIOD_MS: Record<TrendPeriod, number> = { hour: HOUR_MS, day: DAY_MS };
 
 export interface TrendRollerOptions {
@@ -96,7 +94,7 @@ export class TrendRoller {
       const settled = settledPrefix(cursor, changes, now - GAP_GRACE_MS);
       if (settled.length === 0) break;
       const to = settled.at(-1)!.seq;
-      const { outcomes, durations } = countsOf(settled, now - ROLLUPS_KEPT_MS);
+      const { outcomes, durations } = countsOf(settled, now);
       if (await this.store.addCounts(cursor, to, outcomes, durations)) {
         rolled += settled.length;
         cursor = to;
@@ -107,17 +105,16 @@ export class TrendRoller {
       await pause(BATCH_PAUSE_MS);
     }
     if (now - this.prunedAt >= PRUNE_EVERY_MS) {
-      await this.store.pruneBefore('hour', startOf('hour', now - HOURS_KEPT_MS));
-      await this.store.pruneBefore('day', startOf('day', now - ROLLUPS_KEPT_MS));
+      for (const period of ['hour', 'day'] as const) {
+        await this.store.pruneBefore(period, keptFrom(period, now));
+      }
       this.prunedAt = now;
     }
     return rolled;
   }
 
   private async firstCursor(now: number): Promise<number> {
-    const start = await this.store.startCursor(
-      await this.store.seqBefore(startOf('day', now - ROLLUPS_KEPT_MS)),
-    );
+    const start = await this.store.startCursor(await this.store.seqBefore(keptFrom('day', now)));
     this.logger.info({ afterSeq: start }, 'trends: counting the changes of the last 31 days');
     return start;
   }
@@ -138,6 +135,9 @@ export class TrendRoller {
 /** The start of the hour or UTC day `time` is in. */
 export const startOf = (period: TrendPeriod, time: number) =>
   Math.floor(time / PERIOD_MS[period]) * PERIOD_MS[period];
+
+/** The oldest rollup of the period kept at `now`. */
+const keptFrom = (period: TrendPeriod, now: number) => startOf(period, now - KEPT_MS[period]);
 
 /**
  * The changes that can be counted now: in order after `cursor`, up to a missing seq whose next
@@ -160,11 +160,11 @@ export function settledPrefix(
 
 /**
  * The batch's ended jobs, counted per queue, period (each job in its hour and its day) and
- * outcome, and per histogram bucket.
+ * outcome, and per histogram bucket; periods older than they are kept at `now` left out.
  */
 export function countsOf(
   changes: readonly TrendChange[],
-  keptFrom: number,
+  now: number,
 ): { outcomes: OutcomeCount[]; durations: DurationCount[] } {
   const outcomes = new Map<string, OutcomeCount>();
   const durations = new Map<string, DurationCount>();
@@ -175,7 +175,7 @@ export function countsOf(
   };
   for (const { at, ended } of changes) {
     const outcome = ended && OUTCOMES[ended.state];
-    if (!ended || !outcome || at < keptFrom) continue;
+    if (!ended || !outcome) continue;
     const { queue } = ended;
     const measured = [
       ['wait', ended.firstStartedAt === null ? null : ended.firstStartedAt - ended.waitFrom],
@@ -188,6 +188,7 @@ export function countsOf(
     ] as const;
     for (const period of ['hour', 'day'] as const) {
       const start = startOf(period, at);
+      if (start < keptFrom(period, now)) continue;
       const key = `${queue}\n${period}\n${start}`;
       add(outcomes, `${key}\n${outcome}`, { queue, period, start, outcome, jobs: 1 });
       for (const [measure, ms] of measured) {
