@@ -124,7 +124,7 @@ export class SqlTrendStore implements TrendStore {
       if (outcomes.length > 0) {
         await trx
           .insertInto('trend_outcomes')
-          .values(outcomes.map((c) => ({ ...c })))
+          .values([...outcomes])
           .onConflict((oc) =>
             oc.columns(['queue', 'period', 'start', 'outcome']).doUpdateSet((eb) => ({
               jobs: eb('trend_outcomes.jobs', '+', eb.ref('excluded.jobs')),
@@ -135,7 +135,7 @@ export class SqlTrendStore implements TrendStore {
       if (durations.length > 0) {
         await trx
           .insertInto('trend_durations')
-          .values(durations.map((c) => ({ ...c })))
+          .values([...durations])
           .onConflict((oc) =>
             oc.columns(['queue', 'period', 'start', 'measure', 'bucket']).doUpdateSet((eb) => ({
               jobs: eb('trend_durations.jobs', '+', eb.ref('excluded.jobs')),
