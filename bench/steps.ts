@@ -19,6 +19,7 @@ import { startupBeforeAfter } from './scenarios/startup';
 import { storeScale } from './scenarios/store-scale';
 import { submitCeiling } from './scenarios/submit-ceiling';
 import { swarmComparison } from './scenarios/swarm';
+import { trendsScale } from './scenarios/trends';
 import { watchers } from './scenarios/watchers';
 
 /**
@@ -67,6 +68,8 @@ export const plan = {
   },
   swarm: { jobs: quick ? 5 : 30, throughputJobs: quick ? 40 : 200 },
   webhooks: { seconds: quick ? 10 : 30, submitsPerSecond: quick ? 50 : 100 },
+  // 10⁷ ended jobs take some minutes to seed and to roll: only with BENCH_TRENDS_JOBS=10000000.
+  trendsJobs: quick ? 10_000 : Number(process.env.BENCH_TRENDS_JOBS ?? 1_000_000),
 };
 
 type Row = [figure: string, value: string];
@@ -470,6 +473,31 @@ export const STEPS: Step<unknown>[] = [
           `webhooks, ${steady}: Job Submit with the webhook / without (${hooked.failed + control.failed} failed)`,
           `${latency(hooked.submitMs)} / ${latency(control.submitMs)}`,
         ],
+      ];
+    },
+  }),
+  step({
+    name: 'trends',
+    title:
+      'trends: the roller over a store of ended jobs, then the endpoint over 30 days of rollups',
+    needs: ['docker'],
+    needsSharedService: false,
+    run: () => trendsScale(plan.trendsJobs, plan.apiSeconds),
+    rows: (r) => {
+      const store = `trends over ${r.storedJobs} ended jobs (${r.changesRolled} changes)`;
+      return [
+        [
+          `${store}: the roller's first pass`,
+          `${r.changesPerSecond} changes/s (${r.endedJobsPerSecond} ended jobs/s), ${r.rollSeconds} s`,
+        ],
+        [
+          `${store}: rollup rows of one queue, counts / histogram buckets`,
+          `hourly (2 days kept) ${r.rowsPerQueue.hour.join(' / ')}, daily ${r.rowsPerQueue.day.join(' / ')}`,
+        ],
+        ...Object.entries(r.latency).map(([range, l]): Row => [
+          `${store}: GET /v1/client/trends range=${range} (one reader)`,
+          `p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms (${l.requestsPerSecond} req/s)`,
+        ]),
       ];
     },
   }),

@@ -19,3 +19,4 @@ export * from './dependencies';
 export * from './schedules';
 export * from './arrays';
 export * from './webhooks';
+export * from './trends';

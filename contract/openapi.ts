@@ -22,6 +22,7 @@ import { whoAmISchema } from './identity';
 import { queueListSchema, queueMaxRunningSchema, queueSummarySchema } from './queues';
 import { VIEW_LIMITS, saveViewSchema, savedViewSchema, savedViewsSchema } from './views';
 import { submitJobSchema } from './submit';
+import { trendsQuerySchema, trendsSchema } from './trends';
 import {
   BULK_LIMITS,
   BULK_RESULT_COLUMNS,
@@ -208,6 +209,22 @@ export function buildOpenApiDocument() {
     responses: {
       200: json(successEnvelope(queueListSchema), 'Queues, highest priority first'),
       401: errors[401],
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/trends',
+    operationId: 'queueTrends',
+    summary:
+      "A queue's jobs ended per hour (24h) or day (30d) by outcome, with the median and 95th percentile of their waiting and run times (extension)",
+    security,
+    request: { query: trendsQuerySchema },
+    responses: {
+      200: json(successEnvelope(trendsSchema.meta({ id: 'Trends' })), 'Oldest bucket first'),
+      400: errors[400],
+      401: errors[401],
+      404: json(error, 'No such queue in this API key’s project'),
       429: errors[429],
     },
   });

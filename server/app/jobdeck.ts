@@ -7,6 +7,7 @@ import { ConfigError } from '../config/load';
 import type { JobdeckConfig } from '../config/schema';
 import { buildHttpApp } from '../http/app';
 import { createJobSystem } from '../jobs/job-system';
+import { TREND_ROLLER_DEFAULTS } from '../jobs/trends';
 import { isProcessAlive, thisInstance } from './instance';
 import { createLogger } from '../observability/logging';
 import { ServiceMetrics } from '../observability/metrics';
@@ -145,6 +146,7 @@ export async function startJobdeck(
       queues: storage.queues,
       bulkActions: storage.bulkActions,
       retention: storage.retention,
+      trends: storage.trends,
       instances: storage.instances,
       signals: storage.signals,
       runtime,
@@ -188,6 +190,7 @@ export async function startJobdeck(
         batchSize: config.retention.batch_size,
         onPruned: metrics.observePruned,
       },
+      trends: TREND_ROLLER_DEFAULTS,
     },
   );
 
@@ -198,6 +201,7 @@ export async function startJobdeck(
     scheduler: jobs.scheduler,
     controls: jobs.controls,
     bulk: jobs.bulk,
+    trends: jobs.trends,
     keys,
     views: storage.views,
     // Retries are an extension: a spec-only service refuses the field like any unknown one.

@@ -12,6 +12,7 @@ import type { ChangeFeed } from '../jobs/change-feed';
 import type { JobService } from '../jobs/job-service';
 import type { QueueControls } from '../jobs/queue-controls';
 import type { Scheduler } from '../jobs/scheduler';
+import type { TrendsReader } from '../jobs/trends';
 import type { KeyStore, ViewStore } from '../store/ports';
 import { authenticate, principalOf } from './auth';
 import { ZOD_ONLY } from './parse';
@@ -34,6 +35,7 @@ import type { ServiceMetrics } from '../observability/metrics';
 import type { DiskFullWatch } from '../store/disk-full';
 import { bulkActionRoutes } from './routes/bulk-actions';
 import { metaRoutes, type ReadinessCheck } from './routes/meta';
+import { trendRoutes } from './routes/trends';
 import { viewRoutes } from './routes/views';
 import { webhookRoutes } from './routes/webhooks';
 import type { Webhooks } from '../jobs/webhooks';
@@ -53,6 +55,7 @@ export interface HttpAppOptions {
   scheduler: Scheduler;
   controls: QueueControls;
   bulk: BulkActions;
+  trends: TrendsReader;
   keys: KeyStore;
   views: ViewStore;
   submitSchema: z.ZodType<SubmitJobRequest>;
@@ -151,6 +154,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       viewRoutes(client, options.views);
       bulkActionRoutes(client, options.bulk);
       webhookRoutes(client, options.extensions.webhooks);
+      trendRoutes(client, options.trends);
     }
   });
 

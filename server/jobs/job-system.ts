@@ -20,6 +20,7 @@ import type {
   Signals,
   WebhookSender,
   WebhookStore,
+  TrendStore,
 } from './ports';
 import { QueueControls } from './queue-controls';
 import { Reconciler } from './reconciler';
@@ -27,6 +28,7 @@ import { RetentionPruner, type RetentionOptions } from './retention';
 import { Runner, type ContainerDefaults } from './runner';
 import { Scheduler } from './scheduler';
 import { KeyedSerial } from './serial';
+import { TrendRoller, readTrends, type TrendRollerOptions, type TrendsReader } from './trends';
 import { JobStateMachine } from './state-machine';
 import { WebhookRelay, type RelayOptions } from './webhook-relay';
 import { Webhooks, type EventRenderer, type HostPolicy } from './webhooks';
@@ -46,6 +48,7 @@ export interface JobSystemPorts {
   queues: QueueControlStore;
   bulkActions: BulkActionStore;
   retention: RetentionStore;
+  trends: TrendStore;
   instances: InstanceRegistry;
   signals: Signals;
   runtime: ContainerRuntime;
@@ -69,6 +72,7 @@ export interface JobSystemOptions {
   /** Whether operators pause queues and change max_running through the API (the extensions). */
   queueControlApi: boolean;
   retention: RetentionOptions;
+  trends: TrendRollerOptions;
 }
 
 export type JobSystem = ReturnType<typeof createJobSystem>;
@@ -203,6 +207,9 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       kick: () => relay?.kick(),
     });
   const retention = new RetentionPruner(ports.retention, catalog, logger, options.retention);
+  const roller = new TrendRoller(ports.trends, logger, options.trends);
+  const trends: TrendsReader = (project, queue, range) =>
+    readTrends(ports.trends, catalog, project, queue, range);
   return {
     service,
     scheduler,
@@ -217,6 +224,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     reconciler,
     /** The state changes for event streams; started only where the extensions are served. */
     feed,
+    /** A queue's jobs ended per hour or day and their waiting and run times. */
+    trends,
     /**
      * Joins the instances on the store, recovers what the last run left (the first reconcile
      * pass: adopt, record, requeue, take over lost instances' jobs), then dispatches.
@@ -232,6 +241,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       bulk.kick();
       retention.start();
       await relay?.start();
+      roller.start();
     },
     /**
      * Takes no new work and leaves the store's instances, so that another takes over this one's
@@ -242,6 +252,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       feed.stop();
       await bulk.stop();
       await retention.stop();
+      await roller.stop();
       scheduler.stop();
       arrays.stop();
       dispatcher.stop();

@@ -6,6 +6,7 @@ import type {
   JobStore,
   QueueControlStore,
   RetentionStore,
+  TrendStore,
   ScheduleStore,
   Signals,
   WebhookStore,
@@ -114,6 +115,7 @@ export interface Store {
   sealedEnv: SealedEnvStore;
   counts: JobCounts;
   retention: RetentionStore;
+  trends: TrendStore;
   /** Resolves when the database answers a trivial query (readiness). */
   ping(): Promise<void>;
   /** The migrations this open applied, oldest first (empty when the schema was up to date). */

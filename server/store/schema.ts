@@ -257,6 +257,31 @@ export interface InstancesTable {
   stopped_at: number | null;
 }
 
+/** Jobs of a queue that ended within one period ('hour' or 'day', from `start`), by outcome. */
+export interface TrendOutcomesTable {
+  queue: string;
+  period: string;
+  start: number;
+  outcome: string;
+  jobs: number;
+}
+
+/** Of those jobs, how many waited or ran for a time within one histogram bucket. */
+export interface TrendDurationsTable {
+  queue: string;
+  period: string;
+  start: number;
+  measure: string;
+  bucket: number;
+  jobs: number;
+}
+
+/** The one row of the trends roller: every change up to seq is counted. */
+export interface TrendCursorTable {
+  id: number;
+  seq: number;
+}
+
 export interface Database {
   jobs: JobsTable;
   job_transitions: JobTransitionsTable;
@@ -278,4 +303,7 @@ export interface Database {
   meta: MetaTable;
   definition_fingerprints: DefinitionFingerprintsTable;
   instances: InstancesTable;
+  trend_outcomes: TrendOutcomesTable;
+  trend_durations: TrendDurationsTable;
+  trend_cursor: TrendCursorTable;
 }

@@ -31,6 +31,8 @@ export interface Capabilities {
   bulk: boolean;
   /** Webhooks and their delivery log; only from the OpenAPI document. */
   webhooks: boolean;
+  /** Jobs ended per hour and day and their waiting and run times; from the OpenAPI document. */
+  trends: boolean;
 }
 
 /** Detected once per page load and kept: a service does not grow endpoints while it is open. */

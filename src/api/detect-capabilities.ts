@@ -18,6 +18,7 @@ const EXTENSION_PATHS = {
   views: '/v1/client/views',
   bulk: '/v1/client/bulk-actions',
   webhooks: '/v1/client/webhooks',
+  trends: '/v1/client/trends',
 } as const;
 
 const openApiSchema = z.object({ paths: z.record(z.string(), z.unknown()) });
@@ -75,6 +76,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
       views: has(EXTENSION_PATHS.views),
       bulk: has(EXTENSION_PATHS.bulk),
       webhooks: has(EXTENSION_PATHS.webhooks),
+      trends: has(EXTENSION_PATHS.trends),
       labels:
         listOperationSchema
           .safeParse(document.paths[EXTENSION_PATHS.jobList])
@@ -104,5 +106,6 @@ export async function detectCapabilities(): Promise<Capabilities> {
     views: false,
     bulk: false,
     webhooks: false,
+    trends: false,
   };
 }

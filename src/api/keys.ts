@@ -1,4 +1,4 @@
-import type { BulkFilter, JobState } from '../../contract';
+import type { BulkFilter, JobState, TrendRange } from '../../contract';
 import type { JobFilter } from './jobs';
 
 /**
@@ -47,6 +47,11 @@ export const jobKeys = {
 export const queueKeys = {
   all: ['queues'] as const,
   list: () => [...queueKeys.all, 'list'] as const,
+};
+
+export const trendKeys = {
+  all: ['trends'] as const,
+  queue: (queue: string, range: TrendRange) => [...trendKeys.all, queue, range] as const,
 };
 
 export const viewKeys = {

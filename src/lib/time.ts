@@ -51,6 +51,20 @@ export function durationMs(
 
 export { dayjs };
 
+const SPAN_UNITS = [
+  ['d', 86_400_000],
+  ['h', 3_600_000],
+  ['min', 60_000],
+  ['s', 1000],
+] as const;
+
+/** 40 ms, 2.3 s, 4.5 min, 1.2 h: a duration read at a glance, such as a percentile. */
+export function formatSpan(ms: number): string {
+  const found = SPAN_UNITS.find(([, size]) => ms >= size);
+  if (!found) return `${Math.round(ms)} ms`;
+  return `${Number((ms / found[1]).toFixed(1))} ${found[0]}`;
+}
+
 /** 64 MiB, 1.5 GiB: a memory limit as people write it. */
 export function formatBytes(bytes: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];

@@ -27,6 +27,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     views: true,
     bulk: true,
     webhooks: true,
+    trends: true,
     ...overrides,
   };
 }

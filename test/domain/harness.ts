@@ -71,6 +71,7 @@ export async function startDomain(
         queues: storage.queues,
         bulkActions,
         retention: storage.retention,
+        trends: storage.trends,
         instances,
         signals: storage.signals,
         runtime: engine,
@@ -88,6 +89,7 @@ export async function startDomain(
         isLocalProcessAlive: (pid) => livePids.has(pid),
         queueControlApi: true,
         retention: { intervalMs: 60_000, batchSize: 500 },
+        trends: { intervalMs: 60_000, batchSize: 500 },
       },
     );
     return Object.assign(system, {

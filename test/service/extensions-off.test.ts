@@ -34,6 +34,7 @@ describe('a service with the extensions switched off', () => {
       '/v1/client/views',
       '/v1/client/bulk-actions',
       '/v1/client/webhooks',
+      '/v1/client/trends',
       '/v1/client/whoami',
       '/v1/client/events',
       '/v1/openapi.json',

@@ -419,6 +419,7 @@ describe('the OpenAPI document', () => {
       '/v1/client/schedules',
       '/v1/client/schedules/{name}/pause',
       '/v1/client/schedules/{name}/resume',
+      '/v1/client/trends',
       '/v1/client/views',
       '/v1/client/views/{name}',
       '/v1/client/webhooks',
@@ -434,6 +435,7 @@ describe('the OpenAPI document', () => {
     expect(names('/v1/client/job/{job_id}/logs')).toEqual(['job_id', 'since']);
     expect(names('/v1/client/job/{job_id}/attempts/{attempt}/logs')).toEqual(['job_id', 'attempt']);
     expect(names('/v1/client/events')).toEqual(['since', 'last-event-id']);
+    expect(names('/v1/client/trends')).toEqual(['queue', 'range']);
     expect(names('/v1/client/job/{job_id}/array')).toEqual(['job_id', 'state', 'limit', 'cursor']);
     expect(names('/v1/client/jobs')).toEqual(
       expect.arrayContaining([

@@ -57,6 +57,7 @@ describe('the SQLite driver', () => {
         '019-bulk-actions',
         '020-retention',
         '021-runnable-not-before',
+        '022-trends',
         '023-webhooks',
       ]);
       expect(modeOf(file)).toBe(0o600);

@@ -207,6 +207,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/trends': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A queue's jobs ended per hour (24h) or day (30d) by outcome, with the median and 95th percentile of their waiting and run times (extension) */
+    get: operations['queueTrends'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/queues/{queue}/pause': {
     parameters: {
       query?: never;
@@ -945,6 +962,38 @@ export interface components {
       attempts_max?: number;
       labels?: {
         [key: string]: string;
+      };
+    };
+    Trends: {
+      queue: string;
+      /** @enum {string} */
+      range: '24h' | '30d';
+      /** @description 3600 (24h) or 86400 (30d) */
+      bucket_seconds: number;
+      /** @description Oldest first, the current one last */
+      buckets: {
+        /** @description The bucket’s start, RFC 3339 (UTC) */
+        start: string;
+        completed: number;
+        /** @description failed, timeout and error */
+        failed: number;
+        cancelled: number;
+      }[];
+      /** @description Submitted (or its scheduled time, when later) until its first start */
+      wait: {
+        /** @description Jobs measured: those that started */
+        jobs: number;
+        /** @description null when no job was measured */
+        p50_ms: number | null;
+        p95_ms: number | null;
+      };
+      /** @description Start of its last attempt until its end */
+      run: {
+        /** @description Jobs measured: those that started */
+        jobs: number;
+        /** @description null when no job was measured */
+        p50_ms: number | null;
+        p95_ms: number | null;
       };
     };
     QueueSummary: {
@@ -2093,6 +2142,69 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  queueTrends: {
+    parameters: {
+      query: {
+        queue: string;
+        range?: '24h' | '30d';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Oldest bucket first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['Trends'];
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such queue in this API key’s project */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -8,6 +8,7 @@ import { SqlInstanceRegistry } from './instance-registry';
 import { sqlJobStores } from './jobs';
 import { SqlKeyStore } from './key-store';
 import { SqlMetaStore } from './meta-store';
+import { SqlTrendStore } from './trend-store';
 import { SqlViewStore } from './view-store';
 import { SqlWebhookStore } from './webhook-store';
 import { migrate } from './migrate';
@@ -34,6 +35,7 @@ export async function openSqlStore(
     views: new SqlViewStore(db),
     bulkActions: new SqlBulkActionStore(db),
     webhooks: new SqlWebhookStore(db),
+    trends: new SqlTrendStore(db),
     meta: new SqlMetaStore(db),
     instances: new SqlInstanceRegistry(db),
     signals,

@@ -17,6 +17,7 @@ import { queueListQuery } from '../../api/queries';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { LiveIndicator } from '../../components/LiveIndicator';
 import { QueueCard } from './QueueCard';
+import { TrendsSection } from './TrendsSection';
 
 /** What to do on a service without the queue view: the spec's operations still work. */
 function NoQueueView() {
@@ -40,7 +41,7 @@ function NoQueueView() {
   );
 }
 
-function QueueGrid({ events }: { events: boolean }) {
+function QueueGrid({ events, trends }: { events: boolean; trends: boolean }) {
   const stream = useLiveUpdates(events);
   const queues = useQuery(queueListQuery(stream));
   if (queues.isPending) return <Loader aria-label="Loading queues" />;
@@ -68,6 +69,7 @@ function QueueGrid({ events }: { events: boolean }) {
           ))}
         </SimpleGrid>
       )}
+      {trends && <TrendsSection queues={queues.data!.map((summary) => summary.queue)} />}
     </Stack>
   );
 }
@@ -86,7 +88,7 @@ export default function OverviewPage() {
       {capabilities.isPending ? (
         <Loader aria-label="Loading" />
       ) : capabilities.data?.queues ? (
-        <QueueGrid events={capabilities.data.events} />
+        <QueueGrid events={capabilities.data.events} trends={capabilities.data.trends} />
       ) : (
         <NoQueueView />
       )}

@@ -1,21 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { QueueSummary } from '../../../contract';
 import { capabilities, renderWithService, stubService } from '../../test/service';
 import OverviewPage from './OverviewPage';
-
-const counts = { submitted: 0, pending: 0, runnable: 0, starting: 0, running: 0, cancelling: 0 };
-const finals = { completed: 0, failed: 0, timeout: 0, cancelled: 0, error: 0 };
-const queue = (name: string, extra: Partial<QueueSummary> = {}): QueueSummary => ({
-  queue: `demo::${name}`,
-  max_running: 2,
-  priority: 0,
-  paused: false,
-  now: counts,
-  last_hour: finals,
-  last_day: finals,
-  ...extra,
-});
+import { idleQueue as queue } from '../../test/queue-summary';
 
 afterEach(() => vi.unstubAllGlobals());
 

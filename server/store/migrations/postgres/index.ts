@@ -20,6 +20,7 @@ import * as m018 from './018-saved-views';
 import * as m019 from './019-bulk-actions';
 import * as m020 from './020-retention';
 import * as m021 from './021-runnable-not-before';
+import * as m022 from './022-trends';
 import * as m023 from './023-webhooks';
 
 /** Same numbers and names as the SQLite migrations: one schema version whatever the driver. */
@@ -45,5 +46,6 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '019-bulk-actions', up: m019.up },
   { name: '020-retention', up: m020.up },
   { name: '021-runnable-not-before', up: m021.up },
+  { name: '022-trends', up: m022.up },
   { name: '023-webhooks', up: m023.up },
 ];

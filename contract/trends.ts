@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/**
+ * Extension: a queue's jobs ended per hour (24 hours) or per day (30 days), by outcome, and the
+ * median and 95th percentile of their waiting and run times, from rollups the service keeps.
+ */
+export const TREND_RANGES = ['24h', '30d'] as const;
+export type TrendRange = (typeof TREND_RANGES)[number];
+
+export const trendsQuerySchema = z.strictObject({
+  queue: z
+    .string({ error: 'is required: a queue of the project, as GET /v1/client/queues names it' })
+    .min(1, 'is required: a queue of the project, as GET /v1/client/queues names it'),
+  range: z.enum(TREND_RANGES, { error: 'must be "24h" or "30d"' }).default('24h'),
+});
+export type TrendsQuery = z.input<typeof trendsQuerySchema>;
+
+/** Jobs that ended within one hour or day (UTC), by how they ended. */
+export const trendBucketSchema = z.object({
+  start: z.string().meta({ description: 'The bucket’s start, RFC 3339 (UTC)' }),
+  completed: z.number().int(),
+  failed: z.number().int().meta({ description: 'failed, timeout and error' }),
+  cancelled: z.number().int(),
+});
+export type TrendBucket = z.infer<typeof trendBucketSchema>;
+
+/** Percentiles over the range, approximate to a histogram bucket (docs/api.md, Trends). */
+export const trendDurationSchema = z.object({
+  jobs: z.number().int().meta({ description: 'Jobs measured: those that started' }),
+  p50_ms: z.number().int().nullable().meta({ description: 'null when no job was measured' }),
+  p95_ms: z.number().int().nullable(),
+});
+export type TrendDuration = z.infer<typeof trendDurationSchema>;
+
+export const trendsSchema = z.object({
+  queue: z.string(),
+  range: z.enum(TREND_RANGES),
+  bucket_seconds: z.number().int().meta({ description: '3600 (24h) or 86400 (30d)' }),
+  buckets: z.array(trendBucketSchema).meta({ description: 'Oldest first, the current one last' }),
+  wait: trendDurationSchema.meta({
+    description: 'Submitted (or its scheduled time, when later) until its first start',
+  }),
+  run: trendDurationSchema.meta({ description: 'Start of its last attempt until its end' }),
+});
+export type Trends = z.infer<typeof trendsSchema>;
