@@ -4,9 +4,11 @@ import { coalesced } from './serial';
 
 // The backstop: how often to look for changes when no wake-up came.
 const POLL_MS = 2000;
-// How long a missing sequence number may stay missing before it counts as rolled back: a
-// transaction commits milliseconds after it took its number, unless the database is in trouble.
-const GAP_GRACE_MS = 5000;
+/**
+ * How long a missing sequence number may stay missing before it counts as rolled back: a
+ * transaction commits milliseconds after it took its number, unless the database is in trouble.
+ */
+export const GAP_GRACE_MS = 5000;
 // Each read of new sequence numbers takes at most this many; more make it read again.
 const PAGE = 1000;
 // While a number is missing, look again this often.
@@ -69,14 +71,12 @@ export class ChangeFeed {
 
   /**
    * Calls `listener` whenever the position moves on, until the returned function is called.
-   * Resolves once the position is current. The first listener may say where to start following
-   * from (`from`, a position it stored): numbers after it are then read with the gap rule, not
-   * taken as visible.
+   * Resolves once the position is current.
    */
-  async subscribe(listener: () => void, from?: number): Promise<() => void> {
+  async subscribe(listener: () => void): Promise<() => void> {
     if (this.listeners.size === 0) {
       // Nobody followed the numbers meanwhile: start from the newest visible one.
-      this.head = Math.max(this.head, from ?? (await this.store.lastChangeSeq()));
+      this.head = Math.max(this.head, await this.store.lastChangeSeq());
       this.gap = undefined;
       this.poll = setInterval(() => this.wake(), POLL_MS);
       this.poll.unref();

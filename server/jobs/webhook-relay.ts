@@ -1,5 +1,5 @@
 import type { RetryStrategy } from '../../contract';
-import type { ChangeFeed } from './change-feed';
+import { GAP_GRACE_MS, type ChangeFeed } from './change-feed';
 import type { ClaimedDelivery, DeliveryRecord } from './model';
 import type { JobStore, Logger, SecretBox, Settlement, WebhookSender, WebhookStore } from './ports';
 import { backoffMs } from './retry';
@@ -22,7 +22,7 @@ const POLL_MS = 5000;
  */
 const LEASE_MARGIN_MS = 5000;
 const PRUNE_EVERY_MS = 3_600_000;
-/** While changes fire nothing, the cursor is stored at most this often. */
+/** While changes fire nothing, the cursor is stored at most this often (never without webhooks). */
 const IDLE_ADVANCE_MS = 5000;
 const PRUNE_BATCH = 1000;
 
@@ -53,6 +53,8 @@ export class WebhookRelay {
   /** How far this instance read the changes, past the stored cursor when they fired nothing. */
   private readUpTo = 0;
   private advancedAt = 0;
+  /** No change is read before this (the start's grace for commits under way). */
+  private readsFrom = 0;
   private unsubscribe: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private pruner: NodeJS.Timeout | undefined;
@@ -105,11 +107,15 @@ export class WebhookRelay {
   async start(): Promise<void> {
     this.stopped = false;
     this.aborts = new AbortController();
-    const cursor = await this.deps.webhooks.cursor(await this.deps.store.lastChangeSeq());
-    this.unsubscribe = await this.deps.feed.subscribe(() => this.kickFanOut(), cursor);
+    await this.deps.webhooks.cursor(await this.deps.store.lastChangeSeq());
+    // The feed starts at the newest number visible now; one taken below it whose transaction
+    // is still to commit (another instance's) is waited for as the feed waits for a gap, before
+    // the first read past the stored cursor.
+    this.readsFrom = Date.now() + GAP_GRACE_MS;
+    this.unsubscribe = await this.deps.feed.subscribe(() => this.kickFanOut());
     this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.pruner.unref();
-    this.kickFanOut();
+    this.later(GAP_GRACE_MS);
     this.kick();
   }
 
@@ -146,6 +152,7 @@ export class WebhookRelay {
 
   private async fanOut(): Promise<void> {
     const { webhooks, feed, render } = this.deps;
+    if (Date.now() < this.readsFrom) return; // the start's grace: `later` comes back
     for (;;) {
       const upto = feed.position;
       const cursor = await webhooks.cursor(upto);
@@ -182,7 +189,8 @@ export class WebhookRelay {
         if (full) to = change.seq;
       }
       const more = full || to < upto;
-      if (deliveries.length === 0 && now - this.advancedAt < IDLE_ADVANCE_MS) {
+      const idle = known.length === 0 || now - this.advancedAt < IDLE_ADVANCE_MS;
+      if (deliveries.length === 0 && idle) {
         // Nothing to store: the cursor is written now and then, not on every change. Read again
         // after a restart, these changes fire nothing again (a webhook created since starts
         // after them).
