@@ -327,6 +327,8 @@ export interface DeliveryRecord {
   state: DeliveryState;
   attempts: number;
   nextAttemptAt: number;
+  /** Until when a courier holds it (0: none). */
+  leaseUntil: number;
   lastStatus: number | null;
   lastLatencyMs: number | null;
   lastError: string | null;

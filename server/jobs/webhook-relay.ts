@@ -1,19 +1,21 @@
 import type { RetryStrategy } from '../../contract';
 import { GAP_GRACE_MS, type ChangeFeed } from './change-feed';
-import type { ClaimedDelivery, DeliveryRecord } from './model';
+import type { ClaimedDelivery, DeliveryRecord, WebhookRecord } from './model';
 import type { JobStore, Logger, SecretBox, Settlement, WebhookSender, WebhookStore } from './ports';
 import { backoffMs } from './retry';
 import { coalesced } from './serial';
 import { fires, newDelivery, type EventRenderer, type HostPolicy } from './webhooks';
 
+/** How long a fan-out waits after a change for the ones that follow it. */
+const FAN_OUT_BATCH_MS = 25;
 /** State changes read per fan-out transaction. */
 const FAN_OUT_PAGE = 500;
 /** Deliveries stored per fan-out transaction: a page ends before the change that would pass it. */
 const MAX_DELIVERIES_PER_PAGE = 1000;
 /** Requests one instance has in flight at once. */
 const AT_ONCE = 32;
-/** Requests in flight to one webhook, all instances together: a hung receiver holds no more. */
-const PER_WEBHOOK = 4;
+/** Requests in flight to one webhook (claims count all instances): a hung receiver holds no more. */
+const PER_WEBHOOK = 16;
 /** The backstop: deliveries another instance stored, or retries falling due, are looked for this often. */
 const POLL_MS = 5000;
 /**
@@ -57,10 +59,13 @@ export class WebhookRelay {
   private readsFrom = 0;
   private unsubscribe: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private fanOutSoon: NodeJS.Timeout | undefined;
   private pruner: NodeJS.Timeout | undefined;
   /** Sends under way, and the passes that may start more: a stop waits for all of them. */
   private readonly inFlight = new Set<Promise<void>>();
   private readonly passes = new Set<Promise<void>>();
+  /** This instance's requests in flight, by webhook. */
+  private readonly heldPerWebhook = new Map<string, number>();
   private aborts = new AbortController();
   private readonly retryStrategy: RetryStrategy;
   private readonly fanOuts = coalesced(
@@ -124,6 +129,8 @@ export class WebhookRelay {
     this.stopped = true;
     this.unsubscribe?.();
     clearTimeout(this.timer);
+    clearTimeout(this.fanOutSoon);
+    this.fanOutSoon = undefined;
     clearInterval(this.pruner);
     this.aborts.abort();
     while (this.passes.size + this.inFlight.size > 0) {
@@ -136,8 +143,13 @@ export class WebhookRelay {
     this.pass(this.sends, 'deliver');
   }
 
+  /** Reads the changes a moment later: a burst of them is read, and stored, in one pass. */
   private kickFanOut(): void {
-    this.pass(this.fanOuts, 'read state changes for');
+    if (this.stopped || this.fanOutSoon) return;
+    this.fanOutSoon = setTimeout(() => {
+      this.fanOutSoon = undefined;
+      this.pass(this.fanOuts, 'read state changes for');
+    }, FAN_OUT_BATCH_MS);
   }
 
   private pass(run: () => Promise<void>, what: string): void {
@@ -189,6 +201,7 @@ export class WebhookRelay {
         if (full) to = change.seq;
       }
       const more = full || to < upto;
+      const handed = this.handOff(deliveries, hooks, now);
       const idle = known.length === 0 || now - this.advancedAt < IDLE_ADVANCE_MS;
       if (deliveries.length === 0 && idle) {
         // Nothing to store: the cursor is written now and then, not on every change. Read again
@@ -200,10 +213,40 @@ export class WebhookRelay {
         if (!(await webhooks.advance(cursor, to, deliveries))) continue;
         this.advancedAt = now;
         this.readUpTo = to;
-        if (deliveries.length > 0) this.kick();
+        for (const delivery of handed) this.track(this.attempt(delivery));
+        if (deliveries.length > handed.length) this.kick();
       }
       if (!more || this.stopped) return;
     }
+  }
+
+  /**
+   * Leases to this instance, as they are stored, the new deliveries it has room to send now (its
+   * free requests, at most PER_WEBHOOK of its own to one webhook): they go at once, without a
+   * claim's round trip. The others wait for any instance's claim.
+   */
+  private handOff(
+    deliveries: DeliveryRecord[],
+    hooks: WebhookRecord[],
+    now: number,
+  ): ClaimedDelivery[] {
+    const byId = new Map(hooks.map((hook) => [hook.id, hook]));
+    const handed: ClaimedDelivery[] = [];
+    const held = new Map(this.heldPerWebhook);
+    for (const delivery of deliveries) {
+      if (this.inFlight.size + handed.length >= AT_ONCE) break;
+      const hook = byId.get(delivery.webhookId)!;
+      if ((held.get(hook.id) ?? 0) >= PER_WEBHOOK) continue;
+      held.set(hook.id, (held.get(hook.id) ?? 0) + 1);
+      delivery.attempts = 1;
+      delivery.leaseUntil = this.leaseFrom(now);
+      handed.push({ ...delivery, url: hook.url, sealedSecret: hook.sealedSecret });
+    }
+    return handed;
+  }
+
+  private leaseFrom(now: number): number {
+    return now + 2 * this.deps.options.timeoutMs + LEASE_MARGIN_MS;
   }
 
   private async deliverDue(): Promise<void> {
@@ -211,7 +254,7 @@ export class WebhookRelay {
       const free = AT_ONCE - this.inFlight.size;
       if (free <= 0) return; // a request that ends looks again
       const now = Date.now();
-      const leaseUntil = now + 2 * this.deps.options.timeoutMs + LEASE_MARGIN_MS;
+      const leaseUntil = this.leaseFrom(now);
       const claimed = await this.deps.webhooks.claimDue(now, leaseUntil, free, PER_WEBHOOK);
       if (this.stopped) {
         await this.giveBack(claimed);
@@ -251,6 +294,18 @@ export class WebhookRelay {
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const { webhookId } = delivery;
+    this.heldPerWebhook.set(webhookId, (this.heldPerWebhook.get(webhookId) ?? 0) + 1);
+    try {
+      await this.attemptHeld(delivery);
+    } finally {
+      const left = (this.heldPerWebhook.get(webhookId) ?? 1) - 1;
+      if (left > 0) this.heldPerWebhook.set(webhookId, left);
+      else this.heldPerWebhook.delete(webhookId);
+    }
+  }
+
+  private async attemptHeld(delivery: ClaimedDelivery): Promise<void> {
     const outcome = await this.send(delivery);
     const now = Date.now();
     const interrupted = this.aborts.signal.aborted && !outcome.delivered;

@@ -51,6 +51,7 @@ export function newDelivery(
     state: 'pending',
     attempts: 0,
     nextAttemptAt: now,
+    leaseUntil: 0,
     lastStatus: null,
     lastLatencyMs: null,
     lastError: null,

@@ -11,7 +11,7 @@ import type { Settlement, WebhookChanges, WebhookStore } from '../../jobs/ports'
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../schema';
 import { toJob, toTransition } from './jobs/rows';
 
-/** Rows per insert statement, eight parameters each. */
+/** Rows per insert statement, ten parameters each. */
 const INSERT_CHUNK = 500;
 
 const toWebhook = (row: Selectable<WebhooksTable>): WebhookRecord => ({
@@ -39,6 +39,7 @@ const toDelivery = (row: Selectable<WebhookDeliveriesTable>): DeliveryRecord => 
   state: row.state as DeliveryState,
   attempts: Number(row.attempts),
   nextAttemptAt: Number(row.next_attempt_at),
+  leaseUntil: Number(row.lease_until),
   lastStatus: row.last_status === null ? null : Number(row.last_status),
   lastLatencyMs: row.last_latency_ms === null ? null : Number(row.last_latency_ms),
   lastError: row.last_error,
@@ -53,7 +54,9 @@ const toDeliveryRow = (d: DeliveryRecord) => ({
   job_id: d.jobId,
   payload: d.payload,
   state: d.state,
+  attempts: d.attempts,
   next_attempt_at: d.nextAttemptAt,
+  lease_until: d.leaseUntil,
   created_at: d.createdAt,
 });
 
