@@ -21,6 +21,11 @@ test('a webhook added in the console is told of a failed job, signed, and its de
     expect(secret).toMatch(/^whsec_/);
     expect(await seriousViolations(page), 'the secret shown once').toEqual([]);
     await dialog.getByRole('button', { name: 'Done' }).click();
+    // Shown once, kept nowhere in the browser.
+    const stored = await page.evaluate(() =>
+      JSON.stringify([{ ...localStorage }, { ...sessionStorage }]),
+    );
+    expect(stored).not.toContain(secret.slice('whsec_'.length));
 
     const card = page.getByRole('region', { name: `Webhook ${receiver.url}` });
     await expect(card.getByText('on-call')).toBeVisible();
