@@ -51,8 +51,12 @@ describe('a job that prints a flood of output', () => {
     expect(logs.kept_bytes).toBe(Buffer.byteLength(logs.text));
     expect(logs.kept_bytes).toBeLessThanOrEqual(10 * 1024 ** 2);
     expect(logs.kept_lines).toBe(logs.lines.length);
-    // MiB: the kept 10 MiB as lines, their JSON and compression, not the output.
-    expect(peak - before).toBeLessThan(400);
+    // MiB: the kept 10 MiB as lines, their JSON and compression, and the garbage of reading the
+    // engine's whole output through, which V8 collects late: 280–440 MiB on this VM whether 100
+    // or 400 MB were printed (it was 300–320 in earlier runs; 400 and 444 since, on the code of
+    // before this bound was raised too). Holding the output itself, as lines, costs several
+    // times its size on top: past this at 100 MB, far past it at 400.
+    expect(peak - before).toBeLessThan(480);
     recordFigure(
       `a job printing ${OUTPUT_MB} MB`,
       `service RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB; slowest health ${slowestHealthMs} ms; kept the last ${logs.kept_lines} of ${logs.total_lines} lines the engine held (${logs.kept_bytes} bytes)`,
