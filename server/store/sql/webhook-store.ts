@@ -9,7 +9,7 @@ import type {
 } from '../../jobs/model';
 import type { Settlement, WebhookChanges, WebhookStore } from '../../jobs/ports';
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../schema';
-import { toJob, toTransition } from './jobs/rows';
+import { readChanges } from './jobs/change-feed';
 
 /** Rows per insert statement, ten parameters each. */
 const INSERT_CHUNK = 500;
@@ -139,28 +139,13 @@ export class SqlWebhookStore implements WebhookStore {
     return this.cursor(initial);
   }
 
-  async changesInto(
+  changesInto(
     states: readonly JobState[],
     afterSeq: number,
     uptoSeq: number,
     limit: number,
   ): Promise<JobChange[]> {
-    const rows = await this.db
-      .selectFrom('job_transitions as t')
-      .innerJoin('jobs as j', 'j.id', 't.job_id')
-      .selectAll('j')
-      .select(['t.seq as change_seq', 't.from_state', 't.to_state', 't.at', 't.note'])
-      .where('t.seq', '>', afterSeq)
-      .where('t.seq', '<=', uptoSeq)
-      .where('t.to_state', 'in', states)
-      .orderBy('t.seq')
-      .limit(limit)
-      .execute();
-    return rows.map((row) => ({
-      seq: Number(row.change_seq),
-      transition: toTransition(row),
-      job: toJob(row),
-    }));
+    return readChanges(this.db, { toStates: states, afterSeq, uptoSeq, limit });
   }
 
   async advance(fromSeq: number, toSeq: number, deliveries: DeliveryRecord[]) {

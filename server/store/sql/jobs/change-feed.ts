@@ -1,5 +1,8 @@
+import type { Kysely } from 'kysely';
+import type { JobState } from '../../../../contract';
 import type { JobChange, Transition } from '../../../jobs/model';
 import type { JobStore } from '../../../jobs/ports';
+import type { Database } from '../../schema';
 import type { JobTables } from './context';
 import { toJob, toTransition } from './rows';
 
@@ -41,27 +44,43 @@ export class JobChangeFeed implements ChangeFeed {
     return rows.map((r) => r.seq);
   }
 
-  async changesAfter(
+  changesAfter(
     project: string,
     afterSeq: number,
     uptoSeq: number,
     limit: number,
   ): Promise<JobChange[]> {
-    const rows = await this.tables.db
-      .selectFrom('job_transitions as t')
-      .innerJoin('jobs as j', 'j.id', 't.job_id')
-      .selectAll('j')
-      .select(['t.seq as change_seq', 't.from_state', 't.to_state', 't.at', 't.note'])
-      .where('j.project', '=', project)
-      .where('t.seq', '>', afterSeq)
-      .where('t.seq', '<=', uptoSeq)
-      .orderBy('t.seq')
-      .limit(limit)
-      .execute();
-    return rows.map((row) => ({
-      seq: row.change_seq,
-      transition: toTransition(row),
-      job: toJob(row),
-    }));
+    return readChanges(this.tables.db, { project, afterSeq, uptoSeq, limit });
   }
+}
+
+/**
+ * State changes after `afterSeq` up to `uptoSeq`, oldest first, each with its job as it is now:
+ * one project's (event streams) or those into some states, every project's (webhooks).
+ */
+export async function readChanges(
+  db: Kysely<Database>,
+  range: {
+    afterSeq: number;
+    uptoSeq: number;
+    limit: number;
+    project?: string;
+    toStates?: readonly JobState[];
+  },
+): Promise<JobChange[]> {
+  let query = db
+    .selectFrom('job_transitions as t')
+    .innerJoin('jobs as j', 'j.id', 't.job_id')
+    .selectAll('j')
+    .select(['t.seq as change_seq', 't.from_state', 't.to_state', 't.at', 't.note'])
+    .where('t.seq', '>', range.afterSeq)
+    .where('t.seq', '<=', range.uptoSeq);
+  if (range.project !== undefined) query = query.where('j.project', '=', range.project);
+  if (range.toStates) query = query.where('t.to_state', 'in', range.toStates);
+  const rows = await query.orderBy('t.seq').limit(range.limit).execute();
+  return rows.map((row) => ({
+    seq: Number(row.change_seq),
+    transition: toTransition(row),
+    job: toJob(row),
+  }));
 }
