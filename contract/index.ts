@@ -20,3 +20,5 @@ export * from './schedules';
 export * from './arrays';
 export * from './webhooks';
 export * from './trends';
+export * from './roles';
+export * from './keys';

@@ -19,6 +19,8 @@ import { attemptsAnswerSchema } from './retry';
 import { pauseRequestSchema } from './pause';
 import { scheduleSchema, schedulesAnswerSchema } from './schedules';
 import { whoAmISchema } from './identity';
+import { roleFor } from './roles';
+import { KEY_LIMITS, apiKeysSchema, createApiKeySchema, createdApiKeySchema } from './keys';
 import { queueListSchema, queueMaxRunningSchema, queueSummarySchema } from './queues';
 import { VIEW_LIMITS, saveViewSchema, savedViewSchema, savedViewsSchema } from './views';
 import { submitJobSchema } from './submit';
@@ -627,6 +629,50 @@ export function buildOpenApiDocument() {
       429: errors[429],
     },
   });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/keys',
+    operationId: 'listKeys',
+    summary: "The project's API keys, newest first, never the keys themselves (extension)",
+    security,
+    responses: {
+      200: json(successEnvelope(apiKeysSchema), 'Keys with role, expiry and last use'),
+      401: errors[401],
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/client/keys',
+    operationId: 'createKey',
+    summary: 'Create an API key of this project with a role and an optional expiry (extension)',
+    description: 'The key itself is in this answer only; only its hash is stored.',
+    security,
+    request: {
+      body: { required: true, content: { 'application/json': { schema: createApiKeySchema } } },
+    },
+    responses: {
+      201: json(successEnvelope(createdApiKeySchema), 'The key, shown this once'),
+      400: errors[400],
+      401: errors[401],
+      409: json(error, `The project already has ${KEY_LIMITS.activePerProject} active keys`),
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/v1/client/keys/{id}',
+    operationId: 'revokeKey',
+    summary: 'Revoke an API key of this project at once (revoking twice is fine) (extension)',
+    security,
+    request: { params: z.object({ id: z.string().meta({ description: 'The key’s id' }) }) },
+    responses: {
+      200: json(acceptedBodySchema, 'Revoked'),
+      401: errors[401],
+      404: json(error, 'No such key in this API key’s project'),
+      429: errors[429],
+    },
+  });
   // Reached only from `webhooks`, which generators do not follow: a component of its own.
   const webhookEvent = z.toJSONSchema(webhookEventSchema, { io: 'output' });
   delete webhookEvent.$schema; // the document's own dialect applies
@@ -654,7 +700,7 @@ export function buildOpenApiDocument() {
     responses: { 200: { description: 'Any 2xx delivers it; anything else is retried' } },
   });
 
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Jobdeck job client API',
@@ -666,4 +712,28 @@ export function buildOpenApiDocument() {
     // another port); its paths already start with /v1.
     servers: [{ url: '/', description: 'The service that serves this document' }],
   });
+  documentRoles(document.paths ?? {});
+  return document;
+}
+
+type Operation = { responses?: Record<string, unknown>; description?: string };
+
+/** Each client operation names its role (x-jobdeck-role) and documents the 403 of holding less. */
+function documentRoles(paths: Record<string, object>) {
+  const forbidden = {
+    description: 'The key (or signed-in member) holds a lesser role than this operation needs',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
+  for (const [path, operations] of Object.entries(paths)) {
+    if (!path.startsWith('/v1/client/')) continue;
+    for (const [method, value] of Object.entries(operations)) {
+      const role = roleFor(method, path);
+      if (!role)
+        throw new Error(`${method.toUpperCase()} ${path} has no role in contract/roles.ts`);
+      const operation = value as Operation & Record<string, unknown>;
+      operation['x-jobdeck-role'] = role;
+      operation.description = `Needs the **${role}** role.${operation.description ? ` ${operation.description}` : ''}`;
+      operation.responses = { ...operation.responses, 403: forbidden };
+    }
+  }
 }

@@ -52,7 +52,12 @@ async function consoleKey(keys: KeyStore, config: JobdeckConfig): Promise<Consol
   if (existsSync(file)) {
     return { project, key: readFileSync(file, 'utf8').trim(), file, created: false };
   }
-  const { key } = await keys.create(project, 'console (created at first start)');
+  const { key } = await keys.create(project, {
+    label: 'console (created at first start)',
+    role: 'admin',
+    expiresAt: null,
+    createdBy: null,
+  });
   writeFileSync(file, key, { mode: 0o600 });
   chmodSync(file, 0o600);
   return { project, key, file, created: true };

@@ -1,81 +1,27 @@
 import { resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
-import { environmentLayer, unknownVariableWarnings, type ConfigLayer } from '../config/environment';
+import { Command } from 'commander';
 import { definitionRefOf, queueRefOf } from '../../contract';
 import { SecretKeyMissingError } from '../jobs/errors';
 import type { Logger } from '../jobs/ports';
 import { RetentionPruner } from '../jobs/retention';
 import { catalogFromConfig } from '../config/catalog';
-import { ConfigError, loadConfig } from '../config/load';
+import { ConfigError } from '../config/load';
 import type { JobdeckConfig } from '../config/schema';
 import { saveCodeCache } from './code-cache';
+import { addKeyCommands } from './key-commands';
+import { configFrom, configured, port, withStore, type CommonOptions } from './options';
 import { startJobdeck, type ConsoleKey } from '../app/jobdeck';
 import { StartupError } from '../app/startup-error';
 import { resealAll } from '../secrets/rotate';
 import { openSecretBox, replaceKeyFile } from '../secrets/secret-box';
-import { backupStore, openStore } from '../store/open-store';
+import { backupStore } from '../store/open-store';
 import { packageVersion } from '../app/package-info';
-import type { KeyStore, Store } from '../store/ports';
 
 /** A command's own lines say what it did; the domain's log lines are the service's. */
 const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
-const DEFAULT_CONFIG = process.env.JOBDECK_CONFIG ?? 'config/jobdeck.yaml';
 /** How long a stop may take to answer requests under way before the process just exits. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
-
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535)
-    throw new InvalidArgumentError('must be a port number');
-  return n;
-}
-
-interface CommonOptions {
-  config: string;
-  dataDir?: string;
-}
-
-/** The file, then JOBDECK_* variables, then flags: each later one wins, and errors name their source. */
-function configFrom(
-  options: CommonOptions & { port?: number; consolePort?: number },
-): JobdeckConfig {
-  const flags: ConfigLayer = {};
-  if (options.dataDir) flags.data_dir = { value: resolve(options.dataDir), source: '--data-dir' };
-  if (options.port !== undefined) flags.port = { value: options.port, source: '--port' };
-  if (options.consolePort !== undefined) {
-    flags.console_port = { value: options.consolePort, source: '--console-port' };
-  }
-  for (const warning of unknownVariableWarnings()) {
-    process.stderr.write(`jobdeck: warning: ${warning}\n`);
-  }
-  return loadConfig(resolve(options.config), { environment: environmentLayer(), flags });
-}
-
-async function withStore<T>(
-  options: CommonOptions,
-  work: (store: Store, config: JobdeckConfig) => Promise<T>,
-) {
-  const config = configFrom(options);
-  const store = await openStore(config);
-  try {
-    return await work(store, config);
-  } finally {
-    await store.close();
-  }
-}
-
-const withKeys = <T>(
-  options: CommonOptions,
-  work: (keys: KeyStore, config: JobdeckConfig) => Promise<T>,
-) => withStore(options, (store, config) => work(store.keys, config));
-
-/** The options every command that reads the configuration takes. */
-function configured(command: Command): Command {
-  return command
-    .option('-c, --config <file>', 'configuration file', DEFAULT_CONFIG)
-    .option('--data-dir <dir>', 'override data_dir');
-}
 
 /**
  * The console's key is shown once, on the start that created it; every later start says where it
@@ -166,49 +112,7 @@ configured(program.command('dev'))
     );
   });
 
-const keys = program.command('keys').description('manage API keys (each belongs to one project)');
-
-configured(keys.command('create'))
-  .description('create a key and print it once; only its hash is stored')
-  .requiredOption('-p, --project <project>', 'project the key acts for')
-  .option('-l, --label <label>', 'what the key is for')
-  .action(async (options: CommonOptions & { project: string; label?: string }) => {
-    await withKeys(options, async (store, config) => {
-      if (!config.projects[options.project]) {
-        throw new ConfigError(
-          `--project: no project "${options.project}" in the configuration (declared: ${Object.keys(config.projects).join(', ')})`,
-        );
-      }
-      const { id, key } = await store.create(options.project, options.label ?? null);
-      process.stdout.write(`${key}\n`);
-      process.stderr.write(
-        `created ${id} for project ${options.project}; the key is shown only this once\n`,
-      );
-    });
-  });
-
-configured(keys.command('list'))
-  .description('list keys (never the keys themselves)')
-  .action(async (options: CommonOptions) => {
-    await withKeys(options, async (store) => {
-      for (const k of await store.list()) {
-        const status = k.revokedAt ? `revoked ${new Date(k.revokedAt).toISOString()}` : 'active';
-        process.stdout.write(
-          `${k.id}\t${k.project}\t${status}\tcreated ${new Date(k.createdAt).toISOString()}\t${k.label ?? ''}\n`,
-        );
-      }
-    });
-  });
-
-configured(keys.command('revoke <id>'))
-  .description('revoke a key at once')
-  .action(async (id: string, options: CommonOptions) => {
-    await withKeys(options, async (store) => {
-      if (!(await store.revoke(id)))
-        throw new ConfigError(`<id>: no key "${id}" (see: jobdeck keys list)`);
-      process.stderr.write(`revoked ${id}\n`);
-    });
-  });
+addKeyCommands(program);
 
 const secrets = program
   .command('secrets')

@@ -15,6 +15,7 @@ import type { Scheduler } from '../jobs/scheduler';
 import type { TrendsReader } from '../jobs/trends';
 import type { KeyStore, ViewStore } from '../store/ports';
 import { authenticate, principalOf } from './auth';
+import { documentedPath, enforceRouteRoles } from './route-roles';
 import { ZOD_ONLY } from './parse';
 import { HttpError, installDraining, installErrorHandling, sendError } from './errors';
 import {
@@ -30,6 +31,7 @@ import type { PositionCodec } from './positions';
 import { eventRoutes } from './routes/events';
 import { extensionRoutes } from './routes/extensions';
 import { jobRoutes } from './routes/jobs';
+import { keyRoutes } from './routes/keys';
 import { requestIdOf } from '../observability/logging';
 import type { ServiceMetrics } from '../observability/metrics';
 import type { DiskFullWatch } from '../store/disk-full';
@@ -126,6 +128,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           }
         : undefined;
     client.addHook('onRequest', authenticate(options.keys, failedAuth));
+    enforceRouteRoles(client);
     if (options.rateLimitPerMinute > 0) {
       client.addHook(
         'preHandler',
@@ -155,6 +158,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       bulkActionRoutes(client, options.bulk);
       webhookRoutes(client, options.extensions.webhooks);
       trendRoutes(client, options.trends);
+      keyRoutes(client, options.keys);
     }
   });
 
@@ -170,7 +174,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         sendError(
           reply.header('allow', allow),
           405,
-          `method: ${request.method} is not allowed on ${url.replace(/:(\w+)/g, '{$1}')}; it takes ${allow}`,
+          `method: ${request.method} is not allowed on ${documentedPath(url)}; it takes ${allow}`,
         ),
     });
   }

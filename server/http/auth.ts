@@ -14,6 +14,9 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
+/** Whoami's answer about the caller: the project, the role there, and who acts. */
+export const whoAmIOf = ({ project, role, actor }: Principal) => ({ project, role, actor });
+
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 
 /**

@@ -1,4 +1,4 @@
-import type { JobState } from '../../contract';
+import type { JobState, Role } from '../../contract';
 import type { StoredEnvVar } from '../jobs/model';
 import type {
   BulkActionStore,
@@ -16,21 +16,40 @@ export interface ApiKeyInfo {
   id: string;
   project: string;
   label: string | null;
+  role: Role;
   createdAt: number;
+  createdBy: string | null;
   revokedAt: number | null;
+  expiresAt: number | null;
+  /** Within a minute: the time is written at most once a minute per key. */
+  lastUsedAt: number | null;
+}
+
+export interface NewApiKey {
+  label: string | null;
+  role: Role;
+  expiresAt: number | null;
+  /** The actor who created it; null from the command line. */
+  createdBy: string | null;
 }
 
 export interface Principal {
+  /** What rate limits and stream bounds count by: the key's id, or the signed-in user's session. */
   keyId: string;
   project: string;
+  role: Role;
+  /** Who acts, as the audit trail and a job's page name them: `key:<id>` or `user:<identity>`. */
+  actor: string;
 }
 
 /** API keys: shown once at creation, stored only as a hash. */
 export interface KeyStore {
-  create(project: string, label: string | null): Promise<{ id: string; key: string }>;
-  list(): Promise<ApiKeyInfo[]>;
+  create(project: string, key: NewApiKey): Promise<{ id: string; key: string }>;
+  /** Every project's keys, or one's. */
+  list(project?: string): Promise<ApiKeyInfo[]>;
   /** Returns false when no such key exists (revoking twice is fine). */
-  revoke(id: string): Promise<boolean>;
+  revoke(id: string, project?: string): Promise<boolean>;
+  /** The key's principal, unless it is unknown, revoked or expired at `now`. */
   authenticate(key: string): Promise<Principal | undefined>;
 }
 

@@ -233,8 +233,13 @@ export interface ApiKeysTable {
   /** SHA-256 of the key: keys are 256 random bits, so a slow hash buys nothing. */
   key_hash: string;
   label: string | null;
+  /** viewer, operator or admin (contract/roles.ts); keys older than roles are admin. */
+  role: Generated<string>;
   created_at: number;
+  created_by: string | null;
   revoked_at: number | null;
+  expires_at: number | null;
+  last_used_at: number | null;
 }
 
 export interface MetaTable {

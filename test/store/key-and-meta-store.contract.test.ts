@@ -1,8 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../../server/store/open-store';
-import type { Store } from '../../server/store/ports';
+import type { NewApiKey, Store } from '../../server/store/ports';
 import { DRIVERS, type StoreConfig } from './drivers';
 import { newJob } from './new-job';
+
+const newKey = (key: Partial<NewApiKey> = {}): NewApiKey => ({
+  label: null,
+  role: 'operator',
+  expiresAt: null,
+  createdBy: null,
+  ...key,
+});
 
 describe.each(DRIVERS)('KeyStore and MetaStore on $name', (driver) => {
   let config: StoreConfig;
@@ -15,9 +23,14 @@ describe.each(DRIVERS)('KeyStore and MetaStore on $name', (driver) => {
 
   it('authenticates a created key for its project until it is revoked', async () => {
     const before = Date.now();
-    const { id, key } = await store.keys.create('p', 'ci');
+    const { id, key } = await store.keys.create('p', newKey({ label: 'ci' }));
     expect(key).toMatch(/^jd_[A-Za-z0-9_-]{43}$/);
-    expect(await store.keys.authenticate(key)).toEqual({ keyId: id, project: 'p' });
+    expect(await store.keys.authenticate(key)).toEqual({
+      keyId: id,
+      project: 'p',
+      role: 'operator',
+      actor: `key:${id}`,
+    });
     expect(await store.keys.authenticate(`${key}x`)).toBeUndefined();
 
     const [listed] = await store.keys.list();
@@ -32,11 +45,32 @@ describe.each(DRIVERS)('KeyStore and MetaStore on $name', (driver) => {
   });
 
   it('lists keys oldest first, never the keys themselves', async () => {
-    const first = await store.keys.create('p', null);
-    const second = await store.keys.create('q', 'other');
+    const first = await store.keys.create('p', newKey());
+    const second = await store.keys.create('q', newKey({ label: 'other' }));
     const listed = await store.keys.list();
     expect(listed.map((k) => k.id)).toEqual([first.id, second.id]);
     expect(JSON.stringify(listed)).not.toContain(first.key);
+  });
+
+  it('refuses a key past its expiry and lists one project with role, creator and last use', async () => {
+    const live = await store.keys.create('p', newKey({ role: 'viewer', createdBy: 'user:a@x' }));
+    const past = await store.keys.create('p', newKey({ expiresAt: Date.now() - 1 }));
+    const soon = await store.keys.create('p', newKey({ expiresAt: Date.now() + 60_000 }));
+    await store.keys.create('q', newKey());
+    expect(await store.keys.authenticate(past.key)).toBeUndefined();
+    expect(await store.keys.authenticate(soon.key)).toMatchObject({ role: 'operator' });
+    expect(await store.keys.authenticate(live.key)).toMatchObject({ role: 'viewer' });
+
+    const listed = await vi.waitUntil(async () => {
+      const keys = await store.keys.list('p');
+      return keys.every((k) => k.id === past.id || k.lastUsedAt !== null) && keys;
+    });
+    expect(listed.map((k) => k.id)).toEqual([live.id, past.id, soon.id]);
+    expect(listed[0]).toMatchObject({ role: 'viewer', createdBy: 'user:a@x', expiresAt: null });
+    expect(listed[1]!.lastUsedAt).toBeNull();
+    // Revoking through another project's name finds nothing.
+    expect(await store.keys.revoke(live.id, 'q')).toBe(false);
+    expect(await store.keys.revoke(live.id, 'p')).toBe(true);
   });
 
   it('keeps one store id and one position key for the life of the store', async () => {

@@ -9,7 +9,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Job Submit */
+    /**
+     * Job Submit
+     * @description Needs the **operator** role.
+     */
     post: operations['submitJob'];
     delete?: never;
     options?: never;
@@ -24,7 +27,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Job Detail */
+    /**
+     * Job Detail
+     * @description Needs the **viewer** role.
+     */
     get: operations['getJob'];
     put?: never;
     post?: never;
@@ -45,7 +51,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel Job
-     * @description Waiting jobs are cancelled at once; starting and running jobs become cancelling until the container stops. Cancelling or cancelled jobs answer 202 again; completed, failed, timeout and error jobs answer 409.
+     * @description Needs the **operator** role. Waiting jobs are cancelled at once; starting and running jobs become cancelling until the container stops. Cancelling or cancelled jobs answer 202 again; completed, failed, timeout and error jobs answer 409.
      */
     post: operations['cancelJob'];
     delete?: never;
@@ -61,7 +67,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Job list (extension), newest first */
+    /**
+     * Job list (extension), newest first
+     * @description Needs the **viewer** role.
+     */
     get: operations['listJobs'];
     put?: never;
     post?: never;
@@ -78,7 +87,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** State history (extension) */
+    /**
+     * State history (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['getJobTransitions'];
     put?: never;
     post?: never;
@@ -95,7 +107,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Container output line by line, live while the job runs (extension) */
+    /**
+     * Container output line by line, live while the job runs (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['getJobLogs'];
     put?: never;
     post?: never;
@@ -112,7 +127,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Attempts of a job with a retry strategy (extension) */
+    /**
+     * Attempts of a job with a retry strategy (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['getJobAttempts'];
     put?: never;
     post?: never;
@@ -129,7 +147,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** What a job waits for and what waits for it (extension) */
+    /**
+     * What a job waits for and what waits for it (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['getJobDependencies'];
     put?: never;
     post?: never;
@@ -146,7 +167,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** An array job's children, or a child's place in its array (extension) */
+    /**
+     * An array job's children, or a child's place in its array (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['getJobArray'];
     put?: never;
     post?: never;
@@ -163,7 +187,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** An earlier attempt's output (extension) */
+    /**
+     * An earlier attempt's output (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['getJobAttemptLogs'];
     put?: never;
     post?: never;
@@ -180,7 +207,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** What ran and where (extension) */
+    /**
+     * What ran and where (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['getJobExecution'];
     put?: never;
     post?: never;
@@ -197,7 +227,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The project's queues with their jobs counted by state (extension) */
+    /**
+     * The project's queues with their jobs counted by state (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['listQueues'];
     put?: never;
     post?: never;
@@ -214,7 +247,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A queue's jobs ended per hour (24h) or day (30d) by outcome, with the median and 95th percentile of their waiting and run times (extension) */
+    /**
+     * A queue's jobs ended per hour (24h) or day (30d) by outcome, with the median and 95th percentile of their waiting and run times (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['queueTrends'];
     put?: never;
     post?: never;
@@ -233,7 +269,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Pause a queue on every instance: it accepts jobs and starts none until resumed (extension) */
+    /**
+     * Pause a queue on every instance: it accepts jobs and starts none until resumed (extension)
+     * @description Needs the **admin** role.
+     */
     post: operations['pauseQueue'];
     delete?: never;
     options?: never;
@@ -250,7 +289,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Resume a paused queue: its waiting jobs start again (extension) */
+    /**
+     * Resume a paused queue: its waiting jobs start again (extension)
+     * @description Needs the **admin** role.
+     */
     post: operations['resumeQueue'];
     delete?: never;
     options?: never;
@@ -267,7 +309,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Change how many of a queue's jobs hold a slot at once, up to its max_running_ceiling; null: as configured (extension) */
+    /**
+     * Change how many of a queue's jobs hold a slot at once, up to its max_running_ceiling; null: as configured (extension)
+     * @description Needs the **admin** role.
+     */
     post: operations['setQueueMaxRunning'];
     delete?: never;
     options?: never;
@@ -282,7 +327,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The project's recurring schedules with their next firings and recent runs (extension) */
+    /**
+     * The project's recurring schedules with their next firings and recent runs (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['listSchedules'];
     put?: never;
     post?: never;
@@ -301,7 +349,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Pause a schedule: it fires no more until resumed (extension) */
+    /**
+     * Pause a schedule: it fires no more until resumed (extension)
+     * @description Needs the **admin** role.
+     */
     post: operations['pauseSchedule'];
     delete?: never;
     options?: never;
@@ -318,7 +369,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Resume a paused schedule from its next firing on (extension) */
+    /**
+     * Resume a paused schedule from its next firing on (extension)
+     * @description Needs the **admin** role.
+     */
     post: operations['resumeSchedule'];
     delete?: never;
     options?: never;
@@ -333,7 +387,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The jobs table's views the project shares, by name (extension) */
+    /**
+     * The jobs table's views the project shares, by name (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['listViews'];
     put?: never;
     post?: never;
@@ -351,10 +408,16 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** Save (or replace) a view of the jobs table for the project, at most 100 (extension) */
+    /**
+     * Save (or replace) a view of the jobs table for the project, at most 100 (extension)
+     * @description Needs the **operator** role.
+     */
     put: operations['saveView'];
     post?: never;
-    /** Delete a view the project shares (extension) */
+    /**
+     * Delete a view the project shares (extension)
+     * @description Needs the **operator** role.
+     */
     delete: operations['deleteView'];
     options?: never;
     head?: never;
@@ -368,10 +431,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The project's latest 20 bulk actions, newest first (extension) */
+    /**
+     * The project's latest 20 bulk actions, newest first (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['listBulkActions'];
     put?: never;
-    /** Cancel every job a filter matches, up to 100000: a dry run first, then in the service, in batches (extension) */
+    /**
+     * Cancel every job a filter matches, up to 100000: a dry run first, then in the service, in batches (extension)
+     * @description Needs the **operator** role.
+     */
     post: operations['startBulkAction'];
     delete?: never;
     options?: never;
@@ -386,7 +455,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A bulk action and how far it went (extension) */
+    /**
+     * A bulk action and how far it went (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['getBulkAction'];
     put?: never;
     post?: never;
@@ -405,7 +477,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Stop a running bulk action within ten cancels (extension) */
+    /**
+     * Stop a running bulk action within ten cancels (extension)
+     * @description Needs the **operator** role.
+     */
     post: operations['stopBulkAction'];
     delete?: never;
     options?: never;
@@ -420,7 +495,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** What the bulk action did to each job it reached, as a CSV file (extension) */
+    /**
+     * What the bulk action did to each job it reached, as a CSV file (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['bulkActionResults'];
     put?: never;
     post?: never;
@@ -437,7 +515,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The key's project and the service's version (extension) */
+    /**
+     * The key's project and the service's version (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['whoAmI'];
     put?: never;
     post?: never;
@@ -454,7 +535,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The project's job definitions, each version with its command and defaults (extension) */
+    /**
+     * The project's job definitions, each version with its command and defaults (extension)
+     * @description Needs the **viewer** role.
+     */
     get: operations['listDefinitions'];
     put?: never;
     post?: never;
@@ -473,7 +557,7 @@ export interface paths {
     };
     /**
      * Server-sent events of the project's state changes (extension)
-     * @description One `job` event per state change: `id` is an opaque token for the change's position (valid for this project only), `data` a JobEvent (the job as a list row after the change). Resume with the `Last-Event-ID` header (or `since`; the header wins). The stream opens with `retry:` and, when it starts from now, a lone `id:` line with the position to resume from; a comment line is a heartbeat. A few streams per API key at once; more are a 429.
+     * @description Needs the **viewer** role. One `job` event per state change: `id` is an opaque token for the change's position (valid for this project only), `data` a JobEvent (the job as a list row after the change). Resume with the `Last-Event-ID` header (or `since`; the header wins). The stream opens with `retry:` and, when it starts from now, a lone `id:` line with the position to resume from; a comment line is a heartbeat. A few streams per API key at once; more are a 429.
      */
     get: operations['streamEvents'];
     put?: never;
@@ -491,10 +575,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The project's webhooks, oldest first (extension) */
+    /**
+     * The project's webhooks, oldest first (extension)
+     * @description Needs the **admin** role.
+     */
     get: operations['listWebhooks'];
     put?: never;
-    /** Tell a URL of the project's jobs' state changes, signed (at most 20 per project; extension) */
+    /**
+     * Tell a URL of the project's jobs' state changes, signed (at most 20 per project; extension)
+     * @description Needs the **admin** role.
+     */
     post: operations['createWebhook'];
     delete?: never;
     options?: never;
@@ -509,15 +599,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One webhook (extension) */
+    /**
+     * One webhook (extension)
+     * @description Needs the **admin** role.
+     */
     get: operations['getWebhook'];
     put?: never;
     post?: never;
-    /** Delete a webhook and its delivery log; nothing more is sent (extension) */
+    /**
+     * Delete a webhook and its delivery log; nothing more is sent (extension)
+     * @description Needs the **admin** role.
+     */
     delete: operations['deleteWebhook'];
     options?: never;
     head?: never;
-    /** Change what fires a webhook or where it goes; its secret stays, deliveries not yet sent go to the new URL (extension) */
+    /**
+     * Change what fires a webhook or where it goes; its secret stays, deliveries not yet sent go to the new URL (extension)
+     * @description Needs the **admin** role.
+     */
     patch: operations['updateWebhook'];
     trace?: never;
   };
@@ -530,7 +629,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Send a webhook.test event, signed like every other (extension) */
+    /**
+     * Send a webhook.test event, signed like every other (extension)
+     * @description Needs the **admin** role.
+     */
     post: operations['testWebhook'];
     delete?: never;
     options?: never;
@@ -545,11 +647,58 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The webhook's latest 50 deliveries, newest first: state, attempts, status, latency (extension) */
+    /**
+     * The webhook's latest 50 deliveries, newest first: state, attempts, status, latency (extension)
+     * @description Needs the **admin** role.
+     */
     get: operations['webhookDeliveries'];
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The project's API keys, newest first, never the keys themselves (extension)
+     * @description Needs the **admin** role.
+     */
+    get: operations['listKeys'];
+    put?: never;
+    /**
+     * Create an API key of this project with a role and an optional expiry (extension)
+     * @description Needs the **admin** role. The key itself is in this answer only; only its hash is stored.
+     */
+    post: operations['createKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an API key of this project at once (revoking twice is fine) (extension)
+     * @description Needs the **admin** role.
+     */
+    delete: operations['revokeKey'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1133,6 +1282,13 @@ export interface components {
     WhoAmI: {
       /** @description The API key's project: every job it sees is that one's */
       project: string;
+      /**
+       * @description What this key (or signed-in member) may do here
+       * @enum {string}
+       */
+      role: 'viewer' | 'operator' | 'admin';
+      /** @description Who acts, as the audit trail names it: `key:<id>` or `user:<e-mail or subject>` */
+      actor: string;
       service: {
         /** @enum {string} */
         name: 'jobdeck';
@@ -1326,6 +1482,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Body over the size limit */
       413: {
         headers: {
@@ -1379,6 +1544,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description No such job in this API key’s project */
       404: {
         headers: {
@@ -1424,6 +1598,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1562,6 +1745,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -1632,6 +1824,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1722,6 +1923,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description No such job in this API key’s project */
       404: {
         headers: {
@@ -1775,6 +1985,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description No such job in this API key’s project */
       404: {
         headers: {
@@ -1821,6 +2040,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1899,6 +2127,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1988,6 +2225,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description No such job, or no earlier attempt of that number */
       404: {
         headers: {
@@ -2034,6 +2280,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2149,6 +2404,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -2196,6 +2460,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2272,6 +2545,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description No such queue in this API key’s project */
       404: {
         headers: {
@@ -2328,6 +2610,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2397,6 +2688,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2501,6 +2801,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -2553,6 +2862,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2622,6 +2940,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description No such schedule in this API key’s project */
       404: {
         headers: {
@@ -2676,6 +3003,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2743,6 +3079,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The project already shares 100 views */
       409: {
         headers: {
@@ -2798,6 +3143,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2874,6 +3228,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3010,6 +3373,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -3048,6 +3420,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3102,6 +3483,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3168,6 +3558,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description No such bulk action in this API key’s project */
       404: {
         headers: {
@@ -3219,6 +3618,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -3254,6 +3662,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3306,6 +3723,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3376,6 +3802,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3458,6 +3893,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The project already has 20 webhooks */
       409: {
         headers: {
@@ -3512,6 +3956,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description No such webhook in this API key’s project */
       404: {
         headers: {
@@ -3558,6 +4011,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3652,6 +4114,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description No such webhook in this API key’s project */
       404: {
         headers: {
@@ -3699,6 +4170,15 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3786,7 +4266,251 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description No such webhook in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Keys with role, expiry and last use */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              items: {
+                id: string;
+                label: string | null;
+                /**
+                 * @description viewer: reads; operator: also submits and cancels; admin: also queues, schedules, webhooks, keys and members
+                 * @enum {string}
+                 */
+                role: 'viewer' | 'operator' | 'admin';
+                /** @description RFC 3339 */
+                created_at: string;
+                /** @description Who created it (`user:…`, `key:…`); null from the command line */
+                created_by: string | null;
+                /** @description RFC 3339; null: never */
+                expires_at: string | null;
+                /** @description RFC 3339, within a minute; null: never used */
+                last_used_at: string | null;
+                /** @description RFC 3339; null: active */
+                revoked_at: string | null;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          label: string;
+          /**
+           * @description operator when left out
+           * @enum {string}
+           */
+          role?: 'viewer' | 'operator' | 'admin';
+          /** @description Left out: the key never expires */
+          expires_in_days?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The key, shown this once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              id: string;
+              label: string | null;
+              /**
+               * @description viewer: reads; operator: also submits and cancels; admin: also queues, schedules, webhooks, keys and members
+               * @enum {string}
+               */
+              role: 'viewer' | 'operator' | 'admin';
+              /** @description RFC 3339 */
+              created_at: string;
+              /** @description Who created it (`user:…`, `key:…`); null from the command line */
+              created_by: string | null;
+              /** @description RFC 3339; null: never */
+              expires_at: string | null;
+              /** @description RFC 3339, within a minute; null: never used */
+              last_used_at: string | null;
+              /** @description RFC 3339; null: active */
+              revoked_at: string | null;
+              /** @description The key itself: shown in this answer only, never again */
+              key: string;
+            };
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The project already has 100 active keys */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The key’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such key in this API key’s project */
       404: {
         headers: {
           [name: string]: unknown;

@@ -62,10 +62,10 @@ async function* csvOf(pages: AsyncIterable<BulkResultRecord[]>) {
 export function bulkActionRoutes(app: FastifyInstance, bulk: BulkActions): void {
   app.post('/v1/client/bulk-actions', async (request, reply) => {
     const body = parseOrThrow(bulkActionRequestSchema, request.body ?? {});
-    const { project, keyId } = principalOf(request);
+    const { project, actor } = principalOf(request);
     const filter = jobFilterOf(body.filter);
     if (body.dry_run) return { ok: true, data: toDryRun(await bulk.plan(project, filter)) };
-    const action = await bulk.start(project, keyId, filter);
+    const action = await bulk.start(project, actor, filter);
     return reply.code(202).send({ ok: true, data: toBulkAction(action) });
   });
 

@@ -15,7 +15,7 @@ import type { QueueControlChange } from '../../jobs/ports';
 import type { QueueControls } from '../../jobs/queue-controls';
 import { toLogInstant } from '../../jobs/log-instant';
 import type { Scheduler } from '../../jobs/scheduler';
-import { principalOf } from '../auth';
+import { principalOf, whoAmIOf } from '../auth';
 import { HttpError } from '../errors';
 import { jobFilterOf } from '../job-filter';
 import { parseOrThrow } from '../parse';
@@ -137,9 +137,9 @@ export function extensionRoutes(
 
   /** Changes the queue for every instance; answers its summary as it is now. */
   const changeQueue = async (request: FastifyRequest<QueueRequest>, change: QueueControlChange) => {
-    const { project, keyId } = principalOf(request);
+    const { project, actor } = principalOf(request);
     const queue = request.params.queue;
-    await controls.change(project, queue, change, keyId);
+    await controls.change(project, queue, change, actor);
     const [overview] = await service.queues(project, queue);
     return { ok: true, data: toQueueSummary(overview!) };
   };
@@ -184,7 +184,7 @@ export function extensionRoutes(
     Promise.resolve({
       ok: true,
       data: {
-        project: principalOf(request).project,
+        ...whoAmIOf(principalOf(request)),
         service: { name: 'jobdeck', version, engine },
       },
     }),

@@ -31,8 +31,8 @@ export function viewRoutes(app: FastifyInstance, views: ViewStore): void {
   app.put('/v1/client/views/:name', async (request: ViewRequest) => {
     const name = viewName(request);
     const { search } = parseOrThrow(saveViewSchema, request.body ?? {});
-    const { project, keyId } = principalOf(request);
-    const view = { name, search, createdBy: keyId, savedAt: Date.now() };
+    const { project, actor } = principalOf(request);
+    const view = { name, search, createdBy: actor, savedAt: Date.now() };
     const { saved } = await views.save(project, view, VIEW_LIMITS.perProject);
     if (!saved) {
       throw new HttpError(

@@ -44,8 +44,8 @@ const toDelivery = (delivery: DeliveryRecord): WebhookDelivery => ({
 export function webhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
   app.post('/v1/client/webhooks', async (request, reply) => {
     const body = parseOrThrow(createWebhookSchema, request.body ?? {});
-    const { project, keyId } = principalOf(request);
-    const { webhook, secret } = await webhooks.create(project, keyId, {
+    const { project, actor } = principalOf(request);
+    const { webhook, secret } = await webhooks.create(project, actor, {
       url: body.url,
       states: body.states,
       queues: body.queues ?? [],

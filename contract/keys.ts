@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { roleSchema } from './roles';
+import { wellFormed, withoutNul } from './text';
+
+/** Extension: a project's API keys, managed by its admins (the key itself is shown once). */
+export const KEY_LIMITS = { labelMaxLength: 100, activePerProject: 100, maxDays: 3650 };
+
+export const apiKeySchema = z.object({
+  id: z.string(),
+  label: z.string().nullable(),
+  role: roleSchema,
+  created_at: z.string().meta({ description: 'RFC 3339' }),
+  created_by: z
+    .string()
+    .nullable()
+    .meta({ description: 'Who created it (`user:…`, `key:…`); null from the command line' }),
+  expires_at: z.string().nullable().meta({ description: 'RFC 3339; null: never' }),
+  last_used_at: z
+    .string()
+    .nullable()
+    .meta({ description: 'RFC 3339, within a minute; null: never used' }),
+  revoked_at: z.string().nullable().meta({ description: 'RFC 3339; null: active' }),
+});
+export type ApiKey = z.infer<typeof apiKeySchema>;
+
+export const apiKeysSchema = z.object({ items: z.array(apiKeySchema) });
+
+export const createdApiKeySchema = apiKeySchema.extend({
+  key: z.string().meta({ description: 'The key itself: shown in this answer only, never again' }),
+});
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
+
+const DAYS_MESSAGE = `must be a whole number of days from 1 to ${KEY_LIMITS.maxDays}`;
+
+export const createApiKeySchema = z.strictObject(
+  {
+    label: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .min(1, 'must not be empty')
+      .max(KEY_LIMITS.labelMaxLength, `must be at most ${KEY_LIMITS.labelMaxLength} characters`)
+      .refine(...withoutNul)
+      .refine(...wellFormed),
+    role: roleSchema.optional().meta({ description: 'operator when left out' }),
+    expires_in_days: z
+      .number({ error: DAYS_MESSAGE })
+      .int(DAYS_MESSAGE)
+      .min(1, DAYS_MESSAGE)
+      .max(KEY_LIMITS.maxDays, DAYS_MESSAGE)
+      .optional()
+      .meta({ description: 'Left out: the key never expires' }),
+  },
+  { error: 'body must be a JSON object like { "label": "ci", "role": "operator" }' },
+);
+export type CreateApiKeyRequest = z.infer<typeof createApiKeySchema>;

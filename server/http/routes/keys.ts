@@ -1,0 +1,61 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { KEY_LIMITS, createApiKeySchema, type ApiKey } from '../../../contract';
+import type { ApiKeyInfo, KeyStore } from '../../store/ports';
+import { principalOf } from '../auth';
+import { HttpError } from '../errors';
+import { parseOrThrow } from '../parse';
+
+const DAY_MS = 86_400_000;
+const isoOrNull = (time: number | null) => (time === null ? null : new Date(time).toISOString());
+
+const toApiKey = (key: ApiKeyInfo): ApiKey => ({
+  id: key.id,
+  label: key.label,
+  role: key.role,
+  created_at: new Date(key.createdAt).toISOString(),
+  created_by: key.createdBy,
+  expires_at: isoOrNull(key.expiresAt),
+  last_used_at: isoOrNull(key.lastUsedAt),
+  revoked_at: isoOrNull(key.revokedAt),
+});
+
+const active = (key: ApiKeyInfo, now: number) =>
+  key.revokedAt === null && (key.expiresAt === null || key.expiresAt > now);
+
+/** Extension: the project's API keys, for its admins (the key itself only in the creation's answer). */
+export function keyRoutes(app: FastifyInstance, keys: KeyStore): void {
+  app.get('/v1/client/keys', async (request) => {
+    const items = await keys.list(principalOf(request).project);
+    return { ok: true, data: { items: items.reverse().map(toApiKey) } };
+  });
+
+  app.post('/v1/client/keys', async (request, reply) => {
+    const body = parseOrThrow(createApiKeySchema, request.body ?? {});
+    const { project, actor } = principalOf(request);
+    const now = Date.now();
+    const live = (await keys.list(project)).filter((key) => active(key, now)).length;
+    if (live >= KEY_LIMITS.activePerProject) {
+      throw new HttpError(
+        409,
+        `label: this project already has ${KEY_LIMITS.activePerProject} active keys; revoke one first`,
+      );
+    }
+    const created = {
+      label: body.label,
+      role: body.role ?? 'operator',
+      expiresAt: body.expires_in_days === undefined ? null : now + body.expires_in_days * DAY_MS,
+      createdBy: actor,
+    };
+    const { id, key } = await keys.create(project, created);
+    const [info] = (await keys.list(project)).filter((k) => k.id === id);
+    return reply.code(201).send({ ok: true, data: { ...toApiKey(info!), key } });
+  });
+
+  app.delete('/v1/client/keys/:id', async (request: FastifyRequest<{ Params: { id: string } }>) => {
+    const { id } = request.params;
+    if (!(await keys.revoke(id, principalOf(request).project))) {
+      throw new HttpError(404, `id: no key "${id}" in this project`);
+    }
+    return { ok: true };
+  });
+}
