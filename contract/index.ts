@@ -22,3 +22,5 @@ export * from './webhooks';
 export * from './trends';
 export * from './roles';
 export * from './keys';
+export * from './members';
+export * from './auth';

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { roleSchema } from './roles';
+
+/**
+ * Extension: the console's sign-in. A signed-in browser holds an HttpOnly session cookie; its
+ * requests to /v1/client name the project in `X-Jobdeck-Project` and, when they change
+ * anything, carry the session's `X-CSRF-Token`.
+ */
+export const SESSION_HEADERS = { project: 'x-jobdeck-project', csrf: 'x-csrf-token' } as const;
+
+export const signInMethodsSchema = z.object({
+  password: z.boolean().meta({ description: 'Local users may sign in with e-mail and password' }),
+  oidc: z
+    .string()
+    .nullable()
+    .meta({ description: "The identity provider's button label; null: not configured" }),
+});
+
+export const sessionSchema = z.object({
+  mode: z.enum(['local', 'sign-in']).meta({
+    description:
+      'local: the console on loopback with nobody to sign in acts as a local administrator; sign-in: each person signs in',
+  }),
+  methods: signInMethodsSchema,
+  user: z
+    .object({
+      identity: z.string().meta({ description: 'E-mail address, or sub:<subject>' }),
+      name: z.string().nullable(),
+      source: z.enum(['local', 'oidc']),
+    })
+    .nullable()
+    .meta({ description: 'Null: not signed in' }),
+  csrf_token: z
+    .string()
+    .nullable()
+    .meta({ description: 'Send as X-CSRF-Token on every request that changes anything' }),
+  projects: z
+    .array(z.object({ project: z.string(), role: roleSchema }))
+    .meta({ description: "The signed-in user's projects and roles, by name" }),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+export const signInSchema = z.strictObject(
+  {
+    email: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(254),
+    password: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(1024),
+  },
+  { error: 'body must be a JSON object like { "email": "…", "password": "…" }' },
+);
+export type SignInRequest = z.infer<typeof signInSchema>;
+
+export const signOutSchema = z.strictObject(
+  {
+    everywhere: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .meta({ description: "End every one of this user's sessions, on every device" }),
+  },
+  { error: 'body must be a JSON object like { "everywhere": true }' },
+);

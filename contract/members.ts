@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { roleSchema } from './roles';
+
+/**
+ * Extension: who may sign in to a project and with which role. A member is named by e-mail
+ * (matched against a local user's or a verified OpenID Connect e-mail) or by `sub:<subject>`
+ * (an OpenID Connect subject, for providers without e-mail).
+ */
+export const MEMBER_LIMITS = { identityMaxLength: 254, perProject: 1000 };
+
+const IDENTITY_MESSAGE = 'must be an e-mail address or sub:<OpenID Connect subject>';
+
+export const memberIdentitySchema = z
+  .string({ error: IDENTITY_MESSAGE })
+  .trim()
+  .max(
+    MEMBER_LIMITS.identityMaxLength,
+    `must be at most ${MEMBER_LIMITS.identityMaxLength} characters`,
+  )
+  .refine((identity) => /^(sub:[\x21-\x7e]+|[^\s@]+@[^\s@]+)$/.test(identity), IDENTITY_MESSAGE)
+  // E-mail addresses compare without case; a subject is the provider's, exactly.
+  .transform((identity) => (identity.startsWith('sub:') ? identity : identity.toLowerCase()));
+
+export const memberSchema = z.object({
+  identity: z.string().meta({ description: 'An e-mail address, or sub:<subject>' }),
+  role: roleSchema,
+  added_by: z.string().nullable().meta({ description: 'Who added it; null from the command line' }),
+  added_at: z.string().meta({ description: 'RFC 3339' }),
+  last_sign_in_at: z
+    .string()
+    .nullable()
+    .meta({ description: 'RFC 3339: the latest sign-in of a user with this identity' }),
+});
+export type Member = z.infer<typeof memberSchema>;
+
+export const membersSchema = z.object({ items: z.array(memberSchema) });
+
+export const putMemberSchema = z.strictObject(
+  { role: roleSchema },
+  { error: 'body must be a JSON object like { "role": "operator" }' },
+);
+export type PutMemberRequest = z.infer<typeof putMemberSchema>;
