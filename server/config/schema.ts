@@ -582,6 +582,37 @@ export const configSchema = z
       .describe(
         'Webhooks (an extension): where they may go, and how hard a delivery is tried (docs/api.md, Webhooks)',
       ),
+    auth: z
+      .strictObject({
+        require_sign_in: z
+          .boolean()
+          .default(false)
+          .describe(
+            'Sign-in even for a console on loopback with no users and no identity provider (set it when a proxy on this machine makes the console reachable from elsewhere)',
+          ),
+        public_url: z
+          .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+          .optional()
+          .describe(
+            "The console's address as browsers reach it, e.g. https://jobs.example.com: sessions' cookies are Secure when it is https, and OpenID Connect returns there",
+          ),
+        session_idle_minutes: positiveInt
+          .max(60 * 24 * 30, 'must be at most 43200 (30 days)')
+          .default(12 * 60)
+          .describe('A session unused this long ends'),
+        session_max_hours: positiveInt
+          .max(24 * 90, 'must be at most 2160 (90 days)')
+          .default(7 * 24)
+          .describe('A session ends this long after sign-in, used or not'),
+        sign_in_failures: positiveInt
+          .max(100, 'must be at most 100')
+          .default(5)
+          .describe(
+            'Failed password sign-ins per e-mail address in 15 minutes; then that address is refused for the rest of them',
+          ),
+      })
+      .prefault({})
+      .describe("The console's sign-in (docs/deploy.md, A team's console)"),
     body_limit_bytes: positiveInt
       .default(DEFAULT_BODY_LIMIT_BYTES)
       .describe('Request body limit (413 past it)'),

@@ -53,6 +53,93 @@ export interface KeyStore {
   authenticate(key: string): Promise<Principal | undefined>;
 }
 
+export type UserSource = 'local' | 'oidc';
+
+export interface UserRecord {
+  /** A lowercased e-mail address, or sub:<subject>. */
+  identity: string;
+  name: string | null;
+  source: UserSource;
+  passwordHash: string | null;
+  createdAt: number;
+  lastSignInAt: number | null;
+}
+
+/** Local users (with a password hash) and those an identity provider signed in, and failed tries. */
+export interface UserStore {
+  /** Adds a local user, or replaces its name and password: 'created' or 'updated'. */
+  putLocal(
+    identity: string,
+    name: string | null,
+    passwordHash: string,
+  ): Promise<'created' | 'updated'>;
+  get(identity: string): Promise<UserRecord | undefined>;
+  list(): Promise<UserRecord[]>;
+  /** Removes the user and ends its sessions; false when there was none. */
+  remove(identity: string): Promise<boolean>;
+  countLocal(): Promise<number>;
+  /** Records a sign-in, adding a provider's user the first time it is seen. */
+  noteSignIn(identity: string, name: string | null, source: UserSource, at: number): Promise<void>;
+  /** Failed sign-ins for this e-mail's hash in the window that holds `now`. */
+  failures(emailHash: string, windowMs: number, now: number): Promise<number>;
+  noteFailure(emailHash: string, windowMs: number, now: number): Promise<void>;
+  clearFailures(emailHash: string): Promise<void>;
+}
+
+export interface MemberRecord {
+  project: string;
+  identity: string;
+  role: Role;
+  addedBy: string | null;
+  addedAt: number;
+  /** The latest sign-in of the user with this identity. */
+  lastSignInAt: number | null;
+}
+
+/** 'last-admin': refused, the project would be left with no admin member. */
+export type MemberChange = 'added' | 'changed' | 'removed' | 'absent' | 'last-admin';
+
+export interface MemberStore {
+  list(project: string): Promise<MemberRecord[]>;
+  put(project: string, identity: string, role: Role, addedBy: string | null): Promise<MemberChange>;
+  remove(project: string, identity: string): Promise<MemberChange>;
+  /** The projects any of these identities belongs to, each with the highest role among them. */
+  rolesOf(identities: readonly string[]): Promise<{ project: string; role: Role }[]>;
+}
+
+export interface SessionRecord {
+  identity: string;
+  /** sub:<subject> of a provider's user signed in by e-mail: a member may be named by either. */
+  subjectIdentity: string | null;
+  name: string | null;
+  source: UserSource;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+}
+
+export interface PendingOidcSignIn {
+  nonce: string;
+  codeVerifier: string;
+  returnTo: string;
+  expiresAt: number;
+}
+
+/** Console sessions, by the hash of their token, and OpenID Connect sign-ins under way. */
+export interface SessionStore {
+  create(tokenHash: string, session: SessionRecord): Promise<void>;
+  get(tokenHash: string): Promise<SessionRecord | undefined>;
+  touch(tokenHash: string, at: number): Promise<void>;
+  end(tokenHash: string): Promise<void>;
+  /** Ends every session of this identity (sign out everywhere, a removed user): how many. */
+  endAllOf(identity: string): Promise<number>;
+  /** Deletes sessions and pending sign-ins past their time. */
+  prune(now: number, idleMs: number): Promise<void>;
+  putPendingOidc(stateHash: string, pending: PendingOidcSignIn): Promise<void>;
+  /** The pending sign-in of this state, deleted as it is read: a state serves once. */
+  takePendingOidc(stateHash: string, now: number): Promise<PendingOidcSignIn | undefined>;
+}
+
 /** Facts about the store itself rather than about jobs or keys. */
 export interface MetaStore {
   /**
@@ -128,6 +215,9 @@ export interface Store {
   bulkActions: BulkActionStore;
   webhooks: WebhookStore;
   keys: KeyStore;
+  users: UserStore;
+  members: MemberStore;
+  sessions: SessionStore;
   meta: MetaStore;
   instances: InstanceRegistry;
   signals: Signals;

@@ -1,3 +1,6 @@
+import { SqlMemberStore } from './identity/member-store';
+import { SqlSessionStore } from './identity/session-store';
+import { SqlUserStore } from './identity/user-store';
 import { sql, type Kysely } from 'kysely';
 import type { Store } from '../ports';
 import type { Database } from '../schema';
@@ -32,6 +35,9 @@ export async function openSqlStore(
       await sql`select 1`.execute(db);
     },
     keys: new SqlKeyStore(db),
+    users: new SqlUserStore(db),
+    members: new SqlMemberStore(db),
+    sessions: new SqlSessionStore(db),
     views: new SqlViewStore(db),
     bulkActions: new SqlBulkActionStore(db),
     webhooks: new SqlWebhookStore(db),

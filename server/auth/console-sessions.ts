@@ -1,0 +1,132 @@
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Role } from '../../contract';
+import type {
+  MemberStore,
+  SessionRecord,
+  SessionStore,
+  UserSource,
+  UserStore,
+} from '../store/ports';
+import { verifyPassword } from './passwords';
+
+export interface SessionSettings {
+  idleMs: number;
+  maxMs: number;
+  /** Failed password sign-ins per e-mail address within `failureWindowMs`, then refused. */
+  failuresAllowed: number;
+  failureWindowMs: number;
+}
+
+export interface SignedInUser {
+  identity: string;
+  subjectIdentity: string | null;
+  name: string | null;
+  source: UserSource;
+}
+
+export type PasswordSignIn =
+  | { ok: true; token: string }
+  | { ok: false; reason: 'not-recognised' }
+  | { ok: false; reason: 'too-many'; retryAfterS: number };
+
+/** A session's last use is written at most this often. */
+const TOUCH_EVERY_MS = 60_000;
+
+const sha256 = (text: string) => hash('sha256', text, 'hex');
+
+/**
+ * The console's sign-ins and sessions. The browser holds a random 256-bit token; the store only
+ * its hash. A session ends when idle too long, at its absolute end, at sign-out, or when its
+ * user is removed; a sign-in always starts a new one (no fixation).
+ */
+export class ConsoleSessions {
+  constructor(
+    private readonly users: UserStore,
+    private readonly members: MemberStore,
+    private readonly sessions: SessionStore,
+    private readonly settings: SessionSettings,
+  ) {}
+
+  /**
+   * Unknown e-mail and wrong password are one answer after the same work, and the failure limit
+   * counts by the e-mail tried whether or not such a user exists: neither tells who has an account.
+   */
+  async withPassword(email: string, password: string): Promise<PasswordSignIn> {
+    const identity = email.trim().toLowerCase();
+    const emailHash = sha256(identity);
+    const now = Date.now();
+    const { failuresAllowed, failureWindowMs } = this.settings;
+    const user = await this.users.get(identity);
+    const matches = await verifyPassword(
+      password,
+      user?.source === 'local' ? user.passwordHash : null,
+    );
+    if ((await this.users.failures(emailHash, failureWindowMs, now)) >= failuresAllowed) {
+      return { ok: false, reason: 'too-many', retryAfterS: Math.ceil(failureWindowMs / 1000) };
+    }
+    if (!user || !matches) {
+      await this.users.noteFailure(emailHash, failureWindowMs, now);
+      return { ok: false, reason: 'not-recognised' };
+    }
+    await this.users.clearFailures(emailHash);
+    return { ok: true, token: await this.start({ ...user, subjectIdentity: null }) };
+  }
+
+  /** Starts a session for a user whose identity is proven (a password, a provider's token). */
+  async start(user: SignedInUser): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = Date.now();
+    await this.sessions.create(sha256(token), {
+      ...user,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: now + this.settings.maxMs,
+    });
+    await this.users.noteSignIn(user.identity, user.name, user.source, now);
+    return token;
+  }
+
+  /** The live session of a token, or undefined (unknown, idle too long, past its end). */
+  async resolve(token: string): Promise<SessionRecord | undefined> {
+    const tokenHash = sha256(token);
+    const session = await this.sessions.get(tokenHash);
+    const now = Date.now();
+    if (!session) return undefined;
+    if (session.expiresAt <= now || now - session.lastSeenAt >= this.settings.idleMs) {
+      await this.sessions.end(tokenHash);
+      return undefined;
+    }
+    if (now - session.lastSeenAt >= TOUCH_EVERY_MS) await this.sessions.touch(tokenHash, now);
+    return session;
+  }
+
+  /** The projects the session's user is a member of, with the role in each. */
+  projectsOf(session: SessionRecord): Promise<{ project: string; role: Role }[]> {
+    const identities = [session.identity, session.subjectIdentity].filter((i) => i !== null);
+    return this.members.rolesOf(identities);
+  }
+
+  async signOut(token: string, everywhere: boolean): Promise<void> {
+    const session = await this.sessions.get(sha256(token));
+    if (everywhere && session) await this.sessions.endAllOf(session.identity);
+    else await this.sessions.end(sha256(token));
+  }
+
+  prune(): Promise<void> {
+    return this.sessions.prune(Date.now(), this.settings.idleMs);
+  }
+}
+
+/**
+ * The CSRF token of a session: derived from its token, so it needs no storage, and readable
+ * only by the console's own page (it is in the session's JSON answer, never in a cookie).
+ */
+export const csrfTokenOf = (token: string) =>
+  createHmac('sha256', token).update('jobdeck csrf').digest('base64url');
+
+export function csrfMatches(token: string, presented: string | undefined): boolean {
+  if (!presented) return false;
+  const expected = Buffer.from(csrfTokenOf(token));
+  const given = Buffer.from(presented);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
