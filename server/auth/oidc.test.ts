@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startOidcProvider, type TestOidcProvider } from '../../test/support/oidc-provider';
 import { signInAtProvider } from '../../test/support/oidc-login';
 import { createOidcClient, OidcSignInError, type OidcClient } from './oidc';
@@ -8,28 +8,47 @@ import { createOidcClient, OidcSignInError, type OidcClient } from './oidc';
 // Never contacted: the walk through the provider stops at the redirect to it.
 const REDIRECT_URI = 'http://127.0.0.1:9/auth/callback';
 
+/** A client of the provider, scopes for groups included. */
+const clientOf = (provider: TestOidcProvider, groupsClaim?: string) =>
+  createOidcClient({
+    issuer: provider.issuer,
+    clientId: provider.clientId,
+    clientSecret: provider.clientSecret,
+    redirectUri: REDIRECT_URI,
+    scopes: ['openid', 'email', 'profile', 'groups'],
+    groupsClaim,
+    allowInsecureIssuer: true,
+  });
+
+const signInWith = async (client: OidcClient, login: string, cancel = false) => {
+  const { url, pending } = await client.begin();
+  const callback = await signInAtProvider(url, { login, redirectUri: REDIRECT_URI, cancel });
+  return { callback, pending };
+};
+
+// Two providers, started side by side: one as OpenID Connect has it (a code flow's ID token holds
+// `sub`, the rest is at userinfo), one that puts the user's claims in the ID token too.
+let provider: TestOidcProvider | undefined;
+let claimsInIdTokenProvider: TestOidcProvider | undefined;
+beforeAll(
+  () =>
+    Promise.all([
+      startOidcProvider({ redirectUris: [REDIRECT_URI] }).then((started) => (provider = started)),
+      startOidcProvider({ redirectUris: [REDIRECT_URI], claimsInIdToken: true }).then(
+        (started) => (claimsInIdTokenProvider = started),
+      ),
+    ]),
+  30_000,
+);
+afterAll(() => Promise.all([provider?.stop(), claimsInIdTokenProvider?.stop()]));
+
 describe('OpenID Connect sign-in against a real OpenID Provider', () => {
-  let provider: TestOidcProvider;
   let client: OidcClient;
-
   beforeAll(async () => {
-    provider = await startOidcProvider({ redirectUris: [REDIRECT_URI] });
-    client = await createOidcClient({
-      issuer: provider.issuer,
-      clientId: provider.clientId,
-      clientSecret: provider.clientSecret,
-      redirectUri: REDIRECT_URI,
-      scopes: ['openid', 'email', 'profile', 'groups'],
-      allowInsecureIssuer: true,
-    });
-  }, 30_000);
-  afterAll(() => provider?.stop());
+    client = await clientOf(provider!);
+  });
 
-  const signIn = async (login: string, cancel = false) => {
-    const { url, pending } = await client.begin();
-    const callback = await signInAtProvider(url, { login, redirectUri: REDIRECT_URI, cancel });
-    return { callback, pending };
-  };
+  const signIn = (login: string, cancel = false) => signInWith(client, login, cancel);
 
   it('asks for a code with PKCE (S256), state and nonce', async () => {
     const { url, pending } = await client.begin();
@@ -82,6 +101,32 @@ describe('OpenID Connect sign-in against a real OpenID Provider', () => {
     expect((failure as OidcSignInError).message).toBe(
       'The identity provider did not sign you in (access_denied).',
     );
+  });
+});
+
+describe('OpenID Connect sign-in with the claims in the ID token', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('reads them there, without asking userinfo', async () => {
+    const client = await clientOf(claimsInIdTokenProvider!);
+    const { callback, pending } = await signInWith(client, 'bob@example.test');
+    const requests = vi.spyOn(globalThis, 'fetch');
+    expect(await client.complete(callback, pending)).toEqual({
+      subject: 'bob@example.test',
+      email: 'bob@example.test',
+      emailVerified: true,
+      name: 'Bob Example',
+      groups: ['jobdeck-viewers'],
+    });
+    const paths = requests.mock.calls.map(([url]) => new URL(String(url)).pathname);
+    expect(paths).toContain('/token');
+    expect(paths).not.toContain('/me');
+  });
+
+  it('takes a groups claim that is one string as one group', async () => {
+    const client = await clientOf(claimsInIdTokenProvider!, 'name');
+    const { callback, pending } = await signInWith(client, 'bob@example.test');
+    expect((await client.complete(callback, pending)).groups).toEqual(['Bob Example']);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * A real OpenID Provider (oidc-provider, certified) for the tests, run as its own process by
  * oidc-provider.ts: `node --import tsx test/support/oidc-provider-server.ts` with
- * OIDC_PROVIDER_CLIENT={"clientId","clientSecret","redirectUris"} in the environment. It listens
+ * OIDC_PROVIDER_CLIENT={"clientId","clientSecret","redirectUris","claimsInIdToken"} in the environment. It listens
  * on 127.0.0.1 on a port the OS picks and prints {"issuer": "http://127.0.0.1:<port>"} as one
  * line on stdout when it is ready. Sign-in is its development login page: any login name is an
  * account (see ACCOUNTS), no password is checked.
@@ -28,6 +28,7 @@ interface ClientSettings {
   clientId: string;
   clientSecret: string;
   redirectUris: string[];
+  claimsInIdToken?: boolean;
 }
 const client = JSON.parse(process.env.OIDC_PROVIDER_CLIENT ?? '') as ClientSettings;
 
@@ -38,12 +39,13 @@ const ACCOUNTS: Record<string, { name: string; groups: string[] }> = {
 };
 
 // Its own signing key and cookie keys, so that nothing falls back to the package's shared
-// development ones (which it also warns about).
+// development ones (which it also warns about). P-256: made in a millisecond, where RSA takes
+// up to a second.
 const signingKey = {
-  ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+  ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }),
   kid: 'test-signing-key',
   use: 'sig',
-  alg: 'RS256',
+  alg: 'ES256',
 };
 
 let handler: RequestListener = (_request, response) => response.writeHead(503).end();
@@ -59,6 +61,7 @@ const provider = new Provider(issuer, {
       redirect_uris: client.redirectUris,
       grant_types: ['authorization_code'],
       response_types: ['code'],
+      id_token_signed_response_alg: 'ES256',
     },
   ],
   pkce: { methods: ['S256'], required: () => true },
@@ -69,6 +72,9 @@ const provider = new Provider(issuer, {
     profile: ['name'],
     groups: ['groups'],
   },
+  // By default, as OpenID Connect says, a code flow's ID token holds `sub` and the claims the
+  // scopes release are at userinfo; some providers put them in the ID token too.
+  conformIdTokenClaims: !client.claimsInIdToken,
   findAccount: (_ctx, id) => ({
     accountId: id,
     claims: () => ({
