@@ -8,47 +8,44 @@ import { createOidcClient, OidcSignInError, type OidcClient } from './oidc';
 // Never contacted: the walk through the provider stops at the redirect to it.
 const REDIRECT_URI = 'http://127.0.0.1:9/auth/callback';
 
-/** A client of the provider, scopes for groups included. */
-const clientOf = (provider: TestOidcProvider, groupsClaim?: string) =>
-  createOidcClient({
-    issuer: provider.issuer,
-    clientId: provider.clientId,
-    clientSecret: provider.clientSecret,
-    redirectUri: REDIRECT_URI,
-    scopes: ['openid', 'email', 'profile', 'groups'],
-    groupsClaim,
-    allowInsecureIssuer: true,
-  });
-
-const signInWith = async (client: OidcClient, login: string, cancel = false) => {
-  const { url, pending } = await client.begin();
-  const callback = await signInAtProvider(url, { login, redirectUri: REDIRECT_URI, cancel });
-  return { callback, pending };
-};
-
-// Two providers, started side by side: one as OpenID Connect has it (a code flow's ID token holds
-// `sub`, the rest is at userinfo), one that puts the user's claims in the ID token too.
-let provider: TestOidcProvider | undefined;
-let claimsInIdTokenProvider: TestOidcProvider | undefined;
-beforeAll(
-  () =>
-    Promise.all([
-      startOidcProvider({ redirectUris: [REDIRECT_URI] }).then((started) => (provider = started)),
-      startOidcProvider({ redirectUris: [REDIRECT_URI], claimsInIdToken: true }).then(
-        (started) => (claimsInIdTokenProvider = started),
-      ),
-    ]),
-  30_000,
-);
-afterAll(() => Promise.all([provider?.stop(), claimsInIdTokenProvider?.stop()]));
-
 describe('OpenID Connect sign-in against a real OpenID Provider', () => {
+  let provider: TestOidcProvider;
   let client: OidcClient;
-  beforeAll(async () => {
-    client = await clientOf(provider!);
-  });
 
-  const signIn = (login: string, cancel = false) => signInWith(client, login, cancel);
+  /** A client of the provider, scopes for groups included. */
+  const clientOf = (groupsClaim?: string) =>
+    createOidcClient({
+      issuer: provider.issuer,
+      clientId: provider.clientId,
+      clientSecret: provider.clientSecret,
+      redirectUri: REDIRECT_URI,
+      scopes: ['openid', 'email', 'profile', 'groups'],
+      groupsClaim,
+      allowInsecureIssuer: true,
+    });
+
+  beforeAll(async () => {
+    provider = await startOidcProvider({ redirectUris: [REDIRECT_URI] });
+    client = await clientOf();
+  }, 30_000);
+  afterAll(() => provider?.stop());
+  afterEach(() => vi.restoreAllMocks());
+
+  const signIn = async (login: string, options: { cancel?: boolean; with?: OidcClient } = {}) => {
+    const { url, pending } = await (options.with ?? client).begin();
+    const callback = await signInAtProvider(url, {
+      login,
+      redirectUri: REDIRECT_URI,
+      cancel: options.cancel,
+    });
+    return { callback, pending };
+  };
+  /** The paths of the provider that the client asks while `run` runs. */
+  const pathsAskedBy = async (run: () => Promise<unknown>) => {
+    const requests = vi.spyOn(globalThis, 'fetch');
+    await run();
+    return requests.mock.calls.map(([url]) => new URL(String(url)).pathname);
+  };
 
   it('asks for a code with PKCE (S256), state and nonce', async () => {
     const { url, pending } = await client.begin();
@@ -65,15 +62,39 @@ describe('OpenID Connect sign-in against a real OpenID Provider', () => {
     const { callback, pending } = await signIn('alice@example.test');
     expect(callback.searchParams.get('state')).toBe(pending.state);
     expect(callback.searchParams.get('code')).toBeTruthy();
-    expect(await client.complete(callback, pending)).toEqual({
-      subject: 'alice@example.test',
-      email: 'alice@example.test',
-      emailVerified: true,
-      name: 'Alice Example',
-      groups: ['jobdeck-admins'],
-    });
+    const paths = await pathsAskedBy(async () =>
+      expect(await client.complete(callback, pending)).toEqual({
+        subject: 'alice@example.test',
+        email: 'alice@example.test',
+        emailVerified: true,
+        name: 'Alice Example',
+        groups: ['jobdeck-admins'],
+      }),
+    );
+    // Her claims were in the ID token: userinfo was not asked.
+    expect(paths).toEqual(['/token']);
     // A code is good for one sign-in.
     await expect(client.complete(callback, pending)).rejects.toThrow(OidcSignInError);
+  });
+
+  it('asks userinfo for the claims an ID token leaves out (carol’s)', async () => {
+    const { callback, pending } = await signIn('carol@example.test');
+    const paths = await pathsAskedBy(async () =>
+      expect(await client.complete(callback, pending)).toEqual({
+        subject: 'carol@example.test',
+        email: 'carol@example.test',
+        emailVerified: true,
+        name: 'Carol Example',
+        groups: ['jobdeck-viewers'],
+      }),
+    );
+    expect(paths).toEqual(['/token', '/me']);
+  });
+
+  it('takes a groups claim that is one string as one group', async () => {
+    const byName = await clientOf('name');
+    const { callback, pending } = await signIn('bob@example.test', { with: byName });
+    expect((await byName.complete(callback, pending)).groups).toEqual(['Bob Example']);
   });
 
   it('takes the callback as the path and query a service receives', async () => {
@@ -94,39 +115,13 @@ describe('OpenID Connect sign-in against a real OpenID Provider', () => {
   });
 
   it('refuses a sign-in cancelled at the provider, saying so', async () => {
-    const { callback, pending } = await signIn('alice@example.test', true);
+    const { callback, pending } = await signIn('alice@example.test', { cancel: true });
     expect(callback.searchParams.get('error')).toBe('access_denied');
     const failure = await client.complete(callback, pending).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OidcSignInError);
     expect((failure as OidcSignInError).message).toBe(
       'The identity provider did not sign you in (access_denied).',
     );
-  });
-});
-
-describe('OpenID Connect sign-in with the claims in the ID token', () => {
-  afterEach(() => vi.restoreAllMocks());
-
-  it('reads them there, without asking userinfo', async () => {
-    const client = await clientOf(claimsInIdTokenProvider!);
-    const { callback, pending } = await signInWith(client, 'bob@example.test');
-    const requests = vi.spyOn(globalThis, 'fetch');
-    expect(await client.complete(callback, pending)).toEqual({
-      subject: 'bob@example.test',
-      email: 'bob@example.test',
-      emailVerified: true,
-      name: 'Bob Example',
-      groups: ['jobdeck-viewers'],
-    });
-    const paths = requests.mock.calls.map(([url]) => new URL(String(url)).pathname);
-    expect(paths).toContain('/token');
-    expect(paths).not.toContain('/me');
-  });
-
-  it('takes a groups claim that is one string as one group', async () => {
-    const client = await clientOf(claimsInIdTokenProvider!, 'name');
-    const { callback, pending } = await signInWith(client, 'bob@example.test');
-    expect((await client.complete(callback, pending)).groups).toEqual(['Bob Example']);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * A real OpenID Provider (oidc-provider, certified) for the tests, run as its own process by
  * oidc-provider.ts: `node --import tsx test/support/oidc-provider-server.ts` with
- * OIDC_PROVIDER_CLIENT={"clientId","clientSecret","redirectUris","claimsInIdToken"} in the environment. It listens
+ * OIDC_PROVIDER_CLIENT={"clientId","clientSecret","redirectUris"} in the environment. It listens
  * on 127.0.0.1 on a port the OS picks and prints {"issuer": "http://127.0.0.1:<port>"} as one
  * line on stdout when it is ready. Sign-in is its development login page: any login name is an
  * account (see ACCOUNTS), no password is checked.
@@ -28,14 +28,22 @@ interface ClientSettings {
   clientId: string;
   clientSecret: string;
   redirectUris: string[];
-  claimsInIdToken?: boolean;
 }
 const client = JSON.parse(process.env.OIDC_PROVIDER_CLIENT ?? '') as ClientSettings;
 
-/** Known accounts; any other login is an account too, its email the login and no groups. */
-const ACCOUNTS: Record<string, { name: string; groups: string[] }> = {
+/**
+ * Known accounts; any other login is an account too, its email the login and no groups. Their
+ * claims are in the ID token and at userinfo, but carol's ID token holds only `sub`, as OpenID
+ * Connect has it for a code flow and many providers do: the rest of hers is at userinfo only.
+ */
+const ACCOUNTS: Record<string, { name: string; groups: string[]; atUserinfoOnly?: boolean }> = {
   'alice@example.test': { name: 'Alice Example', groups: ['jobdeck-admins'] },
   'bob@example.test': { name: 'Bob Example', groups: ['jobdeck-viewers'] },
+  'carol@example.test': {
+    name: 'Carol Example',
+    groups: ['jobdeck-viewers'],
+    atUserinfoOnly: true,
+  },
 };
 
 // Its own signing key and cookie keys, so that nothing falls back to the package's shared
@@ -72,18 +80,21 @@ const provider = new Provider(issuer, {
     profile: ['name'],
     groups: ['groups'],
   },
-  // By default, as OpenID Connect says, a code flow's ID token holds `sub` and the claims the
-  // scopes release are at userinfo; some providers put them in the ID token too.
-  conformIdTokenClaims: !client.claimsInIdToken,
+  // Claims released by the scopes go in the ID token too (oidc-provider's default keeps them to
+  // userinfo): findAccount decides, account by account.
+  conformIdTokenClaims: false,
   findAccount: (_ctx, id) => ({
     accountId: id,
-    claims: () => ({
-      sub: id,
-      email: id,
-      email_verified: true,
-      name: ACCOUNTS[id]?.name ?? id,
-      groups: ACCOUNTS[id]?.groups ?? [],
-    }),
+    claims: (use) =>
+      use === 'id_token' && ACCOUNTS[id]?.atUserinfoOnly
+        ? { sub: id }
+        : {
+            sub: id,
+            email: id,
+            email_verified: true,
+            name: ACCOUNTS[id]?.name ?? id,
+            groups: ACCOUNTS[id]?.groups ?? [],
+          },
   }),
   jwks: { keys: [signingKey] },
   cookies: { keys: [randomBytes(32).toString('hex')] },

@@ -21,8 +21,6 @@ export async function startOidcProvider(options: {
   redirectUris: string[];
   clientId?: string;
   clientSecret?: string;
-  /** The user's claims in the ID token too (by default only at userinfo). */
-  claimsInIdToken?: boolean;
 }): Promise<TestOidcProvider> {
   const clientId = options.clientId ?? 'jobdeck-test';
   const clientSecret = options.clientSecret ?? randomBytes(24).toString('base64url');
@@ -34,7 +32,6 @@ export async function startOidcProvider(options: {
         clientId,
         clientSecret,
         redirectUris: options.redirectUris,
-        claimsInIdToken: options.claimsInIdToken,
       }),
     },
   });
