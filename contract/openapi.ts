@@ -20,6 +20,8 @@ import { pauseRequestSchema } from './pause';
 import { scheduleSchema, schedulesAnswerSchema } from './schedules';
 import { whoAmISchema } from './identity';
 import { roleFor } from './roles';
+import { MEMBER_LIMITS, memberSchema, membersSchema, putMemberSchema } from './members';
+import { sessionSchema, signInSchema, signOutSchema } from './auth';
 import { KEY_LIMITS, apiKeysSchema, createApiKeySchema, createdApiKeySchema } from './keys';
 import { queueListSchema, queueMaxRunningSchema, queueSummarySchema } from './queues';
 import { VIEW_LIMITS, saveViewSchema, savedViewSchema, savedViewsSchema } from './views';
@@ -671,6 +673,110 @@ export function buildOpenApiDocument() {
       401: errors[401],
       404: json(error, 'No such key in this API key’s project'),
       429: errors[429],
+    },
+  });
+  const memberIdentity = {
+    params: z.object({
+      identity: z
+        .string()
+        .meta({ description: 'An e-mail address, or sub:<subject> (URL-encoded)' }),
+    }),
+  };
+  const member = successEnvelope(memberSchema);
+  const lastAdmin = json(error, 'The project would be left without an admin member');
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/members',
+    operationId: 'listMembers',
+    summary: 'Who signs in to this project, with which role and when they last did (extension)',
+    security,
+    responses: {
+      200: json(successEnvelope(membersSchema), 'Members by identity'),
+      401: errors[401],
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'put',
+    path: '/v1/client/members/{identity}',
+    operationId: 'putMember',
+    summary: `Add a member or change its role, at most ${MEMBER_LIMITS.perProject} a project (extension)`,
+    security,
+    request: {
+      ...memberIdentity,
+      body: { required: true, content: { 'application/json': { schema: putMemberSchema } } },
+    },
+    responses: {
+      200: json(member, 'Its role changed'),
+      201: json(member, 'Added'),
+      400: errors[400],
+      401: errors[401],
+      409: lastAdmin,
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/v1/client/members/{identity}',
+    operationId: 'removeMember',
+    summary: 'Remove a member from this project (extension)',
+    security,
+    request: memberIdentity,
+    responses: {
+      200: json(acceptedBodySchema, 'Removed'),
+      400: errors[400],
+      401: errors[401],
+      404: json(error, 'Not a member of this project'),
+      409: lastAdmin,
+      429: errors[429],
+    },
+  });
+  const session = successEnvelope(sessionSchema.meta({ id: 'Session' }));
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/auth/session',
+    operationId: 'getSession',
+    summary:
+      "The console's sign-in: its mode and methods, and the signed-in user if any (extension)",
+    description: 'Reads the session cookie; takes no API key.',
+    security: [],
+    responses: { 200: json(session, 'The session, or user: null') },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/auth/sign-in',
+    operationId: 'signIn',
+    summary: 'Sign in to the console as a local user (extension)',
+    description:
+      'Sets an HttpOnly, SameSite=Strict session cookie (Secure, __Host- prefixed, over https) and ends any session the browser held. A wrong password and an unknown e-mail get the same answer.',
+    security: [],
+    request: {
+      body: { required: true, content: { 'application/json': { schema: signInSchema } } },
+    },
+    responses: {
+      200: json(session, 'Signed in'),
+      400: errors[400],
+      401: json(error, 'email or password: not recognised'),
+      429: json(
+        error,
+        'Too many failed sign-ins for the address or from this client; see Retry-After',
+      ),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/auth/sign-out',
+    operationId: 'signOut',
+    summary: 'End this session, or every session of the user (extension)',
+    description: "Needs the session's X-CSRF-Token.",
+    security: [],
+    request: {
+      body: { required: false, content: { 'application/json': { schema: signOutSchema } } },
+    },
+    responses: {
+      200: json(acceptedBodySchema, 'Signed out (also when no session was held)'),
+      400: errors[400],
+      403: json(error, 'X-CSRF-Token missing or not this session’s'),
     },
   });
   // Reached only from `webhooks`, which generators do not follow: a component of its own.

@@ -13,6 +13,7 @@ import { createLogger } from '../observability/logging';
 import { ServiceMetrics } from '../observability/metrics';
 import { consoleDistDir, packageVersion } from './package-info';
 import { ensureWritableDirectory, listenError, StartupError } from './startup-error';
+import { checkSomeoneCanSignIn, consoleSignIn } from './console-sign-in';
 import { createRuntime } from '../runtime/create-runtime';
 import { buildMetricsServer } from '../http/metrics-server';
 import { PositionCodec } from '../http/positions';
@@ -201,6 +202,15 @@ export async function startJobdeck(
 
   jobs.machine.onTransition(metrics.observeTransition);
 
+  if (options.withConsole) {
+    try {
+      await checkSomeoneCanSignIn(config, storage);
+    } catch (error) {
+      await storage.close();
+      throw error;
+    }
+  }
+  const signIn = consoleSignIn(config, storage);
   const api = await buildHttpApp({
     service: jobs.service,
     scheduler: jobs.scheduler,
@@ -208,6 +218,7 @@ export async function startJobdeck(
     bulk: jobs.bulk,
     trends: jobs.trends,
     keys,
+    members: storage.members,
     views: storage.views,
     // Retries are an extension: a spec-only service refuses the field like any unknown one.
     submitSchema: config.extensions ? submitJobSchema : specSubmitJobSchema,
@@ -224,6 +235,7 @@ export async function startJobdeck(
             positions: new PositionCodec(await storage.meta.positionKey()),
             streamsPerKey: config.events.streams_per_key,
             heartbeatMs: config.events.heartbeat_seconds * 1000,
+            signIn,
           }
         : null,
     storeDisk,
@@ -256,6 +268,7 @@ export async function startJobdeck(
     await consoleServer?.close();
     await api.close();
     await jobs.stop();
+    signIn.stop();
     await storage.close();
   };
 
@@ -288,6 +301,7 @@ export async function startJobdeck(
       distDir: consoleDistDir,
       apiUrl,
       apiKey: key.key,
+      signInMode: signIn.mode,
       listenHost: config.host,
       extraHostNames: config.console_hosts,
     });

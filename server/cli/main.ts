@@ -9,6 +9,7 @@ import { ConfigError } from '../config/load';
 import type { JobdeckConfig } from '../config/schema';
 import { saveCodeCache } from './code-cache';
 import { addKeyCommands } from './key-commands';
+import { addUserCommands } from './user-commands';
 import { configFrom, configured, port, withStore, type CommonOptions } from './options';
 import { startJobdeck, type ConsoleKey } from '../app/jobdeck';
 import { StartupError } from '../app/startup-error';
@@ -113,6 +114,7 @@ configured(program.command('dev'))
   });
 
 addKeyCommands(program);
+addUserCommands(program);
 
 const secrets = program
   .command('secrets')

@@ -4,6 +4,7 @@ import Fastify, {
   type FastifyInstance,
   type HTTPMethods,
 } from 'fastify';
+import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import type { z } from 'zod';
 import type { SubmitJobRequest } from '../../contract';
@@ -13,8 +14,10 @@ import type { JobService } from '../jobs/job-service';
 import type { QueueControls } from '../jobs/queue-controls';
 import type { Scheduler } from '../jobs/scheduler';
 import type { TrendsReader } from '../jobs/trends';
-import type { KeyStore, ViewStore } from '../store/ports';
-import { authenticate, principalOf } from './auth';
+import type { KeyStore, MemberStore, ViewStore } from '../store/ports';
+import { authenticate, principalOf, type Credentials } from './auth';
+import { memberRoutes } from './routes/members';
+import { signInRoutes, type SignInRouteOptions } from './routes/sign-in';
 import { documentedPath, enforceRouteRoles } from './route-roles';
 import { ZOD_ONLY } from './parse';
 import { HttpError, installDraining, installErrorHandling, sendError } from './errors';
@@ -50,6 +53,8 @@ export interface ExtensionOptions {
   streamsPerKey: number;
   heartbeatMs: number;
   webhooks: Webhooks;
+  /** The console's sign-in; null: keys only. */
+  signIn: Omit<SignInRouteOptions, 'failures'> | null;
 }
 
 export interface HttpAppOptions {
@@ -59,6 +64,7 @@ export interface HttpAppOptions {
   bulk: BulkActions;
   trends: TrendsReader;
   keys: KeyStore;
+  members: MemberStore;
   views: ViewStore;
   submitSchema: z.ZodType<SubmitJobRequest>;
   bodyLimitBytes: number;
@@ -115,19 +121,24 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   options.metrics.instrumentHttp(app);
   metaRoutes(app, { ...options, openApi: options.extensions !== null });
-  await app.register(async (client) => {
-    await client.register(rateLimit, { global: false });
-    const failedAuth =
-      options.authFailuresPerMinute > 0
-        ? {
-            limiter: client.createRateLimit({
-              max: options.authFailuresPerMinute,
-              timeWindow: 60_000,
-            }),
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+  // One count of failures per address for guessed keys and guessed passwords alike.
+  const failedAuth =
+    options.authFailuresPerMinute > 0
+      ? {
+          limiter: app.createRateLimit({
             max: options.authFailuresPerMinute,
-          }
-        : undefined;
-    client.addHook('onRequest', authenticate(options.keys, failedAuth));
+            timeWindow: 60_000,
+          }),
+          max: options.authFailuresPerMinute,
+        }
+      : undefined;
+  const signIn = options.extensions?.signIn ?? null;
+  const credentials: Credentials = { keys: options.keys, consoleSessions: signIn };
+  if (signIn) signInRoutes(app, { ...signIn, failures: failedAuth });
+  await app.register(async (client) => {
+    client.addHook('onRequest', authenticate(credentials, failedAuth));
     enforceRouteRoles(client);
     if (options.rateLimitPerMinute > 0) {
       client.addHook(
@@ -153,12 +164,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         engine: options.engine,
         positions: options.extensions.positions,
       });
-      eventRoutes(client, { service: options.service, keys: options.keys, ...options.extensions });
+      eventRoutes(client, { service: options.service, credentials, ...options.extensions });
       viewRoutes(client, options.views);
       bulkActionRoutes(client, options.bulk);
       webhookRoutes(client, options.extensions.webhooks);
       trendRoutes(client, options.trends);
       keyRoutes(client, options.keys);
+      memberRoutes(client, options.members);
     }
   });
 

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_HEADERS } from '../../contract';
+import { csrfMatches, type ConsoleSessions } from '../auth/console-sessions';
 import type { KeyStore, Principal } from '../store/ports';
 import { HttpError } from './errors';
+import { requestedProject, sessionTokenOf, type SessionCookie } from './session-cookie';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,7 +46,20 @@ function checkKeyHeader(header: string | undefined): string {
   return match[1];
 }
 
+/** Methods that change nothing: a session's requests need its CSRF token for every other one. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** How a request proves who it is: a bearer key, or (from the console) a session cookie. */
+export interface Credentials {
+  keys: KeyStore;
+  /** Null when the service takes keys only (no console sessions). */
+  consoleSessions: { sessions: ConsoleSessions; cookie: SessionCookie } | null;
+}
+
 /**
+ * The request's principal, or an HttpError (401, or 403 for a session acting where it may
+ * not). A bearer key wins over a cookie: scripts and the key typed in Settings act as the key.
+ *
  * Keys are compared in constant time with respect to the secret, without a timingSafeEqual: the
  * key store looks up SHA-256(presented key) in an index, and that comparison can only leak how
  * many leading characters of the *hash* of a guess match a stored hash. Nobody can steer a hash's
@@ -51,25 +67,81 @@ function checkKeyHeader(header: string | undefined): string {
  * is the usual design for random bearer tokens. Comparing stored keys themselves, or short or
  * low-entropy secrets, would need timingSafeEqual; neither happens here.
  */
-export function authenticate(keys: KeyStore, failures: FailedAuthLimit | undefined) {
+export async function principalFor(
+  request: FastifyRequest,
+  credentials: Credentials,
+): Promise<Principal> {
+  const { consoleSessions } = credentials;
+  const token = consoleSessions && sessionTokenOf(request, consoleSessions.cookie);
+  if (request.headers.authorization !== undefined || !token) {
+    const principal = await credentials.keys.authenticate(presentedKey(request));
+    if (!principal) throw new HttpError(401, 'Authorization: unknown or revoked API key');
+    return principal;
+  }
+  return sessionPrincipal(request, consoleSessions.sessions, token);
+}
+
+async function sessionPrincipal(
+  request: FastifyRequest,
+  sessions: ConsoleSessions,
+  token: string,
+): Promise<Principal> {
+  const session = await sessions.resolve(token);
+  if (!session) throw new HttpError(401, 'session: ended or unknown; sign in again');
+  if (!SAFE_METHODS.has(request.method) && !csrfMatches(token, csrfHeader(request))) {
+    throw new HttpError(
+      403,
+      `${SESSION_HEADERS.csrf}: missing or not this session's; send the csrf_token of GET /v1/auth/session`,
+    );
+  }
+  const projects = await sessions.projectsOf(session);
+  const wanted = requestedProject(request);
+  const membership = wanted ? projects.find((p) => p.project === wanted) : projects[0];
+  if (!membership) {
+    throw new HttpError(
+      403,
+      wanted
+        ? `${SESSION_HEADERS.project}: ${session.identity} is not a member of project "${wanted}"`
+        : `members: ${session.identity} is not a member of any project; a project's admin can add it`,
+    );
+  }
+  const actor = `user:${session.identity}`;
+  return { keyId: actor, project: membership.project, role: membership.role, actor };
+}
+
+const csrfHeader = (request: FastifyRequest) => {
+  const value = request.headers[SESSION_HEADERS.csrf];
+  return typeof value === 'string' ? value : undefined;
+};
+
+export function authenticate(credentials: Credentials, failures: FailedAuthLimit | undefined) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (failures) {
-      const seen = await failures.limiter(request, { increment: false });
-      if (!seen.isAllowed && seen.remaining === 0) {
-        reply.header('retry-after', seen.ttlInSeconds);
-        throw new HttpError(
-          429,
-          `Authorization: more than ${failures.max} failed attempts per minute from this address; retry after ${seen.ttlInSeconds} s`,
-        );
-      }
-    }
+    await refuseOverFailureLimit(request, reply, failures, 'Authorization');
     try {
-      const principal = await keys.authenticate(presentedKey(request));
-      if (!principal) throw new HttpError(401, 'Authorization: unknown or revoked API key');
-      request.principal = principal;
+      request.principal = await principalFor(request, credentials);
     } catch (error) {
-      if (failures && error instanceof HttpError) await failures.limiter(request);
+      if (failures && error instanceof HttpError && error.statusCode === 401) {
+        await failures.limiter(request);
+      }
       throw error;
     }
   };
+}
+
+/** An address past the failure limit gets 429 before its key or password is even looked at. */
+export async function refuseOverFailureLimit(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  failures: FailedAuthLimit | undefined,
+  field: string,
+) {
+  if (!failures) return;
+  const seen = await failures.limiter(request, { increment: false });
+  if (!seen.isAllowed && seen.remaining === 0) {
+    reply.header('retry-after', seen.ttlInSeconds);
+    throw new HttpError(
+      429,
+      `${field}: more than ${failures.max} failed attempts per minute from this address; retry after ${seen.ttlInSeconds} s`,
+    );
+  }
 }

@@ -15,12 +15,17 @@ import {
 } from './console-guard';
 import { API_SECURITY_HEADERS, envelope } from './hardening';
 import { ZOD_ONLY } from './parse';
+import type { SignInMode } from '../auth/sign-in-mode';
 
 export interface ConsoleServerOptions {
   distDir: string;
   apiUrl: string;
-  /** Injected when the browser sends no key, so a long-lived key never sits in the browser. */
+  /**
+   * Injected when the browser sends no key, so a long-lived key never sits in the browser: only
+   * while nobody signs in (the embedded default on loopback); then each person's session acts.
+   */
   apiKey: string | undefined;
+  signInMode: () => Promise<SignInMode>;
   /** The address the console listens on; with loopback names, the Host headers it accepts. */
   listenHost: string;
   /** More Host names to accept, for a console reached under a name of its own. */
@@ -43,14 +48,21 @@ function refuse(reply: FastifyReply, status: number, message: string) {
 export async function buildConsoleServer(options: ConsoleServerOptions): Promise<FastifyInstance> {
   const app = Fastify({ ...ZOD_ONLY, logger: false });
   const hostNames = allowedHostNames(options.listenHost, options.extraHostNames);
+  // The key for each proxied request, decided before it is forwarded (the mode is looked up).
+  const injectedKey = new WeakMap<object, string | undefined>();
 
   app.addHook('onRequest', async (request, reply) => {
     if (!hostNames.has(hostNameOf(request.headers.host))) {
       return refuse(reply, 421, `Host: this console answers only to ${[...hostNames].join(', ')}`);
     }
     // Pages may be opened from anywhere (a link); only the proxy carries the key.
-    const refusal = request.url.startsWith('/v1') ? crossSiteRefusal(request) : null;
+    if (!request.url.startsWith('/v1')) return;
+    const refusal = crossSiteRefusal(request);
     if (refusal) return refuse(reply, 403, refusal);
+    injectedKey.set(
+      request.raw,
+      (await options.signInMode()) === 'local' ? options.apiKey : undefined,
+    );
   });
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
@@ -68,8 +80,8 @@ export async function buildConsoleServer(options: ConsoleServerOptions): Promise
     prefix: '/v1',
     rewritePrefix: '/v1',
     replyOptions: {
-      rewriteRequestHeaders: (_request, { authorization, ...headers }) => {
-        const sent = authorizationFor(authorization, options.apiKey);
+      rewriteRequestHeaders: (request, { authorization, ...headers }) => {
+        const sent = authorizationFor(authorization, injectedKey.get(request.raw));
         return sent === undefined ? headers : { ...headers, authorization: sent };
       },
     },

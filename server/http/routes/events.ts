@@ -11,8 +11,7 @@ import {
 import type { ChangeFeed } from '../../jobs/change-feed';
 import type { JobService } from '../../jobs/job-service';
 import { coalesced } from '../../jobs/serial';
-import type { KeyStore } from '../../store/ports';
-import { presentedKey, principalOf } from '../auth';
+import { principalFor, principalOf, type Credentials } from '../auth';
 import { HttpError } from '../errors';
 import { parseOrThrow } from '../parse';
 import type { PositionCodec } from '../positions';
@@ -21,7 +20,7 @@ import { toJobListItem } from '../presenters';
 export interface EventRoutesOptions {
   service: JobService;
   feed: ChangeFeed;
-  keys: KeyStore;
+  credentials: Credentials;
   streamsPerKey: number;
   heartbeatMs: number;
   positions: PositionCodec;
@@ -224,11 +223,12 @@ class EventStream {
     }
   }
 
-  /** A comment keeps proxies from closing an idle stream; a revoked key ends it. */
+  /** A comment keeps proxies from closing an idle stream; a revoked key or ended session ends it. */
   private async heartbeat(): Promise<void> {
-    const principal = await this.options.keys
-      .authenticate(presentedKey(this.request))
-      .catch(() => principalOf(this.request)); // the store briefly away: keep the stream
+    // A refusal ends the stream; the store briefly away keeps it.
+    const principal = await principalFor(this.request, this.options.credentials).catch(
+      (error: unknown) => (error instanceof HttpError ? undefined : principalOf(this.request)),
+    );
     if (!principal) {
       this.end();
       return;

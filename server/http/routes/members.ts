@@ -1,0 +1,54 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { memberIdentitySchema, putMemberSchema, type Member } from '../../../contract';
+import type { MemberRecord, MemberStore } from '../../store/ports';
+import { principalOf } from '../auth';
+import { HttpError } from '../errors';
+import { parseOrThrow } from '../parse';
+
+type MemberRequest = FastifyRequest<{ Params: { identity: string } }>;
+
+const LAST_ADMIN =
+  'role: the project would be left without an admin member; make another one admin first';
+
+const toMember = (member: MemberRecord): Member => ({
+  identity: member.identity,
+  role: member.role,
+  added_by: member.addedBy,
+  added_at: new Date(member.addedAt).toISOString(),
+  last_sign_in_at:
+    member.lastSignInAt === null ? null : new Date(member.lastSignInAt).toISOString(),
+});
+
+/** The identity in the path, checked like a field. */
+function identityOf(request: MemberRequest): string {
+  const parsed = memberIdentitySchema.safeParse(request.params.identity);
+  if (!parsed.success) throw new HttpError(400, `identity: ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
+}
+
+/** Extension: who signs in to the project and with which role, for its admins. */
+export function memberRoutes(app: FastifyInstance, members: MemberStore): void {
+  app.get('/v1/client/members', async (request) => {
+    const items = await members.list(principalOf(request).project);
+    return { ok: true, data: { items: items.map(toMember) } };
+  });
+
+  app.put('/v1/client/members/:identity', async (request: MemberRequest, reply) => {
+    const identity = identityOf(request);
+    const { role } = parseOrThrow(putMemberSchema, request.body ?? {});
+    const { project, actor } = principalOf(request);
+    const change = await members.put(project, identity, role, actor);
+    if (change === 'last-admin') throw new HttpError(409, LAST_ADMIN);
+    const member = (await members.list(project)).find((m) => m.identity === identity)!;
+    return reply.code(change === 'added' ? 201 : 200).send({ ok: true, data: toMember(member) });
+  });
+
+  app.delete('/v1/client/members/:identity', async (request: MemberRequest) => {
+    const identity = identityOf(request);
+    const change = await members.remove(principalOf(request).project, identity);
+    if (change === 'last-admin') throw new HttpError(409, LAST_ADMIN);
+    if (change === 'absent')
+      throw new HttpError(404, `identity: ${identity} is not a member of this project`);
+    return { ok: true };
+  });
+}

@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import { signInSchema, signOutSchema, type Session } from '../../../contract';
+import { csrfMatches, csrfTokenOf, type ConsoleSessions } from '../../auth/console-sessions';
+import type { SignInMode } from '../../auth/sign-in-mode';
+import { refuseOverFailureLimit, type FailedAuthLimit } from '../auth';
+import { HttpError } from '../errors';
+import { parseOrThrow } from '../parse';
+import {
+  clearSessionCookie,
+  sessionTokenOf,
+  setSessionCookie,
+  type SessionCookie,
+} from '../session-cookie';
+
+export interface SignInRouteOptions {
+  sessions: ConsoleSessions;
+  cookie: SessionCookie;
+  mode: () => Promise<SignInMode>;
+  /** The label of the identity provider's button; null without one. */
+  oidcLabel: string | null;
+  failures: FailedAuthLimit | undefined;
+}
+
+/** The console's sign-in, outside /v1/client: these take no API key. */
+export function signInRoutes(app: FastifyInstance, options: SignInRouteOptions): void {
+  const { sessions, cookie } = options;
+
+  const sessionAnswer = async (token: string | undefined): Promise<Session> => {
+    const session = token ? await sessions.resolve(token) : undefined;
+    return {
+      mode: await options.mode(),
+      methods: { password: true, oidc: options.oidcLabel },
+      user: session
+        ? { identity: session.identity, name: session.name, source: session.source }
+        : null,
+      csrf_token: session && token ? csrfTokenOf(token) : null,
+      projects: session ? await sessions.projectsOf(session) : [],
+    };
+  };
+
+  app.get('/v1/auth/session', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { ok: true, data: await sessionAnswer(sessionTokenOf(request, cookie)) };
+  });
+
+  app.post('/v1/auth/sign-in', async (request, reply) => {
+    // Guesses count against the same per-address limit as guessed keys.
+    await refuseOverFailureLimit(request, reply, options.failures, 'sign-in');
+    const { email, password } = parseOrThrow(signInSchema, request.body ?? {});
+    const result = await sessions.withPassword(email, password);
+    if (!result.ok) {
+      await options.failures?.limiter(request);
+      if (result.reason === 'too-many') {
+        reply.header('retry-after', result.retryAfterS);
+        throw new HttpError(
+          429,
+          `email: too many failed sign-ins for this address; retry after ${result.retryAfterS} s`,
+        );
+      }
+      throw new HttpError(401, 'email or password: not recognised');
+    }
+    // A session the browser held before is ended, not carried over: no fixation.
+    const previous = sessionTokenOf(request, cookie);
+    if (previous) await sessions.signOut(previous, false);
+    setSessionCookie(reply, cookie, result.token);
+    reply.header('cache-control', 'no-store');
+    return { ok: true, data: await sessionAnswer(result.token) };
+  });
+
+  app.post('/v1/auth/sign-out', async (request, reply) => {
+    const { everywhere } = parseOrThrow(signOutSchema, request.body ?? {});
+    const token = sessionTokenOf(request, cookie);
+    if (!token || !(await sessions.resolve(token))) {
+      clearSessionCookie(reply, cookie);
+      return { ok: true };
+    }
+    const presented = request.headers['x-csrf-token'];
+    if (!csrfMatches(token, typeof presented === 'string' ? presented : undefined)) {
+      throw new HttpError(403, 'x-csrf-token: missing or not this session’s');
+    }
+    await sessions.signOut(token, everywhere ?? false);
+    clearSessionCookie(reply, cookie);
+    return { ok: true };
+  });
+}
