@@ -11,7 +11,7 @@ const run = promisify(execFile);
 
 interface LintReport {
   totals: { errors: number; warnings: number };
-  problems: { ruleId: string; message: string }[];
+  problems: { ruleId: string; message: string; location?: { pointer: string }[] }[];
 }
 
 describe('the OpenAPI document, as other people’s tools see it', () => {
@@ -27,8 +27,11 @@ describe('the OpenAPI document, as other people’s tools see it', () => {
     const report = JSON.parse(stdout) as LintReport;
     // One warning is left, for a reason: JobEvent is unreferenced, since OpenAPI 3.1 cannot give
     // the schema of one server-sent event's data (3.2's itemSchema can). It is there for generators.
+    // And GET /v1/auth/session has no 4XX to document: it answers everyone, signed in or not.
     const expected = (p: LintReport['problems'][number]) =>
-      p.ruleId === 'no-unused-components' && p.message.includes('"JobEvent"');
+      (p.ruleId === 'no-unused-components' && p.message.includes('"JobEvent"')) ||
+      (p.ruleId === 'operation-4xx-response' &&
+        p.location?.[0]?.pointer === '#/paths/~1v1~1auth~1session/get/responses');
     expect(report.problems.filter((p) => !expected(p))).toEqual([]);
   }, 60_000);
 

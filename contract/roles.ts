@@ -74,3 +74,17 @@ export const OPERATION_ROLES: Readonly<Record<string, Role>> = {
 /** The role an operation needs, by method and documented path (`/v1/client/job/{job_id}`). */
 export const roleFor = (method: string, path: string): Role | undefined =>
   OPERATION_ROLES[`${method.toUpperCase()} ${path}`];
+
+/** Each project once, with the highest role any entry gives it, by project name. */
+export function highestPerProject<T extends { project: string; role: Role }>(
+  entries: readonly T[],
+): { project: string; role: Role }[] {
+  const best = new Map<string, Role>();
+  for (const { project, role } of entries) {
+    const held = best.get(project);
+    if (!held || roleAllows(role, held)) best.set(project, role);
+  }
+  return [...best]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([project, role]) => ({ project, role }));
+}

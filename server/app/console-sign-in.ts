@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { ConsoleSessions } from '../auth/console-sessions';
+import { OidcSignIn } from '../auth/oidc-sign-in';
 import { listensBeyondLoopback, signInMode } from '../auth/sign-in-mode';
 import type { JobdeckConfig } from '../config/schema';
 import type { SignInRouteOptions } from '../http/routes/sign-in';
@@ -6,6 +8,7 @@ import { sessionCookie } from '../http/session-cookie';
 import type { Store } from '../store/ports';
 import { StartupError } from './startup-error';
 
+export const OIDC_SECRET_VARIABLE = 'JOBDECK_OIDC_CLIENT_SECRET';
 const FAILURE_WINDOW_MS = 15 * 60_000;
 /** Ended sessions and abandoned provider sign-ins are deleted this often. */
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -21,19 +24,37 @@ export function consoleSignIn(config: JobdeckConfig, storage: Store): ConsoleSig
     failuresAllowed: auth.sign_in_failures,
     failureWindowMs: FAILURE_WINDOW_MS,
   });
+  const cookie = sessionCookie(
+    auth.public_url?.startsWith('https:') ?? false,
+    auth.session_max_hours * 3_600_000,
+  );
+  const oidc = auth.oidc && {
+    label: auth.oidc.label,
+    flow: new OidcSignIn(
+      {
+        issuer: auth.oidc.issuer,
+        clientId: auth.oidc.client_id,
+        clientSecret: oidcClientSecret(auth.oidc.client_secret_file),
+        redirectUri: new URL('/v1/auth/oidc/callback', auth.public_url).href,
+        scopes: auth.oidc.scopes,
+        groupsClaim: auth.oidc.groups_claim,
+        allowInsecureIssuer: auth.oidc.allow_insecure_issuer,
+        groupRoles: auth.oidc.group_roles,
+      },
+      storage.sessions,
+      sessions,
+    ),
+  };
   const prune = setInterval(() => void sessions.prune().catch(() => {}), PRUNE_EVERY_MS);
   prune.unref();
   return {
     sessions,
-    cookie: sessionCookie(
-      auth.public_url?.startsWith('https:') ?? false,
-      auth.session_max_hours * 3_600_000,
-    ),
+    cookie,
     mode: signInMode(
-      { host: config.host, requireSignIn: auth.require_sign_in, oidc: false },
+      { host: config.host, requireSignIn: auth.require_sign_in, oidc: oidc !== undefined },
       storage.users,
     ),
-    oidcLabel: null,
+    oidc: oidc ?? null,
     stop: () => clearInterval(prune),
   };
 }
@@ -43,8 +64,30 @@ export function consoleSignIn(config: JobdeckConfig, storage: Store): ConsoleSig
  * the start says what to set instead.
  */
 export async function checkSomeoneCanSignIn(config: JobdeckConfig, storage: Store): Promise<void> {
-  if (!listensBeyondLoopback(config.host) || (await storage.users.countLocal()) > 0) return;
+  if (!listensBeyondLoopback(config.host) || config.auth.oidc) return;
+  if ((await storage.users.countLocal()) > 0) return;
   throw new StartupError(
-    `host: the console listens on ${config.host}, beyond loopback, and nobody can sign in: add a user (jobdeck users add EMAIL --project PROJECT --role admin), or start with --no-console`,
+    `host: the console listens on ${config.host}, beyond loopback, and nobody can sign in: add a user (jobdeck users add EMAIL --project PROJECT --role admin), configure auth.oidc, or start with --no-console`,
   );
+}
+
+/** The client secret, from its file or JOBDECK_OIDC_CLIENT_SECRET: never the configuration file. */
+function oidcClientSecret(file: string | undefined): string {
+  const secret = file ? readSecretFile(file) : process.env[OIDC_SECRET_VARIABLE];
+  if (!secret?.trim()) {
+    throw new StartupError(
+      `auth.oidc: the client secret is missing: set ${OIDC_SECRET_VARIABLE}, or auth.oidc.client_secret_file`,
+    );
+  }
+  return secret.trim();
+}
+
+function readSecretFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new StartupError(
+      `auth.oidc.client_secret_file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
 }

@@ -13,7 +13,7 @@ import { createLogger } from '../observability/logging';
 import { ServiceMetrics } from '../observability/metrics';
 import { consoleDistDir, packageVersion } from './package-info';
 import { ensureWritableDirectory, listenError, StartupError } from './startup-error';
-import { checkSomeoneCanSignIn, consoleSignIn } from './console-sign-in';
+import { checkSomeoneCanSignIn, consoleSignIn, type ConsoleSignIn } from './console-sign-in';
 import { createRuntime } from '../runtime/create-runtime';
 import { buildMetricsServer } from '../http/metrics-server';
 import { PositionCodec } from '../http/positions';
@@ -202,15 +202,14 @@ export async function startJobdeck(
 
   jobs.machine.onTransition(metrics.observeTransition);
 
-  if (options.withConsole) {
-    try {
-      await checkSomeoneCanSignIn(config, storage);
-    } catch (error) {
-      await storage.close();
-      throw error;
-    }
+  let signIn: ConsoleSignIn;
+  try {
+    if (options.withConsole) await checkSomeoneCanSignIn(config, storage);
+    signIn = consoleSignIn(config, storage);
+  } catch (error) {
+    await storage.close();
+    throw error;
   }
-  const signIn = consoleSignIn(config, storage);
   const api = await buildHttpApp({
     service: jobs.service,
     scheduler: jobs.scheduler,

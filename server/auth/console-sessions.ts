@@ -1,7 +1,8 @@
 import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Role } from '../../contract';
+import { highestPerProject } from '../../contract';
 import type {
   MemberStore,
+  ProjectRole,
   SessionRecord,
   SessionStore,
   UserSource,
@@ -22,6 +23,7 @@ export interface SignedInUser {
   subjectIdentity: string | null;
   name: string | null;
   source: UserSource;
+  groupRoles: ProjectRole[];
 }
 
 export type PasswordSignIn =
@@ -69,7 +71,10 @@ export class ConsoleSessions {
       return { ok: false, reason: 'not-recognised' };
     }
     await this.users.clearFailures(emailHash);
-    return { ok: true, token: await this.start({ ...user, subjectIdentity: null }) };
+    return {
+      ok: true,
+      token: await this.start({ ...user, subjectIdentity: null, groupRoles: [] }),
+    };
   }
 
   /** Starts a session for a user whose identity is proven (a password, a provider's token). */
@@ -101,9 +106,10 @@ export class ConsoleSessions {
   }
 
   /** The projects the session's user is a member of, with the role in each. */
-  projectsOf(session: SessionRecord): Promise<{ project: string; role: Role }[]> {
+  async projectsOf(session: SessionRecord): Promise<ProjectRole[]> {
     const identities = [session.identity, session.subjectIdentity].filter((i) => i !== null);
-    return this.members.rolesOf(identities);
+    const members = await this.members.rolesOf(identities);
+    return highestPerProject([...members, ...session.groupRoles]);
   }
 
   async signOut(token: string, everywhere: boolean): Promise<void> {

@@ -1,3 +1,4 @@
+import { ROLES } from '../../contract';
 import { z } from 'zod';
 import { Cron } from 'croner';
 import {
@@ -610,6 +611,57 @@ export const configSchema = z
           .describe(
             'Failed password sign-ins per e-mail address in 15 minutes; then that address is refused for the rest of them',
           ),
+        oidc: z
+          .strictObject({
+            issuer: z
+              .url({ protocol: /^https?$/, error: 'must be an https:// URL' })
+              .describe(
+                "The OpenID Provider's issuer URL (its /.well-known/openid-configuration is read)",
+              ),
+            client_id: z
+              .string()
+              .min(1, 'must not be empty')
+              .describe('This client’s id at the provider'),
+            client_secret_file: z
+              .string()
+              .optional()
+              .describe(
+                'A file holding the client secret; without it, the JOBDECK_OIDC_CLIENT_SECRET variable does (never the configuration file itself)',
+              ),
+            label: z
+              .string()
+              .min(1)
+              .max(60)
+              .default('single sign-on')
+              .describe('The sign-in button says "Sign in with <label>"'),
+            scopes: z
+              .array(z.string().regex(/^[\x21-\x7e]+$/, 'must be a scope name'))
+              .default(['openid', 'email', 'profile'])
+              .describe(
+                'Scopes asked for; add the one your provider needs for groups (often groups)',
+              ),
+            groups_claim: z
+              .string()
+              .default('groups')
+              .describe('The claim that lists the user’s groups'),
+            group_roles: z
+              .record(
+                z.string(),
+                z.array(z.strictObject({ project: z.string(), role: z.enum(ROLES) })),
+              )
+              .default({})
+              .describe(
+                'Roles a group gives, e.g. { jobdeck-admins: [{ project: demo, role: admin }] }; read at each sign-in, beside the project’s members',
+              ),
+            allow_insecure_issuer: z
+              .boolean()
+              .default(false)
+              .describe('An http:// issuer on loopback, for trials and tests; never another one'),
+          })
+          .optional()
+          .describe(
+            'Sign-in through an OpenID Connect provider (authorization code flow with PKCE)',
+          ),
       })
       .prefault({})
       .describe("The console's sign-in (docs/deploy.md, A team's console)"),
@@ -724,6 +776,25 @@ export const configSchema = z
       'must be at least 3 × reconcile_interval_seconds (an instance beats once per interval; fewer beats would make live instances look lost)',
   })
   .superRefine((config, context) => {
+    const { oidc, public_url } = config.auth;
+    if (oidc && !public_url) {
+      context.addIssue({
+        code: 'custom',
+        path: ['auth', 'public_url'],
+        message:
+          'must be set with auth.oidc: the provider sends the browser back to <public_url>/v1/auth/oidc/callback',
+      });
+    }
+    for (const [group, grants] of Object.entries(oidc?.group_roles ?? {})) {
+      grants.forEach(({ project }, index) => {
+        if (config.projects[project]) return;
+        context.addIssue({
+          code: 'custom',
+          path: ['auth', 'oidc', 'group_roles', group, index, 'project'],
+          message: `no project "${project}" in the configuration`,
+        });
+      });
+    }
     for (const [code, project] of Object.entries(config.projects)) {
       for (const [name, schedule] of Object.entries(project.schedules)) {
         for (const field of ['job_definition', 'job_queue'] as const) {

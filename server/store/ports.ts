@@ -86,6 +86,11 @@ export interface UserStore {
   clearFailures(emailHash: string): Promise<void>;
 }
 
+export interface ProjectRole {
+  project: string;
+  role: Role;
+}
+
 export interface MemberRecord {
   project: string;
   identity: string;
@@ -104,7 +109,7 @@ export interface MemberStore {
   put(project: string, identity: string, role: Role, addedBy: string | null): Promise<MemberChange>;
   remove(project: string, identity: string): Promise<MemberChange>;
   /** The projects any of these identities belongs to, each with the highest role among them. */
-  rolesOf(identities: readonly string[]): Promise<{ project: string; role: Role }[]>;
+  rolesOf(identities: readonly string[]): Promise<ProjectRole[]>;
 }
 
 export interface SessionRecord {
@@ -113,6 +118,8 @@ export interface SessionRecord {
   subjectIdentity: string | null;
   name: string | null;
   source: UserSource;
+  /** Roles the provider's groups gave at sign-in, beside the projects' members. */
+  groupRoles: ProjectRole[];
   createdAt: number;
   lastSeenAt: number;
   expiresAt: number;

@@ -270,6 +270,8 @@ export interface SessionsTable {
   subject_identity: string | null;
   name: string | null;
   source: string;
+  /** The roles the provider's groups gave at sign-in (auth.oidc.group_roles): [{project, role}]. */
+  group_roles_json: string;
   created_at: number;
   last_seen_at: number;
   expires_at: number;

@@ -232,7 +232,12 @@ describe('whoami', () => {
     const mine = await service.request('GET', '/v1/client/whoami');
     expect(mine.body).toEqual({
       ok: true,
-      data: { project: 't', service: { name: 'jobdeck', version, engine: 'docker' } },
+      data: {
+        project: 't',
+        role: 'admin',
+        actor: expect.stringMatching(/^key:key_[0-9a-f]{12}$/) as string,
+        service: { name: 'jobdeck', version, engine: 'docker' },
+      },
     });
     const otherKey = await service.cli('keys', 'create', '--project', 'other');
     const theirs = await service.request('GET', '/v1/client/whoami', undefined, otherKey);

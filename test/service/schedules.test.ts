@@ -173,7 +173,7 @@ describe('recurring schedules', () => {
     });
     expect(long.status).toBe(400);
     expect(long.body).toEqual({ ok: false, message: 'reason: must be at most 200 characters' });
-    const otherKey = await service.cli('keys', 'create', '--project', 'other');
+    const otherKey = await service.cli('keys', 'create', '--project', 'other', '--role', 'admin');
     const theirs = await service.request('GET', '/v1/client/schedules', undefined, otherKey);
     expect(theirs.body.data).toEqual({ items: [] });
     const notTheirs = await service.request(

@@ -704,6 +704,110 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Who signs in to this project, with which role and when they last did (extension)
+     * @description Needs the **admin** role.
+     */
+    get: operations['listMembers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/members/{identity}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Add a member or change its role, at most 1000 a project (extension)
+     * @description Needs the **admin** role.
+     */
+    put: operations['putMember'];
+    post?: never;
+    /**
+     * Remove a member from this project (extension)
+     * @description Needs the **admin** role.
+     */
+    delete: operations['removeMember'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/auth/session': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The console's sign-in: its mode and methods, and the signed-in user if any (extension)
+     * @description Reads the session cookie; takes no API key.
+     */
+    get: operations['getSession'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/auth/sign-in': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in to the console as a local user (extension)
+     * @description Sets an HttpOnly, SameSite=Strict session cookie (Secure, __Host- prefixed, over https) and ends any session the browser held. A wrong password and an unknown e-mail get the same answer.
+     */
+    post: operations['signIn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/auth/sign-out': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End this session, or every session of the user (extension)
+     * @description Needs the session's X-CSRF-Token.
+     */
+    post: operations['signOut'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   jobEvent: {
@@ -1426,6 +1530,38 @@ export interface components {
       next_attempt_at: string | null;
       /** Format: date-time */
       finished_at: string | null;
+    };
+    Session: {
+      /**
+       * @description local: the console on loopback with nobody to sign in acts as a local administrator; sign-in: each person signs in
+       * @enum {string}
+       */
+      mode: 'local' | 'sign-in';
+      methods: {
+        /** @description Local users may sign in with e-mail and password */
+        password: boolean;
+        /** @description The identity provider's button label; null: not configured */
+        oidc: string | null;
+      };
+      /** @description Null: not signed in */
+      user: {
+        /** @description E-mail address, or sub:<subject> */
+        identity: string;
+        name: string | null;
+        /** @enum {string} */
+        source: 'local' | 'oidc';
+      } | null;
+      /** @description Send as X-CSRF-Token on every request that changes anything */
+      csrf_token: string | null;
+      /** @description The signed-in user's projects and roles, by name */
+      projects: {
+        project: string;
+        /**
+         * @description viewer: reads; operator: also submits and cancels; admin: also queues, schedules, webhooks, keys and members
+         * @enum {string}
+         */
+        role: 'viewer' | 'operator' | 'admin';
+      }[];
     };
   };
   responses: never;
@@ -4521,6 +4657,406 @@ export interface operations {
       };
       /** @description Rate limit; see Retry-After */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listMembers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Members by identity */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              items: {
+                /** @description An e-mail address, or sub:<subject> */
+                identity: string;
+                /**
+                 * @description viewer: reads; operator: also submits and cancels; admin: also queues, schedules, webhooks, keys and members
+                 * @enum {string}
+                 */
+                role: 'viewer' | 'operator' | 'admin';
+                /** @description Who added it; null from the command line */
+                added_by: string | null;
+                /** @description RFC 3339 */
+                added_at: string;
+                /** @description RFC 3339: the latest sign-in of a user with this identity */
+                last_sign_in_at: string | null;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An e-mail address, or sub:<subject> (URL-encoded) */
+        identity: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description viewer: reads; operator: also submits and cancels; admin: also queues, schedules, webhooks, keys and members
+           * @enum {string}
+           */
+          role: 'viewer' | 'operator' | 'admin';
+        };
+      };
+    };
+    responses: {
+      /** @description Its role changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              /** @description An e-mail address, or sub:<subject> */
+              identity: string;
+              /**
+               * @description viewer: reads; operator: also submits and cancels; admin: also queues, schedules, webhooks, keys and members
+               * @enum {string}
+               */
+              role: 'viewer' | 'operator' | 'admin';
+              /** @description Who added it; null from the command line */
+              added_by: string | null;
+              /** @description RFC 3339 */
+              added_at: string;
+              /** @description RFC 3339: the latest sign-in of a user with this identity */
+              last_sign_in_at: string | null;
+            };
+          };
+        };
+      };
+      /** @description Added */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              /** @description An e-mail address, or sub:<subject> */
+              identity: string;
+              /**
+               * @description viewer: reads; operator: also submits and cancels; admin: also queues, schedules, webhooks, keys and members
+               * @enum {string}
+               */
+              role: 'viewer' | 'operator' | 'admin';
+              /** @description Who added it; null from the command line */
+              added_by: string | null;
+              /** @description RFC 3339 */
+              added_at: string;
+              /** @description RFC 3339: the latest sign-in of a user with this identity */
+              last_sign_in_at: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The project would be left without an admin member */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  removeMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description An e-mail address, or sub:<subject> (URL-encoded) */
+        identity: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not a member of this project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The project would be left without an admin member */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session, or user: null */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['Session'];
+          };
+        };
+      };
+    };
+  };
+  signIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Signed in */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['Session'];
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description email or password: not recognised */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many failed sign-ins for the address or from this client; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  signOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /** @description End every one of this user's sessions, on every device */
+          everywhere?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Signed out (also when no session was held) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description X-CSRF-Token missing or not this session’s */
+      403: {
         headers: {
           [name: string]: unknown;
         };

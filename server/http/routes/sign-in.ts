@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { signInSchema, signOutSchema, type Session } from '../../../contract';
 import { csrfMatches, csrfTokenOf, type ConsoleSessions } from '../../auth/console-sessions';
+import type { OidcSignIn } from '../../auth/oidc-sign-in';
 import type { SignInMode } from '../../auth/sign-in-mode';
 import { refuseOverFailureLimit, type FailedAuthLimit } from '../auth';
 import { HttpError } from '../errors';
 import { parseOrThrow } from '../parse';
+import { oidcSignInRoutes } from './oidc-sign-in';
 import {
   clearSessionCookie,
   sessionTokenOf,
@@ -16,20 +18,21 @@ export interface SignInRouteOptions {
   sessions: ConsoleSessions;
   cookie: SessionCookie;
   mode: () => Promise<SignInMode>;
-  /** The label of the identity provider's button; null without one. */
-  oidcLabel: string | null;
+  /** Sign-in through an identity provider, and its button's label; null without one. */
+  oidc: { flow: OidcSignIn; label: string } | null;
   failures: FailedAuthLimit | undefined;
 }
 
 /** The console's sign-in, outside /v1/client: these take no API key. */
 export function signInRoutes(app: FastifyInstance, options: SignInRouteOptions): void {
   const { sessions, cookie } = options;
+  if (options.oidc) oidcSignInRoutes(app, { flow: options.oidc.flow, cookie });
 
   const sessionAnswer = async (token: string | undefined): Promise<Session> => {
     const session = token ? await sessions.resolve(token) : undefined;
     return {
       mode: await options.mode(),
-      methods: { password: true, oidc: options.oidcLabel },
+      methods: { password: true, oidc: options.oidc?.label ?? null },
       user: session
         ? { identity: session.identity, name: session.name, source: session.source }
         : null,

@@ -30,6 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     subject_identity text,
     name text,
     source text NOT NULL,
+    group_roles_json text NOT NULL,
     created_at bigint NOT NULL,
     last_seen_at bigint NOT NULL,
     expires_at bigint NOT NULL

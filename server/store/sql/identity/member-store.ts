@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { ROLES, type Role } from '../../../../contract';
+import { highestPerProject, type Role } from '../../../../contract';
 import type { MemberStore } from '../../ports';
 import type { Database } from '../../schema';
 
@@ -87,14 +87,6 @@ export class SqlMemberStore implements MemberStore {
       .select(['project', 'role'])
       .where('identity', 'in', identities)
       .execute();
-    const best = new Map<string, Role>();
-    for (const row of rows) {
-      const role = row.role as Role;
-      const held = best.get(row.project);
-      if (!held || ROLES.indexOf(role) > ROLES.indexOf(held)) best.set(row.project, role);
-    }
-    return [...best]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([project, role]) => ({ project, role }));
+    return highestPerProject(rows.map((row) => ({ project: row.project, role: row.role as Role })));
   }
 }

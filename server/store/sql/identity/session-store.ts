@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { PendingOidcSignIn, SessionRecord, SessionStore, UserSource } from '../../ports';
+import type {
+  PendingOidcSignIn,
+  ProjectRole,
+  SessionRecord,
+  SessionStore,
+  UserSource,
+} from '../../ports';
 import type { Database } from '../../schema';
 
 export class SqlSessionStore implements SessionStore {
@@ -14,6 +20,7 @@ export class SqlSessionStore implements SessionStore {
         subject_identity: session.subjectIdentity,
         name: session.name,
         source: session.source,
+        group_roles_json: JSON.stringify(session.groupRoles),
         created_at: session.createdAt,
         last_seen_at: session.lastSeenAt,
         expires_at: session.expiresAt,
@@ -33,6 +40,7 @@ export class SqlSessionStore implements SessionStore {
         subjectIdentity: row.subject_identity,
         name: row.name,
         source: row.source as UserSource,
+        groupRoles: JSON.parse(row.group_roles_json) as ProjectRole[],
         createdAt: Number(row.created_at),
         lastSeenAt: Number(row.last_seen_at),
         expiresAt: Number(row.expires_at),

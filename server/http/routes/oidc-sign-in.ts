@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { OidcSignInError } from '../../auth/oidc';
+import type { OidcSignIn as OidcFlow } from '../../auth/oidc-sign-in';
+import { sessionTokenOf, setSessionCookie, type SessionCookie } from '../session-cookie';
+
+/** Holds the state of a sign-in under way: sent back on the provider's redirect (SameSite=Lax). */
+const STATE_COOKIE = 'jobdeck_oidc_state';
+const CALLBACK = '/v1/auth/oidc/callback';
+
+/** Sign-in through the OpenID Provider: the console's button navigates to start. */
+export function oidcSignInRoutes(
+  app: FastifyInstance,
+  options: { flow: OidcFlow; cookie: SessionCookie },
+): void {
+  const { flow, cookie } = options;
+  const stateCookie = {
+    path: CALLBACK,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: cookie.secure,
+  } as const;
+
+  // Back to the console's sign-in page, which shows the message; never a stack or a token.
+  const failed = (reply: FastifyReply, error: unknown) => {
+    if (!(error instanceof OidcSignInError)) throw error;
+    reply.log.warn({ reason: error.reason }, 'OpenID Connect sign-in failed');
+    return reply.redirect(`/sign-in?error=${encodeURIComponent(error.message)}`, 303);
+  };
+
+  app.get<{ Querystring: { return_to?: string } }>(
+    '/v1/auth/oidc/start',
+    async (request, reply) => {
+      try {
+        const { url, state } = await flow.begin(request.query.return_to ?? '/');
+        reply.setCookie(STATE_COOKIE, state, { ...stateCookie, maxAge: 600 });
+        return await reply.header('cache-control', 'no-store').redirect(url, 303);
+      } catch (error) {
+        return failed(reply, error);
+      }
+    },
+  );
+
+  app.get<{ Querystring: { state?: string } }>(CALLBACK, async (request, reply) => {
+    reply.clearCookie(STATE_COOKIE, stateCookie).header('cache-control', 'no-store');
+    try {
+      const signedIn = await flow.complete(
+        request.url,
+        request.query.state,
+        request.cookies[STATE_COOKIE],
+        sessionTokenOf(request, cookie),
+      );
+      setSessionCookie(reply, cookie, signedIn.token);
+      return await reply.redirect(signedIn.returnTo, 303);
+    } catch (error) {
+      return failed(reply, error);
+    }
+  });
+}
