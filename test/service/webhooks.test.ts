@@ -23,7 +23,9 @@ beforeAll(async () => {
       first_retry_seconds: 0.3,
     },
   });
-  otherKey = (await service.cli('keys', 'create', '--project', 'other', '--role', 'admin')).match(/jd_\S+/)![0];
+  otherKey = (await service.cli('keys', 'create', '--project', 'other', '--role', 'admin')).match(
+    /jd_\S+/,
+  )![0];
 });
 afterAll(async () => {
   await service.stop();

@@ -1,7 +1,7 @@
+import { freePort } from './free-port';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -44,14 +44,6 @@ function runPostgresTool(tool: string, args: string[]): void {
     ? ['runuser', '-u', 'postgres', '--', tool, ...args]
     : [tool, ...args];
   execFileSync(command!, rest, { stdio: 'pipe' });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function startPostgres(): Promise<PostgresCluster> {

@@ -155,6 +155,8 @@ export async function startService(
   dataDir = mkdtempSync(join(tmpdir(), 'jobdeck-test-')),
   options: {
     withConsole?: boolean;
+    /** The console's port when it must be known before the start (an OpenID Provider's redirect). */
+    consolePort?: number;
     env?: Record<string, string>;
     /** Node's own flags for the service process (`--cpu-prof` for a profile). */
     nodeArgs?: string[];
@@ -183,7 +185,9 @@ export async function startService(
 
   const launch = async (port: number, env: Record<string, string> = {}) => {
     chunks = [];
-    const consoleArgs = options.withConsole ? ['--console-port', '0'] : ['--no-console'];
+    const consoleArgs = options.withConsole
+      ? ['--console-port', String(options.consolePort ?? 0)]
+      : ['--no-console'];
     child = spawn(
       process.execPath,
       [
