@@ -11,6 +11,7 @@ const sha256 = (text: string) => hash('sha256', text, 'hex');
 /** Only a path of this site: `//evil.example` or `/\evil.example` would leave it (open redirect). */
 export function safeReturnTo(value: unknown): string {
   if (typeof value !== 'string' || !value.startsWith('/') || /^\/[/\\]/.test(value)) return '/';
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
   return /[\u0000-\u001f]/.test(value) ? '/' : value;
 }
 
