@@ -32,6 +32,8 @@ export interface ConsoleServerOptions {
   extraHostNames: readonly string[];
 }
 
+const PROVIDER_NAVIGATIONS = /^\/v1\/auth\/oidc\/(start|callback)(\?|$)/;
+
 function refuse(reply: FastifyReply, status: number, message: string) {
   return reply
     .code(status)
@@ -57,7 +59,9 @@ export async function buildConsoleServer(options: ConsoleServerOptions): Promise
     }
     // Pages may be opened from anywhere (a link); only the proxy carries the key.
     if (!request.url.startsWith('/v1')) return;
-    const refusal = crossSiteRefusal(request);
+    // The identity provider sends the browser back from its own site: the callback is checked by
+    // the state the starting browser holds, and neither route acts with the console's key.
+    const refusal = PROVIDER_NAVIGATIONS.test(request.url) ? null : crossSiteRefusal(request);
     if (refusal) return refuse(reply, 403, refusal);
     injectedKey.set(
       request.raw,

@@ -59,9 +59,10 @@ async function signInThroughProvider(login: string, returnTo = '/jobs?state=fail
     .getSetCookie()
     .find((c) => c.startsWith('jobdeck_oidc_state='))!;
   const callback = await signInAtProvider(start.headers.get('location')!, { login, redirectUri });
+  // As a browser comes back from the provider's site: a cross-site navigation.
   const back = await fetch(callback, {
     redirect: 'manual',
-    headers: { cookie: stateCookie.split(';')[0]! },
+    headers: { cookie: stateCookie.split(';')[0]!, 'sec-fetch-site': 'cross-site' },
   });
   return { start, stateCookie, callback, back, session: cookieOf(back, 'jobdeck_session') };
 }
