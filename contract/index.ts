@@ -22,3 +22,4 @@ export * from './webhooks';
 export * from './trends';
 export * from './roles';
 export * from './keys';
+export * from './audit';

@@ -60,6 +60,7 @@ describe('the SQLite driver', () => {
         '022-trends',
         '023-webhooks',
         '024-key-roles',
+        '025-audit',
       ]);
       expect(modeOf(file)).toBe(0o600);
       expect(await store.meta.storeId()).toBe('76ff9718-6217-4192-ab89-c5ac56ea2153');

@@ -3,6 +3,7 @@ import type { Store } from '../ports';
 import type { Database } from '../schema';
 import type { StoreDialect } from './dialect';
 import type { Signals } from '../../jobs/ports';
+import { SqlAuditStore } from './audit-store';
 import { SqlBulkActionStore } from './bulk-action-store';
 import { SqlInstanceRegistry } from './instance-registry';
 import { sqlJobStores } from './jobs';
@@ -32,6 +33,7 @@ export async function openSqlStore(
       await sql`select 1`.execute(db);
     },
     keys: new SqlKeyStore(db),
+    audit: new SqlAuditStore(db),
     views: new SqlViewStore(db),
     bulkActions: new SqlBulkActionStore(db),
     webhooks: new SqlWebhookStore(db),
