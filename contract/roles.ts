@@ -66,6 +66,7 @@ export const OPERATION_ROLES: Readonly<Record<string, Role>> = {
   'GET /v1/client/keys': 'admin',
   'POST /v1/client/keys': 'admin',
   'DELETE /v1/client/keys/{id}': 'admin',
+  'GET /v1/client/audit': 'admin',
 };
 
 /** The role an operation needs, by method and documented path (`/v1/client/job/{job_id}`). */

@@ -152,6 +152,7 @@ export async function startJobdeck(
       bulkActions: storage.bulkActions,
       retention: storage.retention,
       trends: storage.trends,
+      audit: storage.audit,
       instances: storage.instances,
       signals: storage.signals,
       runtime,
@@ -195,6 +196,7 @@ export async function startJobdeck(
         batchSize: config.retention.batch_size,
         onPruned: metrics.observePruned,
       },
+      keepAuditMs: config.audit.keep_days * 86_400_000,
       trends: TREND_ROLLER_DEFAULTS,
     },
   );
@@ -209,6 +211,7 @@ export async function startJobdeck(
     trends: jobs.trends,
     keys,
     views: storage.views,
+    audit: jobs.audit,
     // Retries are an extension: a spec-only service refuses the field like any unknown one.
     submitSchema: config.extensions ? submitJobSchema : specSubmitJobSchema,
     bodyLimitBytes: config.body_limit_bytes,

@@ -7,6 +7,7 @@ import Fastify, {
 import rateLimit from '@fastify/rate-limit';
 import type { z } from 'zod';
 import type { SubmitJobRequest } from '../../contract';
+import type { AuditTrail } from '../jobs/audit';
 import type { BulkActions } from '../jobs/bulk-actions';
 import type { ChangeFeed } from '../jobs/change-feed';
 import type { JobService } from '../jobs/job-service';
@@ -15,6 +16,7 @@ import type { Scheduler } from '../jobs/scheduler';
 import type { TrendsReader } from '../jobs/trends';
 import type { KeyStore, ViewStore } from '../store/ports';
 import { authenticate, principalOf } from './auth';
+import { installAuditTrail } from './audit';
 import { documentedPath, enforceRouteRoles } from './route-roles';
 import { ZOD_ONLY } from './parse';
 import { HttpError, installDraining, installErrorHandling, sendError } from './errors';
@@ -35,6 +37,7 @@ import { keyRoutes } from './routes/keys';
 import { requestIdOf } from '../observability/logging';
 import type { ServiceMetrics } from '../observability/metrics';
 import type { DiskFullWatch } from '../store/disk-full';
+import { auditRoutes } from './routes/audit';
 import { bulkActionRoutes } from './routes/bulk-actions';
 import { metaRoutes, type ReadinessCheck } from './routes/meta';
 import { trendRoutes } from './routes/trends';
@@ -60,6 +63,8 @@ export interface HttpAppOptions {
   trends: TrendsReader;
   keys: KeyStore;
   views: ViewStore;
+  /** Where the routes record who changed what (recorded whether or not the extensions serve it). */
+  audit: AuditTrail;
   submitSchema: z.ZodType<SubmitJobRequest>;
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
@@ -104,6 +109,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     reply.headers(API_SECURITY_HEADERS).header('x-request-id', request.id);
   });
   installDraining(app);
+  installAuditTrail(app, options.audit);
   cutStalledConnectionsOnClose(app);
 
   const methodsByUrl = new Map<string, Set<string>>();
@@ -159,6 +165,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       webhookRoutes(client, options.extensions.webhooks);
       trendRoutes(client, options.trends);
       keyRoutes(client, options.keys);
+      auditRoutes(client, { trail: options.audit, positions: options.extensions.positions });
     }
   });
 
