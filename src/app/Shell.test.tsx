@@ -35,11 +35,13 @@ describe('the navigation', () => {
     });
     stubService([[/whoami/, whoami('admin')]]);
     const { unmount } = renderWithService(shell);
-    expect(await screen.findByRole('link', { name: 'Audit' })).toHaveAttribute('href', '/audit');
+    // whoami's request code is imported when first read: slow under a loaded suite.
+    const link = await screen.findByRole('link', { name: 'Audit' }, { timeout: 5000 });
+    expect(link).toHaveAttribute('href', '/audit');
     unmount();
     stubService([[/whoami/, whoami('operator')]]);
     renderWithService(shell);
-    expect(await screen.findByTestId('acting-for')).toBeVisible();
+    expect(await screen.findByTestId('acting-for', {}, { timeout: 5000 })).toBeVisible();
     expect(screen.queryByRole('link', { name: 'Audit' })).toBeNull();
   });
 });

@@ -30,6 +30,9 @@ const auditPaths = (fetch: ReturnType<typeof stubService>) =>
 
 afterEach(() => vi.unstubAllGlobals());
 
+// The first answer waits for whoami, whose request code is imported when first read.
+const firstRead = { timeout: 5000 };
+
 describe('the audit page', () => {
   it('lists the events newest first, each with who, what, on what and from where', async () => {
     stubService([
@@ -46,7 +49,7 @@ describe('the audit page', () => {
       ],
     ]);
     renderWithService(<AuditPage />);
-    const rows = await screen.findAllByTestId('audit-event');
+    const rows = await screen.findAllByTestId('audit-event', {}, firstRead);
     expect(rows).toHaveLength(2);
     expect(within(rows[0]!).getByText('job.cancel')).toBeVisible();
     expect(rows[1]).toHaveTextContent('key:key_0123456789ab');
@@ -62,7 +65,8 @@ describe('the audit page', () => {
       [/\/audit/, { items: [event({ id: 'e-2' })], next_cursor: 'c1' }],
     ]);
     renderWithService(<AuditPage />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Older' }));
+    await screen.findAllByTestId('audit-event', {}, firstRead);
+    await userEvent.click(screen.getByRole('button', { name: 'Older' }));
     expect(await screen.findByRole('button', { name: 'Newer' })).toBeEnabled();
     expect(auditPaths(fetch).at(-1)!.get('cursor')).toBe('c1');
     await userEvent.click(screen.getByRole('button', { name: 'Newer' }));
@@ -74,7 +78,9 @@ describe('the audit page', () => {
   it('tells a key that is not an admin why it sees nothing, and asks for nothing', async () => {
     const fetch = stubService([[/whoami/, whoami('operator')]]);
     renderWithService(<AuditPage />);
-    expect(await screen.findByText('Only the project’s admins see the audit trail')).toBeVisible();
+    expect(
+      await screen.findByText('Only the project’s admins see the audit trail', {}, firstRead),
+    ).toBeVisible();
     expect(auditPaths(fetch)).toEqual([]);
   });
 });
