@@ -24,10 +24,10 @@ function storeFailing(failures = 0) {
   return { store, appends };
 }
 
-const logger = (): Logger & { warn: ReturnType<typeof vi.fn> } => ({
-  info: vi.fn(),
-  warn: vi.fn(),
-  error: vi.fn(),
+const logger = () => ({
+  info: vi.fn<Logger['info']>(),
+  warn: vi.fn<Logger['warn']>(),
+  error: vi.fn<Logger['error']>(),
 });
 
 afterEach(() => vi.useRealTimers());
