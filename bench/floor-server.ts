@@ -61,6 +61,7 @@ const writeAll = db.transaction((ids: string[]) => {
       array_parent: null,
       array_index: null,
       labels_json: null,
+      submitted_by: 'key:bench',
     });
     insertTransition.run(id, null, 'submitted', now, null);
     insertTransition.run(id, 'submitted', 'runnable', now, null);

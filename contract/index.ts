@@ -24,3 +24,4 @@ export * from './roles';
 export * from './keys';
 export * from './members';
 export * from './auth';
+export * from './audit';

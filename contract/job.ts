@@ -181,5 +181,16 @@ export const jobExecutionSchema = z.object({
   attempts_max: z.number().int().optional(),
   /** Its labels, as submitted ({} when none). */
   labels: z.record(z.string(), z.string()).optional(),
+  submitted_by: z.string().nullable().optional().meta({
+    description:
+      'Who submitted it: `key:<id>`, `user:<identity>` or `schedule:<ref>`; null for a job submitted before this was kept',
+  }),
+  cancel_requested_by: z.string().nullable().optional().meta({
+    description: 'Who asked for its cancel; null when nobody did (or before this was kept)',
+  }),
+  cancel_requested_at: timestamp
+    .nullable()
+    .optional()
+    .meta({ description: 'When its cancel was asked for; null when it was not' }),
 });
 export type JobExecution = z.infer<typeof jobExecutionSchema>;

@@ -12,6 +12,7 @@ import {
   jobTransitionsSchema,
   submitJobResultSchema,
 } from './job';
+import { auditPageSchema, auditQuerySchema } from './audit';
 import { definitionListSchema } from './definitions';
 import { arrayAnswerSchema, arrayChildrenQuerySchema } from './arrays';
 import { dependenciesAnswerSchema } from './dependencies';
@@ -212,6 +213,21 @@ export function buildOpenApiDocument() {
     security,
     responses: {
       200: json(successEnvelope(queueListSchema), 'Queues, highest priority first'),
+      401: errors[401],
+      429: errors[429],
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/client/audit',
+    operationId: 'listAuditEvents',
+    summary:
+      "The project's audit trail, newest first: who submitted, cancelled or changed what, when and from where (extension)",
+    security,
+    request: { query: auditQuerySchema },
+    responses: {
+      200: json(successEnvelope(auditPageSchema.meta({ id: 'AuditPage' })), 'Newest first'),
+      400: errors[400],
       401: errors[401],
       429: errors[429],
     },

@@ -69,6 +69,7 @@ export const OPERATION_ROLES: Readonly<Record<string, Role>> = {
   'GET /v1/client/members': 'admin',
   'PUT /v1/client/members/{identity}': 'admin',
   'DELETE /v1/client/members/{identity}': 'admin',
+  'GET /v1/client/audit': 'admin',
 };
 
 /** The role an operation needs, by method and documented path (`/v1/client/job/{job_id}`). */

@@ -56,11 +56,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
       const dialog = await openCancelDialog(page);
       await audit('cancel dialog', '[role="dialog"]');
       await confirmCancel(dialog);
-      await expect(page.getByText('Cancel requested')).toBeVisible();
+      await expect(page.getByText('Cancel requested', { exact: true })).toBeVisible();
       await audit('cancel notification', '.mantine-Notification-root');
       await expectState(page, 'cancelled');
       // Audited apart while it is shown in full, not half faded out as it closes by itself.
-      await expect(page.getByText('Cancel requested')).toBeHidden({ timeout: 15_000 });
+      await expect(page.getByText('Cancel requested', { exact: true })).toBeHidden({
+        timeout: 15_000,
+      });
       await audit('job page, cancelled');
       await page.getByRole('tab', { name: 'Timeline' }).click();
       await audit('job page, timeline');

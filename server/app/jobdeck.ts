@@ -153,6 +153,7 @@ export async function startJobdeck(
       bulkActions: storage.bulkActions,
       retention: storage.retention,
       trends: storage.trends,
+      audit: storage.audit,
       instances: storage.instances,
       signals: storage.signals,
       runtime,
@@ -196,6 +197,7 @@ export async function startJobdeck(
         batchSize: config.retention.batch_size,
         onPruned: metrics.observePruned,
       },
+      keepAuditMs: config.audit.keep_days * 86_400_000,
       trends: TREND_ROLLER_DEFAULTS,
     },
   );
@@ -219,6 +221,7 @@ export async function startJobdeck(
     keys,
     members: storage.members,
     views: storage.views,
+    audit: jobs.audit,
     // Retries are an extension: a spec-only service refuses the field like any unknown one.
     submitSchema: config.extensions ? submitJobSchema : specSubmitJobSchema,
     bodyLimitBytes: config.body_limit_bytes,

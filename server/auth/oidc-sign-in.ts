@@ -60,7 +60,7 @@ export class OidcSignIn {
     state: string | undefined,
     browserState: string | undefined,
     previousToken: string | undefined,
-  ): Promise<{ token: string; returnTo: string; identity: string }> {
+  ): Promise<{ token: string; returnTo: string; identity: string; projects: ProjectRole[] }> {
     if (!state || state !== browserState) {
       throw new OidcSignInError(
         'This sign-in was not started in this browser: please start again.',
@@ -84,6 +84,8 @@ export class OidcSignIn {
       source: 'oidc',
       groupRoles,
     });
-    return { token, returnTo: pending.returnTo, identity };
+    const session = await this.sessions.resolve(token);
+    const projects = session ? await this.sessions.projectsOf(session) : [];
+    return { token, returnTo: pending.returnTo, identity, projects };
   }
 }

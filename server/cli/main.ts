@@ -198,6 +198,7 @@ configured(program.command('prune'))
       const pruner = new RetentionPruner(store.retention, catalog, silentLogger, {
         intervalMs: config.retention.prune_every_seconds * 1000,
         batchSize: config.retention.batch_size,
+        audit: { store: store.audit, keepMs: config.audit.keep_days * 86_400_000 },
       });
       const forever = catalog.queuesByPriority.filter((queue) => queue.keepFinishedMs === null);
       const out = (line: string) => process.stdout.write(`${line}\n`);

@@ -543,6 +543,17 @@ export const configSchema = z
       .describe(
         "How long finished jobs are kept: this is every project's default; a project's or a queue's keep_finished_jobs overrides it (docs/api.md, Retention)",
       ),
+    audit: z
+      .strictObject({
+        keep_days: positiveInt
+          .max(3650, 'must be at most 3650')
+          .default(90)
+          .describe('How long audit events are kept; older ones are deleted by the retention pass'),
+      })
+      .prefault({})
+      .describe(
+        'The audit trail: who submitted, cancelled and changed what, and from where (docs/api.md, Audit trail)',
+      ),
     webhooks: z
       .strictObject({
         allowed_hosts: z

@@ -8,6 +8,7 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import type { z } from 'zod';
 import type { SubmitJobRequest } from '../../contract';
+import type { AuditTrail } from '../jobs/audit';
 import type { BulkActions } from '../jobs/bulk-actions';
 import type { ChangeFeed } from '../jobs/change-feed';
 import type { JobService } from '../jobs/job-service';
@@ -18,6 +19,7 @@ import type { KeyStore, MemberStore, ViewStore } from '../store/ports';
 import { authenticate, principalOf, type Credentials } from './auth';
 import { memberRoutes } from './routes/members';
 import { signInRoutes, type SignInRouteOptions } from './routes/sign-in';
+import { installAuditTrail } from './audit';
 import { documentedPath, enforceRouteRoles } from './route-roles';
 import { ZOD_ONLY } from './parse';
 import { HttpError, installDraining, installErrorHandling, sendError } from './errors';
@@ -38,6 +40,7 @@ import { keyRoutes } from './routes/keys';
 import { requestIdOf } from '../observability/logging';
 import type { ServiceMetrics } from '../observability/metrics';
 import type { DiskFullWatch } from '../store/disk-full';
+import { auditRoutes } from './routes/audit';
 import { bulkActionRoutes } from './routes/bulk-actions';
 import { metaRoutes, type ReadinessCheck } from './routes/meta';
 import { trendRoutes } from './routes/trends';
@@ -66,6 +69,8 @@ export interface HttpAppOptions {
   keys: KeyStore;
   members: MemberStore;
   views: ViewStore;
+  /** Where the routes record who changed what (recorded whether or not the extensions serve it). */
+  audit: AuditTrail;
   submitSchema: z.ZodType<SubmitJobRequest>;
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
@@ -110,6 +115,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     reply.headers(API_SECURITY_HEADERS).header('x-request-id', request.id);
   });
   installDraining(app);
+  installAuditTrail(app, options.audit);
   cutStalledConnectionsOnClose(app);
 
   const methodsByUrl = new Map<string, Set<string>>();
@@ -171,6 +177,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       trendRoutes(client, options.trends);
       keyRoutes(client, options.keys);
       memberRoutes(client, options.members);
+      auditRoutes(client, { trail: options.audit, positions: options.extensions.positions });
     }
   });
 

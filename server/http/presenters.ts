@@ -113,6 +113,9 @@ export function toJobExecution({ job, cpus, memoryBytes, engine }: Execution): J
     node: job.node,
     ...(job.retry && { attempt: job.attempt, attempts_max: job.retry.attempts }),
     labels: job.labels,
+    submitted_by: job.submittedBy,
+    cancel_requested_by: job.cancelRequestedBy,
+    cancel_requested_at: isoOrNull(job.cancelRequestedAt),
   };
 }
 

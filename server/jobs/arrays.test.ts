@@ -16,6 +16,7 @@ const parentIn = (state: JobState, cancelRequestedAt: number | null = null): Job
   startedAt: null,
   finishedAt: null,
   cancelRequestedAt,
+  cancelRequestedBy: null,
   owner: null,
   node: null,
   attempt: 1,

@@ -314,7 +314,7 @@ export class ArraySettler {
       const page = await store.arrayChildren(parent.id, ['starting', 'running'], after, 500);
       for (const child of page.items) {
         const moved = await machine.decideAndMove(child.id, (job) =>
-          isFinalState(job.state) ? undefined : cancelMove(job, now),
+          isFinalState(job.state) ? undefined : cancelMove(job, now, parent.cancelRequestedBy),
         );
         if (moved?.state === 'cancelling') runner.nudge(child.id);
       }

@@ -57,7 +57,7 @@ export class BulkActions {
     private readonly deps: {
       store: JobStore;
       actions: BulkActionStore;
-      cancel: (project: string, id: string) => Promise<void>;
+      cancel: (project: string, id: string, by: string) => Promise<void>;
       logger: Logger;
       /** This instance: the holder of the actions it carries. */
       owner: string;
@@ -240,7 +240,7 @@ export class BulkActions {
       if (this.stopping) return false;
       const begin = performance.now();
       const some = batch.slice(i, i + CANCELS_AT_ONCE);
-      results.push(...(await Promise.all(some.map((job) => this.cancelOne(action.project, job)))));
+      results.push(...(await Promise.all(some.map((job) => this.cancelOne(action, job)))));
       const state = await actions.heartbeat(action.id, owner, Date.now() + leaseMs);
       if (state === 'stopped') return finish(false);
       if (state !== 'running') return false;
@@ -252,9 +252,13 @@ export class BulkActions {
   }
 
   /** Cancel Job's answer for one job; a failure worth another try is thrown. */
-  private async cancelOne(project: string, job: BulkResultRecord): Promise<BulkResultRecord> {
+  private async cancelOne(
+    action: BulkActionRecord,
+    job: BulkResultRecord,
+  ): Promise<BulkResultRecord> {
     try {
-      await this.deps.cancel(project, job.jobId);
+      // Cancelled on behalf of whoever started the action.
+      await this.deps.cancel(action.project, job.jobId, action.createdBy);
       return { ...job, result: 'accepted', message: null };
     } catch (error) {
       if (error instanceof JobRequestError && REFUSALS.has(error.kind)) {

@@ -10,11 +10,12 @@ import type { Move } from './state-machine';
  * stopped, a retried cancel changes nothing (undefined), a finished job is a conflict. An array's
  * parent goes to `cancelling` until its children have ended (arrays.ts cancels them).
  */
-export function cancelMove(job: Job, now: number): Move | undefined {
+export function cancelMove(job: Job, now: number, by: string | null): Move | undefined {
+  const requested = { cancelRequestedAt: now, cancelRequestedBy: by };
   if (isArrayParent(job)) {
     if (job.state === 'cancelling') return undefined;
     if (isFinalState(job.state)) throw refused(job);
-    return { to: 'cancelling', note: notes.arrayCancelling, fields: { cancelRequestedAt: now } };
+    return { to: 'cancelling', note: notes.arrayCancelling, fields: requested };
   }
   switch (cancelEffect(job.state)) {
     case 'already-cancelling':
@@ -23,13 +24,13 @@ export function cancelMove(job: Job, now: number): Move | undefined {
       return {
         to: 'cancelled',
         note: notes.cancelledBeforeStart,
-        fields: { cancelRequestedAt: now, finishedAt: now },
+        fields: { ...requested, finishedAt: now },
       };
     case 'stop-container':
       return {
         to: 'cancelling',
         note: notes.cancelling(job.stopGraceSeconds),
-        fields: { cancelRequestedAt: now },
+        fields: requested,
       };
     case 'refused':
       throw refused(job);

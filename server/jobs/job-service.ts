@@ -120,7 +120,8 @@ export class JobService {
     this.options = parts.options;
   }
 
-  async submit(project: string, payload: SubmitJobRequest): Promise<string> {
+  /** `by`: the actor who submits, kept with the job. */
+  async submit(project: string, payload: SubmitJobRequest, by: string): Promise<string> {
     for (let attempt = 1; ; attempt += 1) {
       const { job, definitionFingerprint } = planJob(
         payload,
@@ -128,6 +129,7 @@ export class JobService {
         this.catalog,
         this.secrets,
         Date.now(),
+        by,
       );
       const admission = await this.dependencyAdmission(job);
       const arrayOf = parentRole(job);
@@ -365,12 +367,13 @@ export class JobService {
    * Waiting jobs are cancelled at once; starting and running ones go through `cancelling`
    * while the container is stopped; a retried cancel is a no-op; a finished job is a conflict.
    */
-  async cancel(project: string, id: string): Promise<void> {
+  /** `by`: the actor who asks, kept with the job. */
+  async cancel(project: string, id: string, by: string): Promise<void> {
     let moved: Job | undefined;
     try {
       moved = await this.machine.decideAndMove(id, (job) => {
         if (job.project !== project) throw notFound(id);
-        return cancelMove(job, Date.now());
+        return cancelMove(job, Date.now(), by);
       });
     } catch (error) {
       if (error instanceof ContendedError) {

@@ -1,4 +1,5 @@
 import { ArraySettler } from './arrays';
+import { AuditTrail } from './audit';
 import { BulkActions } from './bulk-actions';
 import type { Catalog } from './catalog';
 import { ChangeFeed } from './change-feed';
@@ -8,6 +9,7 @@ import { JobLogs, type OutputLimits } from './job-logs';
 import { JobService } from './job-service';
 import { Membership, type InstanceIdentity } from './membership';
 import type {
+  AuditStore,
   BulkActionStore,
   ContainerRuntime,
   InstanceRegistry,
@@ -49,6 +51,7 @@ export interface JobSystemPorts {
   bulkActions: BulkActionStore;
   retention: RetentionStore;
   trends: TrendStore;
+  audit: AuditStore;
   instances: InstanceRegistry;
   signals: Signals;
   runtime: ContainerRuntime;
@@ -72,6 +75,8 @@ export interface JobSystemOptions {
   /** Whether operators pause queues and change max_running through the API (the extensions). */
   queueControlApi: boolean;
   retention: RetentionOptions;
+  /** How long the audit trail's events are kept. */
+  keepAuditMs: number;
   trends: TrendRollerOptions;
 }
 
@@ -172,13 +177,13 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     secrets,
     machine,
     dispatcher,
-    cancel: (project, id) => service.cancel(project, id),
+    cancel: (project, id, by) => service.cancel(project, id, by),
     logger,
   });
   const bulk = new BulkActions({
     store,
     actions: ports.bulkActions,
-    cancel: (project, id) => service.cancel(project, id),
+    cancel: (project, id, by) => service.cancel(project, id, by),
     logger,
     owner,
     // As long as another instance waits before it takes over a silent one's jobs.
@@ -206,7 +211,11 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       allowsHost: ports.webhooks.allowsHost,
       kick: () => relay?.kick(),
     });
-  const retention = new RetentionPruner(ports.retention, catalog, logger, options.retention);
+  const audit = new AuditTrail(ports.audit, logger);
+  const retention = new RetentionPruner(ports.retention, catalog, logger, {
+    ...options.retention,
+    audit: { store: ports.audit, keepMs: options.keepAuditMs },
+  });
   const roller = new TrendRoller(ports.trends, logger, options.trends);
   const trends: TrendsReader = (project, queue, range) =>
     readTrends(ports.trends, catalog, project, queue, range);
@@ -226,6 +235,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     feed,
     /** A queue's jobs ended per hour or day and their waiting and run times. */
     trends,
+    /** Who changed what: recorded by the routes (and sign-in), written in batches. */
+    audit,
     /**
      * Joins the instances on the store, recovers what the last run left (the first reconcile
      * pass: adopt, record, requeue, take over lost instances' jobs), then dispatches.
@@ -248,6 +259,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
      * jobs at once; containers keep running for it (or the next start) to adopt.
      */
     async stop(): Promise<void> {
+      // The last requests were answered: what they recorded is written before the store closes.
+      await audit.stop();
       await relay?.stop();
       feed.stop();
       await bulk.stop();

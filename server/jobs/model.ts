@@ -52,6 +52,10 @@ export interface Job extends ContainerPlan {
   startedAt: number | null;
   finishedAt: number | null;
   cancelRequestedAt: number | null;
+  /** Who asked for its cancel (an actor: `key:<id>`, `user:<identity>`); null: nobody, or unknown. */
+  cancelRequestedBy: string | null;
+  /** Who submitted it (`key:<id>`, `user:<identity>`, `schedule:<ref>`); null in older jobs. */
+  submittedBy: string | null;
   /** The instance that claimed the job to run it; null until claimed. */
   owner: string | null;
   /** The machine it ran on, when the engine has several and said which; set as it starts running. */
@@ -140,6 +144,7 @@ export type TransitionFields = Partial<
     | 'startedAt'
     | 'finishedAt'
     | 'cancelRequestedAt'
+    | 'cancelRequestedBy'
     | 'owner'
     | 'node'
     | 'attempt'

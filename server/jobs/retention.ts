@@ -1,5 +1,5 @@
 import type { Catalog, QueueSettings } from './catalog';
-import type { Logger, Prunable, RetentionStore } from './ports';
+import type { AuditStore, Logger, Prunable, RetentionStore } from './ports';
 
 export interface RetentionOptions {
   /** How often a pass runs. */
@@ -8,6 +8,8 @@ export interface RetentionOptions {
   batchSize: number;
   /** Told how many jobs each queue's pass deleted (the metrics). */
   onPruned?: (queue: string, jobs: number) => void;
+  /** The audit trail's events, deleted once older than keepMs. */
+  audit?: { store: AuditStore; keepMs: number };
 }
 
 /** What a pass would delete of one queue now. */
@@ -96,6 +98,8 @@ export class RetentionPruner {
       const before = now - keepMs;
       await this.inBatches((limit) => this.store.pruneBulkActions(project, before, limit));
     }
+    const audit = this.options.audit;
+    if (audit) await this.inBatches((limit) => audit.store.prune(now - audit.keepMs, limit));
     let reclaimedBytes = 0;
     if (pruned.length > 0) {
       for (let step = -1; step !== 0 && !this.halted;) {

@@ -22,7 +22,7 @@ export interface SchedulerParts {
   machine: JobStateMachine;
   dispatcher: Dispatcher;
   /** Cancel Job, as a client's: the previous firing's job under `cancel_previous`. */
-  cancel: (project: string, id: string) => Promise<void>;
+  cancel: (project: string, id: string, by: string) => Promise<void>;
   logger: Logger;
 }
 
@@ -188,10 +188,12 @@ export class Scheduler {
       return;
     }
     if (overlapping && schedule.overlap === 'cancel_previous') {
-      await this.parts.cancel(schedule.project, overlapping.id).catch((error: unknown) => {
-        // It ended meanwhile (409): nothing left to cancel.
-        if (!(error instanceof JobRequestError)) throw error;
-      });
+      await this.parts
+        .cancel(schedule.project, overlapping.id, `schedule:${schedule.ref}`)
+        .catch((error: unknown) => {
+          // It ended meanwhile (409): nothing left to cancel.
+          if (!(error instanceof JobRequestError)) throw error;
+        });
     }
     const { job, definitionFingerprint } = planJob(
       {
@@ -205,6 +207,7 @@ export class Scheduler {
       this.parts.catalog,
       this.parts.secrets,
       now,
+      `schedule:${schedule.ref}`,
     );
     const fired = await schedules.fire({
       schedule: schedule.ref,

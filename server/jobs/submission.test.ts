@@ -15,7 +15,14 @@ const catalog = catalogFromConfig(
 );
 const secrets = { seal: () => 'sealed', open: () => 'plain' };
 const plan = () =>
-  planJob({ job_definition: 'p::echo:1', job_queue: 'p::default' }, 'p', catalog, secrets, 0).job;
+  planJob(
+    { job_definition: 'p::echo:1', job_queue: 'p::default' },
+    'p',
+    catalog,
+    secrets,
+    0,
+    'key:k',
+  ).job;
 
 describe('a generated name', () => {
   it('is the definition, then the millisecond and the last digits of the id: it grows with time', async () => {
@@ -43,6 +50,7 @@ describe('a plan', () => {
       catalog,
       secrets,
       0,
+      'key:k',
     );
     expect(job.definition).toBe('p::echo:1');
     expect(definitionFingerprint).toMatch(/^[0-9a-f]{64}$/);

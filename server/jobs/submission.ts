@@ -58,6 +58,7 @@ export function planJob(
   catalog: Catalog,
   secrets: SecretBox,
   now: number,
+  submittedBy: string | null,
 ): JobPlan {
   const definitionRef = parseDefinitionRef(payload.job_definition);
   const queueRef = parseQueueRef(payload.job_queue);
@@ -132,6 +133,7 @@ export function planJob(
     }),
     array: payload.array ? { size: payload.array.size, ...links } : null,
     labels: payload.labels ?? {},
+    submittedBy,
   };
   return { job, definitionFingerprint: definition.fingerprint };
 }

@@ -1,6 +1,7 @@
 import type { JobState, Role } from '../../contract';
 import type { StoredEnvVar } from '../jobs/model';
 import type {
+  AuditStore,
   BulkActionStore,
   InstanceRegistry,
   JobStore,
@@ -232,6 +233,7 @@ export interface Store {
   counts: JobCounts;
   retention: RetentionStore;
   trends: TrendStore;
+  audit: AuditStore;
   /** Resolves when the database answers a trivial query (readiness). */
   ping(): Promise<void>;
   /** The migrations this open applied, oldest first (empty when the schema was up to date). */

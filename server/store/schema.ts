@@ -50,6 +50,10 @@ export interface JobsTable {
   array_parent: string | null;
   array_index: number | null;
   labels_json: string | null;
+  /** Who submitted it (`key:<id>`, `user:<identity>`, `schedule:<ref>`); null in older rows. */
+  submitted_by: string | null;
+  /** Who asked for its cancel; null when nobody did, or in older rows. */
+  cancel_requested_by: string | null;
 }
 
 /** One label of a job, for the list's label filters (the job row keeps them all, as JSON). */
@@ -331,6 +335,18 @@ export interface TrendDurationsTable {
   jobs: number;
 }
 
+export interface AuditEventsTable {
+  seq: Generated<number>;
+  id: string;
+  project: string | null;
+  at: number;
+  actor: string;
+  address: string;
+  action: string;
+  target: string | null;
+  detail_json: string;
+}
+
 /** The one row of the trends roller: every change up to seq is counted. */
 export interface TrendCursorTable {
   id: number;
@@ -366,4 +382,5 @@ export interface Database {
   trend_outcomes: TrendOutcomesTable;
   trend_durations: TrendDurationsTable;
   trend_cursor: TrendCursorTable;
+  audit_events: AuditEventsTable;
 }

@@ -33,6 +33,8 @@ export interface Capabilities {
   webhooks: boolean;
   /** Jobs ended per hour and day and their waiting and run times; from the OpenAPI document. */
   trends: boolean;
+  /** The project's audit trail (its admins only); from the OpenAPI document. */
+  audit: boolean;
 }
 
 /** Detected once per page load and kept: a service does not grow endpoints while it is open. */

@@ -19,6 +19,7 @@ const EXTENSION_PATHS = {
   bulk: '/v1/client/bulk-actions',
   webhooks: '/v1/client/webhooks',
   trends: '/v1/client/trends',
+  audit: '/v1/client/audit',
 } as const;
 
 const openApiSchema = z.object({ paths: z.record(z.string(), z.unknown()) });
@@ -77,6 +78,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
       bulk: has(EXTENSION_PATHS.bulk),
       webhooks: has(EXTENSION_PATHS.webhooks),
       trends: has(EXTENSION_PATHS.trends),
+      audit: has(EXTENSION_PATHS.audit),
       labels:
         listOperationSchema
           .safeParse(document.paths[EXTENSION_PATHS.jobList])
@@ -107,5 +109,6 @@ export async function detectCapabilities(): Promise<Capabilities> {
     bulk: false,
     webhooks: false,
     trends: false,
+    audit: false,
   };
 }

@@ -1,4 +1,5 @@
 import type { BulkFilter, JobState, TrendRange } from '../../contract';
+import type { AuditFilter } from './audit';
 import type { JobFilter } from './jobs';
 
 /**
@@ -70,6 +71,11 @@ export const webhookKeys = {
   all: ['webhooks'] as const,
   list: () => [...webhookKeys.all, 'list'] as const,
   deliveries: (id: string) => [...webhookKeys.all, 'deliveries', id] as const,
+};
+
+export const auditKeys = {
+  all: ['audit'] as const,
+  list: (filter: AuditFilter) => [...auditKeys.all, 'list', filter] as const,
 };
 
 export const scheduleKeys = {

@@ -25,6 +25,25 @@ describe('the navigation', () => {
     expect(screen.getByRole('link', { name: 'Jobs' })).toBeVisible();
     expect(screen.queryByRole('link', { name: 'Schedules' })).toBeNull();
   });
+
+  it('links to the audit trail for the project’s admins only', async () => {
+    const whoami = (role: string) => ({
+      project: 'demo',
+      role,
+      actor: 'key:key_0123456789ab',
+      service: { name: 'jobdeck', version: '1.2.0', engine: 'docker' },
+    });
+    stubService([[/whoami/, whoami('admin')]]);
+    const { unmount } = renderWithService(shell);
+    // whoami's request code is imported when first read: slow under a loaded suite.
+    const link = await screen.findByRole('link', { name: 'Audit' }, { timeout: 5000 });
+    expect(link).toHaveAttribute('href', '/audit');
+    unmount();
+    stubService([[/whoami/, whoami('operator')]]);
+    renderWithService(shell);
+    expect(await screen.findByTestId('acting-for', {}, { timeout: 5000 })).toBeVisible();
+    expect(screen.queryByRole('link', { name: 'Audit' })).toBeNull();
+  });
 });
 
 describe('the header', () => {

@@ -23,6 +23,8 @@ const LINKS = [
   // Only where the service has them: a link to a page that can only say "none" is noise.
   { to: '/schedules', label: 'Schedules', needs: 'schedules' },
   { to: '/webhooks', label: 'Webhooks', needs: 'webhooks' },
+  // And only for whom it may show anything: the trail is its admins'.
+  { to: '/audit', label: 'Audit', needs: 'audit', role: 'admin' },
   { to: '/settings', label: 'Settings' },
 ] as const;
 
@@ -65,7 +67,11 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" component="nav" aria-label="Main">
-        {LINKS.filter((link) => !('needs' in link) || capabilities?.[link.needs]).map((link) => (
+        {LINKS.filter(
+          (link) =>
+            (!('needs' in link) || capabilities?.[link.needs]) &&
+            (!('role' in link) || identity?.role === link.role),
+        ).map((link) => (
           <NavLink
             key={link.to}
             component={Link}

@@ -9,6 +9,7 @@ const JobPage = lazy(() => import('../features/job/JobPage'));
 const JobsPage = lazy(() => import('../features/jobs/JobsPage'));
 const SchedulesPage = lazy(() => import('../features/schedules/SchedulesPage'));
 const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage'));
+const AuditPage = lazy(() => import('../features/audit/AuditPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 
 export const router = createBrowserRouter([
@@ -22,6 +23,7 @@ export const router = createBrowserRouter([
       { path: 'jobs/:id', element: <JobPage /> },
       { path: 'schedules', element: <SchedulesPage /> },
       { path: 'webhooks', element: <WebhooksPage /> },
+      { path: 'audit', element: <AuditPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: '*', element: <Navigate to="/jobs" replace /> },
     ],

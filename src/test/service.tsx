@@ -28,6 +28,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     bulk: true,
     webhooks: true,
     trends: true,
+    audit: true,
     ...overrides,
   };
 }

@@ -72,6 +72,7 @@ export async function startDomain(
         bulkActions,
         retention: storage.retention,
         trends: storage.trends,
+        audit: storage.audit,
         instances,
         signals: storage.signals,
         runtime: engine,
@@ -89,6 +90,7 @@ export async function startDomain(
         isLocalProcessAlive: (pid) => livePids.has(pid),
         queueControlApi: true,
         retention: { intervalMs: 60_000, batchSize: 500 },
+        keepAuditMs: 90 * 86_400_000,
         trends: { intervalMs: 60_000, batchSize: 500 },
       },
     );
@@ -118,11 +120,15 @@ export async function startDomain(
       return system;
     },
     submit: (payload: Partial<SubmitJobRequest> = {}) =>
-      system.service.submit('t', {
-        job_definition: 't::run:1',
-        job_queue: 't::default',
-        ...payload,
-      }),
+      system.service.submit(
+        't',
+        {
+          job_definition: 't::run:1',
+          job_queue: 't::default',
+          ...payload,
+        },
+        'key:test',
+      ),
     /** The process dies without a word; a new one starts on the same host, store and engine. */
     async restart(): Promise<void> {
       await system.crash();

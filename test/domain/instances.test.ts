@@ -60,7 +60,7 @@ describe('several instances on one store, on a fake engine', () => {
     const id = await domain.submit();
     await domain.waitFor(id, 'running');
     const other = await domain.join('host-b');
-    await other.service.cancel('t', id);
+    await other.service.cancel('t', id, 'key:test');
     const job = await domain.waitFor(id, 'cancelled');
     expect(job.systemNote).toBe('cancelled on request; the container exited with code 143');
     expect(domain.engine.stops.map((s) => s.jobId)).toEqual([id]);

@@ -83,7 +83,11 @@ describe('queue controls', () => {
     await expect
       .poll(() => other.controls.liveInProject('t', QUEUE).paused, { timeout: 1000 })
       .toBe(true);
-    const id = await other.service.submit('t', { job_definition: 't::run:1', job_queue: QUEUE });
+    const id = await other.service.submit(
+      't',
+      { job_definition: 't::run:1', job_queue: QUEUE },
+      'key:test',
+    );
     await new Promise((r) => setTimeout(r, 200));
     expect((await other.service.detail('t', id)).state).toBe('runnable');
 

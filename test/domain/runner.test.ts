@@ -73,7 +73,7 @@ describe('the runner and the reconciler, on a fake engine', () => {
     const release = domain.engine.holdLaunches();
     const id = await domain.submit();
     await domain.waitFor(id, 'starting');
-    await domain.system.service.cancel('t', id);
+    await domain.system.service.cancel('t', id, 'key:test');
     expect((await domain.system.service.detail('t', id)).state).toBe('cancelling');
     release();
     const job = await domain.waitFor(id, 'cancelled');
@@ -165,7 +165,7 @@ describe('the runner and the reconciler, on a fake engine', () => {
     domain.engine.holdPlacement('no suitable node (insufficient resources on 3 nodes)');
     const id = await domain.submit();
     await domain.waitFor(id, 'starting');
-    await domain.system.service.cancel('t', id);
+    await domain.system.service.cancel('t', id, 'key:test');
     const job = await domain.waitFor(id, 'cancelled');
     expect(job.systemNote).toBe('cancelled on request before the container started');
     expect(domain.engine.workload(id)).toBeUndefined();

@@ -36,6 +36,7 @@ describe('a service with the extensions switched off', () => {
       '/v1/client/webhooks',
       '/v1/client/trends',
       '/v1/client/keys',
+      '/v1/client/audit',
       '/v1/client/whoami',
       '/v1/client/events',
       '/v1/openapi.json',

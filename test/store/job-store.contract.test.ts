@@ -54,6 +54,7 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       startedAt: null,
       finishedAt: null,
       cancelRequestedAt: null,
+      cancelRequestedBy: null,
       owner: null,
       node: null,
       attempt: 1,

@@ -32,6 +32,7 @@ export function newJob(overrides: Partial<NewJob> = {}): NewJob {
     dependsOn: [],
     array: null,
     labels: {},
+    submittedBy: 'key:key_test',
     ...overrides,
   };
 }

@@ -60,6 +60,7 @@ describe('the SQLite driver', () => {
         '022-trends',
         '023-webhooks',
         '024-key-roles',
+        '025-audit',
         '026-sign-in',
       ]);
       expect(modeOf(file)).toBe(0o600);

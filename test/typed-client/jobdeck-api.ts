@@ -240,6 +240,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The project's audit trail, newest first: who submitted, cancelled or changed what, when and from where (extension)
+     * @description Needs the **admin** role.
+     */
+    get: operations['listAuditEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/trends': {
     parameters: {
       query?: never;
@@ -1216,6 +1236,59 @@ export interface components {
       labels?: {
         [key: string]: string;
       };
+      /** @description Who submitted it: `key:<id>`, `user:<identity>` or `schedule:<ref>`; null for a job submitted before this was kept */
+      submitted_by?: string | null;
+      /** @description Who asked for its cancel; null when nobody did (or before this was kept) */
+      cancel_requested_by?: string | null;
+      /**
+       * Format: date-time
+       * @description When its cancel was asked for; null when it was not
+       */
+      cancel_requested_at?: string | null;
+    };
+    AuditPage: {
+      items: {
+        id: string;
+        /** Format: date-time */
+        at: string;
+        /** @description `key:<id>`, `user:<identity>`, or what a sign-in named */
+        actor: string;
+        /** @description The client address the request came from */
+        address: string;
+        /** @enum {string} */
+        action:
+          | 'job.submit'
+          | 'job.cancel'
+          | 'bulk.start'
+          | 'bulk.stop'
+          | 'queue.pause'
+          | 'queue.resume'
+          | 'queue.max_running'
+          | 'schedule.pause'
+          | 'schedule.resume'
+          | 'view.save'
+          | 'view.delete'
+          | 'webhook.create'
+          | 'webhook.update'
+          | 'webhook.delete'
+          | 'webhook.test'
+          | 'key.create'
+          | 'key.revoke'
+          | 'member.add'
+          | 'member.update'
+          | 'member.remove'
+          | 'user.sign_in'
+          | 'user.sign_in_failed'
+          | 'user.sign_out';
+        /** @description What it acted on: a job id, a queue, a webhook id, a key id, … */
+        target: string | null;
+        /** @description What else says what it did (never a secret: no env value, no key) */
+        detail: {
+          [key: string]: unknown;
+        };
+      }[];
+      /** @description Older events: pass it as `cursor`; null when this page was the last */
+      next_cursor: string | null;
     };
     Trends: {
       queue: string;
@@ -2529,6 +2602,101 @@ export interface operations {
               }[];
             };
           };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listAuditEvents: {
+    parameters: {
+      query?: {
+        /** @description Only this actor: `key:<id>` or `user:<identity>` */
+        actor?: string;
+        action?:
+          | 'job.submit'
+          | 'job.cancel'
+          | 'bulk.start'
+          | 'bulk.stop'
+          | 'queue.pause'
+          | 'queue.resume'
+          | 'queue.max_running'
+          | 'schedule.pause'
+          | 'schedule.resume'
+          | 'view.save'
+          | 'view.delete'
+          | 'webhook.create'
+          | 'webhook.update'
+          | 'webhook.delete'
+          | 'webhook.test'
+          | 'key.create'
+          | 'key.revoke'
+          | 'member.add'
+          | 'member.update'
+          | 'member.remove'
+          | 'user.sign_in'
+          | 'user.sign_in_failed'
+          | 'user.sign_out';
+        /** @description Only events about this (a job id, a queue, …) */
+        target?: string;
+        /** @description Only events at or after this RFC 3339 time */
+        since?: string;
+        /** @description Only events before this RFC 3339 time */
+        until?: string;
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['AuditPage'];
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Missing, unknown or revoked API key */

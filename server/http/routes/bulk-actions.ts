@@ -8,6 +8,7 @@ import {
 } from '../../../contract';
 import { cancelPlanOf, type BulkActions, type BulkPlan } from '../../jobs/bulk-actions';
 import type { BulkActionRecord, BulkResultRecord } from '../../jobs/model';
+import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { filterFieldsOf, jobFilterOf } from '../job-filter';
 import { parseOrThrow } from '../parse';
@@ -66,6 +67,11 @@ export function bulkActionRoutes(app: FastifyInstance, bulk: BulkActions): void 
     const filter = jobFilterOf(body.filter);
     if (body.dry_run) return { ok: true, data: toDryRun(await bulk.plan(project, filter)) };
     const action = await bulk.start(project, actor, filter);
+    audit(request, 'bulk.start', action.id, {
+      action: action.action,
+      filter: filterFieldsOf(action.filter),
+      matched: action.matched,
+    });
     return reply.code(202).send({ ok: true, data: toBulkAction(action) });
   });
 
@@ -81,6 +87,7 @@ export function bulkActionRoutes(app: FastifyInstance, bulk: BulkActions): void 
 
   app.post('/v1/client/bulk-actions/:id/stop', async (request: ActionRequest) => {
     const action = await bulk.stopAction(principalOf(request).project, request.params.id);
+    audit(request, 'bulk.stop', action.id);
     return { ok: true, data: toBulkAction(action) };
   });
 

@@ -4,6 +4,7 @@ import {
   RETRY_LIMITS,
   MAX_COUNTED_JOBS,
   SCHEDULE_LIMITS,
+  type AuditAction,
   arrayChildrenQuerySchema,
   jobListQuerySchema,
   jobLogsQuerySchema,
@@ -15,6 +16,7 @@ import type { QueueControlChange } from '../../jobs/ports';
 import type { QueueControls } from '../../jobs/queue-controls';
 import { toLogInstant } from '../../jobs/log-instant';
 import type { Scheduler } from '../../jobs/scheduler';
+import { audit } from '../audit';
 import { principalOf, whoAmIOf } from '../auth';
 import { HttpError } from '../errors';
 import { jobFilterOf } from '../job-filter';
@@ -136,23 +138,33 @@ export function extensionRoutes(
   });
 
   /** Changes the queue for every instance; answers its summary as it is now. */
-  const changeQueue = async (request: FastifyRequest<QueueRequest>, change: QueueControlChange) => {
+  const changeQueue = async (
+    request: FastifyRequest<QueueRequest>,
+    change: QueueControlChange,
+    action: AuditAction,
+    detail?: Record<string, unknown>,
+  ) => {
     const { project, actor } = principalOf(request);
     const queue = request.params.queue;
     await controls.change(project, queue, change, actor);
+    audit(request, action, queue, detail);
     const [overview] = await service.queues(project, queue);
     return { ok: true, data: toQueueSummary(overview!) };
   };
   app.post<QueueRequest>('/v1/client/queues/:queue/pause', (request) => {
     const { reason } = parseOrThrow(pauseRequestSchema, request.body ?? {});
-    return changeQueue(request, { paused: { reason: reason ?? null } });
+    return changeQueue(request, { paused: { reason: reason ?? null } }, 'queue.pause', {
+      reason: reason ?? null,
+    });
   });
   app.post<QueueRequest>('/v1/client/queues/:queue/resume', (request) =>
-    changeQueue(request, { paused: false }),
+    changeQueue(request, { paused: false }, 'queue.resume'),
   );
   app.post<QueueRequest>('/v1/client/queues/:queue/max-running', (request) => {
     const body = parseOrThrow(queueMaxRunningSchema, request.body ?? {});
-    return changeQueue(request, { maxRunning: body.max_running });
+    return changeQueue(request, { maxRunning: body.max_running }, 'queue.max_running', {
+      max_running: body.max_running,
+    });
   });
 
   const shown = { next: SCHEDULE_LIMITS.nextShown, recent: SCHEDULE_LIMITS.recentShown };
@@ -171,12 +183,14 @@ export function extensionRoutes(
       reason ?? null,
       shown,
     );
+    audit(request, 'schedule.pause', request.params.name, { reason: reason ?? null });
     return { ok: true, data: toSchedule(view) };
   });
 
   app.post<{ Params: { name: string } }>('/v1/client/schedules/:name/resume', async (request) => {
     const { project } = principalOf(request);
     const view = await scheduler.setPaused(project, request.params.name, false, null, shown);
+    audit(request, 'schedule.resume', request.params.name);
     return { ok: true, data: toSchedule(view) };
   });
 

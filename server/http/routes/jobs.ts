@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { SubmitJobRequest } from '../../../contract';
 import type { JobService } from '../../jobs/job-service';
+import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
 import { parseOrThrow } from '../parse';
@@ -23,7 +24,13 @@ export function jobRoutes(app: FastifyInstance, { service, submitSchema }: JobRo
       throw new HttpError(400, 'body: missing; send the job submission payload as a JSON object');
     }
     const payload = parseOrThrow(submitSchema, request.body);
-    const id = await service.submit(principalOf(request).project, payload);
+    const { project, actor } = principalOf(request);
+    const id = await service.submit(project, payload, actor);
+    // Never the env or the command: either may hold what only the job should read.
+    audit(request, 'job.submit', id, {
+      definition: payload.job_definition,
+      queue: payload.job_queue,
+    });
     return reply.code(202).send({ ok: true, data: { id } });
   });
 
@@ -33,7 +40,9 @@ export function jobRoutes(app: FastifyInstance, { service, submitSchema }: JobRo
   });
 
   app.post<{ Params: JobParams }>('/v1/client/job/:job_id/cancel', async (request, reply) => {
-    await service.cancel(principalOf(request).project, request.params.job_id);
+    const { project, actor } = principalOf(request);
+    await service.cancel(project, request.params.job_id, actor);
+    audit(request, 'job.cancel', request.params.job_id);
     return reply.code(202).send({ ok: true });
   });
 }

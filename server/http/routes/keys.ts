@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { KEY_LIMITS, createApiKeySchema, type ApiKey } from '../../../contract';
 import type { ApiKeyInfo, KeyStore } from '../../store/ports';
+import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
 import { parseOrThrow } from '../parse';
@@ -48,6 +49,7 @@ export function keyRoutes(app: FastifyInstance, keys: KeyStore): void {
     };
     const { id, key } = await keys.create(project, created);
     const [info] = (await keys.list(project)).filter((k) => k.id === id);
+    audit(request, 'key.create', id, { id, role: created.role, label: created.label });
     return reply.code(201).send({ ok: true, data: { ...toApiKey(info!), key } });
   });
 
@@ -56,6 +58,7 @@ export function keyRoutes(app: FastifyInstance, keys: KeyStore): void {
     if (!(await keys.revoke(id, principalOf(request).project))) {
       throw new HttpError(404, `id: no key "${id}" in this project`);
     }
+    audit(request, 'key.revoke', id);
     return { ok: true };
   });
 }

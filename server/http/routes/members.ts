@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { memberIdentitySchema, putMemberSchema, type Member } from '../../../contract';
 import type { MemberRecord, MemberStore } from '../../store/ports';
+import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
 import { parseOrThrow } from '../parse';
@@ -39,6 +40,7 @@ export function memberRoutes(app: FastifyInstance, members: MemberStore): void {
     const { project, actor } = principalOf(request);
     const change = await members.put(project, identity, role, actor);
     if (change === 'last-admin') throw new HttpError(409, LAST_ADMIN);
+    audit(request, change === 'added' ? 'member.add' : 'member.update', identity, { role });
     const member = (await members.list(project)).find((m) => m.identity === identity)!;
     return reply.code(change === 'added' ? 201 : 200).send({ ok: true, data: toMember(member) });
   });
@@ -49,6 +51,7 @@ export function memberRoutes(app: FastifyInstance, members: MemberStore): void {
     if (change === 'last-admin') throw new HttpError(409, LAST_ADMIN);
     if (change === 'absent')
       throw new HttpError(404, `identity: ${identity} is not a member of this project`);
+    audit(request, 'member.remove', identity);
     return { ok: true };
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { OidcSignInError } from '../../auth/oidc';
 import type { OidcSignIn as OidcFlow } from '../../auth/oidc-sign-in';
+import { auditInProjects } from '../audit';
 import { sessionTokenOf, setSessionCookie, type SessionCookie } from '../session-cookie';
 
 /** Holds the state of a sign-in under way: sent back on the provider's redirect (SameSite=Lax). */
@@ -50,6 +51,9 @@ export function oidcSignInRoutes(
         sessionTokenOf(request, cookie),
       );
       setSessionCookie(reply, cookie, signedIn.token);
+      auditInProjects(request, signedIn.identity, signedIn.projects, 'user.sign_in', {
+        via: 'oidc',
+      });
       return await reply.redirect(signedIn.returnTo, 303);
     } catch (error) {
       return failed(reply, error);

@@ -6,6 +6,7 @@ import type { SignInMode } from '../../auth/sign-in-mode';
 import { refuseOverFailureLimit, type FailedAuthLimit } from '../auth';
 import { HttpError } from '../errors';
 import { parseOrThrow } from '../parse';
+import { auditAs, auditInProjects } from '../audit';
 import { oidcSignInRoutes } from './oidc-sign-in';
 import {
   clearSessionCookie,
@@ -52,6 +53,12 @@ export function signInRoutes(app: FastifyInstance, options: SignInRouteOptions):
     const { email, password } = parseOrThrow(signInSchema, request.body ?? {});
     const result = await sessions.withPassword(email, password);
     if (!result.ok) {
+      // No project: an address tried is not yet anyone's, and must not show up in a project.
+      auditAs(
+        request,
+        { project: null, actor: `user:${email.trim().toLowerCase()}` },
+        'user.sign_in_failed',
+      );
       await options.failures?.limiter(request);
       if (result.reason === 'too-many') {
         reply.header('retry-after', result.retryAfterS);
@@ -67,7 +74,9 @@ export function signInRoutes(app: FastifyInstance, options: SignInRouteOptions):
     if (previous) await sessions.signOut(previous, false);
     setSessionCookie(reply, cookie, result.token);
     reply.header('cache-control', 'no-store');
-    return { ok: true, data: await sessionAnswer(result.token) };
+    const answer = await sessionAnswer(result.token);
+    auditInProjects(request, answer.user!.identity, answer.projects, 'user.sign_in');
+    return { ok: true, data: answer };
   });
 
   app.post('/v1/auth/sign-out', async (request, reply) => {
@@ -81,7 +90,12 @@ export function signInRoutes(app: FastifyInstance, options: SignInRouteOptions):
     if (!csrfMatches(token, typeof presented === 'string' ? presented : undefined)) {
       throw new HttpError(403, 'x-csrf-token: missing or not this session’s');
     }
+    const session = await sessions.resolve(token);
     await sessions.signOut(token, everywhere ?? false);
+    if (session) {
+      const projects = await sessions.projectsOf(session);
+      auditInProjects(request, session.identity, projects, 'user.sign_out', { everywhere });
+    }
     clearSessionCookie(reply, cookie);
     return { ok: true };
   });

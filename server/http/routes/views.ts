@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { VIEW_LIMITS, saveViewSchema, viewNameSchema, type SavedView } from '../../../contract';
 import type { SavedViewRecord, ViewStore } from '../../store/ports';
+import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
 import { parseOrThrow } from '../parse';
@@ -40,6 +41,7 @@ export function viewRoutes(app: FastifyInstance, views: ViewStore): void {
         `name: this project already shares ${VIEW_LIMITS.perProject} views; delete one first`,
       );
     }
+    audit(request, 'view.save', name, { search });
     return { ok: true, data: toSavedView(view) };
   });
 
@@ -48,6 +50,7 @@ export function viewRoutes(app: FastifyInstance, views: ViewStore): void {
     if (!(await views.remove(principalOf(request).project, name))) {
       throw new HttpError(404, `name: no view "${name}" in this project`);
     }
+    audit(request, 'view.delete', name);
     return { ok: true };
   });
 }

@@ -8,6 +8,7 @@ import {
 } from '../../../contract';
 import type { DeliveryRecord, WebhookRecord } from '../../jobs/model';
 import type { Webhooks } from '../../jobs/webhooks';
+import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { parseOrThrow } from '../parse';
 
@@ -40,6 +41,17 @@ const toDelivery = (delivery: DeliveryRecord): WebhookDelivery => ({
   finished_at: delivery.finishedAt === null ? null : iso(delivery.finishedAt),
 });
 
+/**
+ * What the audit trail says of a webhook: where it goes by host only (a URL's path or query may
+ * hold a token) and what fires it; never its secret.
+ */
+const auditedWebhook = (webhook: WebhookRecord) => ({
+  host: new URL(webhook.url).host,
+  states: webhook.states,
+  queues: webhook.queues,
+  labels: webhook.labels.map(labelSelectorText),
+});
+
 /** Extension: a project's webhooks, their delivery log, and a test event. */
 export function webhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
   app.post('/v1/client/webhooks', async (request, reply) => {
@@ -52,6 +64,7 @@ export function webhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
       labels: body.labels ?? [],
       description: body.description ?? '',
     });
+    audit(request, 'webhook.create', webhook.id, auditedWebhook(webhook));
     return reply.code(201).send({ ok: true, data: { ...toWebhook(webhook), secret } });
   });
 
@@ -68,16 +81,22 @@ export function webhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
   app.patch('/v1/client/webhooks/:id', async (request: WebhookRequest) => {
     const changes = parseOrThrow(updateWebhookSchema, request.body ?? {});
     const webhook = await webhooks.update(principalOf(request).project, request.params.id, changes);
+    audit(request, 'webhook.update', webhook.id, {
+      changed: Object.keys(changes),
+      ...auditedWebhook(webhook),
+    });
     return { ok: true, data: toWebhook(webhook) };
   });
 
   app.delete('/v1/client/webhooks/:id', async (request: WebhookRequest) => {
     await webhooks.remove(principalOf(request).project, request.params.id);
+    audit(request, 'webhook.delete', request.params.id);
     return { ok: true };
   });
 
   app.post('/v1/client/webhooks/:id/test', async (request: WebhookRequest, reply) => {
     const delivery = await webhooks.test(principalOf(request).project, request.params.id);
+    audit(request, 'webhook.test', request.params.id, { delivery: delivery.id });
     return reply.code(202).send({ ok: true, data: toDelivery(delivery) });
   });
 

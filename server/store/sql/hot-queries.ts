@@ -12,6 +12,7 @@ export type NewJobRow = Required<
     | 'started_at'
     | 'finished_at'
     | 'cancel_requested_at'
+    | 'cancel_requested_by'
     | 'owner'
     | 'node'
     | 'attempt'
@@ -48,6 +49,7 @@ export const NEW_JOB_COLUMNS = [
   'array_parent',
   'array_index',
   'labels_json',
+  'submitted_by',
 ] as const satisfies readonly (keyof NewJobRow)[];
 
 const placeholders = <V>(param: Param<V>, columns: readonly (keyof V & string)[]) =>

@@ -6,6 +6,7 @@ import type { Store } from '../ports';
 import type { Database } from '../schema';
 import type { StoreDialect } from './dialect';
 import type { Signals } from '../../jobs/ports';
+import { SqlAuditStore } from './audit-store';
 import { SqlBulkActionStore } from './bulk-action-store';
 import { SqlInstanceRegistry } from './instance-registry';
 import { sqlJobStores } from './jobs';
@@ -38,6 +39,7 @@ export async function openSqlStore(
     users: new SqlUserStore(db),
     members: new SqlMemberStore(db),
     sessions: new SqlSessionStore(db),
+    audit: new SqlAuditStore(db),
     views: new SqlViewStore(db),
     bulkActions: new SqlBulkActionStore(db),
     webhooks: new SqlWebhookStore(db),

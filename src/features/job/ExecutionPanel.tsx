@@ -25,6 +25,7 @@ import { TimeText } from '../../components/TimeText';
 import { strategyText } from '../../lib/retry-text';
 import { formatBytes, formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
+import { ActorLines } from './ActorLines';
 import { RecordTimes } from './RecordTimes';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -221,6 +222,7 @@ export function ExecutionPanel({ job }: { job: JobRecord }) {
           {expanded ? 'Hide details' : 'Show details'}
         </Button>
       </Group>
+      <ActorLines execution={execution.data} />
       {/* Kept in the page while folded: its facts stay current, and open at once. */}
       <Collapse expanded={expanded} keepMountedMode="display-none" id={detailsId}>
         <Stack pt="md">

@@ -23,6 +23,7 @@ import * as m021 from './021-runnable-not-before';
 import * as m022 from './022-trends';
 import * as m023 from './023-webhooks';
 import * as m024 from './024-key-roles';
+import * as m025 from './025-audit';
 import * as m026 from './026-sign-in';
 
 /** The names are those in existing files' schema_migrations: never rename one. */
@@ -51,5 +52,6 @@ export const sqliteMigrations: readonly Migration[] = [
   { name: '022-trends', up: m022.up },
   { name: '023-webhooks', up: m023.up },
   { name: '024-key-roles', up: m024.up },
+  { name: '025-audit', up: m025.up },
   { name: '026-sign-in', up: m026.up },
 ];

@@ -42,6 +42,9 @@ export class JobMoves implements Moves {
         ...(fields.cancelRequestedAt !== undefined && {
           cancel_requested_at: fields.cancelRequestedAt,
         }),
+        ...(fields.cancelRequestedBy !== undefined && {
+          cancel_requested_by: fields.cancelRequestedBy,
+        }),
         ...(fields.owner !== undefined && { owner: fields.owner }),
         ...(fields.node !== undefined && { node: fields.node }),
         ...(fields.attempt !== undefined && { attempt: fields.attempt }),

@@ -47,6 +47,8 @@ export function toJob(row: Selectable<JobsTable>): Job {
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     cancelRequestedAt: row.cancel_requested_at,
+    cancelRequestedBy: row.cancel_requested_by,
+    submittedBy: row.submitted_by,
     owner: row.owner,
     node: row.node,
     attempt: row.attempt,
@@ -122,6 +124,7 @@ export function newJobRow(job: NewJob, state: JobState, systemNote: string | nul
     array_parent: child?.parentId ?? null,
     array_index: child?.index ?? null,
     labels_json: Object.keys(job.labels).length === 0 ? null : JSON.stringify(job.labels),
+    submitted_by: job.submittedBy,
   };
   return child ? { ...row, ...PLAN_OF_PARENT } : row;
 }
@@ -159,6 +162,8 @@ export function storedJob(job: NewJob, row: NewJobRow, seq: number): Job {
     startedAt: null,
     finishedAt: null,
     cancelRequestedAt: null,
+    cancelRequestedBy: null,
+    submittedBy: job.submittedBy,
     owner: null,
     node: null,
     attempt: 1,
