@@ -213,5 +213,18 @@ describe('members over the API', () => {
     ).toBe(200);
     const gone = await service.request('DELETE', '/v1/client/members/dana%40example.test');
     expect(gone.status).toBe(404);
+    const trail = await service.request('GET', '/v1/client/audit?target=dana%40example.test');
+    const actions = (trail.body.data as { items: { action: string }[] }).items.map((e) => e.action);
+    // Added, set to admin again, made a viewer (the refused change records nothing), removed.
+    expect(actions).toEqual(['member.remove', 'member.update', 'member.update', 'member.add']);
+  });
+
+  it('records sign-ins and sign-outs in the trail of each project of the user', async () => {
+    const trail = await service.request('GET', '/v1/client/audit?action=user.sign_in');
+    const events = (trail.body.data as { items: { actor: string; target: string }[] }).items;
+    expect(events.some((e) => e.actor === 'user:alice@example.test')).toBe(true);
+    const failed = await service.request('GET', '/v1/client/audit?action=user.sign_in_failed');
+    // A failed sign-in belongs to no project: no project's trail shows it.
+    expect((failed.body.data as { items: unknown[] }).items).toEqual([]);
   });
 });
