@@ -18,7 +18,7 @@ test('an operator pauses a queue from the overview, its job says why it waits, r
   await pause.getByRole('button', { name: 'Pause queue' }).click();
   await expect(card.getByTestId('queue-paused-reason')).toHaveText('Paused: e2e: release 4.2');
   await expect(card.getByTestId('paused-badge')).toBeVisible();
-  await expect(card.getByTestId('queue-changed')).toHaveText(/^Changed \S+ ago by key_\w+$/);
+  await expect(card.getByTestId('queue-changed')).toHaveText(/^Changed \S+ ago by key:key_\w+$/);
 
   const id = await submitViaApi(page, { job_definition: 'demo::sleep:1', job_queue: QUEUE });
   await page.goto(`/jobs/${id}`);
