@@ -88,6 +88,25 @@ export default tseslint.config(
     },
   },
   {
+    // Sign-in is domain too: sessions and roles over the store's ports, never HTTP or SQL.
+    files: ['server/auth/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            'fastify',
+            '@fastify/*',
+            'dockerode',
+            '../http/*',
+            '../runtime/*',
+            ...storeInternals,
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Features never import each other (shared → features → app).
     files: ['src/features/**/*.{ts,tsx}'],
     rules: {
