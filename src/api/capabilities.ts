@@ -33,6 +33,10 @@ export interface Capabilities {
   webhooks: boolean;
   /** Jobs ended per hour and day and their waiting and run times; from the OpenAPI document. */
   trends: boolean;
+  /** The project's API keys, managed by its admins; from the OpenAPI document. */
+  keys: boolean;
+  /** Who may sign in to the project, with which role; from the OpenAPI document. */
+  members: boolean;
 }
 
 /** Detected once per page load and kept: a service does not grow endpoints while it is open. */

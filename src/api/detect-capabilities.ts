@@ -19,6 +19,8 @@ const EXTENSION_PATHS = {
   bulk: '/v1/client/bulk-actions',
   webhooks: '/v1/client/webhooks',
   trends: '/v1/client/trends',
+  keys: '/v1/client/keys',
+  members: '/v1/client/members',
 } as const;
 
 const openApiSchema = z.object({ paths: z.record(z.string(), z.unknown()) });
@@ -40,7 +42,7 @@ async function answers(path: string): Promise<boolean> {
 async function streams(path: string): Promise<boolean> {
   const abort = new AbortController();
   try {
-    const response = await fetch(path, { signal: abort.signal, headers: streamHeaders() });
+    const response = await fetch(path, { signal: abort.signal, headers: streamHeaders(path) });
     return response.status !== 404 && response.status !== 405;
   } catch {
     return false;
@@ -77,6 +79,8 @@ export async function detectCapabilities(): Promise<Capabilities> {
       bulk: has(EXTENSION_PATHS.bulk),
       webhooks: has(EXTENSION_PATHS.webhooks),
       trends: has(EXTENSION_PATHS.trends),
+      keys: has(EXTENSION_PATHS.keys),
+      members: has(EXTENSION_PATHS.members),
       labels:
         listOperationSchema
           .safeParse(document.paths[EXTENSION_PATHS.jobList])
@@ -107,5 +111,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
     bulk: false,
     webhooks: false,
     trends: false,
+    keys: false,
+    members: false,
   };
 }

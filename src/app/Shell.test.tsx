@@ -22,7 +22,7 @@ describe('the navigation', () => {
     );
     unmount();
     renderWithService(shell, capabilities({ identity: false, schedules: false }));
-    expect(screen.getByRole('link', { name: 'Jobs' })).toBeVisible();
+    expect(await screen.findByRole('link', { name: 'Jobs' })).toBeVisible();
     expect(screen.queryByRole('link', { name: 'Schedules' })).toBeNull();
   });
 });
@@ -35,6 +35,8 @@ describe('the header', () => {
   );
   const identity = (engine: string) => ({
     project: 'demo',
+    role: 'admin',
+    actor: 'key:k-1',
     service: { name: 'jobdeck', version: '1.2.0', engine },
   });
 
@@ -42,7 +44,9 @@ describe('the header', () => {
     stubService([[/whoami/, identity('simulated')]]);
     const { unmount } = renderWithService(shell);
     expect(await screen.findByText('simulated engine')).toBeVisible();
-    expect(screen.getByTestId('acting-for')).toHaveTextContent('project demo · Jobdeck 1.2.0');
+    expect(screen.getByTestId('acting-for')).toHaveTextContent(
+      'project demo · admin · Jobdeck 1.2.0',
+    );
     unmount();
     stubService([[/whoami/, identity('docker')]]);
     renderWithService(shell);

@@ -1,4 +1,5 @@
-import { lazy } from 'react';
+import { Loader } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { Shell } from './Shell';
 
@@ -10,8 +11,20 @@ const JobsPage = lazy(() => import('../features/jobs/JobsPage'));
 const SchedulesPage = lazy(() => import('../features/schedules/SchedulesPage'));
 const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
+const KeysPage = lazy(() => import('../features/keys/KeysPage'));
+const MembersPage = lazy(() => import('../features/members/MembersPage'));
+const SignInPage = lazy(() => import('../features/sign-in/SignInPage'));
 
 export const router = createBrowserRouter([
+  // Outside the shell: no navigation before anyone has signed in.
+  {
+    path: '/sign-in',
+    element: (
+      <Suspense fallback={<Loader aria-label="Loading page" />}>
+        <SignInPage />
+      </Suspense>
+    ),
+  },
   {
     path: '/',
     element: <Shell />,
@@ -22,6 +35,8 @@ export const router = createBrowserRouter([
       { path: 'jobs/:id', element: <JobPage /> },
       { path: 'schedules', element: <SchedulesPage /> },
       { path: 'webhooks', element: <WebhooksPage /> },
+      { path: 'keys', element: <KeysPage /> },
+      { path: 'members', element: <MembersPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: '*', element: <Navigate to="/jobs" replace /> },
     ],

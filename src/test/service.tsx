@@ -28,6 +28,8 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     bulk: true,
     webhooks: true,
     trends: true,
+    keys: true,
+    members: true,
     ...overrides,
   };
 }
