@@ -42,14 +42,14 @@ describe('the header', () => {
 
   it('says the engine is simulated where nothing runs, and nothing of a real engine', async () => {
     stubService([[/whoami/, identity('simulated')]]);
-    const { unmount } = renderWithService(shell);
+    const { unmount } = renderWithService(shell, capabilities(), undefined, null);
     expect(await screen.findByText('simulated engine')).toBeVisible();
     expect(screen.getByTestId('acting-for')).toHaveTextContent(
       'project demo · admin · Jobdeck 1.2.0',
     );
     unmount();
     stubService([[/whoami/, identity('docker')]]);
-    renderWithService(shell);
+    renderWithService(shell, capabilities(), undefined, null);
     expect(await screen.findByTestId('acting-for')).toHaveTextContent('project demo');
     expect(screen.queryByText('simulated engine')).toBeNull();
   });

@@ -4,12 +4,15 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { knowRole } from '../../test/service';
 import SubmitPage from './SubmitPage';
 
 function renderPage() {
+  const client = new QueryClient();
+  knowRole(client, 'operator');
   return render(
     <MantineProvider>
-      <QueryClientProvider client={new QueryClient()}>
+      <QueryClientProvider client={client}>
         <MemoryRouter initialEntries={['/submit']}>
           <SubmitPage />
         </MemoryRouter>
