@@ -1,5 +1,4 @@
 import {
-  Alert,
   Anchor,
   AppShell,
   Badge,
@@ -166,9 +165,11 @@ export function Shell() {
       </AppShell.Navbar>
       <AppShell.Main>
         {memberOfNothing ? (
-          <Alert color="yellow" title="You are not a member of any project">
-            Ask an admin of a project to add {known?.user?.identity} on its Members page.
-          </Alert>
+          // Plain text: an Alert here would put its code in everyone's first page load.
+          <Text role="alert">
+            You are not a member of any project yet: ask an admin of a project to add{' '}
+            {known?.user?.identity} on its Members page.
+          </Text>
         ) : (
           <Suspense fallback={<Loader aria-label="Loading page" />}>
             <Outlet />
