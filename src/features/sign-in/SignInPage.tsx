@@ -41,7 +41,6 @@ function PasswordForm({ returnTo }: { returnTo: string }) {
           value={email}
           onChange={(event) => setEmail(event.currentTarget.value)}
           required
-          data-autofocus
           autoFocus
         />
         <PasswordInput
