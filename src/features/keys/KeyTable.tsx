@@ -28,7 +28,8 @@ export function KeyTable({ keys, actor }: { keys: ApiKey[]; actor: string | unde
               <Table.Th>By</Table.Th>
               <Table.Th>Expires</Table.Th>
               <Table.Th>Last used</Table.Th>
-              <Table.Th>Status</Table.Th>
+              {/* Wide enough for "revoked": a narrower column cuts the badge. */}
+              <Table.Th miw={100}>Status</Table.Th>
               <Table.Th>
                 <VisuallyHidden>Actions</VisuallyHidden>
               </Table.Th>
@@ -76,7 +77,7 @@ export function KeyTable({ keys, actor }: { keys: ApiKey[]; actor: string | unde
                       <Button
                         size="xs"
                         variant="subtle"
-                        color="red.9"
+                        color="red"
                         onClick={() => setRevoking(key)}
                         aria-label={`Revoke ${key.label ?? key.id}`}
                       >

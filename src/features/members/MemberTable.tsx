@@ -86,7 +86,7 @@ export function MemberTable({ members }: { members: Member[] }) {
                   <Button
                     size="xs"
                     variant="subtle"
-                    color="red.9"
+                    color="red"
                     onClick={() => setRemoving(member)}
                     aria-label={`Remove ${member.identity}`}
                   >
