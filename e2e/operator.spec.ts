@@ -305,8 +305,10 @@ test('submit, watch and cancel use only the spec’s three operations where the 
   ];
   for (const call of spec) expect(calls).toContain(call);
   if (!extensions) {
-    // Beyond the three: only the one-time detection (the document, else the list probes).
+    // Beyond the three: only the one-time detection (the document, else the list probes) and
+    // the console's session (404 where the service has no sign-in).
     const detection = [
+      'GET /v1/auth/session',
       'GET /v1/openapi.json',
       'GET /v1/client/events',
       'GET /v1/client/jobs',

@@ -15,7 +15,7 @@ test('the submit form offers what the service declares and fills the command fro
   await expect(page.getByTestId('acting-for')).toHaveCount(extensions ? 1 : 0);
   if (extensions)
     await expect(page.getByTestId('acting-for')).toHaveText(
-      /^project demo · Jobdeck \d+\.\d+\.\d+$/,
+      /^project demo · admin · Jobdeck \d+\.\d+\.\d+$/,
     );
   const definition = page.getByRole('combobox', { name: 'Job definition' });
   await definition.click();

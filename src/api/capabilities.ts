@@ -35,6 +35,10 @@ export interface Capabilities {
   trends: boolean;
   /** The project's audit trail (its admins only); from the OpenAPI document. */
   audit: boolean;
+  /** The project's API keys, managed by its admins; from the OpenAPI document. */
+  keys: boolean;
+  /** Who may sign in to the project, with which role; from the OpenAPI document. */
+  members: boolean;
 }
 
 /** Detected once per page load and kept: a service does not grow endpoints while it is open. */

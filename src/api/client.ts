@@ -1,36 +1,42 @@
 import type { z } from 'zod';
-import { errorBodySchema } from '../../contract';
+import { SESSION_HEADERS, errorBodySchema } from '../../contract';
 import { readApiKey } from '../lib/api-key';
+import { ApiError } from './api-error';
+import { sessionCredentials } from './session-state';
 
-export type ApiErrorKind = 'http' | 'network' | 'bad-response';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Every failed call: the HTTP status (0 when the service was not reached) and the server's message. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly kind: ApiErrorKind = 'http',
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
+/**
+ * Who the request is from: a key typed in Settings wins over everything; otherwise a signed-in
+ * session names its project (for the client API) and, on a change, proves the page is the
+ * console's with its CSRF token (the cookie alone would be sent by any site's form too).
+ * Without either, the console's server adds its own key.
+ */
+function credentialHeaders(method: Method, path: string): Record<string, string> {
+  const key = readApiKey();
+  if (key) return { Authorization: `Bearer ${key}` };
+  const session = sessionCredentials();
+  if (!session) return {};
+  const headers: Record<string, string> = {};
+  if (session.project && path.startsWith('/v1/client/'))
+    headers[SESSION_HEADERS.project] = session.project;
+  if (session.csrf && method !== 'GET') headers[SESSION_HEADERS.csrf] = session.csrf;
+  return headers;
 }
 
-export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+export { ApiError, isApiError, type ApiErrorKind } from './api-error';
 
 /**
  * One request to the service. Throws ApiError on every non-2xx, on network loss and on a body
  * that does not match the contract; returns the parsed body otherwise.
  */
 export async function apiRequest<S extends z.ZodType>(
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  method: Method,
   path: string,
   schema: S,
   body?: unknown,
 ): Promise<z.infer<S>> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  const key = readApiKey();
-  if (key) headers.Authorization = `Bearer ${key}`;
+  const headers = { 'Content-Type': 'application/json', ...credentialHeaders(method, path) };
   let response: Response;
   try {
     response = await fetch(path, {
@@ -69,10 +75,10 @@ export async function apiRequest<S extends z.ZodType>(
   return parsed.data;
 }
 
-/** Headers for a request made without apiRequest (the stream): the key typed in Settings, if any. */
-export function streamHeaders(): Record<string, string> {
-  const key = readApiKey();
-  const headers: Record<string, string> = { Accept: 'text/event-stream' };
-  if (key) headers.Authorization = `Bearer ${key}`;
-  return headers;
+/**
+ * Headers for a request made without apiRequest (the stream, read with fetch, so it sends them
+ * like any other read): the key typed in Settings, or the session's project.
+ */
+export function streamHeaders(path: string): Record<string, string> {
+  return { Accept: 'text/event-stream', ...credentialHeaders('GET', path) };
 }

@@ -20,6 +20,8 @@ const EXTENSION_PATHS = {
   webhooks: '/v1/client/webhooks',
   trends: '/v1/client/trends',
   audit: '/v1/client/audit',
+  keys: '/v1/client/keys',
+  members: '/v1/client/members',
 } as const;
 
 const openApiSchema = z.object({ paths: z.record(z.string(), z.unknown()) });
@@ -41,7 +43,7 @@ async function answers(path: string): Promise<boolean> {
 async function streams(path: string): Promise<boolean> {
   const abort = new AbortController();
   try {
-    const response = await fetch(path, { signal: abort.signal, headers: streamHeaders() });
+    const response = await fetch(path, { signal: abort.signal, headers: streamHeaders(path) });
     return response.status !== 404 && response.status !== 405;
   } catch {
     return false;
@@ -79,6 +81,8 @@ export async function detectCapabilities(): Promise<Capabilities> {
       webhooks: has(EXTENSION_PATHS.webhooks),
       trends: has(EXTENSION_PATHS.trends),
       audit: has(EXTENSION_PATHS.audit),
+      keys: has(EXTENSION_PATHS.keys),
+      members: has(EXTENSION_PATHS.members),
       labels:
         listOperationSchema
           .safeParse(document.paths[EXTENSION_PATHS.jobList])
@@ -110,5 +114,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
     webhooks: false,
     trends: false,
     audit: false,
+    keys: false,
+    members: false,
   };
 }

@@ -3,6 +3,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { JOB_EVENT, RESET_EVENT, jobEventSchema, type JobListItem } from '../../contract';
 import { streamHeaders } from './client';
 import { createLiveCache } from './live-cache';
+import { onProjectChosen } from './session-state';
 import { createEventStreamParser } from './sse';
 
 /**
@@ -47,7 +48,7 @@ function connect(
 
   const readOnce = async (): Promise<boolean> => {
     abort = new AbortController();
-    const headers = streamHeaders();
+    const headers = streamHeaders(EVENTS_PATH);
     if (lastEventId !== null) headers['Last-Event-ID'] = lastEventId;
     let silence: ReturnType<typeof setTimeout> | undefined;
     const resetSilence = () => {
@@ -117,6 +118,13 @@ function createLiveUpdates(queryClient: QueryClient) {
     status = next;
     listeners.forEach((listener) => listener());
   };
+
+  // Another project's changes must not reach the cache: a switch of project starts over.
+  onProjectChosen(() => {
+    if (!connection) return;
+    connection.stop();
+    connection = users > 0 ? connect(cache.apply, setStatus, cache.refreshAll) : undefined;
+  });
 
   return {
     getStatus: () => status,

@@ -91,4 +91,21 @@ export const catalogKeys = {
 export const serviceKeys = {
   capabilities: () => ['service', 'capabilities'] as const,
   identity: () => ['service', 'identity'] as const,
+  /** Which role each operation needs: the contract's table, loaded once (not with the shell). */
+  roleTable: () => ['service', 'role-table'] as const,
+};
+
+/** The browser's session: outside every project, so a switch of project keeps it. */
+export const sessionKeys = {
+  session: () => ['session'] as const,
+};
+
+export const apiKeyKeys = {
+  all: ['api-keys'] as const,
+  list: () => [...apiKeyKeys.all, 'list'] as const,
+};
+
+export const memberKeys = {
+  all: ['members'] as const,
+  list: () => [...memberKeys.all, 'list'] as const,
 };

@@ -1,8 +1,16 @@
 import { screen } from '@testing-library/react';
-import { Route, Routes } from 'react-router';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { capabilities, renderWithService, stubService } from '../test/service';
+import type { Session } from '../../contract';
+import { rememberSession } from '../api/session-state';
+import { capabilities, renderWithService, stubService, whoAmI } from '../test/service';
 import { Shell } from './Shell';
+
+function Where() {
+  const location = useLocation();
+  return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
+}
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -22,7 +30,7 @@ describe('the navigation', () => {
     );
     unmount();
     renderWithService(shell, capabilities({ identity: false, schedules: false }));
-    expect(screen.getByRole('link', { name: 'Jobs' })).toBeVisible();
+    expect(await screen.findByRole('link', { name: 'Jobs' })).toBeVisible();
     expect(screen.queryByRole('link', { name: 'Schedules' })).toBeNull();
   });
 
@@ -54,18 +62,108 @@ describe('the header', () => {
   );
   const identity = (engine: string) => ({
     project: 'demo',
+    role: 'admin',
+    actor: 'key:k-1',
     service: { name: 'jobdeck', version: '1.2.0', engine },
   });
 
   it('says the engine is simulated where nothing runs, and nothing of a real engine', async () => {
     stubService([[/whoami/, identity('simulated')]]);
-    const { unmount } = renderWithService(shell);
+    const { unmount } = renderWithService(shell, capabilities(), undefined, null);
     expect(await screen.findByText('simulated engine')).toBeVisible();
-    expect(screen.getByTestId('acting-for')).toHaveTextContent('project demo · Jobdeck 1.2.0');
+    expect(screen.getByTestId('acting-for')).toHaveTextContent(
+      'project demo · admin · Jobdeck 1.2.0',
+    );
     unmount();
     stubService([[/whoami/, identity('docker')]]);
-    renderWithService(shell);
+    renderWithService(shell, capabilities(), undefined, null);
     expect(await screen.findByTestId('acting-for')).toHaveTextContent('project demo');
     expect(screen.queryByText('simulated engine')).toBeNull();
+  });
+});
+
+describe('who acts, and what they are shown', () => {
+  const shell = (
+    <Routes>
+      <Route path="/sign-in" element={<Where />} />
+      <Route path="*" element={<Shell />} />
+    </Routes>
+  );
+  const session = (fields: Partial<Session>): Session => ({
+    mode: 'sign-in',
+    methods: { password: true, oidc: null },
+    user: { identity: 'ada@example.com', name: 'Ada', source: 'local' },
+    csrf_token: 'csrf-1',
+    projects: [{ project: 'demo', role: 'admin' }],
+    ...fields,
+  });
+
+  afterEach(() => rememberSession(null));
+
+  it('sends someone not signed in to sign in, and back to where they were going', async () => {
+    stubService([[/\/v1\/auth\/session/, session({ user: null, csrf_token: null, projects: [] })]]);
+    renderWithService(shell, capabilities(), '/jobs?state=failed');
+    expect(await screen.findByTestId('where')).toHaveTextContent(
+      `/sign-in?return_to=${encodeURIComponent('/jobs?state=failed')}`,
+    );
+  });
+
+  it('says "Local administrator" where the console acts alone', async () => {
+    stubService([[/\/v1\/auth\/session/, session({ mode: 'local', user: null, projects: [] })]]);
+    renderWithService(shell);
+    expect(await screen.findByText('Local administrator')).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Ada' })).toBeNull();
+  });
+
+  it('shows the user, their menu, and a project switcher that reads everything again', async () => {
+    const fetch = stubService([
+      [
+        /\/v1\/auth\/session/,
+        session({
+          projects: [
+            { project: 'demo', role: 'admin' },
+            { project: 'data', role: 'viewer' },
+          ],
+        }),
+      ],
+      [/whoami/, { ...whoAmI('admin'), actor: 'user:ada@example.com' }],
+    ]);
+    renderWithService(shell);
+    const user = userEvent.setup();
+    // The account's controls are a chunk of their own, loaded once someone is signed in.
+    await user.click(await screen.findByRole('button', { name: 'Ada' }, { timeout: 5000 }));
+    // Hidden: Mantine's menu is still in its opening transition in jsdom.
+    const inMenu = { hidden: true };
+    expect(await screen.findByRole('menuitem', { name: 'Sign out', ...inMenu })).toBeDefined();
+    expect(screen.getByRole('menuitem', { name: 'Sign out everywhere', ...inMenu })).toBeDefined();
+    await user.keyboard('{Escape}');
+    // The listbox is labelled "Project" too: the input is the one to click.
+    const [input] = (await screen.findAllByLabelText('Project')).filter(
+      (e) => e.tagName === 'INPUT',
+    );
+    await user.click(input!);
+    await user.click(await screen.findByRole('option', { name: 'data (viewer)', hidden: true }));
+    await vi.waitFor(() =>
+      expect(
+        fetch.mock.calls.some(
+          ([input, init]) =>
+            String(input) === '/v1/client/whoami' &&
+            (init?.headers as Record<string, string>)['x-jobdeck-project'] === 'data',
+        ),
+      ).toBe(true),
+    );
+    expect(localStorage.getItem('jobdeck.project')).toBe('data');
+  });
+
+  it("lists only the pages the key's role may use", async () => {
+    stubService([]);
+    const { unmount } = renderWithService(shell, capabilities(), '/', 'viewer');
+    expect(await screen.findByRole('link', { name: 'Jobs' })).toBeVisible();
+    for (const name of ['Submit a job', 'Webhooks', 'API keys', 'Members'])
+      expect(screen.queryByRole('link', { name })).toBeNull();
+    unmount();
+    renderWithService(shell, capabilities(), '/', 'admin');
+    for (const name of ['Submit a job', 'Webhooks', 'API keys', 'Members'])
+      expect(await screen.findByRole('link', { name })).toBeVisible();
   });
 });

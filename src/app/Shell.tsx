@@ -3,6 +3,7 @@ import {
   AppShell,
   Badge,
   Burger,
+  Center,
   Group,
   Loader,
   NavLink,
@@ -11,28 +12,147 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useDisclosure } from '@mantine/hooks';
-import { Suspense } from 'react';
-import { Link, Outlet, useLocation } from 'react-router';
-import { useCapabilities } from '../api/capabilities';
+import { lazy, Suspense } from 'react';
+import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import type { Session } from '../../contract';
+import { capabilitiesQuery, type Capabilities } from '../api/capabilities';
 import { identityQuery } from '../api/identity';
+import { useCan } from '../api/permissions';
+import { needsSignIn, useSession } from '../api/session';
 
-const LINKS = [
+// Only a signed-in user has them: their menus stay out of everyone's first page load.
+const AccountControls = lazy(() => import('./AccountControls'));
+
+interface Entry {
+  to: string;
+  label: string;
+  /** Only where the service has it: a link to a page that can only say "none" is noise. */
+  needs?: keyof Capabilities;
+  /** Only for a role that may use the page: the operation it is for. */
+  operation?: readonly [method: string, path: string];
+}
+
+const LINKS: readonly Entry[] = [
   { to: '/', label: 'Overview' },
-  { to: '/submit', label: 'Submit a job' },
+  { to: '/submit', label: 'Submit a job', operation: ['POST', '/v1/client/job'] },
   { to: '/jobs', label: 'Jobs' },
-  // Only where the service has them: a link to a page that can only say "none" is noise.
   { to: '/schedules', label: 'Schedules', needs: 'schedules' },
-  { to: '/webhooks', label: 'Webhooks', needs: 'webhooks' },
-  // And only for whom it may show anything: the trail is its admins'.
-  { to: '/audit', label: 'Audit', needs: 'audit', role: 'admin' },
+  {
+    to: '/webhooks',
+    label: 'Webhooks',
+    needs: 'webhooks',
+    operation: ['GET', '/v1/client/webhooks'],
+  },
+  { to: '/keys', label: 'API keys', needs: 'keys', operation: ['GET', '/v1/client/keys'] },
+  { to: '/members', label: 'Members', needs: 'members', operation: ['GET', '/v1/client/members'] },
+  // The trail is its admins'.
+  { to: '/audit', label: 'Audit', needs: 'audit', operation: ['GET', '/v1/client/audit'] },
   { to: '/settings', label: 'Settings' },
-] as const;
+];
+
+function NavEntry({ entry, onClick }: { entry: Entry; onClick: () => void }) {
+  const { pathname } = useLocation();
+  return (
+    <NavLink
+      component={Link}
+      to={entry.to}
+      label={entry.label}
+      active={entry.to === '/' ? pathname === '/' : pathname.startsWith(entry.to)}
+      onClick={onClick}
+    />
+  );
+}
+
+/** An entry shown only once the role is known to allow it. */
+function RoleNavEntry({
+  entry,
+  operation: [method, path],
+  onClick,
+}: {
+  entry: Entry;
+  operation: readonly [string, string];
+  onClick: () => void;
+}) {
+  return useCan(method, path).allowed ? <NavEntry entry={entry} onClick={onClick} /> : null;
+}
+
+/** Who acts: a local administrator, a signed-in user (with their projects), or a key. */
+function Account({ session }: { session: Session | null }) {
+  if (session?.mode === 'local')
+    return (
+      <Badge variant="light" color="gray" title="The console on this machine acts as an admin">
+        Local administrator
+      </Badge>
+    );
+  if (!session?.user) return null;
+  return (
+    <Suspense fallback={null}>
+      <AccountControls session={session} />
+    </Suspense>
+  );
+}
+
+function Header({
+  session,
+  onBurger,
+  opened,
+}: {
+  session: Session | null;
+  opened: boolean;
+  onBurger: () => void;
+}) {
+  const capabilities = useQuery(capabilitiesQuery).data;
+  const identity = useQuery({ ...identityQuery, enabled: capabilities?.identity === true }).data;
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+      <Group wrap="nowrap">
+        <Burger
+          opened={opened}
+          onClick={onBurger}
+          hiddenFrom="sm"
+          size="sm"
+          aria-label="Toggle navigation"
+        />
+        <Title order={3}>
+          <Anchor component={Link} to="/" inherit underline="never" c="inherit">
+            Jobdeck
+          </Anchor>
+        </Title>
+        {identity && (
+          <Text size="sm" c="dimmed" data-testid="acting-for" visibleFrom="xs">
+            project {identity.project} · {identity.role} · Jobdeck {identity.service.version}
+          </Text>
+        )}
+        {/* A capacity test must never be taken for real work: nothing runs on this engine. */}
+        {identity?.service.engine === 'simulated' && (
+          <Badge color="orange" variant="light" title="No container runs: a capacity test">
+            simulated engine
+          </Badge>
+        )}
+      </Group>
+      <Account session={session} />
+    </Group>
+  );
+}
 
 export function Shell() {
   const [opened, { toggle, close }] = useDisclosure();
-  const { pathname } = useLocation();
-  const capabilities = useCapabilities().data;
-  const identity = useQuery({ ...identityQuery, enabled: capabilities?.identity === true }).data;
+  const location = useLocation();
+  const session = useSession();
+  // Pages wait for the session: without its project, their reads would be refused.
+  // A service without sign-in, or one that cannot be reached: the pages say what they can.
+  const known = session.isSuccess ? session.data : null;
+  if (session.isPending)
+    return (
+      <Center h="100vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  if (needsSignIn(known)) {
+    const returnTo = `${location.pathname}${location.search}`;
+    return <Navigate to={`/sign-in?return_to=${encodeURIComponent(returnTo)}`} replace />;
+  }
+  const memberOfNothing = known?.user && known.projects.length === 0;
   return (
     <AppShell
       header={{ height: 56 }}
@@ -40,53 +160,35 @@ export function Shell() {
       padding="md"
     >
       <AppShell.Header>
-        <Group h="100%" px="md">
-          <Burger
-            opened={opened}
-            onClick={toggle}
-            hiddenFrom="sm"
-            size="sm"
-            aria-label="Toggle navigation"
-          />
-          <Title order={3}>
-            <Anchor component={Link} to="/" inherit underline="never" c="inherit">
-              Jobdeck
-            </Anchor>
-          </Title>
-          {identity && (
-            <Text size="sm" c="dimmed" data-testid="acting-for">
-              project {identity.project} · Jobdeck {identity.service.version}
-            </Text>
-          )}
-          {/* A capacity test must never be taken for real work: nothing runs on this engine. */}
-          {identity?.service.engine === 'simulated' && (
-            <Badge color="orange" variant="light" title="No container runs: a capacity test">
-              simulated engine
-            </Badge>
-          )}
-        </Group>
+        <Header session={known} opened={opened} onBurger={toggle} />
       </AppShell.Header>
       <AppShell.Navbar p="sm" component="nav" aria-label="Main">
-        {LINKS.filter(
-          (link) =>
-            (!('needs' in link) || capabilities?.[link.needs]) &&
-            (!('role' in link) || identity?.role === link.role),
-        ).map((link) => (
-          <NavLink
-            key={link.to}
-            component={Link}
-            to={link.to}
-            label={link.label}
-            active={link.to === '/' ? pathname === '/' : pathname.startsWith(link.to)}
-            onClick={close}
-          />
-        ))}
+        <NavEntries onClick={close} />
       </AppShell.Navbar>
       <AppShell.Main>
-        <Suspense fallback={<Loader aria-label="Loading page" />}>
-          <Outlet />
-        </Suspense>
+        {memberOfNothing ? (
+          // Plain text: an Alert here would put its code in everyone's first page load.
+          <Text role="alert">
+            You are not a member of any project yet: ask an admin of a project to add{' '}
+            {known?.user?.identity} on its Members page.
+          </Text>
+        ) : (
+          <Suspense fallback={<Loader aria-label="Loading page" />}>
+            <Outlet />
+          </Suspense>
+        )}
       </AppShell.Main>
     </AppShell>
+  );
+}
+
+function NavEntries({ onClick }: { onClick: () => void }) {
+  const capabilities = useQuery(capabilitiesQuery).data;
+  return LINKS.filter((entry) => !entry.needs || capabilities?.[entry.needs]).map((entry) =>
+    entry.operation ? (
+      <RoleNavEntry key={entry.to} entry={entry} operation={entry.operation} onClick={onClick} />
+    ) : (
+      <NavEntry key={entry.to} entry={entry} onClick={onClick} />
+    ),
   );
 }

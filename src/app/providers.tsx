@@ -6,8 +6,9 @@ import {
 } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { setNonce } from 'get-nonce';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { onApiError } from '../api/session';
 
 /**
  * The console server gives each page a CSP nonce (in the meta tag Vite writes); Mantine puts it
@@ -67,7 +68,13 @@ const contrastVariables: CSSVariablesResolver = () => ({
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'jobdeck.colorScheme' });
 
 export function createQueryClient() {
-  return new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: true } } });
+  // A 401 anywhere may be a session that ended: the shell then sends the user to sign in.
+  const client: QueryClient = new QueryClient({
+    defaultOptions: { queries: { refetchOnWindowFocus: true } },
+    queryCache: new QueryCache({ onError: (error) => onApiError(client, error) }),
+    mutationCache: new MutationCache({ onError: (error) => onApiError(client, error) }),
+  });
+  return client;
 }
 
 export function Providers({

@@ -1,4 +1,5 @@
-import { lazy } from 'react';
+import { Loader } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { Shell } from './Shell';
 
@@ -11,8 +12,20 @@ const SchedulesPage = lazy(() => import('../features/schedules/SchedulesPage'));
 const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage'));
 const AuditPage = lazy(() => import('../features/audit/AuditPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
+const KeysPage = lazy(() => import('../features/keys/KeysPage'));
+const MembersPage = lazy(() => import('../features/members/MembersPage'));
+const SignInPage = lazy(() => import('../features/sign-in/SignInPage'));
 
 export const router = createBrowserRouter([
+  // Outside the shell: no navigation before anyone has signed in.
+  {
+    path: '/sign-in',
+    element: (
+      <Suspense fallback={<Loader aria-label="Loading page" />}>
+        <SignInPage />
+      </Suspense>
+    ),
+  },
   {
     path: '/',
     element: <Shell />,
@@ -24,6 +37,8 @@ export const router = createBrowserRouter([
       { path: 'schedules', element: <SchedulesPage /> },
       { path: 'webhooks', element: <WebhooksPage /> },
       { path: 'audit', element: <AuditPage /> },
+      { path: 'keys', element: <KeysPage /> },
+      { path: 'members', element: <MembersPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: '*', element: <Navigate to="/jobs" replace /> },
     ],

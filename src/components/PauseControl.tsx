@@ -4,7 +4,9 @@ import { notifications } from '@mantine/notifications';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { PAUSE_REASON_MAX_LENGTH } from '../../contract';
+import type { Permission } from '../api/permissions';
 import { ErrorAlert } from './ErrorAlert';
+import { PermittedButton } from './PermittedButton';
 
 /** What pausing and resuming a thing (a schedule, a queue) says, in its own words. */
 export interface PauseWords {
@@ -29,10 +31,12 @@ function PauseButton({
   name,
   words,
   mutation,
+  permission,
 }: {
   name: string;
   words: PauseWords;
   mutation: Pause;
+  permission: Permission;
 }) {
   const [opened, dialog] = useDisclosure();
   const [reason, setReason] = useState('');
@@ -55,9 +59,14 @@ function PauseButton({
   };
   return (
     <>
-      <Button variant="default" onClick={dialog.open} aria-label={`Pause ${name}`}>
+      <PermittedButton
+        permission={permission}
+        variant="default"
+        onClick={dialog.open}
+        aria-label={`Pause ${name}`}
+      >
         Pause
-      </Button>
+      </PermittedButton>
       <Modal opened={opened} onClose={close} title={`Pause ${name}?`}>
         <form onSubmit={confirm}>
           <Stack>
@@ -93,10 +102,12 @@ function ResumeButton({
   name,
   words,
   mutation,
+  permission,
 }: {
   name: string;
   words: PauseWords;
   mutation: Resume;
+  permission: Permission;
 }) {
   const resume = () =>
     mutation.mutate(name, {
@@ -105,9 +116,14 @@ function ResumeButton({
     });
   return (
     <Stack gap="xs" align="flex-end">
-      <Button onClick={resume} loading={mutation.isPending} aria-label={`Resume ${name}`}>
+      <PermittedButton
+        permission={permission}
+        onClick={resume}
+        loading={mutation.isPending}
+        aria-label={`Resume ${name}`}
+      >
         Resume
-      </Button>
+      </PermittedButton>
       {mutation.isError && (
         <ErrorAlert error={mutation.error} title="The service refused to resume it" />
       )}
@@ -115,23 +131,28 @@ function ResumeButton({
   );
 }
 
-/** Pause (with a reason) or Resume, whichever applies now. */
+/**
+ * Pause (with a reason) or Resume, whichever applies now; `permission` is the role's for both
+ * (they need the same one).
+ */
 export function PauseControl({
   name,
   paused,
   words,
   pause,
   resume,
+  permission,
 }: {
   name: string;
   paused: boolean;
   words: PauseWords;
   pause: Pause;
   resume: Resume;
+  permission: Permission;
 }) {
   return paused ? (
-    <ResumeButton name={name} words={words} mutation={resume} />
+    <ResumeButton name={name} words={words} mutation={resume} permission={permission} />
   ) : (
-    <PauseButton name={name} words={words} mutation={pause} />
+    <PauseButton name={name} words={words} mutation={pause} permission={permission} />
   );
 }

@@ -1,7 +1,9 @@
-import { Button, Checkbox, Text } from '@mantine/core';
+import { Checkbox, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { useCan } from '../api/permissions';
 import type { CancelTarget } from '../lib/bulk-cancel-plan';
 import { BulkCancelDialog } from './BulkCancelDialog';
+import { PermittedButton } from './PermittedButton';
 
 /** What a selectable table's rows and header share: the ids selected, and how to change them. */
 export interface Selection {
@@ -55,14 +57,21 @@ export function SelectAllCheckbox({
  */
 export function CancelSelected({ jobs, onDone }: { jobs: CancelTarget[]; onDone: () => void }) {
   const [opened, dialog] = useDisclosure();
+  const permission = useCan('POST', '/v1/client/job/{job_id}/cancel');
   return (
     <>
       <Text size="sm" c="dimmed" data-testid="selection-count">
         {jobs.length} selected
       </Text>
-      <Button color="red" variant="light" disabled={jobs.length === 0} onClick={dialog.open}>
+      <PermittedButton
+        permission={permission}
+        color="red"
+        variant="light"
+        disabled={jobs.length === 0}
+        onClick={dialog.open}
+      >
         Cancel selected…
-      </Button>
+      </PermittedButton>
       <BulkCancelDialog jobs={jobs} opened={opened} onClose={dialog.close} onDone={onDone} />
     </>
   );

@@ -4,6 +4,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
+import { roleAllows, roleFor, type Role, type WhoAmI } from '../../contract';
 import type { Capabilities } from '../api/capabilities';
 import { serviceKeys } from '../api/keys';
 
@@ -29,6 +30,8 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     webhooks: true,
     trends: true,
     audit: true,
+    keys: true,
+    members: true,
     ...overrides,
   };
 }
@@ -53,17 +56,34 @@ export function stubService(routes: [RegExp, unknown][]) {
 export const requestedPaths = (fetch: ReturnType<typeof stubService>) =>
   fetch.mock.calls.map(([input]) => String(input));
 
+/** Whoami's answer for a key of project demo with this role. */
+export const whoAmI = (role: Role): WhoAmI => ({
+  project: 'demo',
+  role,
+  actor: 'key:k-console',
+  service: { name: 'jobdeck', version: '1.2.0', engine: 'docker' },
+});
+
+/** Has the client know, as whoami would say, that the key is of project demo with `role`. */
+export function knowRole(client: QueryClient, role: Role) {
+  client.setQueryData(serviceKeys.roleTable(), { roleAllows, roleFor });
+  client.setQueryData(serviceKeys.identity(), whoAmI(role));
+}
+
 /**
  * Renders with Mantine, a router (at `path`, with its search params, when given) and a query
- * client that already knows the service's offer.
+ * client that already knows the service's offer and, unless `role` is null (whoami is then
+ * read from the stubbed service), that the key is of project demo with that role.
  */
 export function renderWithService(
   ui: ReactNode,
   offer: Capabilities = capabilities(),
   path?: string,
+  role: Role | null = 'admin',
 ) {
   const client = new QueryClient();
   client.setQueryData(serviceKeys.capabilities(), offer);
+  if (role) knowRole(client, role);
   const wrapper = ({ children }: { children: ReactNode }) => (
     <MantineProvider>
       <QueryClientProvider client={client}>

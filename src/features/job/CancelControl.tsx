@@ -4,6 +4,8 @@ import { notifications } from '@mantine/notifications';
 import type { ReactNode } from 'react';
 import { isFinalState, type JobRecord } from '../../../contract';
 import { useCancelJob } from '../../api/mutations';
+import { useCan } from '../../api/permissions';
+import { PermittedButton } from '../../components/PermittedButton';
 import { StateBadge } from '../../components/StateBadge';
 import { pendingCancelsStore } from '../../lib/history';
 import { formatDuration } from '../../lib/time';
@@ -32,6 +34,7 @@ export function CancelButton({ job, childrenLeft }: { job: JobRecord; childrenLe
   const [opened, dialog] = useDisclosure();
   const pending = pendingCancelsStore.use()[job.id];
   const mutation = useCancelJob();
+  const permission = useCan('POST', '/v1/client/job/{job_id}/cancel');
   const confirm = () =>
     mutation.mutate(job.id, {
       onSuccess: () => {
@@ -49,9 +52,14 @@ export function CancelButton({ job, childrenLeft }: { job: JobRecord; childrenLe
   if (isFinalState(job.state) || !next || job.state === 'cancelling') return null;
   return (
     <>
-      <Button color="red.9" variant={pending ? 'outline' : 'filled'} onClick={dialog.open}>
+      <PermittedButton
+        permission={permission}
+        color="red.9"
+        variant={pending ? 'outline' : 'filled'}
+        onClick={dialog.open}
+      >
         {pending ? 'Cancel again' : 'Cancel job'}
-      </Button>
+      </PermittedButton>
       <Modal opened={opened} onClose={dialog.close} title="Cancel this job?">
         <Stack>
           <Group gap="xs">

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { UNSUCCESSFUL_STATES, dependencyStatus, type JobRecord } from '../../../contract';
 import { childrenNotEnded, isArrayParent, type ArrayAnswer } from '../../api/arrays';
 import { useCapabilities } from '../../api/capabilities';
+import { useCan } from '../../api/permissions';
 import { CopyTextButton } from '../../components/CopyTextButton';
 import { StateBadge } from '../../components/StateBadge';
 import { recentJobsStore } from '../../lib/history';
@@ -17,6 +18,8 @@ import { CancelButton } from './CancelControl';
  */
 export function JobHeader({ job, array }: { job: JobRecord; array: ArrayAnswer | null }) {
   const capabilities = useCapabilities().data;
+  // Both open the submit form: nothing to offer a role that may not submit.
+  const canSubmit = useCan('POST', '/v1/client/job').allowed;
   // This browser's own submissions, or any job whose execution the service describes.
   const describable = capabilities?.execution === true;
   // By hand: what ended without its work done, once the service's own retries (if any) gave up.
@@ -24,10 +27,12 @@ export function JobHeader({ job, array }: { job: JobRecord; array: ArrayAnswer |
   const submittedHere = recentJobsStore
     .use()
     .some((recent) => recent.id === job.id && recent.payload);
-  const canResubmit = submittedHere || describable;
+  const canResubmit = canSubmit && (submittedHere || describable);
   // A job that will never complete cannot be waited for as afterok: the service would refuse it.
   const canFollow =
-    capabilities?.dependencies === true && dependencyStatus('afterok', job.state) !== 'unmeetable';
+    canSubmit &&
+    capabilities?.dependencies === true &&
+    dependencyStatus('afterok', job.state) !== 'unmeetable';
   return (
     <Group justify="space-between" align="flex-start">
       <Stack gap={4}>

@@ -2,7 +2,9 @@ import { Button, Group, Stack } from '@mantine/core';
 import { useState } from 'react';
 import type { BulkAction } from '../../../contract';
 import { downloadBulkResults, useStopBulkAction } from '../../api/bulk-actions';
+import { useCan } from '../../api/permissions';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { PermittedButton } from '../../components/PermittedButton';
 
 /** Stop (while it runs) and its per-job results as a CSV file, each saying when it failed. */
 export function BulkActionControls({
@@ -17,6 +19,7 @@ export function BulkActionControls({
 }) {
   const named = (verb: string) => (naming ? `${verb}: ${naming}` : undefined);
   const stop = useStopBulkAction();
+  const permission = useCan('POST', '/v1/client/bulk-actions/{id}/stop');
   const [download, setDownload] = useState<unknown>(null);
   return (
     <Stack gap="xs">
@@ -24,7 +27,8 @@ export function BulkActionControls({
       {download !== null && <ErrorAlert error={download} title="The results could not be saved" />}
       <Group gap="xs" justify="flex-end">
         {action.state === 'running' && (
-          <Button
+          <PermittedButton
+            permission={permission}
             variant="default"
             size={size}
             loading={stop.isPending}
@@ -32,7 +36,7 @@ export function BulkActionControls({
             onClick={() => stop.mutate(action.id)}
           >
             Stop
-          </Button>
+          </PermittedButton>
         )}
         <Button
           variant="default"

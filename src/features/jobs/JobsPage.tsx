@@ -1,6 +1,7 @@
 import { Button, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import { useCapabilities } from '../../api/capabilities';
+import { useCan } from '../../api/permissions';
 import { OpenByIdForm } from './OpenByIdForm';
 import { ProjectJobs } from './ProjectJobs';
 import { RecentJobs } from './RecentJobs';
@@ -10,15 +11,18 @@ type View = 'project' | 'recent';
 export default function JobsPage() {
   const capabilities = useCapabilities();
   const [search, setSearch] = useSearchParams();
+  const canSubmit = useCan('POST', '/v1/client/job').allowed;
   const listed = capabilities.data?.jobList ?? false;
   const view: View = search.get('view') === 'recent' || !listed ? 'recent' : 'project';
   return (
     <Stack maw={1200}>
       <Group justify="space-between">
         <Title order={2}>Jobs</Title>
-        <Button component={Link} to="/submit">
-          Submit a job
-        </Button>
+        {canSubmit && (
+          <Button component={Link} to="/submit">
+            Submit a job
+          </Button>
+        )}
       </Group>
       <OpenByIdForm />
       {capabilities.isPending ? (

@@ -3,6 +3,8 @@ import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import type { BulkFilter, JobList } from '../../../contract';
 import { filterFields, type JobFilter } from '../../api/jobs';
+import { useCan } from '../../api/permissions';
+import { PermittedButton } from '../../components/PermittedButton';
 import { CancelMatchingDialog } from './CancelMatchingDialog';
 
 const total = (list: JobList) => `${list.total.toLocaleString('en')}${list.total_exact ? '' : '+'}`;
@@ -32,6 +34,7 @@ export function MatchingSelected({
   const [opened, dialog] = useDisclosure();
   // The filter as it is when the dialog opens: a sliding "last 24 h" must not move under it.
   const [fixed, setFixed] = useState<BulkFilter>({});
+  const permission = useCan('POST', '/v1/client/bulk-actions');
   return (
     <>
       <Text size="sm" data-testid="selection-count">
@@ -40,7 +43,8 @@ export function MatchingSelected({
       <Button variant="subtle" size="compact-sm" onClick={onClear}>
         Clear selection
       </Button>
-      <Button
+      <PermittedButton
+        permission={permission}
         color="red"
         variant="light"
         onClick={() => {
@@ -49,7 +53,7 @@ export function MatchingSelected({
         }}
       >
         Cancel all matching…
-      </Button>
+      </PermittedButton>
       <CancelMatchingDialog
         filter={fixed}
         opened={opened}

@@ -22,6 +22,7 @@ import {
   useSaveSharedView,
   type TableViewLink,
 } from '../../api/views';
+import { useCan } from '../../api/permissions';
 
 type Scope = 'browser' | 'project';
 
@@ -41,20 +42,22 @@ function ViewItems({ views, label }: { views: TableViewLink[]; label: string }) 
 }
 
 /** A saved view with its Delete button, in the dialog (a menu item cannot hold a button). */
-function ViewRow({ view, onDelete }: { view: TableViewLink; onDelete: () => void }) {
+function ViewRow({ view, onDelete }: { view: TableViewLink; onDelete?: () => void }) {
   return (
     <Group justify="space-between" wrap="nowrap" data-testid="saved-view">
       <Text size="sm" truncate>
         {view.name}
       </Text>
-      <ActionIcon
-        variant="subtle"
-        color="red"
-        onClick={onDelete}
-        aria-label={`Delete view ${view.name}`}
-      >
-        ✕
-      </ActionIcon>
+      {onDelete && (
+        <ActionIcon
+          variant="subtle"
+          color="red"
+          onClick={onDelete}
+          aria-label={`Delete view ${view.name}`}
+        >
+          ✕
+        </ActionIcon>
+      )}
     </Group>
   );
 }
@@ -72,7 +75,12 @@ export function SavedViews({ search, shared }: { search: string; shared: boolean
   // Controlled: the dialog opened from the menu closes it for sure, whatever focus does then.
   const [menuOpened, setMenuOpened] = useState(false);
   const [name, setName] = useState('');
-  const [scope, setScope] = useState<Scope>(shared ? 'project' : 'browser');
+  // A viewer reads the project's views; saving and deleting them is an operator's.
+  const canSave = useCan('PUT', '/v1/client/views/{name}').allowed;
+  const sharing = shared && canSave;
+  const deleting = useCan('DELETE', '/v1/client/views/{name}').allowed;
+  const [chosenScope, setScope] = useState<Scope>('project');
+  const scope: Scope = sharing ? chosenScope : 'browser';
   const [problem, setProblem] = useState<string | null>(null);
   const projectViews = project.data ?? [];
 
@@ -126,7 +134,7 @@ export function SavedViews({ search, shared }: { search: string; shared: boolean
               maxLength={VIEW_LIMITS.nameMaxLength}
               data-autofocus
             />
-            {shared && (
+            {sharing && (
               <SegmentedControl
                 aria-label="Save for"
                 value={scope}
@@ -156,7 +164,11 @@ export function SavedViews({ search, shared }: { search: string; shared: boolean
             ))}
             {projectViews.length > 0 && <Text fw={500}>Shared in the project</Text>}
             {projectViews.map((view) => (
-              <ViewRow key={view.name} view={view} onDelete={() => remove.mutate(view.name)} />
+              <ViewRow
+                key={view.name}
+                view={view}
+                onDelete={deleting ? () => remove.mutate(view.name) : undefined}
+              />
             ))}
           </Stack>
         </form>

@@ -13,6 +13,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useCapabilities } from '../../api/capabilities';
 import { useLiveUpdates } from '../../api/events';
+import { useCan } from '../../api/permissions';
 import { queueListQuery } from '../../api/queries';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { LiveIndicator } from '../../components/LiveIndicator';
@@ -21,6 +22,7 @@ import { TrendsSection } from './TrendsSection';
 
 /** What to do on a service without the queue view: the spec's operations still work. */
 function NoQueueView() {
+  const canSubmit = useCan('POST', '/v1/client/job').allowed;
   return (
     <Alert color="gray" title="This service offers no queue view" data-testid="no-queue-view">
       <Stack gap="xs">
@@ -29,9 +31,11 @@ function NoQueueView() {
           any job by its id, and follow the jobs this browser knows.
         </Text>
         <Group>
-          <Button component={Link} to="/submit">
-            Submit a job
-          </Button>
+          {canSubmit && (
+            <Button component={Link} to="/submit">
+              Submit a job
+            </Button>
+          )}
           <Button component={Link} to="/jobs" variant="default">
             Open a job by id
           </Button>
@@ -77,13 +81,16 @@ function QueueGrid({ events, trends }: { events: boolean; trends: boolean }) {
 /** The landing page: every queue of the project at a glance, when the service counts them. */
 export default function OverviewPage() {
   const capabilities = useCapabilities();
+  const canSubmit = useCan('POST', '/v1/client/job').allowed;
   return (
     <Stack maw={1400}>
       <Group justify="space-between">
         <Title order={2}>Overview</Title>
-        <Button component={Link} to="/submit">
-          Submit a job
-        </Button>
+        {canSubmit && (
+          <Button component={Link} to="/submit">
+            Submit a job
+          </Button>
+        )}
       </Group>
       {capabilities.isPending ? (
         <Loader aria-label="Loading" />

@@ -3,9 +3,11 @@ import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
 import type { QueueSummary } from '../../../contract';
+import { useCan } from '../../api/permissions';
 import { usePauseQueue, useQueueMaxRunning, useResumeQueue } from '../../api/queues';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PauseControl } from '../../components/PauseControl';
+import { PermittedButton } from '../../components/PermittedButton';
 import { formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
 
@@ -32,8 +34,10 @@ export function QueueChangeNote({ summary }: { summary: QueueSummary }) {
 function QueuePause({ summary }: { summary: QueueSummary }) {
   const pause = usePauseQueue();
   const resume = useResumeQueue();
+  const permission = useCan('POST', '/v1/client/queues/{queue}/pause');
   return (
     <PauseControl
+      permission={permission}
       name={summary.queue}
       paused={summary.paused}
       pause={pause}
@@ -55,6 +59,7 @@ function MaxRunningButton({ summary }: { summary: QueueSummary }) {
   const [opened, dialog] = useDisclosure();
   const [value, setValue] = useState<string | number>(summary.max_running);
   const mutation = useQueueMaxRunning();
+  const permission = useCan('POST', '/v1/client/queues/{queue}/max-running');
   const ceiling = summary.max_running_ceiling ?? summary.max_running;
   const configured = summary.configured_max_running ?? summary.max_running;
   const open = () => {
@@ -84,13 +89,14 @@ function MaxRunningButton({ summary }: { summary: QueueSummary }) {
   };
   return (
     <>
-      <Button
+      <PermittedButton
+        permission={permission}
         variant="default"
         onClick={open}
         aria-label={`Change max running of ${summary.queue}`}
       >
         Max running
-      </Button>
+      </PermittedButton>
       <Modal opened={opened} onClose={close} title={`Max running of ${summary.queue}`}>
         <form onSubmit={submit}>
           <Stack>

@@ -1,12 +1,15 @@
 import type { Schedule } from '../../../contract';
+import { useCan } from '../../api/permissions';
 import { usePauseSchedule, useResumeSchedule } from '../../api/schedules';
 import { PauseControl } from '../../components/PauseControl';
 
 export function SchedulePauseControl({ schedule }: { schedule: Schedule }) {
   const pause = usePauseSchedule();
   const resume = useResumeSchedule();
+  const permission = useCan('POST', '/v1/client/schedules/{name}/pause');
   return (
     <PauseControl
+      permission={permission}
       name={schedule.name}
       paused={schedule.paused}
       pause={pause}

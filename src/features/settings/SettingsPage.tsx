@@ -28,7 +28,7 @@ export default function SettingsPage() {
         <Stack>
           <PasswordInput
             label="API key"
-            description="Kept in this tab's sessionStorage only, and sent as the Bearer header. Leave empty to use the key the console server injects."
+            description="Kept in this tab's sessionStorage only, and sent as the Bearer header instead of your sign-in. Leave empty to act as signed in, or with the key the console server injects."
             value={key}
             onChange={(event) => {
               setKey(event.currentTarget.value);

@@ -4,12 +4,16 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Role } from '../../../contract';
+import { knowRole } from '../../test/service';
 import SubmitPage from './SubmitPage';
 
-function renderPage() {
+function renderPage(role: Role = 'operator') {
+  const client = new QueryClient();
+  knowRole(client, role);
   return render(
     <MantineProvider>
-      <QueryClientProvider client={new QueryClient()}>
+      <QueryClientProvider client={client}>
         <MemoryRouter initialEntries={['/submit']}>
           <SubmitPage />
         </MemoryRouter>
@@ -21,6 +25,13 @@ function renderPage() {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('SubmitPage', () => {
+  it('tells a viewer the role it needs instead of showing the form', () => {
+    vi.stubGlobal('fetch', vi.fn());
+    renderPage('viewer');
+    expect(screen.getByText('Needs the operator role')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit job' })).toBeNull();
+  });
+
   it('blocks bad input at the fields without calling the service', async () => {
     const fetch = vi.fn();
     vi.stubGlobal('fetch', fetch);

@@ -9,7 +9,9 @@ import { DEFINITION_REF_FORMAT, QUEUE_REF_FORMAT } from '../../../contract';
 import { isApiError } from '../../api/client';
 import { useCapabilities } from '../../api/capabilities';
 import { useSubmitJob } from '../../api/mutations';
+import { useCan } from '../../api/permissions';
 import { resubmitSourceQuery } from '../../api/queries';
+import { RoleGate } from '../../components/RoleGate';
 import { recentJobsStore, recentValuesStore } from '../../lib/history';
 import { strategyText } from '../../lib/retry-text';
 import { ArrayField } from './ArrayField';
@@ -50,7 +52,19 @@ function initialValues(
   return { values, resubmitted: Boolean(source) };
 }
 
+/** The form, for the roles that may submit; a viewer is told which role it needs. */
 export default function SubmitPage() {
+  const permission = useCan('POST', '/v1/client/job');
+  if (permission.allowed) return <SubmitForm />;
+  return (
+    <Stack maw={1200}>
+      <Title order={2}>Submit a job</Title>
+      <RoleGate permission={permission}>{null}</RoleGate>
+    </Stack>
+  );
+}
+
+function SubmitForm() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const fromId = searchParams.get('from');

@@ -2,8 +2,10 @@ import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useCapabilities } from '../../api/capabilities';
+import { useCan } from '../../api/permissions';
 import { webhookListQuery } from '../../api/webhooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { RoleGate } from '../../components/RoleGate';
 import { WebhookCard } from './WebhookCard';
 import { WebhookForm } from './WebhookForm';
 
@@ -36,13 +38,17 @@ function WebhookList() {
 /** The project's webhooks: add, test, delete, and each one's delivery log. */
 export default function WebhooksPage() {
   const capabilities = useCapabilities();
+  // A webhook's URL may hold a token: the list, like every change, is an admin's.
+  const permission = useCan('GET', '/v1/client/webhooks');
   return (
     <Stack maw={1400}>
       <Title order={2}>Webhooks</Title>
       {capabilities.isPending ? (
         <Loader aria-label="Loading" />
       ) : capabilities.data?.webhooks ? (
-        <WebhookList />
+        <RoleGate permission={permission}>
+          <WebhookList />
+        </RoleGate>
       ) : (
         <Alert color="gray" title="This service offers no webhooks">
           It speaks the job API but has no webhooks to manage here.

@@ -1,0 +1,49 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Role } from '../../contract';
+import { useCapabilities } from './capabilities';
+import { identityQuery } from './identity';
+import { serviceKeys } from './keys';
+
+/** Whether the key or member may do an operation here; `reason` says why not, for a tooltip. */
+export interface Permission {
+  allowed: boolean;
+  /** Null when allowed, or while the role is not known yet. */
+  reason: string | null;
+}
+
+/**
+ * The contract's table of roles, imported when first needed: contract/roles.ts builds a zod
+ * schema as it loads, and the shell (which asks for its navigation) must not carry zod.
+ */
+const roleTableQuery = queryOptions({
+  queryKey: serviceKeys.roleTable(),
+  queryFn: async () => {
+    const { roleAllows, roleFor } = await import('../../contract/roles');
+    return { roleAllows, roleFor };
+  },
+  staleTime: Infinity,
+  gcTime: Infinity,
+});
+
+const ALLOWED: Permission = { allowed: true, reason: null };
+const UNKNOWN: Permission = { allowed: false, reason: null };
+
+export const needsRoleText = (role: Role) => `Needs the ${role} role`;
+
+/**
+ * What the current key or member may do, by the operation's method and documented path
+ * (`POST /v1/client/job/{job_id}/cancel`), from whoami's role and the contract's table: the one
+ * place the console decides. Unknown while the role is read (nothing offered meanwhile); allowed
+ * where the service says nothing of roles (no whoami, or an older one): the service decides.
+ */
+export function useCan(method: string, path: string): Permission {
+  const capabilities = useCapabilities();
+  const identity = useQuery({ ...identityQuery, enabled: capabilities.data?.identity === true });
+  const table = useQuery(roleTableQuery);
+  if (capabilities.isError || capabilities.data?.identity === false) return ALLOWED;
+  if (identity.isError || identity.data === null) return ALLOWED;
+  if (!identity.data || !table.data) return UNKNOWN;
+  const needed = table.data.roleFor(method, path);
+  if (!needed || table.data.roleAllows(identity.data.role, needed)) return ALLOWED;
+  return { allowed: false, reason: needsRoleText(needed) };
+}
