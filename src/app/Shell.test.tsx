@@ -35,20 +35,14 @@ describe('the navigation', () => {
   });
 
   it('links to the audit trail for the project’s admins only', async () => {
-    const whoami = (role: string) => ({
-      project: 'demo',
-      role,
-      actor: 'key:key_0123456789ab',
-      service: { name: 'jobdeck', version: '1.2.0', engine: 'docker' },
-    });
-    stubService([[/whoami/, whoami('admin')]]);
-    const { unmount } = renderWithService(shell);
+    stubService([[/whoami/, whoAmI('admin')]]);
+    const { unmount } = renderWithService(shell, capabilities(), undefined, 'admin');
     // whoami's request code is imported when first read: slow under a loaded suite.
     const link = await screen.findByRole('link', { name: 'Audit' }, { timeout: 5000 });
     expect(link).toHaveAttribute('href', '/audit');
     unmount();
-    stubService([[/whoami/, whoami('operator')]]);
-    renderWithService(shell);
+    stubService([[/whoami/, whoAmI('operator')]]);
+    renderWithService(shell, capabilities(), undefined, 'operator');
     expect(await screen.findByTestId('acting-for', {}, { timeout: 5000 })).toBeVisible();
     expect(screen.queryByRole('link', { name: 'Audit' })).toBeNull();
   });
