@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Session } from '../../contract';
 import { addUser, asSignedIn, signIn, type SignedIn } from '../support/console-session';
-import { startService, type TestService } from '../support/service';
+import { CLI, startService, type TestService } from '../support/service';
 
 let service: TestService;
 const PASSWORD = 'correct horse battery';
@@ -170,6 +170,32 @@ describe('local users', () => {
       expect(bytes.includes(token), file).toBe(false);
     }
     expect(service.output()).not.toContain(PASSWORD);
+  });
+});
+
+describe('a console beyond loopback', () => {
+  it('does not start while nobody can sign in, and says what to set', async () => {
+    const { execFile } = await import('node:child_process');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'jobdeck-open-console-'));
+    const file = join(dir, 'jobdeck.yaml');
+    writeFileSync(
+      file,
+      `host: 0.0.0.0\nport: 0\nconsole_port: 0\ndata_dir: ${dir}\nprojects: {}\n`,
+    );
+    const stderr = await new Promise<string>((resolve) => {
+      execFile(
+        process.execPath,
+        [...CLI, 'start', '--config', file],
+        { timeout: 30_000 },
+        (_e, _out, err) => resolve(err),
+      );
+    });
+    expect(stderr.trim()).toBe(
+      'jobdeck: host: the console listens on 0.0.0.0, beyond loopback, and nobody can sign in: add a user (jobdeck users add EMAIL --project PROJECT --role admin), configure auth.oidc, or start with --no-console',
+    );
   });
 });
 
