@@ -15,6 +15,7 @@ import { webhookLoad } from './scenarios/webhooks';
 import { retryTurnaround } from './scenarios/retry';
 import { scaleOut } from './scenarios/scale-out';
 import { scheduleLateness } from './scenarios/schedule';
+import { signInCosts } from './scenarios/sign-in';
 import { startupBeforeAfter } from './scenarios/startup';
 import { storeScale } from './scenarios/store-scale';
 import { submitCeiling } from './scenarios/submit-ceiling';
@@ -68,6 +69,11 @@ export const plan = {
   },
   swarm: { jobs: quick ? 5 : 30, throughputJobs: quick ? 40 : 200 },
   webhooks: { seconds: quick ? 10 : 30, submitsPerSecond: quick ? 50 : 100 },
+  signIn: {
+    passwordSignIns: quick ? 5 : 30,
+    oidcWalks: quick ? 3 : 20,
+    detailSeconds: quick ? 2 : 10,
+  },
   // 10⁷ ended jobs take some minutes to seed and to roll: only with BENCH_TRENDS_JOBS=10000000.
   trendsJobs: quick ? 10_000 : Number(process.env.BENCH_TRENDS_JOBS ?? 1_000_000),
 };
@@ -473,6 +479,36 @@ export const STEPS: Step<unknown>[] = [
           `webhooks, ${steady}: Job Submit with the webhook / without (${hooked.failed + control.failed} failed)`,
           `${latency(hooked.submitMs)} / ${latency(control.submitMs)}`,
         ],
+      ];
+    },
+  }),
+  step({
+    name: 'sign-in',
+    title: 'sign-in (password, OpenID Connect) and the cost of roles and sessions per request',
+    needs: [],
+    needsSharedService: false,
+    run: () => signInCosts(plan.signIn),
+    rows: (r) => {
+      const detail = (name: string, f: LoadFigure): Row => [
+        `Job Detail c=16, 2 × ${r.detailSeconds / 2} s (A B C C B A), ${name}`,
+        `${f.requestsPerSecond} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms (the higher half), errors ${f.errors}`,
+      ];
+      return [
+        [
+          `password sign-in, POST /v1/auth/sign-in (${r.passwordMs.n} in turn)`,
+          latency(r.passwordMs),
+        ],
+        [
+          `OpenID Connect sign-in: start → provider's login and consent → callback (${r.oidcMs.n} in turn)`,
+          latency(r.oidcMs),
+        ],
+        [
+          'the role check alone (Job Detail, in-process, 10⁶ times)',
+          `${r.roleCheckNs} ns per request`,
+        ],
+        detail('admin API key', r.detail.adminKey!),
+        detail('viewer API key (role checked)', r.detail.viewerKey!),
+        detail("operator's session cookie", r.detail.operatorSession!),
       ];
     },
   }),
