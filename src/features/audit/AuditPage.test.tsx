@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEvent, WhoAmI } from '../../../contract';
-import { renderWithService, requestedPaths, stubService } from '../../test/service';
+import { capabilities, renderWithService, requestedPaths, stubService } from '../../test/service';
 import AuditPage from './AuditPage';
 
 const whoami = (role: WhoAmI['role']): WhoAmI => ({
@@ -77,7 +77,7 @@ describe('the audit page', () => {
 
   it('tells a key that is not an admin why it sees nothing, and asks for nothing', async () => {
     const fetch = stubService([[/whoami/, whoami('operator')]]);
-    renderWithService(<AuditPage />);
+    renderWithService(<AuditPage />, capabilities(), undefined, 'operator');
     expect(
       await screen.findByText('Only the project’s admins see the audit trail', {}, firstRead),
     ).toBeVisible();
