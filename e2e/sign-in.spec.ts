@@ -2,54 +2,28 @@
 // Chromium, or with a local user's password, and acts with their role.
 import { chromium, type Browser } from '@playwright/test';
 import { addUser } from '../test/support/console-session';
-import { freePort } from '../test/support/free-port';
-import { startOidcProvider, type TestOidcProvider } from '../test/support/oidc-provider';
-import { startService, type TestService } from '../test/support/service';
+import { startServiceWithProvider, type ServiceWithProvider } from '../test/support/oidc-service';
 import { seriousViolations } from './axe';
 import { chromiumLaunchOptions } from './chromium';
 import { expect, test } from './fixtures';
 
 const PASSWORD = 'a long enough password';
-let provider: TestOidcProvider | undefined;
-let service: TestService | undefined;
+let started: ServiceWithProvider | undefined;
 let browser: Browser | undefined;
 let consoleUrl = '';
 
 test.beforeAll(async ({ extensions }) => {
   if (!extensions) return;
   test.setTimeout(120_000);
-  const port = await freePort();
-  consoleUrl = `http://127.0.0.1:${port}`;
-  provider = await startOidcProvider({ redirectUris: [`${consoleUrl}/v1/auth/oidc/callback`] });
-  service = await startService(
-    {
-      auth: {
-        public_url: consoleUrl,
-        oidc: {
-          issuer: provider.issuer,
-          client_id: provider.clientId,
-          allow_insecure_issuer: true,
-          label: 'Test IdP',
-          scopes: ['openid', 'email', 'profile', 'groups'],
-          group_roles: { 'jobdeck-admins': [{ project: 't', role: 'admin' }] },
-        },
-      },
-    },
-    undefined,
-    {
-      withConsole: true,
-      consolePort: port,
-      env: { JOBDECK_OIDC_CLIENT_SECRET: provider.clientSecret },
-    },
-  );
-  await addUser(service, 'vic@example.test', PASSWORD, { project: 't', role: 'viewer' });
+  started = await startServiceWithProvider();
+  consoleUrl = started.consoleUrl;
+  await addUser(started.service, 'vic@example.test', PASSWORD, { project: 't', role: 'viewer' });
   browser = await chromium.launch(chromiumLaunchOptions);
 });
 
 test.afterAll(async () => {
   await browser?.close();
-  await service?.stop();
-  await provider?.stop();
+  await started?.stop();
 });
 
 test('signs in at the identity provider’s own pages and comes back, an admin by group', async ({

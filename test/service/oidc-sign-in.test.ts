@@ -1,46 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../contract';
-import { freePort } from '../support/free-port';
 import { signInAtProvider } from '../support/oidc-login';
-import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider';
-import { startService, type TestService } from '../support/service';
+import type { TestOidcProvider } from '../support/oidc-provider';
+import { startServiceWithProvider } from '../support/oidc-service';
+import type { TestService } from '../support/service';
 
 let provider: TestOidcProvider;
 let service: TestService;
 let consoleUrl: string;
 let redirectUri: string;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  const port = await freePort();
-  consoleUrl = `http://127.0.0.1:${port}`;
-  redirectUri = `${consoleUrl}/v1/auth/oidc/callback`;
-  provider = await startOidcProvider({ redirectUris: [redirectUri] });
-  service = await startService(
-    {
-      auth: {
-        public_url: consoleUrl,
-        oidc: {
-          issuer: provider.issuer,
-          client_id: provider.clientId,
-          allow_insecure_issuer: true,
-          label: 'Test IdP',
-          scopes: ['openid', 'email', 'profile', 'groups'],
-          group_roles: { 'jobdeck-admins': [{ project: 't', role: 'admin' }] },
-        },
-      },
-    },
-    undefined,
-    {
-      withConsole: true,
-      consolePort: port,
-      env: { JOBDECK_OIDC_CLIENT_SECRET: provider.clientSecret },
-    },
-  );
+  ({ provider, service, consoleUrl, redirectUri, stop } = await startServiceWithProvider());
 }, 90_000);
-afterAll(async () => {
-  await service?.stop();
-  await provider?.stop();
-});
+afterAll(() => stop?.());
 
 const cookieOf = (response: Response, name: string) =>
   response.headers
