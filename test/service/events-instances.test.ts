@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FollowedEvents, openEventStream, untilText } from '../support/events';
 import { submit, waitForState } from '../support/jobs';
-import { createDatabase } from '../support/postgres';
+import { sharedStoreSettings } from '../support/postgres';
 import { startService, type TestService } from '../support/service';
 
 // Instances share a store only on PostgreSQL.
@@ -13,10 +12,7 @@ let a: TestService;
 let b: TestService;
 beforeAll(async () => {
   if (!onPostgres) return;
-  const shared = {
-    store: { type: 'postgres', url: await createDatabase() },
-    secret_key: randomBytes(32).toString('base64'),
-  };
+  const shared = await sharedStoreSettings();
   // One after the other: the first creates the schema, the other finds it done.
   a = await startService(shared);
   b = await startService(shared);

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schedule } from '../../contract';
 import { detail, waitForState } from '../support/jobs';
-import { createDatabase } from '../support/postgres';
+import { sharedStoreSettings } from '../support/postgres';
 import { startService, testProjects, type TestService } from '../support/service';
 
 /** Recurring schedules on real containers: each firing one ordinary job, exactly once. */
@@ -248,8 +247,7 @@ describe.skipIf(process.env.JOBDECK_TEST_STORE !== 'postgres')(
   () => {
     it('fires each time once: one job per firing, whichever instance fired it', async () => {
       const shared = {
-        store: { type: 'postgres', url: await createDatabase() },
-        secret_key: randomBytes(32).toString('base64'),
+        ...(await sharedStoreSettings()),
         reconcile_interval_seconds: 1,
         projects: scheduledProjects({
           each: {

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser, asSignedIn, signIn, type SignedIn } from '../support/console-session';
-import { createDatabase } from '../support/postgres';
+import { sharedStoreSettings } from '../support/postgres';
 import { startService, type TestService } from '../support/service';
 
 // Instances share a store only on PostgreSQL.
@@ -12,10 +11,7 @@ let a: TestService;
 let b: TestService;
 beforeAll(async () => {
   if (!onPostgres) return;
-  const shared = {
-    store: { type: 'postgres', url: await createDatabase() },
-    secret_key: randomBytes(32).toString('base64'),
-  };
+  const shared = await sharedStoreSettings();
   a = await startService(shared);
   b = await startService(shared);
   await addUser(a, 'ops@example.test', PASSWORD, { project: 't', role: 'operator' });

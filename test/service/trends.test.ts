@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobExecutionSchema, trendsSchema, type JobRecord, type Trends } from '../../contract';
 import { shScript, submit, waitForState } from '../support/jobs';
-import { createDatabase } from '../support/postgres';
+import { sharedStoreSettings } from '../support/postgres';
 import { startService, type TestService } from '../support/service';
 
 /**
@@ -181,10 +180,7 @@ describe.skipIf(!onPostgres)('trends with two instances on one PostgreSQL store'
   let a: TestService;
   let b: TestService;
   beforeAll(async () => {
-    const shared = {
-      store: { type: 'postgres', url: await createDatabase() },
-      secret_key: randomBytes(32).toString('base64'),
-    };
+    const shared = await sharedStoreSettings();
     // One after the other: the first creates the schema, the other finds it done.
     a = await startService(shared);
     b = await startService(shared);

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedWebhook, Webhook, WebhookDelivery } from '../../contract';
 import { submit, waitForState } from '../support/jobs';
-import { createDatabase } from '../support/postgres';
+import { sharedStoreSettings } from '../support/postgres';
 import { startService, type TestService } from '../support/service';
 import { WebhookReceiver, verify } from '../support/webhook-receiver';
 
@@ -399,8 +398,7 @@ describe.skipIf(!onPostgres)('webhooks with two instances on one PostgreSQL stor
   it('deliver each change once, whichever instance moved the job', async () => {
     const shared = {
       webhooks: { allowed_hosts: ['127.0.0.1'] },
-      store: { type: 'postgres', url: await createDatabase() },
-      secret_key: randomBytes(32).toString('base64'),
+      ...(await sharedStoreSettings()),
       reconcile_interval_seconds: 1,
     };
     const a = await startService(shared);

@@ -169,3 +169,14 @@ export async function postgresFilesAtRest(url: string): Promise<string[]> {
     ...filesUnder(join(dataDir, 'pg_wal')),
   ];
 }
+
+/**
+ * Settings for instances that share one new database: the store and the secret key (each
+ * instance must open the others' sealed values).
+ */
+export async function sharedStoreSettings() {
+  return {
+    store: { type: 'postgres', url: await createDatabase() },
+    secret_key: randomBytes(32).toString('base64'),
+  };
+}
