@@ -1,7 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
-import importPlugin from 'eslint-plugin-import';
 
 /**
  * The console's layers import one way: lib → api → components → features → app. Each layer
@@ -49,15 +48,6 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
-  },
-  {
-    files: ['src/**/*.{ts,tsx}', 'contract/**/*.ts'],
-    plugins: { import: importPlugin },
-    settings: {
-      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
-    },
-    rules: { 'import/no-cycle': 'error' },
   },
   consoleLayer(['src/lib/**/*.{ts,tsx}'], ['api', 'components', 'features', 'app']),
   consoleLayer(['src/api/**/*.{ts,tsx}'], ['components', 'features', 'app']),
