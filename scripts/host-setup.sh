@@ -56,5 +56,7 @@ fi
 scripts/build-test-image.sh jobdeck/busybox:local
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ "${CI:-}" = true ]; then
-  npm ci --no-audit --no-fund
+  # --prefer-offline: what npm's cache holds is not asked of the registry again (the lock file pins
+  # each package's hash); on a machine that installed before it takes a third of the time.
+  npm ci --no-audit --no-fund --prefer-offline
 fi
