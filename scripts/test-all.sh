@@ -11,15 +11,29 @@ print_timings() {
   echo
   echo "phase times:"
   cat "$timings"
-  printf '  %-32s %4d s\n' total $((SECONDS - started_at))
+  printf '  %-32s %4d s  %s\n' total $((SECONDS - started_at)) "$(cores_busy $run_busy $run_total)"
 }
+# The machine's busy and total CPU time so far, in clock ticks (/proc/stat's first line: user,
+# nice, system, idle, iowait, irq, softirq, steal).
+cpu_ticks() { awk '/^cpu /{ print $2+$3+$4+$7+$8+$9, $2+$3+$4+$5+$6+$7+$8+$9 }' /proc/stat; }
+# How many of the machine's cores a phase kept busy on average (the whole machine's, so phases
+# side by side show their sum): a phase near every core is bound by the CPU, one far below waits.
+cores_busy() { # <busy at start> <total at start>
+  local busy total
+  read -r busy total < <(cpu_ticks)
+  awk -v b=$((busy - $1)) -v t=$((total - $2)) -v n="$(nproc)" \
+    'BEGIN { printf "%.1f of %d cores busy", (t > 0 ? b / t * n : 0), n }'
+}
+read -r run_busy run_total < <(cpu_ticks)
 trap print_timings EXIT
 phase() {
-  local name=$1 phase_start=$SECONDS status=0
+  local name=$1 phase_start=$SECONDS status=0 busy_start total_start
   shift
+  read -r busy_start total_start < <(cpu_ticks)
   echo "== $name"
   "$@" || status=$?
-  printf '  %-32s %4d s%s\n' "$name" $((SECONDS - phase_start)) \
+  printf '  %-32s %4d s  %s%s\n' "$name" $((SECONDS - phase_start)) \
+    "$(cores_busy "$busy_start" "$total_start")" \
     "$([ $status = 0 ] || echo "  FAILED ($status)")" >>"$timings"
   echo "== $name: $((SECONDS - phase_start)) s"
   return $status
