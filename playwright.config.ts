@@ -20,9 +20,9 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 20_000 },
   fullyParallel: false,
-  // One file at a time. Two save minutes (CONTRIBUTING.md) and found two console defects under
-  // load (fixed), but until two run green again and again the CI stays on one.
-  workers: 1,
+  // The two services' files side by side, one file at a time on each: no test shares its service
+  // with another test that runs at the same time, so none sees another's jobs or queue changes.
+  workers: services.length,
   reporter: [['list']],
   outputDir: 'test-results',
   globalTeardown: './e2e/global-teardown.ts',
@@ -33,6 +33,7 @@ export default defineConfig({
   },
   projects: services.map((service) => ({
     name: service.name,
+    workers: 1,
     use: { baseURL: consoleUrl(service.port), extensions: service.name === 'full' },
   })),
   // The released build of this checkout (rebuilt if its sources changed) on a fresh data directory

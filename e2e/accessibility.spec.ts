@@ -17,7 +17,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
       page,
       extensions,
     }) => {
-      test.setTimeout(180_000);
+      // 31 audits, each a pass of axe over the page, while the other service's files run beside.
+      test.setTimeout(300_000);
       const audited: string[] = [];
       const audit = async (name: string, include?: string) => {
         audited.push(name);
