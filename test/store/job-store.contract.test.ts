@@ -340,6 +340,34 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     ]); // both bounds exclusive
   });
 
+  it('reads a time range from the jobs created near it, a job written a little late too', async () => {
+    // Jobs created 20 s apart: twice the 10 s by which a job may be written after its time.
+    const at = (ticks: number) => T0 + ticks * 20_000;
+    for (let i = 0; i <= 9; i += 1) await insert({ name: `m${i}`, createdAt: at(i) });
+    // Written after m9 though created 5 s before it: a slow write batch or a clock a little behind.
+    await insert({ name: 'late', createdAt: at(8.75) });
+    for (let i = 10; i <= 12; i += 1) await insert({ name: `m${i}`, createdAt: at(i) });
+    // Written a minute and more after the jobs created beside it: past what a range allows.
+    await insert({ name: 'very-late', createdAt: at(3.5) });
+    const names = async (after: number, before: number) =>
+      (
+        await store.jobs.listJobs({
+          project: 'p',
+          limit: 10,
+          createdAfter: at(after),
+          createdBefore: at(before),
+        })
+      ).map((j) => j.name);
+    expect(await names(8, 8.9)).toEqual(['late']);
+    expect(await names(8, 9.5)).toEqual(['late', 'm9']);
+    expect(await names(0.5, 2.5)).toEqual(['m2', 'm1']);
+    const range = { project: 'p', createdAfter: at(7.5), createdBefore: at(11.5) };
+    expect(await store.jobs.countJobs(range, 100)).toBe(5);
+    // docs/api.md, List jobs: a job written that late can be missed by a range (by no other filter).
+    expect(await names(3, 4)).toEqual([]);
+    expect((await store.jobs.listJobs({ project: 'p', limit: 1 }))[0]!.name).toBe('very-late');
+  });
+
   const line = (stream: 'stdout' | 'stderr', n: number, text: string) => ({
     stream,
     at: `2026-11-21T10:00:00.00000000${n}Z`,

@@ -7,6 +7,7 @@ import type { Database } from '../../schema';
 import type { JobTables } from './context';
 import { labelledSeqs, withLabels } from './labels';
 import { toJob } from './rows';
+import { seqWindow, type SeqWindow } from './time-window';
 
 type Reads = Pick<
   JobStore,
@@ -80,7 +81,7 @@ export class JobReads implements Reads, JobCounts {
   }
 
   async listJobs(filter: JobListFilter) {
-    const { query, seq } = this.matching(filter);
+    const { query, seq } = await this.matchingWithin(filter);
     let page = query.selectAll('jobs').orderBy(seq, 'desc').limit(filter.limit);
     if (filter.beforeSeq !== undefined) page = page.where(seq, '<', filter.beforeSeq);
     return (await page.execute()).map(toJob);
@@ -94,12 +95,12 @@ export class JobReads implements Reads, JobCounts {
     // By labels alone, their index answers: 10,000 jobs of a common label were 10,000 job rows.
     const bounded = byLabelsAlone
       ? labelledSeqs(this.tables.db, filter.project, labels).limit(atMost + 1)
-      : this.boundedMatches(filter, atMost);
+      : await this.boundedMatches(filter, atMost);
     return this.countOf(bounded);
   }
 
   async countJobsByState(filter: JobFilter, atMost: number) {
-    const { query } = this.matching(filter);
+    const { query } = await this.matchingWithin(filter);
     const rows = await this.tables.db
       .selectFrom(
         query
@@ -122,9 +123,19 @@ export class JobReads implements Reads, JobCounts {
     return Number(row.count);
   }
 
-  private boundedMatches(filter: JobFilter, atMost: number) {
-    const { query, seq } = this.matching(filter);
+  private async boundedMatches(filter: JobFilter, atMost: number) {
+    const { query, seq } = await this.matchingWithin(filter);
     return query.select(seq.as('job_seq')).limit(atMost + 1);
+  }
+
+  /** The matching jobs, a time range first narrowed to the sequence numbers it can hold. */
+  private async matchingWithin(filter: JobFilter) {
+    const { createdAfter, createdBefore } = filter;
+    const window =
+      createdAfter === undefined && createdBefore === undefined
+        ? {}
+        : await seqWindow(this.tables.db, filter.project, createdAfter, createdBefore);
+    return this.matching(filter, window);
   }
 
   /**
@@ -133,7 +144,7 @@ export class JobReads implements Reads, JobCounts {
    * jobs newest first, so a rare label reads its few jobs and a common one stops at the page,
    * where walking every job to check its label read the whole project (docs/scaling.md).
    */
-  private matching(filter: JobFilter) {
+  private matching(filter: JobFilter, window: SeqWindow) {
     const [driver, ...others] = filter.labels ?? [];
     // An array's children are listed under their parent (GET /job/{id}/array), not here.
     let query = this.tables.db
@@ -163,6 +174,8 @@ export class JobReads implements Reads, JobCounts {
       query = query.where('jobs.created_at', '<', filter.createdBefore);
     }
     const seq = driver ? sql<number>`driver.job_seq` : sql<number>`jobs.seq`;
+    if (window.above !== undefined) query = query.where(seq, '>', window.above);
+    if (window.below !== undefined) query = query.where(seq, '<', window.below);
     return { query: withLabels(query, others), seq };
   }
 
