@@ -340,6 +340,21 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     ]); // both bounds exclusive
   });
 
+  it('lists a name prefix that many jobs have by walking newest first, one few have by its index', async () => {
+    await insert({ name: 'other-a' });
+    // More than the list sorts from the name index (reads.ts): the walk checks each job instead.
+    const many = Array.from({ length: 10_001 }, (_, i) => newJob({ name: `bulk-${i}` }));
+    const stored = await Promise.all(many.map((job) => store.jobs.insertJob(job, 'fingerprint')));
+    await insert({ name: 'other-b' });
+    const newestBulk = await store.jobs.listJobs({ project: 'p', limit: 3, namePrefix: 'bulk-' });
+    const bulkSeqs = stored.map((result) => (result.inserted ? result.job.seq : 0));
+    expect(newestBulk.map((job) => job.seq)).toEqual(bulkSeqs.sort((a, b) => b - a).slice(0, 3));
+    const others = await store.jobs.listJobs({ project: 'p', limit: 10, namePrefix: 'other-' });
+    expect(others.map((job) => job.name)).toEqual(['other-b', 'other-a']);
+    expect(await store.jobs.countJobs({ project: 'p', namePrefix: 'bulk-' }, 20_000)).toBe(10_001);
+    expect(await store.jobs.countJobs({ project: 'p', namePrefix: 'bulk-1' }, 20_000)).toBe(1_112);
+  });
+
   it('reads a time range from the jobs created near it, a job written a little late too', async () => {
     // Jobs created 20 s apart: twice the 10 s by which a job may be written after its time.
     const at = (ticks: number) => T0 + ticks * 20_000;

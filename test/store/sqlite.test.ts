@@ -62,7 +62,7 @@ describe('the SQLite driver', () => {
         '024-key-roles',
         '025-audit',
         '026-sign-in',
-        '029-jobs-created-at',
+        '029-list-indexes',
       ]);
       expect(modeOf(file)).toBe(0o600);
       expect(await store.meta.storeId()).toBe('76ff9718-6217-4192-ab89-c5ac56ea2153');

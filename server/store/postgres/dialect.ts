@@ -38,4 +38,5 @@ export const postgresStoreDialect: StoreDialect = {
     error.code === UNIQUE_VIOLATION &&
     error.constraint === index.name,
   storableText: (text) => text.replaceAll('\0', '\uFFFD'),
+  bytewise: (column) => sql<string>`${sql.ref(column)} COLLATE "C"`,
 };

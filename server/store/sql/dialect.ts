@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { Database } from '../schema';
 import type { Migration } from './migrate';
 
@@ -39,4 +39,9 @@ export interface StoreDialect {
   isUniqueViolation(error: unknown, index: UniqueIndex): boolean;
   /** Text as this database can keep it (PostgreSQL's text cannot hold a NUL character). */
   storableText(text: string): string;
+  /**
+   * A text column compared byte by byte, as its index is built: a name prefix is then a range
+   * of that index (PostgreSQL compares text by the database's locale unless told otherwise).
+   */
+  bytewise(column: string): RawBuilder<string>;
 }

@@ -95,4 +95,6 @@ export const sqliteStoreDialect: StoreDialect = {
     error.code === 'SQLITE_CONSTRAINT_UNIQUE' &&
     error.message.endsWith(index.columns.map((column) => `${index.table}.${column}`).join(', ')),
   storableText: (text) => text,
+  // BINARY, SQLite's default, is already byte order.
+  bytewise: (column) => sql<string>`${sql.ref(column)}`,
 };

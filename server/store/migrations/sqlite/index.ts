@@ -25,7 +25,7 @@ import * as m023 from './023-webhooks';
 import * as m024 from './024-key-roles';
 import * as m025 from './025-audit';
 import * as m026 from './026-sign-in';
-import * as m029 from './029-jobs-created-at';
+import * as m029 from './029-list-indexes';
 
 /** The names are those in existing files' schema_migrations: never rename one. */
 export const sqliteMigrations: readonly Migration[] = [
@@ -55,5 +55,5 @@ export const sqliteMigrations: readonly Migration[] = [
   { name: '024-key-roles', up: m024.up },
   { name: '025-audit', up: m025.up },
   { name: '026-sign-in', up: m026.up },
-  { name: '029-jobs-created-at', up: m029.up },
+  { name: '029-list-indexes', up: m029.up },
 ];

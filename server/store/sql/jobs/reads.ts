@@ -9,6 +9,12 @@ import { labelledSeqs, withLabels } from './labels';
 import { toJob } from './rows';
 import { seqWindow, type SeqWindow } from './time-window';
 
+/**
+ * Up to how many jobs a name prefix is read from the name index and sorted: past it, the walk
+ * newest first meets a page of them within a few thousand jobs per million stored.
+ */
+const FEW_NAMED = 10_000;
+
 type Reads = Pick<
   JobStore,
   | 'getJob'
@@ -95,12 +101,12 @@ export class JobReads implements Reads, JobCounts {
     // By labels alone, their index answers: 10,000 jobs of a common label were 10,000 job rows.
     const bounded = byLabelsAlone
       ? labelledSeqs(this.tables.db, filter.project, labels).limit(atMost + 1)
-      : await this.boundedMatches(filter, atMost);
+      : this.boundedMatches(filter, atMost);
     return this.countOf(bounded);
   }
 
   async countJobsByState(filter: JobFilter, atMost: number) {
-    const { query } = await this.matchingWithin(filter);
+    const { query } = this.matching(filter);
     const rows = await this.tables.db
       .selectFrom(
         query
@@ -123,28 +129,39 @@ export class JobReads implements Reads, JobCounts {
     return Number(row.count);
   }
 
-  private async boundedMatches(filter: JobFilter, atMost: number) {
-    const { query, seq } = await this.matchingWithin(filter);
+  /** A count in any order: the time range's and the name prefix's own indexes serve it. */
+  private boundedMatches(filter: JobFilter, atMost: number) {
+    const { query, seq } = this.matching(filter);
     return query.select(seq.as('job_seq')).limit(atMost + 1);
   }
 
-  /** The matching jobs, a time range first narrowed to the sequence numbers it can hold. */
+  /**
+   * The list's walk, newest first. A time range is first narrowed to the sequence numbers it can
+   * hold. A name prefix that few jobs have is read from the name index and sorted; one that many
+   * have is checked on each job of the walk instead, which meets a page of them soon: sorting
+   * every one of them would cost in proportion to how many there are.
+   */
   private async matchingWithin(filter: JobFilter) {
-    const { createdAfter, createdBefore } = filter;
-    const window =
+    const { createdAfter, createdBefore, namePrefix } = filter;
+    const [window, manyNamed] = await Promise.all([
       createdAfter === undefined && createdBefore === undefined
         ? {}
-        : await seqWindow(this.tables.db, filter.project, createdAfter, createdBefore);
-    return this.matching(filter, window);
+        : seqWindow(this.tables.db, filter.project, createdAfter, createdBefore),
+      namePrefix ? this.hasMoreNamed(filter.project, namePrefix, FEW_NAMED) : false,
+    ]);
+    return this.matching(filter, { window, walkNames: manyNamed });
   }
 
-  /**
-   * The project's jobs that pass the list's filters (the page's cursor and size aside), and the
-   * sequence number to order them by. With labels, the first one drives: its index gives its
-   * jobs newest first, so a rare label reads its few jobs and a common one stops at the page,
-   * where walking every job to check its label read the whole project (docs/scaling.md).
-   */
-  private matching(filter: JobFilter, window: SeqWindow) {
+  /** Whether more than `few` of the project's listed jobs have a name that starts so. */
+  private async hasMoreNamed(project: string, prefix: string, few: number) {
+    const named = this.matching({ project, namePrefix: prefix }).query.select('jobs.seq');
+    return (await this.countOf(named.limit(few + 1))) > few;
+  }
+
+  private matching(
+    filter: JobFilter,
+    { window = {}, walkNames = false }: { window?: SeqWindow; walkNames?: boolean } = {},
+  ) {
     const [driver, ...others] = filter.labels ?? [];
     // An array's children are listed under their parent (GET /job/{id}/array), not here.
     let query = this.tables.db
@@ -162,10 +179,18 @@ export class JobReads implements Reads, JobCounts {
       .where('jobs.array_parent', 'is', null);
     if (filter.states) query = query.where('jobs.state', 'in', filter.states);
     if (filter.queue) query = query.where('jobs.queue', '=', filter.queue);
-    if (filter.namePrefix) {
+    if (filter.namePrefix && walkNames) {
       // Case-sensitive in every database (SQLite's LIKE is not), and no wildcard to escape.
       const prefix = filter.namePrefix;
       query = query.where(sql<string>`substr(jobs.name, 1, ${prefix.length})`, '=', prefix);
+    } else if (filter.namePrefix) {
+      // A range of the name index: every character of a job's name (JOB_NAME, and the names the
+      // service gives) sorts below DEL, so the names from the prefix up to the prefix and DEL
+      // are those that start with it (byte order: case-sensitive, no wildcard).
+      const name = this.tables.dialect.bytewise('jobs.name');
+      query = query
+        .where(name, '>=', filter.namePrefix)
+        .where(name, '<', `${filter.namePrefix}\x7f`);
     }
     if (filter.createdAfter !== undefined) {
       query = query.where('jobs.created_at', '>', filter.createdAfter);
