@@ -81,7 +81,8 @@ async function seed(dataDir: string, count: number) {
 const listFilters = (middle: number) => ({
   'state=completed': 'state=completed',
   'queue=b::eight': 'queue=b::eight',
-  'name prefix': 'name=true-0',
+  'name prefix (1 in 16)': 'name=true-0',
+  'name prefix (1 in 4,096)': 'name=true-00a',
   'an hour of time': `created_after=${new Date(middle).toISOString()}&created_before=${new Date(middle + 3600_000).toISOString()}`,
   'label, rare value': 'label=ticket=OPS-1',
   'label, common value': 'label=team=t3',
