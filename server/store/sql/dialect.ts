@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../schema';
+import type { NewJobRow, NewTransitionRow } from './hot-queries';
 import type { Migration } from './migrate';
 
 /** A unique index, described so that each driver can recognise a violation of it. */
@@ -39,4 +40,13 @@ export interface StoreDialect {
   isUniqueViolation(error: unknown, index: UniqueIndex): boolean;
   /** Text as this database can keep it (PostgreSQL's text cannot hold a NUL character). */
   storableText(text: string): string;
+  /**
+   * New jobs and their transitions in one atomic statement, where the database can: a batch
+   * then needs no transaction of its own. Without it, two inserts in a transaction.
+   */
+  insertJobsAndTransitions?(
+    executor: Kysely<Database>,
+    jobs: readonly NewJobRow[],
+    transitions: readonly NewTransitionRow[],
+  ): Promise<{ id: string; seq: number }[]>;
 }
