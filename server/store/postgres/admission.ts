@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../schema';
 import type { NewJobRow, NewTransitionRow } from '../sql/hot-queries';
 import { NEW_JOB_COLUMNS } from '../sql/hot-queries';
+import { markCompiledOnce } from '../sql/prepared';
 
 const TRANSITION_COLUMNS = ['job_id', 'from_state', 'to_state', 'at', 'note'] as const;
 
@@ -29,6 +30,7 @@ const ADMIT_SQL = `WITH new_jobs AS (
   ORDER BY t.ordinality
 )
 SELECT id, seq FROM new_jobs`;
+markCompiledOnce(ADMIT_SQL);
 
 export async function insertJobsAndTransitions(
   executor: Kysely<Database>,
