@@ -22,6 +22,7 @@ import { submitCeiling } from './scenarios/submit-ceiling';
 import { swarmComparison } from './scenarios/swarm';
 import { trendsScale } from './scenarios/trends';
 import { watchers } from './scenarios/watchers';
+import { round } from './stats';
 
 /**
  * BENCH_QUICK=1 shrinks every count for a smoke run; figures from it are not comparable.
@@ -384,7 +385,7 @@ export const STEPS: Step<unknown>[] = [
     needsSharedService: false,
     run: () => scaleOut(plan.apiSeconds, plan.scaleOutJobs),
     rows: (setups) =>
-      setups.flatMap((s): Row[] => [
+      setups.flatMap((s, i): Row[] => [
         [
           `${s.setup}: submit / detail (16 connections in all)`,
           `${s.submit.requestsPerSecond}/s p99 ${s.submit.p99Ms} ms · ${s.detail.requestsPerSecond}/s p99 ${s.detail.p99Ms} ms`,
@@ -394,6 +395,15 @@ export const STEPS: Step<unknown>[] = [
               [
                 `${s.setup}: ${s.shortJobs} short jobs end to end`,
                 `${s.jobsPerMinute} jobs/min`,
+              ] as Row,
+            ]
+          : []),
+        // Issue 27's bar is relative: each PostgreSQL setup against SQLite's figures in this run.
+        ...(i > 0
+          ? [
+              [
+                `${s.setup} ÷ SQLite: submit / detail`,
+                `${round(s.submit.requestsPerSecond / setups[0]!.submit.requestsPerSecond, 2)} / ${round(s.detail.requestsPerSecond / setups[0]!.detail.requestsPerSecond, 2)}`,
               ] as Row,
             ]
           : []),
