@@ -46,7 +46,17 @@ function runPostgresTool(tool: string, args: string[]): void {
   execFileSync(command!, rest, { stdio: 'pipe' });
 }
 
-export async function startPostgres(): Promise<PostgresCluster> {
+export interface ClusterOptions {
+  /**
+   * PostgreSQL's defaults for durability (fsync, full pages, synchronous_commit on): each commit
+   * waits for its WAL to be flushed to disk, as in production. Off by default (the tests').
+   */
+  durable?: boolean;
+  /** More `-c name=value` settings, e.g. a preloaded extension for a measurement. */
+  settings?: readonly string[];
+}
+
+export async function startPostgres(options: ClusterOptions = {}): Promise<PostgresCluster> {
   const bin = binaries();
   const root = mkdtempSync(join(tmpdir(), 'jobdeck-pg-'));
   if (asRoot) {
@@ -68,15 +78,15 @@ export async function startPostgres(): Promise<PostgresCluster> {
       '-E',
       'UTF8',
     ]);
-    // Durability is not what these tests measure: no fsync, no full pages, async commits.
-    const options = [
+    // Durability is not what the tests measure: no fsync, no full pages, async commits.
+    const unsafe = ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'];
+    const settings = [
       `-p ${port}`,
       `-k ${root}`,
       '-c listen_addresses=127.0.0.1',
-      '-c fsync=off',
-      '-c synchronous_commit=off',
-      '-c full_page_writes=off',
+      ...(options.durable ? [] : unsafe),
       '-c max_connections=300',
+      ...(options.settings ?? []).map((setting) => `-c ${setting}`),
     ];
     runPostgresTool(join(bin, 'pg_ctl'), [
       '-D',
@@ -87,7 +97,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
       '-t',
       '60',
       '-o',
-      options.join(' '),
+      settings.join(' '),
       'start',
     ]);
   } catch (error) {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { postgresMigrations } from '../migrations/postgres';
 import type { StoreDialect } from '../sql/dialect';
+import { insertJobsAndTransitions } from './admission';
 
 // Advisory lock keys: arbitrary, fixed, and scoped to the database by PostgreSQL itself.
 const MIGRATION_LOCK = 0x10bdec_01;
@@ -39,4 +40,5 @@ export const postgresStoreDialect: StoreDialect = {
     error.constraint === index.name,
   storableText: (text) => text.replaceAll('\0', '\uFFFD'),
   bytewise: (column) => sql<string>`${sql.ref(column)} COLLATE "C"`,
+  insertJobsAndTransitions,
 };

@@ -1,5 +1,6 @@
 import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { Database } from '../schema';
+import type { NewJobRow, NewTransitionRow } from './hot-queries';
 import type { Migration } from './migrate';
 
 /** A unique index, described so that each driver can recognise a violation of it. */
@@ -44,4 +45,13 @@ export interface StoreDialect {
    * of that index (PostgreSQL compares text by the database's locale unless told otherwise).
    */
   bytewise(column: string): RawBuilder<string>;
+  /**
+   * New jobs and their transitions in one atomic statement, where the database can: a batch
+   * then needs no transaction of its own. Without it, two inserts in a transaction.
+   */
+  insertJobsAndTransitions?(
+    executor: Kysely<Database>,
+    jobs: readonly NewJobRow[],
+    transitions: readonly NewTransitionRow[],
+  ): Promise<{ id: string; seq: number }[]>;
 }

@@ -13,12 +13,27 @@ export type PreparedRows<V, R> = (executor: Kysely<Database>, rows: readonly V[]
 /** The most rows one statement of `preparedRows` takes. */
 const MAX_ROWS_PER_STATEMENT = 64;
 
+/**
+ * The texts of every query compiled once, in this process: a driver that can keep a statement
+ * parsed and planned on its connection (PostgreSQL's named statements) does so for these, and
+ * only these, since their number is bounded and each is run again and again.
+ */
+const compiledTexts = new Set<string>();
+
+export const isCompiledOnce = (text: string) => compiledTexts.has(text);
+
+/** For a statement written as SQL text rather than built by Kysely, run as often. */
+export function markCompiledOnce(text: string): void {
+  compiledTexts.add(text);
+}
+
 /** The placeholder of row `row`'s values. */
 const paramOf = <V>(row: number) => ((name: string) => `${PLACEHOLDER}${row}:${name}`) as Param<V>;
 
 /** Compiles once; each call's rows then fill the parameters, by row and by name. */
 function compileOnce<V, R>(query: Compilable<R>): (rows: readonly V[]) => CompiledQuery<R> {
   const compiled = query.compile();
+  markCompiledOnce(compiled.sql);
   // Each parameter is either a value of one of the call's rows, or a constant of the query.
   const slots = compiled.parameters.map(
     (value): { row: number; name: keyof V } | { constant: unknown } => {

@@ -19,6 +19,14 @@ export interface PendingInsert {
 
 type InsertResult = Awaited<ReturnType<JobStore['insertJob']>>;
 
+interface WritePlan {
+  rows: NewJobRow[];
+  transitions: NewTransitionRow[];
+  firstUses: Map<string, { fingerprint: string; at: number }>;
+}
+
+const hasLabels = (job: NewJob) => Object.keys(job.labels).length > 0;
+
 /** Migration 001's partial index: a name is held by at most one unfinished job of a queue. */
 const ACTIVE_NAME: UniqueIndex = {
   name: 'jobs_active_name',
@@ -94,7 +102,7 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
 
   /** Several jobs in one transaction (see WriteBatch); throws if any of them cannot be stored. */
   private async insertAll(inserts: PendingInsert[]): Promise<InsertResult[]> {
-    const jobs = await this.tables.db.transaction().execute((trx) => this.writeJobs(trx, inserts));
+    const jobs = await this.write(inserts);
     for (const job of jobs) this.fingerprinted.add(job.definition);
     return jobs.map((job) => ({ inserted: true as const, job }));
   }
@@ -103,15 +111,29 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
   private async insertAlone(insert: PendingInsert): Promise<InsertResult> {
     const { job } = insert;
     try {
-      const [stored] = await this.tables.db
-        .transaction()
-        .execute((trx) => this.writeJobs(trx, [insert]));
+      const [stored] = await this.write([insert]);
       this.fingerprinted.add(stored!.definition);
       return { inserted: true as const, job: stored! };
     } catch (error) {
       if (!this.tables.dialect.isUniqueViolation(error, ACTIVE_NAME)) throw error;
       return { inserted: false as const, nameHeldBy: await this.nameHolder(job) };
     }
+  }
+
+  /**
+   * Job Submit's batch: where the dialect writes the jobs and their transitions in one atomic
+   * statement and nothing else is to be written (labels, dependencies, a definition's first
+   * use), that statement alone, with no transaction around it; otherwise a transaction.
+   */
+  private write(inserts: PendingInsert[]): Promise<Job[]> {
+    const plan = this.plan(inserts);
+    const { db, dialect } = this.tables;
+    const oneStatement =
+      dialect.insertJobsAndTransitions !== undefined &&
+      plan.firstUses.size === 0 &&
+      inserts.every(({ job }) => job.dependsOn.length === 0 && !hasLabels(job));
+    if (oneStatement) return this.writePlan(db, inserts, plan);
+    return db.transaction().execute((trx) => this.writePlan(trx, inserts, plan));
   }
 
   private async nameHolder(job: NewJob): Promise<string> {
@@ -132,7 +154,12 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
    * written, not read back. A caller's transaction may still roll back: the definitions'
    * first uses are remembered by this module's own commits alone.
    */
-  async writeJobs(trx: Kysely<Database>, inserts: PendingInsert[]): Promise<Job[]> {
+  writeJobs(trx: Kysely<Database>, inserts: PendingInsert[]): Promise<Job[]> {
+    return this.writePlan(trx, inserts, this.plan(inserts));
+  }
+
+  /** The rows to write for `inserts`, and the definitions whose first use is to be recorded. */
+  private plan(inserts: PendingInsert[]): WritePlan {
     const rows: NewJobRow[] = [];
     const transitions: NewTransitionRow[] = [];
     const firstUses = new Map<string, { fingerprint: string; at: number }>();
@@ -162,10 +189,23 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
         firstUses.set(job.definition, { fingerprint: definitionFingerprint, at: job.createdAt });
       }
     }
-    const { hot } = this.tables;
-    const returned = await hot.insertJobs(trx, rows);
+    return { rows, transitions, firstUses };
+  }
+
+  private async writePlan(
+    trx: Kysely<Database>,
+    inserts: PendingInsert[],
+    { rows, transitions, firstUses }: WritePlan,
+  ): Promise<Job[]> {
+    const { hot, dialect } = this.tables;
+    let returned: { id: string; seq: number }[];
+    if (dialect.insertJobsAndTransitions) {
+      returned = await dialect.insertJobsAndTransitions(trx, rows, transitions);
+    } else {
+      returned = await hot.insertJobs(trx, rows);
+      await hot.insertTransitions(trx, transitions);
+    }
     const seqById = new Map(returned.map(({ id, seq }) => [id, seq]));
-    await hot.insertTransitions(trx, transitions);
     await insertLabelsWithin(
       trx,
       inserts.map(({ job }) => job),

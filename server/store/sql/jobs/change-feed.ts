@@ -3,6 +3,7 @@ import type { JobState } from '../../../../contract';
 import type { JobChange, Transition } from '../../../jobs/model';
 import type { JobStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
+import { prepared, type Param } from '../prepared';
 import type { JobTables } from './context';
 import { toJob, toTransition } from './rows';
 
@@ -13,7 +14,19 @@ type ChangeFeed = Pick<
 
 /** The recorded transitions: one job's history, and every project's changes for event streams. */
 export class JobChangeFeed implements ChangeFeed {
-  constructor(private readonly tables: JobTables) {}
+  /** Every instance asks it after each commit of its own and each other instance's signal. */
+  private readonly seqsAfter;
+
+  constructor(private readonly tables: JobTables) {
+    this.seqsAfter = prepared(tables.db, (db, param: Param<{ after: number; limit: number }>) =>
+      db
+        .selectFrom('job_transitions')
+        .select('seq')
+        .where('seq', '>', param('after'))
+        .orderBy('seq')
+        .limit(param('limit')),
+    );
+  }
 
   async transitions(id: string): Promise<Transition[]> {
     const rows = await this.tables.db
@@ -34,13 +47,7 @@ export class JobChangeFeed implements ChangeFeed {
   }
 
   async changeSeqsAfter(afterSeq: number, limit: number) {
-    const rows = await this.tables.db
-      .selectFrom('job_transitions')
-      .select('seq')
-      .where('seq', '>', afterSeq)
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
+    const rows = await this.seqsAfter(this.tables.db, { after: afterSeq, limit });
     return rows.map((r) => r.seq);
   }
 
