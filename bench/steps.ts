@@ -436,7 +436,7 @@ export const STEPS: Step<unknown>[] = [
       ],
       [
         `${r.streams} subscribers: CPU, % of one core, service / load generator`,
-        `${r.cpuPercent.service} % / ${r.cpuPercent.loadGenerator} % (${r.discardedMiB} MiB read and dropped)`,
+        `${r.cpuPercent.service} % / ${r.cpuPercent.loadGenerator} % (${r.discardedMiB} MiB read and dropped); service CPU for the whole run ${r.serviceCpuSeconds} s`,
       ],
     ],
   }),
