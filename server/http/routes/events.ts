@@ -190,6 +190,8 @@ class EventStream {
     const { project } = principalOf(this.request);
     while (!this.ended && this.cursor !== null && this.cursor < position) {
       const page = await this.pages.page(project, this.cursor, position);
+      // Ended meanwhile: its last chunk is sent, and a write now would follow it on the socket.
+      if (this.ended) return;
       // Waits until the client has taken it in: a slow client slows only itself, and holds one
       // page here whatever happens meanwhile.
       if (page.bytes && !this.out.write(page.bytes)) await this.out.drained();
