@@ -445,7 +445,7 @@ export const STEPS: Step<unknown>[] = [
       watchers(plan.watchers.streams, plan.watchers.transitionsPerSecond, plan.watchers.seconds),
     rows: (r) => [
       [
-        `${r.streams} subscribers, ${r.transitionsPerSecond} transitions/s (${r.jobs} jobs, ${r.failedSubmits} submits failed): change → event`,
+        `${r.streams} subscribers, ${r.transitionsPerSecond} transitions/s (${r.jobs} jobs, ${r.failedSubmits} submits failed${r.firstFailure ? `: ${r.firstFailure}` : ''}; ${r.eventsPerStream.delivered} of ${r.eventsPerStream.expected} events a stream): change → event`,
         `p50 ${r.delayMs.p50} ms, p99 ${r.delayMs.p99} ms, max ${r.delayMs.max} ms`,
       ],
       [
@@ -454,7 +454,7 @@ export const STEPS: Step<unknown>[] = [
       ],
       [
         `${r.streams} subscribers: CPU, % of one core, service / load generator`,
-        `${r.cpuPercent.service} % / ${r.cpuPercent.loadGenerator} % (${r.discardedMiB} MiB read and dropped)`,
+        `${r.cpuPercent.service} % / ${r.cpuPercent.loadGenerator} % (${r.discardedMiB} MiB read and dropped); service CPU for the whole run ${r.serviceCpuSeconds} s`,
       ],
     ],
   }),

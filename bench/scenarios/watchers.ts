@@ -1,5 +1,4 @@
-import { request, type IncomingMessage } from 'node:http';
-import { submit } from '../../test/support/jobs';
+import { Agent, request, type IncomingMessage } from 'node:http';
 import { startService, type TestService } from '../../test/support/service';
 import { BENCH_SETTINGS, cpuMs, rssMiB } from '../jobdeck-client';
 import { percentile, round, sleep } from '../stats';
@@ -12,8 +11,8 @@ import { percentile, round, sleep } from '../stats';
  * The load generator shares the machine's cores with the service.
  */
 const PARSED_STREAMS = 50;
-/** Each job makes four transitions: runnable (on admission), starting, running, completed. */
-const TRANSITIONS_PER_JOB = 4;
+/** Each job makes five changes, each an event: submitted, runnable, starting, running, completed. */
+const TRANSITIONS_PER_JOB = 5;
 
 interface Stream {
   response: IncomingMessage;
@@ -40,37 +39,89 @@ function openStream(service: TestService, onData: (chunk: Buffer) => void): Prom
   });
 }
 
-/** Delays of the job events in an SSE byte stream, from each job's updated_at to now. */
+const UPDATED_AT = '"updated_at":"';
+
+/**
+ * Delays of the job events in an SSE byte stream, from each job's updated_at to now. Cheap on
+ * purpose (the load generator shares the cores with the service): it finds the field by its
+ * text rather than parsing each event's JSON; a list row has one updated_at, a control line none.
+ */
 function delayMeter(delays: number[]) {
   let pending = '';
   return (chunk: Buffer) => {
     const now = Date.now();
     pending += chunk.toString();
-    const events = pending.split('\n\n');
-    pending = events.pop()!;
-    for (const event of events) {
-      const data = /^data: (.*)$/m.exec(event)?.[1];
-      if (!event.includes('event: job') || !data) continue;
-      const { updated_at } = JSON.parse(data) as { updated_at: string };
-      delays.push(now - Date.parse(updated_at));
+    const last = pending.lastIndexOf('\n\n');
+    if (last < 0) return;
+    let at = pending.indexOf(UPDATED_AT);
+    while (at >= 0 && at < last) {
+      const start = at + UPDATED_AT.length;
+      delays.push(now - Date.parse(pending.slice(start, pending.indexOf('"', start))));
+      at = pending.indexOf(UPDATED_AT, start);
     }
+    pending = pending.slice(last + 2);
   };
 }
 
-export async function watchers(streams: number, transitionsPerSecond: number, seconds: number) {
-  const service = await startService({
-    ...BENCH_SETTINGS,
-    engine: {
-      type: 'simulated',
-      nodes: 50,
-      slots_per_node: 40,
-      start_ms: { min: 20, max: 100 },
-      run_ms: { min: 500, max: 1500 },
+/**
+ * Submits over a few kept-alive connections. fetch opened a connection per submit in flight, and
+ * once the service fell behind those piled up into connect timeouts and resets of their own.
+ */
+function submitter(service: TestService) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  const url = new URL('/v1/client/job', service.baseUrl);
+  const body = JSON.stringify({ job_definition: 'b::true:1', job_queue: 'b::wide' });
+  return {
+    submit: () =>
+      new Promise<void>((resolve, reject) => {
+        const sent = request(
+          url,
+          {
+            method: 'POST',
+            agent,
+            headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
+          },
+          (response) => {
+            response.resume();
+            response.on('end', () =>
+              response.statusCode === 202
+                ? resolve()
+                : reject(new Error(`submit: ${response.statusCode}`)),
+            );
+          },
+        );
+        sent.on('error', reject);
+        sent.end(body);
+      }),
+    close: () => agent.destroy(),
+  };
+}
+
+export async function watchers(
+  streams: number,
+  transitionsPerSecond: number,
+  seconds: number,
+  /** Node's flags for the service (`--cpu-prof` to see where its time goes). */
+  nodeArgs: string[] = [],
+) {
+  const service = await startService(
+    {
+      ...BENCH_SETTINGS,
+      engine: {
+        type: 'simulated',
+        nodes: 50,
+        slots_per_node: 40,
+        start_ms: { min: 20, max: 100 },
+        run_ms: { min: 500, max: 1500 },
+      },
+      max_running: 2000,
+      events: { streams_per_key: streams + 10 },
     },
-    max_running: 2000,
-    events: { streams_per_key: streams + 10 },
-  });
+    undefined,
+    { nodeArgs },
+  );
   const open: Stream[] = [];
+  const submits = submitter(service);
   try {
     const delays: number[] = [];
     let discardedBytes = 0;
@@ -94,34 +145,45 @@ export async function watchers(streams: number, transitionsPerSecond: number, se
     let submitted = 0;
     // Past what the machine can fan out, a submit can time out: counted, not fatal to the figure.
     let failedSubmits = 0;
-    const submits: Promise<unknown>[] = [];
+    let firstFailure: string | undefined;
+    const sent: Promise<unknown>[] = [];
     while (Date.now() - begin < seconds * 1000) {
       const due = Math.floor(((Date.now() - begin) / 1000) * jobsPerSecond);
       for (; submitted < due; submitted += 1) {
-        submits.push(
-          submit(service, { job_definition: 'b::true:1', job_queue: 'b::wide' }).catch(() => {
+        sent.push(
+          submits.submit().catch((error: unknown) => {
             failedSubmits += 1;
+            firstFailure ??= String(error);
           }),
         );
       }
       await sleep(20);
     }
-    await Promise.all(submits);
-    await sleep(3000); // the last jobs end
+    // Of one core, over the load's window: whether the service or its load generator took the
+    // machine (the tail below, while the last jobs end, is left out).
     const elapsed = (Date.now() - begin) / 1000;
     const benchCpu = process.cpuUsage(benchCpuBefore);
-    // Of one core, over the window: whether the service or its load generator took the machine.
     const cpuPercent = {
       service: round((cpuMs(service.pid()) - cpuBefore) / elapsed / 10, 0),
       loadGenerator: round((benchCpu.user + benchCpu.system) / 1000 / elapsed / 10, 0),
     };
+    await Promise.all(sent);
+    await sleep(3000); // the last jobs end
+    // The whole work, the tail included: a service that fell behind does part of it there.
+    const serviceCpuSeconds = round((cpuMs(service.pid()) - cpuBefore) / 1000, 1);
     const rssAfter = rssMiB(service.pid());
     const perStream = delays.length / PARSED_STREAMS;
     return {
       streams,
       jobs: submitted,
       failedSubmits,
-      transitionsPerSecond: round(perStream / elapsed, 0),
+      firstFailure,
+      // Every job's transitions reached each parsed stream when this is the asked rate.
+      transitionsPerSecond: round(perStream / seconds, 0),
+      eventsPerStream: {
+        delivered: perStream,
+        expected: (submitted - failedSubmits) * TRANSITIONS_PER_JOB,
+      },
       delayMs: {
         p50: round(percentile(delays, 50), 0),
         p99: round(percentile(delays, 99), 0),
@@ -129,10 +191,12 @@ export async function watchers(streams: number, transitionsPerSecond: number, se
       },
       discardedMiB: round(discardedBytes / 1024 ** 2, 1),
       cpuPercent,
+      serviceCpuSeconds,
       rssMiB: { before: rssBefore, after: rssAfter },
     };
   } finally {
     for (const stream of open) stream.close();
+    submits.close();
     await service.stop();
   }
 }

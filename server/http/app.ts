@@ -170,7 +170,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         engine: options.engine,
         positions: options.extensions.positions,
       });
-      eventRoutes(client, { service: options.service, credentials, ...options.extensions });
+      eventRoutes(client, {
+        service: options.service,
+        credentials,
+        metrics: options.metrics,
+        ...options.extensions,
+      });
       viewRoutes(client, options.views);
       bulkActionRoutes(client, options.bulk);
       webhookRoutes(client, options.extensions.webhooks);

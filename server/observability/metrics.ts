@@ -126,6 +126,26 @@ export class ServiceMetrics {
     }
   };
 
+  /** What this instance's event streams hold, read at each scrape. */
+  observeEventStreams(read: () => { streams: number; bufferedBytes: number }): void {
+    new Gauge({
+      name: 'jobdeck_event_streams',
+      help: 'Event streams open on this instance',
+      registers: [this.registry],
+      collect() {
+        this.set(read().streams);
+      },
+    });
+    new Gauge({
+      name: 'jobdeck_event_stream_buffered_bytes',
+      help: 'Bytes this instance holds for its event streams that their clients have not taken yet (the kernel’s socket buffers not counted)',
+      registers: [this.registry],
+      collect() {
+        this.set(read().bufferedBytes);
+      },
+    });
+  }
+
   /** Called by retention after each queue's pass that deleted jobs. */
   observePruned = (queue: string, jobs: number): void => {
     this.pruned.inc({ queue }, jobs);

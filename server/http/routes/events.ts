@@ -1,21 +1,22 @@
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   EVENT_ID_MESSAGE,
   POSITION_TOKEN,
-  JOB_EVENT,
   MAX_REPLAY_CHANGES,
   RESET_EVENT,
   eventsQuerySchema,
 } from '../../../contract';
 import type { ChangeFeed } from '../../jobs/change-feed';
+import type { ServiceMetrics } from '../../observability/metrics';
 import type { JobService } from '../../jobs/job-service';
 import { coalesced } from '../../jobs/serial';
 import { principalFor, principalOf, type Credentials } from '../auth';
 import { HttpError } from '../errors';
 import { parseOrThrow } from '../parse';
 import type { PositionCodec } from '../positions';
-import { toJobListItem } from '../presenters';
+import { PAGE, SharedPages } from './event-pages';
+import { SendRounds } from './send-rounds';
+import { sseBytes, SseWriter } from './sse-writer';
 
 export interface EventRoutesOptions {
   service: JobService;
@@ -24,6 +25,7 @@ export interface EventRoutesOptions {
   streamsPerKey: number;
   heartbeatMs: number;
   positions: PositionCodec;
+  metrics?: ServiceMetrics;
 }
 
 /**
@@ -34,22 +36,30 @@ const NEVER_GIVEN = Number.POSITIVE_INFINITY;
 /** The numeric ids of 0.1: a console open across the upgrade resumes with a reset, not a 400. */
 const RELEASE_0_1_EVENT_ID = /^\d{1,15}$/;
 
-// Changes read per query while catching up.
-const PAGE = 200;
+// How often at most the streams send what moved: a change waits at most this long for its round.
+const ROUND_MS = 25;
 // What a browser's EventSource waits before it reconnects after the stream ends.
 const RETRY_MS = 2000;
 
 /**
  * `GET /v1/client/events`: the project's state changes as server-sent events, from the feed's
  * position (or after Last-Event-ID / `since`). Each stream pulls its own project's changes up to
- * the feed's position whenever that moves, a page at a time and only as fast as the client
- * reads, so a slow client holds no more than a page. The service's close ends every stream.
+ * the feed's position whenever that moves (in rounds, see SendRounds), a page at a time and only
+ * as fast as the client reads, so a slow client holds no more than a page. The service's close
+ * ends every stream.
  */
 export function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): void {
   const open = new Set<EventStream>();
   const pages = new SharedPages(options.service, options.positions);
+  const rounds = new SendRounds(ROUND_MS);
   const perKey = new Map<string, number>();
+  options.metrics?.observeEventStreams(() => {
+    let bufferedBytes = 0;
+    for (const stream of open) bufferedBytes += stream.buffered;
+    return { streams: open.size, bufferedBytes };
+  });
   app.addHook('preClose', async () => {
+    rounds.stop();
     for (const stream of open) stream.end();
   });
 
@@ -64,7 +74,7 @@ export function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): 
       );
     }
     perKey.set(keyId, streams + 1);
-    const stream = new EventStream(request, reply, options, pages, cursor);
+    const stream = new EventStream(request, reply, options, pages, rounds, cursor);
     open.add(stream);
     stream.onEnd(() => {
       open.delete(stream);
@@ -92,54 +102,14 @@ function resumeCursor(request: FastifyRequest, positions: PositionCodec): number
   return positions.decode(principalOf(request).project, token) ?? NEVER_GIVEN;
 }
 
-interface RenderedChange {
-  seq: number;
-  text: string;
-}
-
-/**
- * The pages the streams read, shared: every stream of a project that is caught up asks for the
- * same page when the feed moves, so one query and one rendering serve them all (per stream, that
- * was a query and a JSON for each change, times the streams). Kept only for the feed's current
- * position; a stream that lags behind reads its own.
- */
-class SharedPages {
-  private position = -1;
-  private readonly pages = new Map<string, Promise<RenderedChange[]>>();
-
-  constructor(
-    private readonly service: JobService,
-    private readonly positions: PositionCodec,
-  ) {}
-
-  page(project: string, after: number, upto: number): Promise<RenderedChange[]> {
-    if (upto !== this.position) {
-      this.pages.clear();
-      this.position = upto;
-    }
-    const key = `${project}\u0000${after}`;
-    let page = this.pages.get(key);
-    if (!page) {
-      page = this.service.changes(project, after, upto, PAGE).then((changes) =>
-        changes.map(({ seq, job }) => ({
-          seq,
-          text: `id: ${this.positions.encode(project, seq)}\nevent: ${JOB_EVENT}\ndata: ${JSON.stringify(toJobListItem(job))}\n\n`,
-        })),
-      );
-      page.catch(() => this.pages.delete(key));
-      this.pages.set(key, page);
-    }
-    return page;
-  }
-}
-
 class EventStream {
-  private readonly raw: ServerResponse;
+  private readonly out: SseWriter;
   private ended = false;
   private readonly pumps = coalesced(
     () => this.sendUpTo(this.options.feed.position),
     () => !this.ended,
   );
+  private readonly sendNew = () => void this.pump();
   private readonly cleanups: (() => void)[] = [];
 
   constructor(
@@ -147,18 +117,23 @@ class EventStream {
     reply: FastifyReply,
     private readonly options: EventRoutesOptions,
     private readonly pages: SharedPages,
+    private readonly rounds: SendRounds,
     private cursor: number | null,
   ) {
     reply.hijack();
-    this.raw = reply.raw;
-    this.raw.writeHead(200, {
+    this.out = new SseWriter(reply.raw, {
       ...(reply.getHeaders() as Record<string, string>),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       connection: 'keep-alive',
       'x-accel-buffering': 'no', // a reverse proxy passes each event on at once
     });
-    this.raw.on('close', () => this.end());
+    reply.raw.on('close', () => this.end());
+  }
+
+  /** Bytes written that the client has not taken yet, held here. */
+  get buffered(): number {
+    return this.out.buffered;
   }
 
   onEnd(cleanup: () => void): void {
@@ -167,7 +142,7 @@ class EventStream {
   }
 
   async start(): Promise<void> {
-    const unsubscribe = await this.options.feed.subscribe(() => void this.pump());
+    const unsubscribe = await this.options.feed.subscribe(() => this.rounds.ask(this.sendNew));
     this.onEnd(unsubscribe);
     const heartbeat = setInterval(() => void this.heartbeat(), this.options.heartbeatMs);
     heartbeat.unref();
@@ -197,7 +172,7 @@ class EventStream {
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    this.raw.end();
+    this.out.end();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
   }
 
@@ -214,9 +189,17 @@ class EventStream {
   private async sendUpTo(position: number): Promise<void> {
     const { project } = principalOf(this.request);
     while (!this.ended && this.cursor !== null && this.cursor < position) {
-      const changes = await this.pages.page(project, this.cursor, position);
-      for (const { text } of changes) await this.writeDrained(text);
-      this.cursor = changes.length < PAGE ? position : changes.at(-1)!.seq;
+      const page = await this.pages.page(project, this.cursor, position);
+      // Ended meanwhile: its last chunk is sent, and a write now would follow it on the socket.
+      if (this.ended) return;
+      // Waits until the client has taken it in: a slow client slows only itself, and holds one
+      // page here whatever happens meanwhile.
+      if (page.bytes && !this.out.write(page.bytes)) await this.out.drained();
+      if (page.count < PAGE) {
+        this.cursor = position;
+        return;
+      }
+      this.cursor = page.lastSeq!;
       // A page at a time, the event loop served in between: the store's reads are synchronous
       // on SQLite, so a replay would otherwise hold the loop for its whole length.
       await new Promise((resolve) => setImmediate(resolve));
@@ -233,24 +216,13 @@ class EventStream {
       this.end();
       return;
     }
-    this.write(': heartbeat\n\n');
+    // A client that is not reading is not idle: what it holds is bounded, and grows by none.
+    if (!this.out.blocked) this.write(HEARTBEAT);
   }
 
-  private write(text: string): boolean {
-    return this.ended ? false : this.raw.write(text);
-  }
-
-  /** Writes, then waits until the client has taken it in: a slow client slows only itself. */
-  private async writeDrained(text: string): Promise<void> {
-    if (this.write(text) || this.ended) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        this.raw.off('drain', done);
-        this.raw.off('close', done);
-        resolve();
-      };
-      this.raw.on('drain', done);
-      this.raw.on('close', done);
-    });
+  private write(text: string): void {
+    if (!this.ended) this.out.write(sseBytes(text));
   }
 }
+
+const HEARTBEAT = ': heartbeat\n\n';
