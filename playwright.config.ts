@@ -1,16 +1,36 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/chromium';
 
-// JOBDECK_E2E_PORT moves the services (API, console, and the spec-only pair two ports up) so
+// JOBDECK_E2E_PORT moves the services (API, console, and the others two and four ports up) so
 // that two checkouts on one machine can run their suites at once.
 const apiPort = Number(process.env.JOBDECK_E2E_PORT ?? 18080);
+// The full service's longest files, a third of its time, on a second full service.
+const SECOND_FULL = ['**/accessibility.spec.ts', '**/bulk-actions.spec.ts'];
 const services = [
-  { name: 'full', config: 'e2e/jobdeck.e2e.yaml', data: 'e2e/.artifacts/data', port: apiPort },
+  {
+    name: 'full',
+    extensions: true,
+    config: 'e2e/jobdeck.e2e.yaml',
+    data: 'e2e/.artifacts/data',
+    port: apiPort,
+    testIgnore: SECOND_FULL,
+  },
   {
     name: 'spec-only',
+    extensions: false,
     config: 'e2e/jobdeck.e2e.spec-only.yaml',
     data: 'e2e/.artifacts/data-spec-only',
     port: apiPort + 2,
+  },
+  // Its files run after the spec-only ones, which end that much earlier than the full ones: the
+  // two workers end together.
+  {
+    name: 'full-2',
+    extensions: true,
+    config: 'e2e/jobdeck.e2e.yaml',
+    data: 'e2e/.artifacts/data-2',
+    port: apiPort + 4,
+    testMatch: SECOND_FULL,
   },
 ];
 const consoleUrl = (port: number) => `http://127.0.0.1:${port + 1}`;
@@ -20,9 +40,10 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 20_000 },
   fullyParallel: false,
-  // The two services' files side by side, one file at a time on each: no test shares its service
-  // with another test that runs at the same time, so none sees another's jobs or queue changes.
-  workers: services.length,
+  // Two files side by side, one file at a time on each service: no test shares its service with
+  // another test that runs at the same time, so none sees another's jobs or queue changes. A
+  // worker takes the next file of the first service in this list that has none running.
+  workers: 2,
   reporter: [['list']],
   outputDir: 'test-results',
   globalTeardown: './e2e/global-teardown.ts',
@@ -34,12 +55,14 @@ export default defineConfig({
   projects: services.map((service) => ({
     name: service.name,
     workers: 1,
-    use: { baseURL: consoleUrl(service.port), extensions: service.name === 'full' },
+    testIgnore: service.testIgnore,
+    testMatch: service.testMatch,
+    use: { baseURL: consoleUrl(service.port), extensions: service.extensions },
   })),
   // The released build of this checkout (rebuilt if its sources changed) on a fresh data directory
-  // each. Playwright starts them one after the other, so the first one's build serves both.
+  // each. Playwright starts them one after the other, so the first one's build serves all.
   webServer: services.map((service, index) => ({
-    command: `rm -rf ${service.data} && ${index === 0 ? 'npx tsx scripts/build.ts --if-changed && ' : ''}node dist/server/cli.js start --config ${service.config} --port ${service.port} --console-port ${service.port + 1}`,
+    command: `rm -rf ${service.data} && ${index === 0 ? 'npx tsx scripts/build.ts --if-changed && ' : ''}node dist/server/cli.js start --config ${service.config} --data-dir ${service.data} --port ${service.port} --console-port ${service.port + 1}`,
     url: consoleUrl(service.port),
     timeout: 120_000,
     reuseExistingServer: false,

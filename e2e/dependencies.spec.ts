@@ -18,10 +18,11 @@ test('a job submitted after another waits for it, then runs once it completed', 
   extensions,
 }) => {
   const requests = dependencyRequests(page);
-  // Long enough to see the other job wait, short enough for the suite.
+  // Long enough to see the other job wait while the form is filled on a loaded machine (5 s was
+  // not, once, beside the other service's files), short enough for the suite.
   const first = await submitViaApi(page, {
     job_definition: 'demo::sleep:1',
-    container_cmd_parameter: { seconds: '5' },
+    container_cmd_parameter: { seconds: '15' },
   });
   await page.goto(`/jobs/${first}`);
   const after = page.getByRole('link', { name: 'Submit a job after this one' });
