@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JobRecord } from '../../../contract';
@@ -39,7 +39,9 @@ describe("a job's actions, by the key's role", () => {
     renderWithService(<JobHeader job={running} array={null} />, capabilities(), '/', 'operator');
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Cancel job' }));
-    expect(await screen.findByRole('dialog', { name: 'Cancel this job?' })).toBeVisible();
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this job?' });
+    // It fades in from opacity 0 (a 200 ms transition): on a loaded machine it was found first.
+    await waitFor(() => expect(dialog).toBeVisible());
     expect(screen.getByRole('link', { name: 'Submit again' })).toBeVisible();
   });
 
