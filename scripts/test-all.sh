@@ -65,7 +65,7 @@ phase "package" scripts/test-package.sh # npm pack, installed into an empty fold
 phase "unit, console, store, service" npx vitest run # the service suite on SQLite; store on both
 phase "e2e (full and spec-only)" npx playwright test
 # The bounded part of the reliability suite (the whole suite: npm run test:reliability), alone:
-# its figures must not contend with other work.
+# its files that assert time must not contend with other work (the others run two at a time).
 phase "reliability (bounded)" env RELIABILITY_BUDGET=ci npm run test:reliability
 # The Swarm engine on a real three-node swarm (scripts/swarm-up.sh; as root). The suite takes the
 # swarm down when it brought it up; swarm-down makes sure of it even if the suite is killed.
