@@ -7,7 +7,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want_test_tools=false
-[ "${1:-}" = "--for-tests" ] && want_test_tools=true
+addon_later=false
+for option in "$@"; do
+  case $option in
+    --for-tests) want_test_tools=true ;;
+    # better-sqlite3's addon left to `npm rebuild better-sqlite3`: scripts/test-all.sh compiles it
+    # while the checks that never load it run.
+    --addon-later) addon_later=true ;;
+    *)
+      echo "host-setup.sh: unknown option $option (known: --for-tests, --addon-later)" >&2
+      exit 2
+      ;;
+  esac
+done
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -58,5 +70,5 @@ scripts/build-test-image.sh jobdeck/busybox:local
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ "${CI:-}" = true ]; then
   # --prefer-offline: what npm's cache holds is not asked of the registry again (the lock file pins
   # each package's hash); on a machine that installed before it takes a third of the time.
-  npm ci --no-audit --no-fund --prefer-offline
+  npm ci --no-audit --no-fund --prefer-offline $($addon_later && echo --ignore-scripts)
 fi
