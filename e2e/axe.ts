@@ -21,6 +21,13 @@ export async function seriousViolations(page: Page, include?: string): Promise<s
       include,
       { timeout: 10_000 },
     );
+  } else {
+    // A notification closes by itself after 4 s, fading out: if that starts during a whole-page
+    // audit, axe judges its half-faded text as a colour (the queue controls' audit failed so in
+    // CI). A whole page is audited once none is left; a notification is audited by its selector.
+    await page.waitForFunction(() => !document.querySelector('.mantine-Notification-root'), null, {
+      timeout: 15_000,
+    });
   }
   // The page as it settles: a notification or dialog still fading in has its text at part
   // opacity, which axe would judge as a colour. Spinners loop for ever and are not waited for.
