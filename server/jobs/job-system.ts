@@ -210,6 +210,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       render: ports.webhooks.render,
       allowsHost: ports.webhooks.allowsHost,
       kick: () => relay?.kick(),
+      follow: () => relay?.follow(),
     });
   const audit = new AuditTrail(ports.audit, logger);
   const retention = new RetentionPruner(ports.retention, catalog, logger, {

@@ -76,6 +76,10 @@ export class WebhookRelay {
     () => this.deliverDue(),
     () => !this.stopped,
   );
+  private readonly follows = coalesced(
+    () => this.followWhileHooked(),
+    () => !this.stopped,
+  );
   /** Outcomes to record: those that end while a write is under way share the next one. */
   private settling: {
     settlement: Settlement;
@@ -113,21 +117,44 @@ export class WebhookRelay {
     this.stopped = false;
     this.aborts = new AbortController();
     await this.deps.webhooks.cursor(await this.deps.store.lastChangeSeq());
-    // The feed starts at the newest number visible now; one taken below it whose transaction
-    // is still to commit (another instance's) is waited for as the feed waits for a gap, before
-    // the first read past the stored cursor.
-    this.readsFrom = Date.now() + GAP_GRACE_MS;
-    this.unsubscribe = await this.deps.feed.subscribe(() => this.kickFanOut());
+    await this.follows();
     this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.pruner.unref();
     this.later(GAP_GRACE_MS);
     this.kick();
   }
 
+  /** Follows the changes now: a webhook was created here (another instance's, by the backstop). */
+  follow(): void {
+    this.pass(this.follows, 'look for');
+  }
+
+  /**
+   * Follows the change feed only while a webhook exists: without one a change fires nothing, and
+   * following makes every instance read each instance's new changes (a query per commit burst).
+   */
+  private async followWhileHooked(): Promise<void> {
+    const hooked = (await this.deps.webhooks.list()).length > 0;
+    if (hooked && !this.unsubscribe && !this.stopped) {
+      // The feed starts at the newest number visible now; one taken below it whose transaction
+      // is still to commit (another instance's) is waited for as the feed waits for a gap,
+      // before the first read past the stored cursor.
+      this.readsFrom = Date.now() + GAP_GRACE_MS;
+      const unsubscribe = await this.deps.feed.subscribe(() => this.kickFanOut());
+      if (this.stopped) return unsubscribe();
+      this.unsubscribe = unsubscribe;
+      this.later(GAP_GRACE_MS);
+    } else if (!hooked && this.unsubscribe) {
+      this.unsubscribe();
+      this.unsubscribe = undefined;
+    }
+  }
+
   /** Aborts the requests in flight (their deliveries are tried again) and waits for them. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
+    this.unsubscribe = undefined;
     clearTimeout(this.timer);
     clearTimeout(this.fanOutSoon);
     this.fanOutSoon = undefined;
@@ -272,6 +299,7 @@ export class WebhookRelay {
     if (this.stopped) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      this.pass(this.follows, 'look for');
       this.kickFanOut();
       this.kick();
     }, ms);

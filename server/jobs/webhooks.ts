@@ -75,6 +75,8 @@ export class Webhooks {
       allowsHost: HostPolicy;
       /** Tells the couriers that a delivery is due now. */
       kick: () => void;
+      /** Tells the relay that a webhook exists, so that it follows the changes. */
+      follow: () => void;
     },
   ) {}
 
@@ -116,6 +118,7 @@ export class Webhooks {
       createdAt: Date.now(),
     };
     await this.deps.webhooks.create(webhook);
+    this.deps.follow();
     return { webhook, secret };
   }
 

@@ -11,6 +11,7 @@ import type { Job } from '../../server/jobs/model';
 import { FakeRuntime } from '../../server/runtime/fake/fake-runtime';
 import { AesGcmSecretBox } from '../../server/secrets/secret-box';
 import { openStore } from '../../server/store/open-store';
+import { webhookEvents } from '../../server/webhooks/events';
 import type { JobState, SubmitJobRequest } from '../../contract';
 
 /** The image the fake engine refuses, as a real one refuses an image it does not have. */
@@ -47,6 +48,8 @@ export async function startDomain(
   const key = randomBytes(32);
   const livePids = new Set<number>();
   let nextPid = 1;
+  /** What the webhooks sent, by any instance: each answered 200 at once. */
+  const sent: { url: string; id: string; body: string }[] = [];
 
   /** One instance; `host`: instances on one host can tell that another's process is gone. */
   function build(host: string) {
@@ -79,6 +82,18 @@ export async function startDomain(
         secrets: new AesGcmSecretBox(key),
         catalog: catalogFromConfig(config),
         logger: pino({ level: 'silent' }),
+        webhooks: {
+          store: storage.webhooks,
+          sender: {
+            send: async ({ url, id, body }) => {
+              sent.push({ url, id, body });
+              return { delivered: true, status: 200, latencyMs: 0, error: null };
+            },
+          },
+          render: webhookEvents,
+          allowsHost: () => true,
+          options: { timeoutMs: 1000, maxAttempts: 3, firstRetryMs: 100, keepDeliveriesMs: 60_000 },
+        },
       },
       {
         output: { answerBytes: 64, keptBytesPerJob: 64, storedBytesPerProject: 1024 ** 2 },
@@ -94,6 +109,8 @@ export async function startDomain(
         trends: { intervalMs: 60_000, batchSize: 500 },
       },
     );
+    // As the service starts it where webhooks and event streams are served.
+    system.feed.start();
     return Object.assign(system, {
       identity,
       /** Gone without a word, as after kill -9: no heartbeat, no goodbye, no process. */
@@ -116,6 +133,8 @@ export async function startDomain(
     /** The store's queue controls, for a second reader of them. */
     queueControls: storage.queues,
     catalog: () => catalogFromConfig(config),
+    /** What the webhooks sent. */
+    sent,
     get system() {
       return system;
     },
