@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import autocannon from 'autocannon';
+import { v7 as timeOrderedUuid } from 'uuid';
 import { openStore } from '../../server/store/open-store';
 import { startService } from '../../test/support/service';
 import { BENCH_SETTINGS, rssMiB } from '../jobdeck-client';
@@ -46,15 +47,18 @@ async function seed(dataDir: string, count: number) {
   const start = Date.now() - count * 10;
   db.transaction(() => {
     for (let i = 0; i < count; i += 1) {
-      const id = randomUUID();
       const at = start + i * 10;
+      // Time-ordered, as the service makes them: each id lands at the id index's end, as in a
+      // real store (random ones land anywhere in it).
+      const id = timeOrderedUuid({ msecs: at });
       // Every job in one of ten teams; one in RARE_EVERY has a ticket too.
       const team = `t${i % 10}`;
       const rare = i % RARE_EVERY === 0;
       const labels = rare ? { team, ticket: 'OPS-1' } : { team };
       const { seq } = job.get(
         id,
-        `true-${id.slice(0, 8)}`,
+        // Spread evenly, for the prefix filters (1 in 16, 1 in 4,096).
+        `true-${randomUUID().slice(0, 8)}`,
         at,
         at + 5,
         at + 1,
