@@ -179,4 +179,43 @@ describe('the SQLite driver', () => {
       await store.close();
     }
   });
+
+  it('reads unfinished jobs through the partial indexes that hold them alone, not the whole table', async () => {
+    // Every statement the store prepares, read back from its own connection's driver: what it
+    // runs, not a copy of it.
+    const prepare = vi.spyOn(SqliteDatabase.prototype, 'prepare');
+    const store = await openStore(sqliteIn(dataDir));
+    try {
+      const job = newJob({ name: 'nightly' });
+      await store.jobs.insertJob(job, 'fingerprint');
+      const again = await store.jobs.insertJob(newJob({ name: 'nightly' }), 'fingerprint');
+      expect(again).toEqual({ inserted: false, nameHeldBy: job.id });
+      await store.jobs.unfinishedArrayParents();
+      await store.jobs.countByQueue(['p::default'], T0, T0);
+    } finally {
+      await store.close();
+    }
+    const statements = prepare.mock.calls.map(([source]) => source);
+    prepare.mockRestore();
+    const db = new SqliteDatabase(join(dataDir, 'jobdeck.sqlite'), { readonly: true });
+    const planOf = (fragment: string) => {
+      const source = statements.find((s) => s.includes(fragment));
+      expect(source, fragment).toBeDefined();
+      const parameters = Array<null>(source!.split('?').length - 1).fill(null);
+      return (
+        db.prepare(`EXPLAIN QUERY PLAN ${source!}`).all(...parameters) as { detail: string }[]
+      )
+        .map((row) => row.detail)
+        .join(' | ');
+    };
+    try {
+      expect(planOf('"array_size" is not null')).toContain('USING INDEX jobs_unfinished_arrays');
+      expect(planOf('"name" = ?')).toContain('USING INDEX jobs_active_name (queue=? AND name=?)');
+      expect(planOf('count(*) as "count" from "jobs" where')).toContain(
+        'USING INDEX jobs_active_name',
+      );
+    } finally {
+      db.close();
+    }
+  });
 });

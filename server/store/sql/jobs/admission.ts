@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { FINAL_STATES } from '../../../../contract';
 import type { Admission, Job, NewJob } from '../../../jobs/model';
 import type { JobStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
@@ -10,6 +9,7 @@ import { storableNote, type JobTables } from './context';
 import { insertDependenciesWithin } from './dependencies';
 import { insertLabelsWithin } from './labels';
 import { newJobRow, storedJob } from './rows';
+import { notFinal } from './not-final';
 
 export interface PendingInsert {
   job: NewJob;
@@ -142,7 +142,7 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
       .select('id')
       .where('queue', '=', job.queue)
       .where('name', '=', job.name)
-      .where('state', 'not in', FINAL_STATES)
+      .where(notFinal)
       .executeTakeFirst();
     return holder?.id ?? 'unknown';
   }

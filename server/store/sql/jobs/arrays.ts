@@ -3,6 +3,7 @@ import type { ArrayCounts, ArrayChildrenPage, ChildrenMove } from '../../../jobs
 import { childRole, parentRole, type Job } from '../../../jobs/model';
 import { storableNote, type JobTables } from './context';
 import { toJob } from './rows';
+import { notFinal } from './not-final';
 
 /** How many parents' plans are kept in memory: those of the arrays running now, and more. */
 const PLANS_KEPT = 256;
@@ -116,7 +117,7 @@ export class JobArrayRows {
       .selectFrom('jobs')
       .selectAll()
       .where('array_size', 'is not', null)
-      .where('state', 'not in', ['cancelled', 'timeout', 'completed', 'failed', 'error'])
+      .where(notFinal)
       .orderBy('seq')
       .execute();
     return rows.map(toJob);

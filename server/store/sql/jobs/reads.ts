@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { FINAL_STATES, type JobState } from '../../../../contract';
+import type { JobState } from '../../../../contract';
 import type { JobFilter, JobListFilter, QueueStateCount } from '../../../jobs/model';
 import type { JobStore } from '../../../jobs/ports';
 import type { JobCounts } from '../../ports';
@@ -8,6 +8,7 @@ import type { JobTables } from './context';
 import { labelledSeqs, withLabels } from './labels';
 import { toJob } from './rows';
 import { seqWindow, type SeqWindow } from './time-window';
+import { notFinal } from './not-final';
 
 /**
  * Up to how many jobs a name prefix is read from the name index and sorted: past it, the walk
@@ -267,7 +268,7 @@ export class JobReads implements Reads, JobCounts {
     const unfinished = db
       .selectFrom('jobs')
       .select((eb) => ['queue', 'state', eb.fn.countAll<number>().as('count')])
-      .where('state', 'not in', FINAL_STATES)
+      .where(notFinal)
       .where('queue', 'in', queues)
       // What waits and runs in a queue are containers' jobs: an array's parent only sums them up.
       .where('array_size', 'is', null)
