@@ -9,7 +9,7 @@ const HOOK = {
   states: ['completed' as const],
   queues: [],
   labels: [],
-  description: 'e2e',
+  description: 'relay test',
 };
 /** The relay's backstop looks for webhooks created or deleted elsewhere this often. */
 const BACKSTOP_MS = 5000;
