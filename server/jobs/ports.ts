@@ -620,7 +620,9 @@ export type Signal =
   | { kind: 'job'; jobId: string }
   | { kind: 'changes' }
   /** A queue's controls changed: read them again. */
-  | { kind: 'queues' };
+  | { kind: 'queues' }
+  /** An API key was revoked: forget the keys read so far. */
+  | { kind: 'keys' };
 
 /** Wake-ups across the instances sharing a store (and to this one). Best effort: passes catch up. */
 export interface Signals {

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPool } from '../../server/store/postgres/pool';
 import { openStore } from '../../server/store/open-store';
+import { KEY_CACHE_MS } from '../../server/store/sql/cached-key-store';
+import { SqlKeyStore } from '../../server/store/sql/key-store';
 import { createDatabase } from '../support/postgres';
 import { newJob } from './new-job';
 
@@ -37,6 +39,96 @@ describe('the PostgreSQL driver', () => {
       expect((await store.jobs.getJob(job.id))?.id).toBe(job.id);
     } finally {
       await other.end();
+      await store.close();
+    }
+  });
+});
+
+describe('API keys on PostgreSQL, kept between requests', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+  const newKey = { label: null, role: 'viewer' as const, createdBy: null };
+
+  it('reads a key once a while, never a guess, and drops it on every instance when one revokes it', async () => {
+    const url = await createDatabase();
+    const config = { store: { type: 'postgres' as const, url, pool_size: 2 }, data_dir: '.' };
+    const [here, there] = [await openStore(config), await openStore(config)];
+    const reads = vi.spyOn(SqlKeyStore.prototype, 'activeKey');
+    try {
+      const { id, key } = await here.keys.create('p', { ...newKey, expiresAt: null });
+      // The clock stands still: only a revocation's signal can end what `here` keeps.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      for (let i = 0; i < 5; i++)
+        expect(await here.keys.authenticate(key)).toMatchObject({ keyId: id });
+      expect(reads).toHaveBeenCalledTimes(1);
+      expect(await here.keys.authenticate(`${key}x`)).toBeUndefined();
+      expect(await here.keys.authenticate(`${key}x`)).toBeUndefined();
+      expect(reads).toHaveBeenCalledTimes(3);
+
+      expect(await there.keys.revoke(id)).toBe(true);
+      // Not expect.poll: it moves a fake clock on, and the kept key would end by its age.
+      let refused = false;
+      for (let tries = 0; tries < 50 && !refused; tries++) {
+        refused = (await here.keys.authenticate(key)) === undefined;
+        if (!refused) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(refused).toBe(true);
+    } finally {
+      await Promise.all([here.close(), there.close()]);
+    }
+  });
+
+  it('reads a kept key again after KEY_CACHE_MS, and refuses an expired one at its expiry', async () => {
+    const config = {
+      store: { type: 'postgres' as const, url: await createDatabase(), pool_size: 2 },
+      data_dir: '.',
+    };
+    const store = await openStore(config);
+    const reads = vi.spyOn(SqlKeyStore.prototype, 'activeKey');
+    try {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const { key } = await store.keys.create('p', { ...newKey, expiresAt: Date.now() + 60_000 });
+      expect(await store.keys.authenticate(key)).toBeDefined();
+      vi.setSystemTime(Date.now() + KEY_CACHE_MS - 1);
+      expect(await store.keys.authenticate(key)).toBeDefined();
+      expect(reads).toHaveBeenCalledTimes(1);
+      vi.setSystemTime(Date.now() + 1);
+      expect(await store.keys.authenticate(key)).toBeDefined();
+      expect(reads).toHaveBeenCalledTimes(2);
+      vi.setSystemTime(Date.now() + 60_000 - KEY_CACHE_MS);
+      expect(await store.keys.authenticate(key)).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps no read that began before a revocation', async () => {
+    const store = await openStore({
+      store: { type: 'postgres', url: await createDatabase(), pool_size: 2 },
+      data_dir: '.',
+    });
+    try {
+      const { id, key } = await store.keys.create('p', { ...newKey, expiresAt: null });
+      const readBeforeRevoke = SqlKeyStore.prototype.activeKey;
+      let finishRead: (() => void) | undefined;
+      // The read answers as the database did before the revocation, but only after it.
+      vi.spyOn(SqlKeyStore.prototype, 'activeKey').mockImplementationOnce(async function (
+        this: SqlKeyStore,
+        keyHash: string,
+      ) {
+        const active = await readBeforeRevoke.call(this, keyHash);
+        await new Promise<void>((resolve) => (finishRead = resolve));
+        return active;
+      });
+      const during = store.keys.authenticate(key);
+      await vi.waitUntil(() => finishRead !== undefined);
+      await store.keys.revoke(id);
+      finishRead!();
+      expect(await during).toMatchObject({ keyId: id });
+      expect(await store.keys.authenticate(key)).toBeUndefined();
+    } finally {
       await store.close();
     }
   });

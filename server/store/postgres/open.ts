@@ -12,7 +12,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     dialect: new PostgresDialect({ pool: createPool(url, poolSize) }),
   });
   const signals = new PostgresSignals(url, db);
-  const store = await openSqlStore(db, postgresStoreDialect, signals);
+  const store = await openSqlStore(db, postgresStoreDialect, signals, { cacheKeys: true });
   try {
     await signals.listen();
   } catch (error) {

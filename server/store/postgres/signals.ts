@@ -14,7 +14,7 @@ function encode(signal: Signal): string {
 
 function decode(payload: string | undefined): Signal | undefined {
   if (payload?.startsWith('dispatch:')) return { kind: 'dispatch', from: payload.slice(9) };
-  if (payload === 'changes' || payload === 'queues') return { kind: payload };
+  if (payload === 'changes' || payload === 'queues' || payload === 'keys') return { kind: payload };
   if (payload?.startsWith('job:')) return { kind: 'job', jobId: payload.slice(4) };
   return undefined;
 }

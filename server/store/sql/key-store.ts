@@ -1,12 +1,12 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Role } from '../../../contract';
-import type { ApiKeyInfo, KeyStore, NewApiKey } from '../ports';
+import type { ApiKeyInfo, KeyStore, NewApiKey, Principal } from '../ports';
 import type { ApiKeysTable, Database } from '../schema';
 import { prepared, type Param } from './prepared';
 
 // One-shot: every request of the API hashes its key, and a Hash object costs twice as much.
-const hashOf = (key: string) => hash('sha256', key, 'hex');
+export const keyHashOf = (key: string) => hash('sha256', key, 'hex');
 
 /** A key's last use is written at most this often: not a write for every request. */
 const LAST_USED_EVERY_MS = 60_000;
@@ -23,6 +23,12 @@ const toInfo = (r: Selectable<ApiKeysTable>): ApiKeyInfo => ({
   lastUsedAt: r.last_used_at,
 });
 
+/** An active key's principal, and until when it stays active (null: until revoked). */
+export interface ActiveKey {
+  principal: Principal;
+  expiresAt: number | null;
+}
+
 /** Keys are 256 random bits, so SHA-256 is enough: a slow hash would buy nothing. */
 export class SqlKeyStore implements KeyStore {
   /** Asked by every request of the API. */
@@ -33,7 +39,7 @@ export class SqlKeyStore implements KeyStore {
     this.activeKeyByHash = prepared(db, (db, param: Param<{ hash: string; now: number }>) =>
       db
         .selectFrom('api_keys')
-        .select(['id', 'project', 'role', 'last_used_at'])
+        .select(['id', 'project', 'role', 'last_used_at', 'expires_at'])
         .where('key_hash', '=', param('hash'))
         .where('revoked_at', 'is', null)
         .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', param('now'))])),
@@ -48,7 +54,7 @@ export class SqlKeyStore implements KeyStore {
       .values({
         id,
         project,
-        key_hash: hashOf(secret),
+        key_hash: keyHashOf(secret),
         label: key.label,
         role: key.role,
         created_at: Date.now(),
@@ -82,11 +88,22 @@ export class SqlKeyStore implements KeyStore {
   }
 
   async authenticate(key: string) {
+    return (await this.activeKey(keyHashOf(key)))?.principal;
+  }
+
+  /** The active key with this hash, read from the database (CachedKeyStore keeps it a while). */
+  async activeKey(keyHash: string): Promise<ActiveKey | undefined> {
     const now = Date.now();
-    const [row] = await this.activeKeyByHash(this.db, { hash: hashOf(key), now });
+    const [row] = await this.activeKeyByHash(this.db, { hash: keyHash, now });
     if (!row) return undefined;
     this.noteUse(row.id, row.last_used_at, now);
-    return { keyId: row.id, project: row.project, role: row.role as Role, actor: `key:${row.id}` };
+    const principal = {
+      keyId: row.id,
+      project: row.project,
+      role: row.role as Role,
+      actor: `key:${row.id}`,
+    };
+    return { principal, expiresAt: row.expires_at };
   }
 
   /** Off the request's path: a failed write only makes the shown time older. */

@@ -10,6 +10,7 @@ import { SqlAuditStore } from './audit-store';
 import { SqlBulkActionStore } from './bulk-action-store';
 import { SqlInstanceRegistry } from './instance-registry';
 import { sqlJobStores } from './jobs';
+import { CachedKeyStore } from './cached-key-store';
 import { SqlKeyStore } from './key-store';
 import { SqlMetaStore } from './meta-store';
 import { SqlTrendStore } from './trend-store';
@@ -17,11 +18,15 @@ import { SqlViewStore } from './view-store';
 import { SqlWebhookStore } from './webhook-store';
 import { migrate } from './migrate';
 
-/** Brings the schema up to date, then hands out the stores over one Kysely instance. */
+/**
+ * Brings the schema up to date, then hands out the stores over one Kysely instance.
+ * `cacheKeys`: for a database across the network, where each key's read is a round trip.
+ */
 export async function openSqlStore(
   db: Kysely<Database>,
   dialect: StoreDialect,
   signals: Signals & { close?(): Promise<void> },
+  { cacheKeys = false } = {},
 ): Promise<Store> {
   let migrated: string[];
   try {
@@ -35,7 +40,7 @@ export async function openSqlStore(
     async ping() {
       await sql`select 1`.execute(db);
     },
-    keys: new SqlKeyStore(db),
+    keys: cacheKeys ? new CachedKeyStore(new SqlKeyStore(db), signals) : new SqlKeyStore(db),
     users: new SqlUserStore(db),
     members: new SqlMemberStore(db),
     sessions: new SqlSessionStore(db),
