@@ -75,20 +75,9 @@ wait_for_addon() {
 phase "typecheck" npm run typecheck
 phase "lint" npm run lint
 phase "build" npm run build
-# The console tier (jsdom, no addon, no Docker) fills the core the addon's last minute and the
-# package test leave idle; its output is printed once it has ended.
-console_log=$(mktemp)
-phase "console (beside addon and package)" npx vitest run --project console >"$console_log" 2>&1 &
-console_pid=$!
 phase "SQLite addon (compiled meanwhile)" wait_for_addon
 phase "package" scripts/test-package.sh # npm pack, installed into an empty folder, a job run through it
-console_status=0
-wait "$console_pid" || console_status=$?
-cat "$console_log"
-[ "$console_status" = 0 ]
-# The service suite on SQLite; the store suite on both.
-phase "unit, store, engine, service" \
-  npx vitest run --project unit --project store --project engine --project service
+phase "unit, console, store, service" npx vitest run # the service suite on SQLite; store on both
 phase "e2e (full and spec-only)" npx playwright test
 # The bounded part of the reliability suite (the whole suite: npm run test:reliability), alone:
 # its files that assert time must not contend with other work (the others run two at a time).
