@@ -12,8 +12,10 @@ export const KEY_CACHE_MS = 1_000;
 /** Enough for every key of a large team; past it the oldest entry goes, not the map's bound. */
 const MAX_CACHED_KEYS = 10_000;
 
-interface CachedKey extends ActiveKey {
-  readUntil: number;
+interface CachedKey {
+  principal: Principal;
+  /** The sooner of the read's age limit and the key's own expiry. */
+  validUntil: number;
 }
 
 /**
@@ -30,7 +32,6 @@ export class CachedKeyStore implements KeyStore {
   constructor(
     private readonly keys: SqlKeyStore,
     private readonly signals: Signals,
-    private readonly cacheMs = KEY_CACHE_MS,
   ) {
     signals.subscribe((signal) => {
       if (signal.kind === 'keys') this.forgetAll();
@@ -49,7 +50,7 @@ export class CachedKeyStore implements KeyStore {
     const existed = await this.keys.revoke(id, project);
     this.forgetAll();
     // Sent before revoke answers. Unsent (the database just went away), the others' caches
-    // still end within cacheMs; the revocation itself is already stored.
+    // still end within KEY_CACHE_MS; the revocation itself is already stored.
     await this.signals.publish({ kind: 'keys' }).catch(() => undefined);
     return existed;
   }
@@ -58,9 +59,7 @@ export class CachedKeyStore implements KeyStore {
     const keyHash = keyHashOf(key);
     const now = Date.now();
     const hit = this.cached.get(keyHash);
-    if (hit && now < hit.readUntil && (hit.expiresAt === null || now < hit.expiresAt)) {
-      return hit.principal;
-    }
+    if (hit && now < hit.validUntil) return hit.principal;
     this.cached.delete(keyHash);
     const generation = this.generation;
     const active = await this.keys.activeKey(keyHash);
@@ -73,7 +72,8 @@ export class CachedKeyStore implements KeyStore {
       const oldest = this.cached.keys().next();
       if (!oldest.done) this.cached.delete(oldest.value);
     }
-    this.cached.set(keyHash, { ...active, readUntil: now + this.cacheMs });
+    const validUntil = Math.min(now + KEY_CACHE_MS, active.expiresAt ?? Infinity);
+    this.cached.set(keyHash, { principal: active.principal, validUntil });
   }
 
   private forgetAll() {
