@@ -70,6 +70,7 @@ test('the jobs table keeps its filters in the URL, across a reload', async ({
   await page.getByRole('combobox', { name: 'Created' }).click();
   await page.getByRole('option', { name: 'Last hour' }).click();
   await expect(page).toHaveURL(/name=/);
+  await expect(page.getByRole('textbox', { name: 'Name starts with' })).toHaveValue(prefix);
   const search = new URL(page.url()).searchParams;
   expect(search.get('name')).toBe(prefix);
   expect(search.getAll('state')).toEqual(['runnable', 'completed']);

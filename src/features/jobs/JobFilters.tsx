@@ -29,11 +29,15 @@ const CREATED_OPTIONS = [
 /** A text filter applied when the typing pauses: one list request per word, not per key. */
 function useDebouncedText(value: string, apply: (next: string) => void) {
   const [text, setText] = useState(value);
+  const [shown, setShown] = useState(value);
   const [applied, setApplied] = useState(value);
-  // The URL changed under us (back button, a link): show what it says.
-  if (value !== applied) {
+  // The URL changed under us (Back, a link, Clear filters): show what it says. Not when it shows
+  // what was applied from here: what was typed since stays, and so does the text while the URL
+  // is on its way.
+  if (value !== shown) {
+    setShown(value);
     setApplied(value);
-    setText(value);
+    if (value !== applied) setText(value);
   }
   const debounced = useDebouncedCallback((next: string) => {
     setApplied(next);

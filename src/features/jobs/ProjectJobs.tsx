@@ -1,7 +1,7 @@
 import { Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
-import { useLocation, useSearchParams, type Location } from 'react-router';
+import { useLocation, useNavigationType, useSearchParams } from 'react-router';
 import type { JobList } from '../../../contract';
 import { useCapabilities } from '../../api/capabilities';
 import { useLiveUpdates } from '../../api/events';
@@ -14,29 +14,27 @@ import { FilterBar } from './FilterBar';
 import { SavedViews } from './SavedViews';
 import { JobsTable } from './JobsTable';
 import { MatchingSelected, SelectAllMatching } from './MatchingSelection';
+import { baseSearch, withAsk, type Asks } from './url-asks';
 import { filterOfView, searchFromView, viewFromSearch, type ViewChange } from './url-filters';
 
 /**
  * The table's view is the URL's, and only the URL's: what a link shares, a reload keeps and Back
- * restores, whatever it interrupts. A change asks for a new URL, built on the last one asked for
- * when the router has not shown it yet (two quick picks keep both); a navigation of any other
- * kind (Back, a link) drops what was asked and not shown, so nothing asked before it can return.
+ * restores, whatever it interrupts. A change asks for a new URL built on the last one asked while
+ * the router has not shown it yet (quick changes keep each other); a navigation of any other kind
+ * (Back, a link) drops what was asked and not shown, so nothing asked before it can return.
  */
 function useTableView() {
   const [search, setSearch] = useSearchParams();
   const location = useLocation();
-  const asked = useRef<{ at: Location; search: string } | null>(null);
+  const navigationType = useNavigationType();
+  const asks = useRef<Asks | null>(null);
   const view = viewFromSearch(search);
   const change = (change: ViewChange) => {
-    // Still to be shown: asked at this very location, which the URL does not say yet.
-    const pending =
-      asked.current?.at === location && asked.current.search !== search.toString()
-        ? viewFromSearch(new URLSearchParams(asked.current.search))
-        : undefined;
-    const base = pending ?? view;
+    const shown = { key: location.key, search: search.toString(), navigationType };
+    const base = viewFromSearch(new URLSearchParams(baseSearch(asks.current, shown)));
     const part = typeof change === 'function' ? change(base) : change;
     const next = searchFromView({ ...base, cursor: '', ...part }).toString();
-    asked.current = { at: location, search: next };
+    asks.current = withAsk(asks.current, shown, next);
     setSearch(new URLSearchParams(next));
   };
   return [view, change] as const;
