@@ -17,7 +17,7 @@ import { scaleOut } from './scenarios/scale-out';
 import { scheduleLateness } from './scenarios/schedule';
 import { signInCosts } from './scenarios/sign-in';
 import { startupBeforeAfter } from './scenarios/startup';
-import { storeScale } from './scenarios/store-scale';
+import { storeScale, type StoreKind } from './scenarios/store-scale';
 import { submitCeiling } from './scenarios/submit-ceiling';
 import { swarmComparison } from './scenarios/swarm';
 import { trendsScale } from './scenarios/trends';
@@ -105,6 +105,39 @@ interface LoadFigure {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+}
+
+const STORE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
+
+/** The store step on one kind of store: the same jobs, lists and loads on each. */
+function storeStep(kind: StoreKind) {
+  const name = STORE_NAMES[kind];
+  return step({
+    name: kind === 'sqlite' ? 'store' : 'store-postgres',
+    title: `store scale, ${name}`,
+    needs: kind === 'sqlite' ? ['docker'] : ['docker', 'postgres'],
+    needsSharedService: false,
+    run: () => storeScale(kind, plan.storeSizes, plan.apiSeconds),
+    rows: (sizes) =>
+      sizes.flatMap((s): Row[] => {
+        const store = `${name} store of ${s.storedJobs} jobs`;
+        return [
+          [
+            store,
+            `detail p99 ${s.detailP99Ms} ms (${s.detailRequestsPerSecond} req/s), submit p99 ${s.submitP99Ms} ms (${s.submitPerSecond}/s), start-up ${s.startupMs} ms, idle RSS ${s.idleRssMiB} MiB`,
+          ],
+          [`${store}: keeping an ended job's output`, latency(s.keepOutputMs)],
+          [
+            `${store}: a waiting job's place (counted to 1,000), last of ${s.waitingInQueue > 1000 ? 'over 1,000' : s.waitingInQueue} in its queue`,
+            latency(s.placeMs),
+          ],
+          ...s.list.map((l): Row => [
+            `${store}: list by ${l.filter} (page of 50, counted)`,
+            `p99 ${l.p99Ms} ms (${l.requestsPerSecond} req/s, one reader)`,
+          ]),
+        ];
+      }),
+  });
 }
 
 export const STEPS: Step<unknown>[] = [
@@ -355,29 +388,8 @@ export const STEPS: Step<unknown>[] = [
       ],
     ],
   }),
-  step({
-    name: 'store',
-    title: 'store scale',
-    needs: ['docker'],
-    needsSharedService: false,
-    run: () => storeScale(plan.storeSizes, plan.apiSeconds),
-    rows: (sizes) =>
-      sizes.flatMap((s): Row[] => [
-        [
-          `store of ${s.storedJobs} jobs`,
-          `detail p99 ${s.detailP99Ms} ms (${s.detailRequestsPerSecond} req/s), submit ${s.submitPerSecond}/s, start-up ${s.startupMs} ms, idle RSS ${s.idleRssMiB} MiB`,
-        ],
-        [`store of ${s.storedJobs} jobs: keeping an ended job's output`, latency(s.keepOutputMs)],
-        [
-          `store of ${s.storedJobs} jobs: a waiting job's place (counted to 1,000), last of ${s.waitingInQueue > 1000 ? 'over 1,000' : s.waitingInQueue} in its queue`,
-          latency(s.placeMs),
-        ],
-        ...s.list.map((l): Row => [
-          `store of ${s.storedJobs} jobs: list by ${l.filter} (page of 50, counted)`,
-          `p99 ${l.p99Ms} ms (${l.requestsPerSecond} req/s, one reader)`,
-        ]),
-      ]),
-  }),
+  storeStep('sqlite'),
+  storeStep('postgres'),
   step({
     name: 'scale-out',
     title: 'scale out: SQLite, PostgreSQL, 3 instances on PostgreSQL',
