@@ -6,8 +6,9 @@ import { budget, recordFigure } from './figures';
 /**
  * A steady soak of submits from the two HTTP client stacks Node scripts use (fetch, i.e. undici,
  * and node:http's keep-alive Agent as its global one is made), each connection left idle for
- * random spells around the service's keep-alive limit (it says `Keep-Alive: timeout=5` and closes an idle connection a
- * second later): a reuse racing the server's close would show as a network error here.
+ * random spells around the service's keep-alive limit (it says `Keep-Alive: timeout=5` and
+ * closes an idle connection a second later): a reuse racing the server's close would show as a
+ * network error here.
  */
 const SOAK_MS = budget({ ci: 15_000, full: 300_000 });
 const IDLE_LANES = 12; // per client stack
