@@ -2,7 +2,7 @@ import { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { openStore } from '../../server/store/open-store';
 import { newJob, T0 } from './new-job';
 
@@ -181,41 +181,63 @@ describe('the SQLite driver', () => {
   });
 
   it('reads unfinished jobs through the partial indexes that hold them alone, not the whole table', async () => {
-    // Every statement the store prepares, read back from its own connection's driver: what it
-    // runs, not a copy of it.
-    const prepare = vi.spyOn(SqliteDatabase.prototype, 'prepare');
-    const store = await openStore(sqliteIn(dataDir));
-    try {
+    const planOf = await plansOf(async (store) => {
       const job = newJob({ name: 'nightly' });
       await store.jobs.insertJob(job, 'fingerprint');
       const again = await store.jobs.insertJob(newJob({ name: 'nightly' }), 'fingerprint');
       expect(again).toEqual({ inserted: false, nameHeldBy: job.id });
       await store.jobs.unfinishedArrayParents();
       await store.jobs.countByQueue(['p::default'], T0, T0);
-    } finally {
-      await store.close();
-    }
-    const statements = prepare.mock.calls.map(([source]) => source);
-    prepare.mockRestore();
-    const db = new SqliteDatabase(join(dataDir, 'jobdeck.sqlite'), { readonly: true });
-    const planOf = (fragment: string) => {
-      const source = statements.find((s) => s.includes(fragment));
-      expect(source, fragment).toBeDefined();
-      const parameters = Array<null>(source!.split('?').length - 1).fill(null);
-      return (
-        db.prepare(`EXPLAIN QUERY PLAN ${source!}`).all(...parameters) as { detail: string }[]
-      )
-        .map((row) => row.detail)
-        .join(' | ');
-    };
-    try {
-      expect(planOf('"array_size" is not null')).toContain('USING INDEX jobs_unfinished_arrays');
-      expect(planOf('"name" = ?')).toContain('USING INDEX jobs_active_name (queue=? AND name=?)');
-      expect(planOf('count(*) as "count" from "jobs" where')).toContain(
-        'USING INDEX jobs_active_name',
-      );
-    } finally {
-      db.close();
-    }
+    });
+    expect(planOf('"array_size" is not null')).toContain('USING INDEX jobs_unfinished_arrays');
+    expect(planOf('"name" = ?')).toContain('USING INDEX jobs_active_name (queue=? AND name=?)');
+    expect(planOf('count(*) as "count" from "jobs" where')).toContain(
+      'USING INDEX jobs_active_name',
+    );
+  });
+
+  it("reads an event stream's page by the changes' numbers, not through every job of the project", async () => {
+    const planOf = await plansOf(async (store) => {
+      const job = newJob();
+      await store.jobs.insertJob(job, 'fingerprint');
+      const changes = await store.jobs.changesAfter(job.project, 0, 10, 200);
+      expect(changes.map((change) => [change.job.id, change.transition.to])).toEqual([
+        [job.id, 'submitted'],
+      ]);
+    });
+    // Leading with the project's index read every job of the project for each page: 108 ms a
+    // page at 10⁵ stored jobs, against 0.9 ms this way.
+    expect(planOf('"change_seq"')).toMatch(
+      /^SEARCH t USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\) \| SEARCH j USING INDEX \S+ \(id=\?\)$/,
+    );
   });
 });
+
+/**
+ * Runs `use` on a store, then gives the query plan of any statement it prepared, found by a
+ * fragment of its text: what the store runs, read back from its own connection's driver, not a
+ * copy of it.
+ */
+async function plansOf(use: (store: Awaited<ReturnType<typeof openStore>>) => Promise<void>) {
+  const prepare = vi.spyOn(SqliteDatabase.prototype, 'prepare');
+  const store = await openStore(sqliteIn(dataDir));
+  try {
+    await use(store);
+  } finally {
+    await store.close();
+  }
+  const statements = prepare.mock.calls.map(([source]) => source);
+  prepare.mockRestore();
+  const db = new SqliteDatabase(join(dataDir, 'jobdeck.sqlite'), { readonly: true });
+  onTestFinished(() => {
+    db.close();
+  });
+  return (fragment: string) => {
+    const source = statements.find((s) => s.includes(fragment));
+    expect(source, fragment).toBeDefined();
+    const parameters = Array<null>(source!.split('?').length - 1).fill(null);
+    return (db.prepare(`EXPLAIN QUERY PLAN ${source!}`).all(...parameters) as { detail: string }[])
+      .map((row) => row.detail)
+      .join(' | ');
+  };
+}

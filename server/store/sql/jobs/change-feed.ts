@@ -75,9 +75,14 @@ export async function readChanges(
     toStates?: readonly JobState[];
   },
 ): Promise<JobChange[]> {
+  // A cross join, because SQLite keeps its tables in the order written: the range of sequence
+  // numbers leads, then each change's job by id. An inner join let it lead with the project's
+  // index instead, reading every job of the project for each page (with no statistics, as a
+  // store has until ANALYZE). PostgreSQL plans both spellings alike.
   let query = db
     .selectFrom('job_transitions as t')
-    .innerJoin('jobs as j', 'j.id', 't.job_id')
+    .crossJoin('jobs as j')
+    .whereRef('j.id', '=', 't.job_id')
     .selectAll('j')
     .select(['t.seq as change_seq', 't.from_state', 't.to_state', 't.at', 't.note'])
     .where('t.seq', '>', range.afterSeq)
