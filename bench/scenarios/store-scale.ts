@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { openStore } from '../../server/store/open-store';
 import { createDatabase, shareCluster, startPostgres } from '../../test/support/postgres';
-import { startService } from '../../test/support/service';
+import { submit } from '../../test/support/jobs';
+import { startService, type TestService } from '../../test/support/service';
 import { BENCH_SETTINGS, rssMiB } from '../jobdeck-client';
-import { round, summary } from '../stats';
+import { round, sleep, summary } from '../stats';
 import { seedPostgres, seedSqlite, type StoreSettings } from './store-seed';
+import { openStream } from './watchers';
 
 /** The list's filters a person uses, each as the console asks for a page (50 jobs, counted). */
 const listFilters = (middle: number) => ({
@@ -85,6 +87,38 @@ async function placeLatency(settings: StoreSettings, dataDir: string, queue: str
   }
 }
 
+/**
+ * A change's way to a subscriber on a big store: a submit, until its job's event arrives on an
+ * open event stream (one at a time). A stream reads each page of changes from the store.
+ */
+async function eventDelay(service: TestService, samples: number) {
+  let received = '';
+  let waiting: { id: string; arrived: () => void } | undefined;
+  const stream = await openStream(service, (chunk) => {
+    received += chunk.toString();
+    if (waiting && received.includes(waiting.id)) waiting.arrived();
+  });
+  try {
+    const took: number[] = [];
+    for (let i = 0; i < samples; i += 1) {
+      // Apart by more than a send round (25 ms), so that each change starts one: a change made
+      // during a round goes out with the next, and the figure would be that wait.
+      await sleep(50);
+      received = '';
+      const begin = performance.now();
+      const id = await submit(service, { job_definition: 'b::true:1', job_queue: 'b::paused' });
+      await new Promise<void>((resolve) => {
+        waiting = { id, arrived: resolve };
+        if (received.includes(id)) resolve();
+      });
+      took.push(performance.now() - begin);
+    }
+    return summary(took);
+  } finally {
+    stream.close();
+  }
+}
+
 export type StoreKind = StoreSettings['type'];
 
 async function measure(kind: StoreKind, size: number, seconds: number) {
@@ -125,7 +159,8 @@ async function measure(kind: StoreKind, size: number, seconds: number) {
         requestsPerSecond: round(page.requests.average, 0),
       });
     }
-    const submit = await autocannon({
+    const eventMs = await eventDelay(service, 100);
+    const submits = await autocannon({
       url: `${service.baseUrl}/v1/client/job`,
       method: 'POST',
       body: JSON.stringify({ job_definition: 'b::true:1', job_queue: 'b::paused' }),
@@ -144,9 +179,10 @@ async function measure(kind: StoreKind, size: number, seconds: number) {
       idleRssMiB,
       detailP99Ms: detail.latency.p99,
       detailRequestsPerSecond: round(detail.requests.average, 0),
-      submitPerSecond: round(submit.requests.average, 0),
-      submitP99Ms: submit.latency.p99,
-      errors: detail.non2xx + submit.non2xx + detail.errors + submit.errors,
+      submitPerSecond: round(submits.requests.average, 0),
+      submitP99Ms: submits.latency.p99,
+      eventMs,
+      errors: detail.non2xx + submits.non2xx + detail.errors + submits.errors,
       list,
       waitingInQueue: place.waiting,
       placeMs: place.ms,

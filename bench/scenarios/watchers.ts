@@ -19,7 +19,7 @@ interface Stream {
   close(): void;
 }
 
-function openStream(service: TestService, onData: (chunk: Buffer) => void): Promise<Stream> {
+export function openStream(service: TestService, onData: (chunk: Buffer) => void): Promise<Stream> {
   return new Promise((resolve, reject) => {
     const url = new URL('/v1/client/events', service.baseUrl);
     const sent = request(
