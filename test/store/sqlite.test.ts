@@ -211,6 +211,23 @@ describe('the SQLite driver', () => {
       /^SEARCH t USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\) \| SEARCH j USING INDEX \S+ \(id=\?\)$/,
     );
   });
+  it('lists a state that few jobs are in from the state index, not by walking every job of the project', async () => {
+    const planOf = await plansOf(async (store) => {
+      const job = newJob();
+      await store.jobs.insertJob(job, 'fingerprint');
+      const listed = await store.jobs.listJobs({
+        project: job.project,
+        states: ['submitted'],
+        limit: 50,
+      });
+      expect(listed.map((j) => j.id)).toEqual([job.id]);
+    });
+    // Walking the project newest first read every job for a state none was in: 521 ms at 10⁶.
+    const page = planOf('order by +jobs.seq desc');
+    expect(page).toMatch(
+      /^SEARCH jobs USING INDEX jobs_state_\w+ \(state=\?\) \| USE TEMP B-TREE FOR ORDER BY$/,
+    );
+  });
 });
 
 /**

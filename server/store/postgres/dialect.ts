@@ -40,5 +40,6 @@ export const postgresStoreDialect: StoreDialect = {
     error.constraint === index.name,
   storableText: (text) => text.replaceAll('\0', '\uFFFD'),
   bytewise: (column) => sql<string>`${sql.ref(column)} COLLATE "C"`,
+  plansByStatistics: true,
   insertJobsAndTransitions,
 };

@@ -46,6 +46,12 @@ export interface StoreDialect {
    */
   bytewise(column: string): RawBuilder<string>;
   /**
+   * Whether the planner knows how many rows each value has (PostgreSQL's statistics, kept by
+   * autovacuum). A Jobdeck SQLite store has none: where a filter's matches may be few or many,
+   * the shared SQL counts them first and chooses the plan itself.
+   */
+  plansByStatistics: boolean;
+  /**
    * New jobs and their transitions in one atomic statement, where the database can: a batch
    * then needs no transaction of its own. Without it, two inserts in a transaction.
    */

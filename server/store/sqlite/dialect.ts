@@ -97,4 +97,6 @@ export const sqliteStoreDialect: StoreDialect = {
   storableText: (text) => text,
   // BINARY, SQLite's default, is already byte order.
   bytewise: (column) => sql<string>`${sql.ref(column)}`,
+  // Nothing runs ANALYZE on the store.
+  plansByStatistics: false,
 };
