@@ -14,6 +14,7 @@ import { openStream } from './watchers';
 /** The list's filters a person uses, each as the console asks for a page (50 jobs, counted). */
 const listFilters = (middle: number) => ({
   'state=completed': 'state=completed',
+  'state=failed (no job)': 'state=failed',
   'queue=b::eight': 'queue=b::eight',
   'name prefix (1 in 16)': 'name=true-0',
   'name prefix (1 in 4,096)': 'name=true-00a',
