@@ -143,23 +143,23 @@ async function measure(kind: StoreKind, size: number, seconds: number) {
       duration: seconds,
       headers,
     });
-    // Before the submits: they leave thousands of jobs waiting, which the lists would pass too.
-    const list: { filter: string; p99Ms: number; requestsPerSecond: number }[] = [];
-    for (const [filter, query] of Object.entries(listFilters(middle))) {
-      const page = await autocannon({
-        url: `${service.baseUrl}/v1/client/jobs?${query}`,
-        // One reader: the latency a person's page read sees (four at once queue on one thread).
+    // One reader: the latency a person's page read sees (four at once queue on one thread).
+    const oneReader = async (path: string) => {
+      const read = await autocannon({
+        url: `${service.baseUrl}${path}`,
         connections: 1,
         duration: Math.max(1, seconds / 2),
         headers,
       });
-      if (page.non2xx + page.errors > 0) throw new Error(`list ${query}: ${page.non2xx} refused`);
-      list.push({
-        filter,
-        p99Ms: page.latency.p99,
-        requestsPerSecond: round(page.requests.average, 0),
-      });
+      if (read.non2xx + read.errors > 0) throw new Error(`${path}: ${read.non2xx} refused`);
+      return { p99Ms: read.latency.p99, requestsPerSecond: round(read.requests.average, 0) };
+    };
+    // Before the submits: they leave thousands of jobs waiting, which the lists would pass too.
+    const list: { filter: string; p99Ms: number; requestsPerSecond: number }[] = [];
+    for (const [filter, query] of Object.entries(listFilters(middle))) {
+      list.push({ filter, ...(await oneReader(`/v1/client/jobs?${query}`)) });
     }
+    const overview = await oneReader('/v1/client/queues');
     const eventMs = await eventDelay(service, 100);
     const submits = await autocannon({
       url: `${service.baseUrl}/v1/client/job`,
@@ -185,6 +185,7 @@ async function measure(kind: StoreKind, size: number, seconds: number) {
       eventMs,
       errors: detail.non2xx + submits.non2xx + detail.errors + submits.errors,
       list,
+      overview,
       waitingInQueue: place.waiting,
       placeMs: place.ms,
     };
