@@ -169,15 +169,14 @@ export class JobReads implements Reads, JobCounts {
       !labels?.length &&
       !namePrefix &&
       !timed;
-    const [window, manyNamed, manyInStates] = await Promise.all([
+    const [window, manyNamed, sortFew] = await Promise.all([
       timed ? seqWindow(this.tables.db, project, createdAfter, createdBefore) : {},
       namePrefix ? this.hasMore({ project, namePrefix }, FEW_NAMED) : false,
-      byStatesAlone ? this.hasMore({ project, states }, FEW_IN_STATES) : true,
+      byStatesAlone
+        ? this.hasMore({ project, states }, FEW_IN_STATES).then((many) => !many)
+        : false,
     ]);
-    return {
-      ...this.matching(filter, { window, walkNames: manyNamed }),
-      sortFew: !manyInStates,
-    };
+    return { ...this.matching(filter, { window, walkNames: manyNamed }), sortFew };
   }
 
   /** Whether more than `few` of the project's listed jobs match. */
