@@ -22,7 +22,14 @@ let services: TestService[] = [];
 let db: pg.Client | undefined;
 
 beforeAll(() => starts.started());
-afterEach(async () => {
+afterEach(async ({ task }) => {
+  // A failure in CI can only be read from its log: each instance's last lines go there.
+  if (task.result?.state === 'fail') {
+    for (const [i, service] of services.entries()) {
+      const tail = service.output().trimEnd().split('\n').slice(-40).join('\n');
+      console.error(`instance ${i} (pid ${service.pid()}), its last lines:\n${tail}`);
+    }
+  }
   for (const service of services) await service.stop();
   services = [];
   await db?.end();
@@ -60,6 +67,35 @@ async function slotsHeld(): Promise<{ byQueue: Map<string, number>; total: numbe
   );
   const byQueue = new Map(rows.map((r) => [r.queue, Number(r.n)]));
   return { byQueue, total: [...byQueue.values()].reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * The jobs of `ids` not completed, each with its state, owner and moves, and the containers it
+ * has: what a deadline's error says, so a hang in CI can be read from its log.
+ */
+async function whereStuck(ids: string[]): Promise<string> {
+  const { rows } = await db!.query<{
+    id: string;
+    state: string;
+    owner: string | null;
+    moves: string;
+  }>(
+    `SELECT j.id, j.state, j.owner,
+            string_agg(t.to_state || coalesce(' (' || t.note || ')', ''), ' → ' ORDER BY t.seq) AS moves
+       FROM jobs j JOIN job_transitions t ON t.job_id = j.id
+      WHERE j.id = ANY($1)
+        AND j.state <> 'completed'
+      GROUP BY j.id, j.state, j.owner`,
+    [ids],
+  );
+  const containers = execFileSync('docker', ['ps', '-a', '--format', '{{.Names}} {{.Status}}'])
+    .toString()
+    .split('\n')
+    .filter((line) => rows.some((row) => line.includes(row.id)));
+  return [
+    ...rows.map((row) => `${row.id} ${row.state} (owner ${row.owner ?? 'none'}): ${row.moves}`),
+    `containers: ${containers.join('; ') || 'none'}`,
+  ].join('\n');
 }
 
 async function finalStatesOf(ids: string[]): Promise<Map<string, number>> {
@@ -214,25 +250,38 @@ describe('three instances on one PostgreSQL', () => {
     }
     const takeoverMs = Date.now() - frozenAt;
     await victim.stop('SIGKILL');
-    // Let every held job go, as they come to run: the survivors must finish all of them.
-    const released = new Set<string>();
-    for (const deadline = Date.now() + 15 * 60_000; released.size < held.length; await sleep(300)) {
-      if (Date.now() > deadline) throw new Error(`only ${released.size} held jobs ever ran`);
-      for (const id of held) {
-        if (released.has(id)) continue;
+    // Let every held job go, as they come to run, until each has ended: the survivors must finish
+    // all of them. A job is let go again on every sweep until it ends, never just once: a retried
+    // job's first attempt runs for a moment before it fails, and a release that reached only that
+    // container would hold the second attempt forever. The deadline is well within the test's own
+    // timeout, so a hang fails saying where every job stands (35 s for the whole test is usual).
+    for (const deadline = Date.now() + 5 * 60_000; ; await sleep(300)) {
+      const ended = await finalStatesOf(held);
+      const waiting = held.filter((id) => !ended.has(id));
+      if (waiting.length === 0) break;
+      if (Date.now() > deadline) {
+        throw new Error(`${waiting.length} held jobs never ended:\n${await whereStuck(waiting)}`);
+      }
+      for (const id of waiting) {
         try {
           execFileSync('docker', ['exec', `jobdeck-${id}`, 'touch', '/tmp/release'], {
             stdio: 'ignore',
           });
-          released.add(id);
         } catch {
-          // not running yet
+          // not running yet, or ending
         }
       }
     }
     await victim.restart();
+    for (const deadline = Date.now() + 5 * 60_000; ; await sleep(250)) {
+      const finals = await finalStatesOf(ids);
+      if (ids.every((id) => finals.has(id))) break;
+      if (Date.now() > deadline) {
+        throw new Error(`not every job ended:\n${await whereStuck(ids)}`);
+      }
+    }
     for (const [i, id] of ids.entries()) {
-      await waitForState(survivors[i % 2]!, id, 'completed', 15 * 60_000, 250);
+      await waitForState(survivors[i % 2]!, id, 'completed');
     }
     const startsByJob = await starts.byJob();
     const startsWanted = (id: string) => (retried.includes(id) ? 2 : id === array ? undefined : 1);
