@@ -36,6 +36,7 @@ import type { LiveQueue, QueueControls } from './queue-controls';
 import type { ContainerDefaults, Runner } from './runner';
 import { ContendedError, admissionOf, type JobStateMachine } from './state-machine';
 import { planJob } from './submission';
+import { DAY_MS, HOUR_MS } from './trends';
 
 export interface JobServiceOptions {
   /** The kind of container engine jobs run on (`docker`). */
@@ -77,7 +78,6 @@ export interface QueueOverview {
   longestRunning: Job | undefined;
 }
 
-const HOUR_MS = 3600_000;
 const GENERATED_NAME_ATTEMPTS = 3;
 
 /** What a JobService works with. */
@@ -314,7 +314,7 @@ export class JobService {
     );
     const counts = await this.store.countByQueue(
       queues.map((q) => q.ref),
-      now - 24 * HOUR_MS,
+      now - DAY_MS,
       now - HOUR_MS,
     );
     return Promise.all(

@@ -85,7 +85,8 @@ export interface JobStore {
   ): Promise<{ place: number; waiting: number }>;
   /**
    * Jobs of the given queues counted by state: unfinished ones as they are now; final ones that
-   * finished at or after `since`, with how many of those at or after `recentSince`.
+   * finished at or after `since`, with how many of those at or after `recentSince`. Exact for a
+   * `since` no earlier than the last forgetFinishedCounts' `before`.
    */
   countByQueue(
     queues: readonly string[],
@@ -446,6 +447,11 @@ export interface RetentionStore {
    * none is left.
    */
   pruneBulkActions(project: string, before: number, limit: number): Promise<number>;
+  /**
+   * Forgets what the store keeps to count finished jobs quickly (countByQueue) for those that
+   * finished before `before`: counts from an earlier `since` are no longer exact.
+   */
+  forgetFinishedCounts(before: number): Promise<void>;
   /** What pruneFinished would delete of the queue now (the newest change's job left out). */
   prunable(queue: string, before: number): Promise<Prunable>;
   /**

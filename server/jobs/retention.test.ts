@@ -17,6 +17,7 @@ const queue = (ref: string, keepFinishedMs: number | null): QueueSettings => ({
 function storeWith(waiting: Record<string, number>, reclaimSteps: number[] = []) {
   const calls: { queue: string; before: number; limit: number }[] = [];
   const firings: { schedule: string; before: number; limit: number }[] = [];
+  const countsForgotten: number[] = [];
   const store: RetentionStore = {
     pruneFinished: async (queue, before, limit) => {
       calls.push({ queue, before, limit });
@@ -31,8 +32,11 @@ function storeWith(waiting: Record<string, number>, reclaimSteps: number[] = [])
     },
     prunable: async (queue) => ({ jobs: waiting[queue] ?? 0, oldestFinishedAt: 1 }),
     reclaimSpace: async () => reclaimSteps.shift() ?? 0,
+    forgetFinishedCounts: async (before) => {
+      countsForgotten.push(before);
+    },
   };
-  return { store, calls, firings };
+  return { store, calls, firings, countsForgotten };
 }
 
 const logger = () => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn() });
@@ -40,7 +44,7 @@ const NOW = 1_800_000_000_000;
 
 describe('RetentionPruner', () => {
   it('deletes each limited queue batch after batch until one comes short, never a queue kept forever', async () => {
-    const { store, calls, firings } = storeWith(
+    const { store, calls, firings, countsForgotten } = storeWith(
       { 'p::a': 5, 'p::b': 2, 'p::keep': 9 },
       [8192, 4096],
     );
@@ -72,6 +76,8 @@ describe('RetentionPruner', () => {
     ]);
     // The firings that submitted nothing go after the time of their schedule's queue.
     expect(firings).toEqual([{ schedule: 'p::nightly', before: NOW - 1000, limit: 2 }]);
+    // The overview's counts of the last day: what finished before it is never counted again.
+    expect(countsForgotten).toEqual([NOW - 24 * 3_600_000]);
     expect(result).toEqual({
       pruned: [
         { queue: 'p::a', jobs: 5 },

@@ -1,5 +1,6 @@
 import type { Catalog, QueueSettings } from './catalog';
 import type { AuditStore, Logger, Prunable, RetentionStore } from './ports';
+import { DAY_MS } from './trends';
 
 export interface RetentionOptions {
   /** How often a pass runs. */
@@ -98,6 +99,8 @@ export class RetentionPruner {
       const before = now - keepMs;
       await this.inBatches((limit) => this.store.pruneBulkActions(project, before, limit));
     }
+    // The overview counts the last day: what finished before it is never counted again.
+    await this.store.forgetFinishedCounts(now - DAY_MS);
     const audit = this.options.audit;
     if (audit) await this.inBatches((limit) => audit.store.prune(now - audit.keepMs, limit));
     let reclaimedBytes = 0;

@@ -325,6 +325,18 @@ export interface TrendOutcomesTable {
   jobs: number;
 }
 
+/**
+ * How many jobs of a queue finished in a state within a minute (`bucket`, its start), kept by
+ * triggers on `jobs` (migration 030); `shard` splits a bucket's row for concurrent writers.
+ */
+export interface QueueFinishedCountsTable {
+  queue: string;
+  bucket: number;
+  state: string;
+  shard: number;
+  jobs: number;
+}
+
 /** Of those jobs, how many waited or ran for a time within one histogram bucket. */
 export interface TrendDurationsTable {
   queue: string;
@@ -379,6 +391,7 @@ export interface Database {
   meta: MetaTable;
   definition_fingerprints: DefinitionFingerprintsTable;
   instances: InstancesTable;
+  queue_finished_counts: QueueFinishedCountsTable;
   trend_outcomes: TrendOutcomesTable;
   trend_durations: TrendDurationsTable;
   trend_cursor: TrendCursorTable;

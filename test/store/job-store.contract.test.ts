@@ -457,6 +457,67 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     expect(await store.jobs.countByQueue([], 0, 0)).toEqual([]);
   });
 
+  it('counts what finished in a window exactly, on the edges of its minute buckets too, through deletes and forgetting', async () => {
+    const MINUTE = 60_000;
+    const HOUR = 60 * MINUTE;
+    const now = T0 + 48 * HOUR + 123_456; // not on a bucket's edge
+    const since = now - 24 * HOUR;
+    const recentSince = now - HOUR;
+    const edgeAfter = (at: number) => Math.ceil(at / MINUTE) * MINUTE;
+    // Every edge a count could get wrong by one: each window's start, its first whole bucket,
+    // the millisecond either side of each; and times in between.
+    const times = [since, recentSince, edgeAfter(since), edgeAfter(recentSince)].flatMap((t) => [
+      t - 1,
+      t,
+      t + 1,
+    ]);
+    times.push(now - 30 * HOUR, now - 5 * HOUR, now - 17 * MINUTE, now);
+    const ends: JobState[] = ['completed', 'failed', 'cancelled'];
+    const finished: { queue: string; state: JobState; at: number }[] = [];
+    for (const [i, at] of times.sort((a, b) => a - b).entries()) {
+      const queue = i % 4 === 3 ? 'p::other' : 'p::default';
+      const state = ends[i % 3]!;
+      const job = await walk(await insert({ queue }), 'runnable', 'starting', 'running');
+      await store.jobs.moveJob({
+        id: job.id,
+        from: 'running',
+        to: state,
+        at,
+        note: null,
+        fields: { finishedAt: at, exitCode: 0 },
+      });
+      finished.push({ queue, state, at });
+    }
+    const expectExact = async () => {
+      const want: Record<string, [number, number]> = {};
+      for (const job of finished.filter((j) => j.at >= since)) {
+        const [count, recent] = want[`${job.queue} ${job.state}`] ?? [0, 0];
+        want[`${job.queue} ${job.state}`] = [count + 1, recent + (job.at >= recentSince ? 1 : 0)];
+      }
+      const counts = await store.jobs.countByQueue(['p::default', 'p::other'], since, recentSince);
+      const got = Object.fromEntries(
+        counts
+          .filter((c) => c.count > 0 && ends.includes(c.state))
+          .map((c) => [`${c.queue} ${c.state}`, [c.count, c.recent]]),
+      );
+      expect(got).toEqual(want);
+      expect(Object.keys(got).length).toBeGreaterThan(3);
+    };
+    await expectExact();
+    // Retention deletes what finished before 20 hours ago: the counts go down with the jobs.
+    const deleted = await store.retention.pruneFinished('p::default', now - 20 * HOUR, 100);
+    expect(deleted).toBeGreaterThan(3);
+    finished.splice(
+      0,
+      finished.length,
+      ...finished.filter((j) => j.queue !== 'p::default' || j.at >= now - 20 * HOUR),
+    );
+    await expectExact();
+    // Forgetting what finished before the window changes nothing within it.
+    await store.retention.forgetFinishedCounts(since);
+    await expectExact();
+  });
+
   it("reads state changes by sequence number, a project's with its jobs, within bounds", async () => {
     expect(await store.jobs.lastChangeSeq()).toBe(0);
     const mine = await walk(await insert(), 'runnable');

@@ -44,6 +44,44 @@ describe('the PostgreSQL driver', () => {
   });
 });
 
+describe('the overview counts on PostgreSQL (migration 030)', () => {
+  it('counts the jobs that finished before it was applied, over its shards', async () => {
+    const url = await createDatabase();
+    const config = { store: { type: 'postgres' as const, url, pool_size: 2 }, data_dir: '.' };
+    const now = Date.now();
+    const store = await openStore(config);
+    for (let i = 0; i < 12; i += 1) await store.jobs.insertJob(newJob(), 'fingerprint');
+    await store.close();
+    const raw = createPool(url, 1);
+    try {
+      // Finished 10 minutes apart over the last two hours, then 030 undone as if never applied.
+      await raw.query(`UPDATE jobs SET state = 'completed', finished_at = $1 - seq * 600000`, [
+        now,
+      ]);
+      await raw.query(`DROP TABLE queue_finished_counts;
+        DROP TRIGGER jobs_finished_counted ON jobs;
+        DROP TRIGGER jobs_finished_uncounted ON jobs;
+        DROP TRIGGER jobs_finished_recounted ON jobs;
+        DROP FUNCTION jobdeck_count_finished;
+        DELETE FROM schema_migrations WHERE name = '030-finished-counts'`);
+      const migrated = await openStore(config);
+      try {
+        expect(migrated.migrated).toEqual(['030-finished-counts']);
+        const counts = await migrated.jobs.countByQueue(['p::default'], now - 86_400_000, now);
+        expect(counts).toEqual([{ queue: 'p::default', state: 'completed', count: 12, recent: 0 }]);
+      } finally {
+        await migrated.close();
+      }
+      const { rows } = await raw.query<{ jobs: number; shards: number }>(
+        'SELECT sum(jobs)::int AS jobs, count(DISTINCT shard)::int AS shards FROM queue_finished_counts',
+      );
+      expect(rows).toEqual([{ jobs: 12, shards: 4 }]);
+    } finally {
+      await raw.end();
+    }
+  });
+});
+
 describe('API keys on PostgreSQL, kept between requests', () => {
   afterEach(() => {
     vi.useRealTimers();

@@ -26,6 +26,7 @@ import * as m024 from './024-key-roles';
 import * as m025 from './025-audit';
 import * as m026 from './026-sign-in';
 import * as m029 from './029-list-indexes';
+import * as m030 from './030-finished-counts';
 
 /** Same numbers and names as the SQLite migrations: one schema version whatever the driver. */
 export const postgresMigrations: readonly Migration[] = [
@@ -56,4 +57,5 @@ export const postgresMigrations: readonly Migration[] = [
   { name: '025-audit', up: m025.up },
   { name: '026-sign-in', up: m026.up },
   { name: '029-list-indexes', up: m029.up },
+  { name: '030-finished-counts', up: m030.up },
 ];

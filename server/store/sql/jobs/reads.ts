@@ -8,6 +8,7 @@ import type { JobTables } from './context';
 import { labelledSeqs, withLabels } from './labels';
 import { toJob } from './rows';
 import { seqWindow, type SeqWindow } from './time-window';
+import { countFinished } from './finished-counts';
 import { notFinal } from './not-final';
 
 /**
@@ -292,34 +293,11 @@ export class JobReads implements Reads, JobCounts {
       .where('array_size', 'is', null)
       .groupBy(['queue', 'state'])
       .execute();
-    // Only final jobs have finished_at: the index (queue, finished_at, state) answers it alone.
-    const finished = db
-      .selectFrom('jobs')
-      .select((eb) => [
-        'queue',
-        'state',
-        eb.fn.countAll<number>().as('count'),
-        eb.fn
-          .sum<number>(eb.case().when('finished_at', '>=', recentSince).then(1).else(0).end())
-          .as('recent'),
-      ])
-      .where('queue', 'in', queues)
-      .where('finished_at', '>=', since)
-      .groupBy(['queue', 'state'])
-      .execute();
-    const counts: QueueStateCount[] = [];
-    for (const row of await unfinished) {
+    const finished = countFinished(db, queues, since, recentSince);
+    const counts: QueueStateCount[] = (await unfinished).map((row) => {
       const count = Number(row.count);
-      counts.push({ queue: row.queue, state: row.state as JobState, count, recent: count });
-    }
-    for (const row of await finished) {
-      counts.push({
-        queue: row.queue,
-        state: row.state as JobState,
-        count: Number(row.count),
-        recent: Number(row.recent),
-      });
-    }
-    return counts;
+      return { queue: row.queue, state: row.state as JobState, count, recent: count };
+    });
+    return [...counts, ...(await finished)];
   }
 }

@@ -3,6 +3,7 @@ import { FINAL_STATES, isFinalState, type JobState } from '../../../../contract'
 import type { Prunable, RetentionStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
 import type { JobTables } from './context';
+import { pruneFinishedCounts } from './finished-counts';
 
 /** A job to delete: its id and seq (labels are keyed by seq). */
 interface Doomed {
@@ -20,6 +21,10 @@ export class JobRetention implements RetentionStore {
       const doomed = await this.batch(trx, queue, before, limit);
       return doomed.length === 0 ? 0 : deleteJobs(trx, doomed);
     });
+  }
+
+  async forgetFinishedCounts(before: number): Promise<void> {
+    await pruneFinishedCounts(this.tables.db, before);
   }
 
   async pruneBulkActions(project: string, before: number, limit: number): Promise<number> {
