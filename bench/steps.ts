@@ -126,7 +126,7 @@ function storeStep(kind: StoreKind) {
             store,
             `detail p99 ${s.detailP99Ms} ms (${s.detailRequestsPerSecond} req/s), submit p99 ${s.submitP99Ms} ms (${s.submitPerSecond}/s), start-up ${s.startupMs} ms, idle RSS ${s.idleRssMiB} MiB`,
           ],
-          [`${store}: keeping an ended job's output`, latency(s.keepOutputMs)],
+          [`${store}: an ended job's final move, its output kept`, latency(s.keepOutputMs)],
           [`${store}: a submit until its event on an open stream`, latency(s.eventMs)],
           [
             `${store}: a waiting job's place (counted to 1,000), last of ${s.waitingInQueue > 1000 ? 'over 1,000' : s.waitingInQueue} in its queue`,

@@ -3,7 +3,7 @@ import { unavailable } from './errors';
 import { JobSecrets } from './job-secrets';
 import { showableOutput } from './job-output';
 import { LOG_EPOCH, laterOf, type LogInstant } from './log-instant';
-import type { ContainerLogs, Job } from './model';
+import type { ContainerLogs, Job, KeptOutput } from './model';
 import {
   EngineUnavailableError,
   RuntimeError,
@@ -68,13 +68,14 @@ export class JobLogs {
     });
   }
 
-  /** Keeps what readKept gave, within the project's budget. */
-  async keep(job: Job, output: ContainerLogs): Promise<void> {
-    await this.store.saveLogs(job.id, output, {
+  /** What readKept gave, to keep within the project's budget (with the job's final move). */
+  kept(job: Job, output: ContainerLogs): KeptOutput {
+    const budget = {
       project: job.project,
       maxStoredBytes: this.limits.storedBytesPerProject,
       savedAt: Date.now(),
-    });
+    };
+    return { logs: output, budget };
   }
 
   /**

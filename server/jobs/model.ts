@@ -161,6 +161,22 @@ export interface StateChange {
   fields?: TransitionFields;
   /** An attempt that ended with this change, recorded in the same transaction. */
   endedAttempt?: AttemptRecord;
+  /** The ended job's output, kept in the same transaction, within its project's budget. */
+  keptOutput?: KeptOutput;
+}
+
+/** An ended job's output and the budget it is kept within. */
+export interface KeptOutput {
+  logs: ContainerLogs;
+  budget: OutputBudget;
+}
+
+/** Whose budget a job's kept output counts against, and since when it is kept. */
+export interface OutputBudget {
+  project: string;
+  /** The most the project's kept outputs may take in the store, as stored (compressed). */
+  maxStoredBytes: number;
+  savedAt: number;
 }
 
 /** How one attempt of a job ended. */

@@ -42,7 +42,12 @@ export interface JobStore {
     admission?: Admission,
   ): Promise<{ inserted: true; job: Job } | { inserted: false; nameHeldBy: string }>;
   getJob(id: string): Promise<Job | undefined>;
-  /** Compare-and-set on the state, recording the transition in the same transaction. */
+  /**
+   * Compare-and-set on the state, recording the transition in the same transaction, and the
+   * attempt that ended when the change carries one. An ended job's output (`keptOutput`) is
+   * kept too (replacing any kept before); then, while the project's kept output takes more than
+   * its budget, the outputs kept the longest ago are dropped (never this one).
+   */
   moveJob(change: StateChange): Promise<Job | undefined>;
   jobsInStates(states: readonly JobState[]): Promise<Job[]>;
   /** Replaces the note of a job still in `state` (what it waits for changed); no transition. */
@@ -109,11 +114,6 @@ export interface JobStore {
     uptoSeq: number,
     limit: number,
   ): Promise<JobChange[]>;
-  /**
-   * Keeps an ended job's output (replacing any kept before), then, while the project's kept
-   * output takes more than its budget, drops the outputs kept the longest ago (never this one).
-   */
-  saveLogs(id: string, logs: ContainerLogs, budget: OutputBudget): Promise<void>;
   getLogs(id: string): Promise<ContainerLogs | undefined>;
   /** The job's attempts that ended, oldest first. */
   attempts(id: string): Promise<AttemptRecord[]>;
@@ -459,14 +459,6 @@ export interface RetentionStore {
    * the database does not reuse it by itself; returns the bytes given back.
    */
   reclaimSpace(): Promise<number>;
-}
-
-/** Whose budget a job's kept output counts against, and since when it is kept. */
-export interface OutputBudget {
-  project: string;
-  /** The most the project's kept outputs may take in the store, as stored (compressed). */
-  maxStoredBytes: number;
-  savedAt: number;
 }
 
 /** What the engine is asked to run for one job. */

@@ -315,8 +315,9 @@ export class Runner {
   }
 
   /**
-   * Records how the workload ended, its output first; removes it only once the outcome is
-   * stored, so a crash in between leaves a workload to remove, never an outcome lost.
+   * Records how the workload ended, its output with it in one transaction; removes it only once
+   * the outcome is stored, so a crash in between leaves a workload to remove, never an outcome
+   * (or its output) lost.
    */
   private async record(job: Job, workload: Workload): Promise<boolean> {
     const secrets = new JobSecrets(job, this.secrets);
@@ -339,9 +340,12 @@ export class Runner {
       output,
       now,
     );
-    // Another attempt keeps this one's output with its record, in the move's own transaction.
-    if (output && !end.retried) await this.logs.keep(job, output);
-    const moved = await this.machine.move(job, end.to, end.note, end.fields, end.endedAttempt);
+    // Kept in the move's own transaction: the job's output, or, when another attempt follows,
+    // this attempt's with its record.
+    const moved = await this.machine.move(job, end.to, end.note, end.fields, {
+      endedAttempt: end.endedAttempt,
+      keptOutput: output && !end.retried ? this.logs.kept(job, output) : undefined,
+    });
     if (!moved) return false;
     this.stopsIssued.delete(job.id);
     await this.runtime.remove(workload);

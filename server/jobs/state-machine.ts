@@ -109,14 +109,15 @@ export class JobStateMachine {
     to: JobState,
     note: string | null,
     fields?: TransitionFields,
-    endedAttempt?: AttemptRecord,
+    recorded: Pick<StateChange, 'endedAttempt' | 'keptOutput'> = {},
   ): Promise<Job | undefined> {
     if (!canMove(job.state, to, job)) {
       throw new Error(`illegal transition ${job.state} → ${to} for job ${job.id}`);
     }
     const change: StateChange = { id: job.id, from: job.state, to, at: Date.now(), note };
     if (fields) change.fields = fields;
-    if (endedAttempt) change.endedAttempt = endedAttempt;
+    if (recorded.endedAttempt) change.endedAttempt = recorded.endedAttempt;
+    if (recorded.keptOutput) change.keptOutput = recorded.keptOutput;
     const moved = await this.store.moveJob(change);
     if (moved) failpoint(`after-move-to-${to}`);
     if (moved) this.notify(moved, job.state);
@@ -136,7 +137,9 @@ export class JobStateMachine {
       const job = await this.store.getJob(id);
       const move = job && decide(job);
       if (!job || !move) return undefined;
-      const moved = await this.move(job, move.to, move.note, move.fields, move.endedAttempt);
+      const moved = await this.move(job, move.to, move.note, move.fields, {
+        endedAttempt: move.endedAttempt,
+      });
       if (moved) return moved;
     }
     throw new ContendedError(`job ${id} kept changing state`);

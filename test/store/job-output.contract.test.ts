@@ -4,7 +4,7 @@ import type { ContainerLogs, OutputLine } from '../../server/jobs/model';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
 import { DRIVERS } from './drivers';
-import { newJob, T0 } from './new-job';
+import { keepOutput, newJob, T0 } from './new-job';
 
 const at = (n: number) =>
   `2026-11-21T10:00:${String(Math.floor(n / 1000) % 60).padStart(2, '0')}.${String(n % 1000).padStart(3, '0')}000000Z`;
@@ -44,7 +44,8 @@ describe.each(DRIVERS)('Job output on $name', (driver) => {
     const lines = chattyLines(15_000);
     const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line.text), 0);
     const sizes = { kept: { lines: 15_000, bytes }, printed: { lines: 15_000, bytes } };
-    await store.jobs.saveLogs(
+    await keepOutput(
+      store.jobs,
       id,
       { lines, truncated: false, sizes },
       {
@@ -54,6 +55,28 @@ describe.each(DRIVERS)('Job output on $name', (driver) => {
       },
     );
     expect(await store.jobs.getLogs(id)).toEqual({ lines, truncated: false, sizes });
+  });
+
+  it('keeps an output only with the move that ends the job: a move that lost its compare-and-set keeps none', async () => {
+    const id = await jobOf('p');
+    const budget = { project: 'p', maxStoredBytes: 1024 ** 2, savedAt: T0 };
+    const ending = { id, to: 'completed' as const, at: T0, note: null };
+    const logs = { lines: chattyLines(3), truncated: false };
+    // The job is in `submitted`: a move from `running` finds it moved already.
+    const lost = await store.jobs.moveJob({
+      ...ending,
+      from: 'running',
+      keptOutput: { logs: noise(100), budget },
+    });
+    expect(lost).toBeUndefined();
+    expect(await store.jobs.getLogs(id)).toBeUndefined();
+    const won = await store.jobs.moveJob({
+      ...ending,
+      from: 'submitted',
+      keptOutput: { logs, budget },
+    });
+    expect(won?.state).toBe('completed');
+    expect(await store.jobs.getLogs(id)).toEqual(logs);
   });
 
   it('drops the outputs kept the longest ago while the project takes more than its budget', async () => {
@@ -67,13 +90,13 @@ describe.each(DRIVERS)('Job output on $name', (driver) => {
     const [first, older, newest] = [await jobOf('p'), await jobOf('p'), await jobOf('p')];
     const other = await jobOf('q');
     const otherOutput = kept(noise(7_500));
-    await store.jobs.saveLogs(other, otherOutput, { ...budget(T0), project: 'q' });
+    await keepOutput(store.jobs, other, otherOutput, { ...budget(T0), project: 'q' });
     const firstOutput = kept(noise(7_500));
-    await store.jobs.saveLogs(first, firstOutput, budget(T0 + 200));
-    await store.jobs.saveLogs(older, kept(noise(7_500)), budget(T0 + 100));
+    await keepOutput(store.jobs, first, firstOutput, budget(T0 + 200));
+    await keepOutput(store.jobs, older, kept(noise(7_500)), budget(T0 + 100));
     expect((await store.jobs.getLogs(older))!.lines).toHaveLength(1); // two fit
     const newestOutput = kept(noise(7_500));
-    await store.jobs.saveLogs(newest, newestOutput, budget(T0 + 300));
+    await keepOutput(store.jobs, newest, newestOutput, budget(T0 + 300));
 
     // Kept the longest ago (not saved first): dropped, saying so.
     expect(await store.jobs.getLogs(older)).toEqual({
@@ -92,15 +115,15 @@ describe.each(DRIVERS)('Job output on $name', (driver) => {
     // replaced output twice, or kept counting dropped ones, would drop more than the oldest.
     const budget = (savedAt: number) => ({ project: 'p', maxStoredBytes: 20_000, savedAt });
     const again = await jobOf('p');
-    await store.jobs.saveLogs(again, noise(7_500), budget(T0));
-    await store.jobs.saveLogs(again, noise(7_500), budget(T0 + 1));
+    await keepOutput(store.jobs, again, noise(7_500), budget(T0));
+    await keepOutput(store.jobs, again, noise(7_500), budget(T0 + 1));
     const next = await jobOf('p');
-    await store.jobs.saveLogs(next, noise(7_500), budget(T0 + 2));
+    await keepOutput(store.jobs, next, noise(7_500), budget(T0 + 2));
     expect((await store.jobs.getLogs(again))!.lines).toHaveLength(1);
     const ids = [again, next];
     for (let i = 0; i < 8; i += 1) {
       ids.push(await jobOf('p'));
-      await store.jobs.saveLogs(ids.at(-1)!, noise(7_500), budget(T0 + 3 + i));
+      await keepOutput(store.jobs, ids.at(-1)!, noise(7_500), budget(T0 + 3 + i));
     }
     const held = await Promise.all(
       ids.map(async (id) => (await store.jobs.getLogs(id))!.lines.length),
@@ -111,9 +134,9 @@ describe.each(DRIVERS)('Job output on $name', (driver) => {
   it('never drops the output just kept, even alone over the budget', async () => {
     const [first, second] = [await jobOf('p'), await jobOf('p')];
     const budget = (savedAt: number) => ({ project: 'p', maxStoredBytes: 1, savedAt });
-    await store.jobs.saveLogs(first, noise(100), budget(T0));
+    await keepOutput(store.jobs, first, noise(100), budget(T0));
     const output = noise(100);
-    await store.jobs.saveLogs(second, output, budget(T0 + 1));
+    await keepOutput(store.jobs, second, output, budget(T0 + 1));
     expect(await store.jobs.getLogs(second)).toEqual(output);
     expect(await store.jobs.getLogs(first)).toEqual({ lines: [], text: '', truncated: true });
   });

@@ -5,7 +5,7 @@ import type { JobStore } from '../../server/jobs/ports';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
 import { DRIVERS } from './drivers';
-import { newJob, T0 } from './new-job';
+import { keepOutput, newJob, T0 } from './new-job';
 
 describe.each(DRIVERS)('JobStore on $name', (driver) => {
   let store: Store;
@@ -394,7 +394,8 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
   it('keeps the last logs saved for a job, line by line with stream and time', async () => {
     const job = await insert();
     expect(await store.jobs.getLogs(job.id)).toBeUndefined();
-    await store.jobs.saveLogs(
+    await keepOutput(
+      store.jobs,
       job.id,
       {
         lines: [line('stdout', 1, 'partial\n')],
@@ -403,14 +404,14 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       budget,
     );
     const lines = [line('stdout', 2, 'line 200\n'), line('stderr', 3, 'oops')];
-    await store.jobs.saveLogs(job.id, { lines, truncated: true }, budget);
+    await keepOutput(store.jobs, job.id, { lines, truncated: true }, budget);
     expect(await store.jobs.getLogs(job.id)).toEqual({ lines, truncated: true });
   });
 
   it('keeps logs holding a NUL byte (as the character or a replacement)', async () => {
     const job = await insert();
     const lines = [line('stdout', 1, 'binary \0 output\n')];
-    await store.jobs.saveLogs(job.id, { lines, truncated: false }, budget);
+    await keepOutput(store.jobs, job.id, { lines, truncated: false }, budget);
     expect((await store.jobs.getLogs(job.id))!.lines[0]!.text).toMatch(
       /^binary (\0|\uFFFD) output\n$/,
     );

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_RUN_OPTIONS, type NewJob } from '../../server/jobs/model';
+import {
+  DEFAULT_RUN_OPTIONS,
+  type ContainerLogs,
+  type NewJob,
+  type OutputBudget,
+} from '../../server/jobs/model';
 import type { JobStore } from '../../server/jobs/ports';
 
 // Past 2^31 in milliseconds (and in bytes below): a 32-bit column would overflow.
@@ -46,4 +51,20 @@ export async function insertRunnable(
   await jobs.insertJob(job, 'fingerprint');
   await jobs.moveJob({ id: job.id, from: 'submitted', to: 'runnable', at: T0 + 1, note: null });
   return job;
+}
+
+/**
+ * Keeps a job's output as the runner does, with its final move (to completed, from wherever it
+ * is); the move's time is the budget's `savedAt`.
+ */
+export async function keepOutput(
+  jobs: JobStore,
+  id: string,
+  logs: ContainerLogs,
+  budget: OutputBudget,
+): Promise<void> {
+  const job = await jobs.getJob(id);
+  const change = { id, from: job!.state, to: 'completed' as const, at: budget.savedAt, note: null };
+  const moved = await jobs.moveJob({ ...change, keptOutput: { logs, budget } });
+  if (!moved) throw new Error(`job ${id} moved meanwhile`);
 }

@@ -102,11 +102,10 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
         finishedAt,
         retried: false,
       },
-    });
-    await store.jobs.saveLogs(job.id, output(`output of ${job.name}`), {
-      project: job.project,
-      maxStoredBytes: 1024 ** 2,
-      savedAt: finishedAt,
+      keptOutput: {
+        logs: output(`output of ${job.name}`),
+        budget: { project: job.project, maxStoredBytes: 1024 ** 2, savedAt: finishedAt },
+      },
     });
     return job;
   }

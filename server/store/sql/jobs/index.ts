@@ -73,7 +73,6 @@ export function sqlJobStores(
     changeSeqsAfter: (afterSeq, limit) => feed.changeSeqsAfter(afterSeq, limit),
     changesAfter: (project, afterSeq, uptoSeq, limit) =>
       feed.changesAfter(project, afterSeq, uptoSeq, limit),
-    saveLogs: (id, stored, budget) => logs.saveLogs(id, stored, budget),
     getLogs: (id) => logs.getLogs(id),
     attempts: (id) => attempts.attempts(id),
     attemptLogs: (id, attempt) => attempts.attemptLogs(id, attempt),

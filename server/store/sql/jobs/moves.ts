@@ -5,6 +5,7 @@ import type { JobStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
 import { insertAttemptWithin, packAttempt } from './attempts';
 import { storableNote, type JobTables } from './context';
+import { packKeptOutput, saveLogsWithin } from './logs';
 import { toJob } from './rows';
 
 type Moves = Pick<
@@ -17,10 +18,13 @@ export class JobMoves implements Moves {
   constructor(private readonly tables: JobTables) {}
 
   async moveJob(change: StateChange) {
+    // Compressed before the transaction: it holds the write lock only for the writes.
     const ended = change.endedAttempt && (await packAttempt(change.endedAttempt));
+    const output = change.keptOutput && (await packKeptOutput(change.keptOutput));
     return this.tables.db.transaction().execute(async (trx) => {
       const moved = await this.moveWithin(trx, change);
       if (moved && ended) await insertAttemptWithin(trx, this.tables, change.id, ended);
+      if (moved && output) await saveLogsWithin(trx, change.id, output);
       return moved;
     });
   }

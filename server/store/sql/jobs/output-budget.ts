@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { OutputBudget } from '../../../jobs/ports';
+import type { OutputBudget } from '../../../jobs/model';
 import type { Database } from '../../schema';
 
 /** Rows looked at per step while dropping: a budget is passed by a few outputs at a time. */
