@@ -69,11 +69,16 @@ export async function countFinished(
   return [...counts.values()];
 }
 
-/** Forgets the counts of buckets that ended before `before` (a window never reads them again). */
-export async function pruneFinishedCounts(db: Kysely<Database>, before: number): Promise<number> {
-  const result = await db
+/**
+ * The instances of a store each count from their own clock: an hour past `before` is kept, so
+ * one whose clock is behind the one that prunes still finds every minute its window reads.
+ */
+const KEPT_FOR_CLOCKS_MS = 3_600_000;
+
+/** Forgets the counts of the minutes before `before` (a window never reads them again). */
+export async function pruneFinishedCounts(db: Kysely<Database>, before: number): Promise<void> {
+  await db
     .deleteFrom('queue_finished_counts')
-    .where('bucket', '<', before - BUCKET_MS)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+    .where('bucket', '<', before - KEPT_FOR_CLOCKS_MS)
+    .execute();
 }
