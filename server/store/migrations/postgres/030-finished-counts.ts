@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { backfill, createCountsTable } from '../sqlite/030-finished-counts';
+import { backfill, createCountsTable, minuteOf } from '../sqlite/030-finished-counts';
 
 /**
  * SQLite's 030 as one trigger function. Concurrent completions of a queue would each hold its
@@ -13,12 +13,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     BEGIN
       IF TG_OP <> 'INSERT' AND OLD.finished_at IS NOT NULL THEN
         UPDATE queue_finished_counts SET jobs = jobs - 1
-         WHERE queue = OLD.queue AND bucket = OLD.finished_at - OLD.finished_at % 60000
+         WHERE queue = OLD.queue AND bucket = ${sql.raw(minuteOf('OLD.finished_at'))}
            AND state = OLD.state AND shard = OLD.seq % 4;
       END IF;
       IF TG_OP <> 'DELETE' AND NEW.finished_at IS NOT NULL THEN
         INSERT INTO queue_finished_counts AS c (queue, bucket, state, shard, jobs)
-        VALUES (NEW.queue, NEW.finished_at - NEW.finished_at % 60000, NEW.state, NEW.seq % 4, 1)
+        VALUES (NEW.queue, ${sql.raw(minuteOf('NEW.finished_at'))}, NEW.state, NEW.seq % 4, 1)
         ON CONFLICT (queue, bucket, state, shard) DO UPDATE SET jobs = c.jobs + 1;
       END IF;
       RETURN NULL;

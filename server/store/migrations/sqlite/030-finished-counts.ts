@@ -11,14 +11,15 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await createCountsTable(db);
+  const [newMinute, oldMinute] = [minuteOf('NEW.finished_at'), minuteOf('OLD.finished_at')];
   const countNew = sql.raw(`INSERT INTO queue_finished_counts (queue, bucket, state, shard, jobs)
-      SELECT NEW.queue, NEW.finished_at - NEW.finished_at % 60000, NEW.state, 0, 1
+      SELECT NEW.queue, ${newMinute}, NEW.state, 0, 1
        WHERE NEW.finished_at IS NOT NULL
       ON CONFLICT (queue, bucket, state, shard) DO UPDATE SET jobs = jobs + 1;`);
   // A bucket already pruned (older than any window read) is not made again to count down.
   const uncountOld = sql.raw(`UPDATE queue_finished_counts SET jobs = jobs - 1
        WHERE OLD.finished_at IS NOT NULL AND queue = OLD.queue
-         AND bucket = OLD.finished_at - OLD.finished_at % 60000
+         AND bucket = ${oldMinute}
          AND state = OLD.state AND shard = 0;`);
   await sql`CREATE TRIGGER jobs_finished_counted AFTER INSERT ON jobs
     WHEN NEW.finished_at IS NOT NULL
@@ -41,12 +42,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function backfill(db: Kysely<unknown>, shard?: string): Promise<void> {
   const DAY_AND_A_BUCKET_MS = 24 * 3_600_000 + 60_000;
   const from = Date.now() - DAY_AND_A_BUCKET_MS;
-  const bucket = sql.raw('finished_at - finished_at % 60000');
+  const bucket = sql.raw(minuteOf('finished_at'));
   await sql`INSERT INTO queue_finished_counts (queue, bucket, state, shard, jobs)
     SELECT queue, ${bucket}, state, ${sql.raw(shard ?? '0')}, count(*)
       FROM jobs WHERE finished_at >= ${from}
      GROUP BY queue, ${bucket}, state${sql.raw(shard ? `, ${shard}` : '')}`.execute(db);
 }
+
+/** The start of the minute a time (in milliseconds) falls in: a row's bucket, in either dialect. */
+export const minuteOf = (time: string) => `${time} - ${time} % 60000`;
 
 /** The same table in both dialects. */
 export async function createCountsTable(db: Kysely<unknown>): Promise<void> {
