@@ -140,6 +140,10 @@ function storeStep(kind: StoreKind) {
             `${store}: list by ${l.filter} (page of 50, counted)`,
             `p99 ${l.p99Ms} ms (${l.requestsPerSecond} req/s, one reader)`,
           ]),
+          ...s.reads.map((r): Row => [
+            `${store}: the console's read of ${r.read}`,
+            `p99 ${r.p99Ms} ms (${r.requestsPerSecond} req/s, one reader)`,
+          ]),
         ];
       }),
   });

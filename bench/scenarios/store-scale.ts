@@ -26,6 +26,41 @@ const listFilters = (middle: number) => ({
 });
 
 /**
+ * Every other read the console makes, as its pages ask (the lists above aside): a job's page for
+ * the job in the middle, the list's first page and a keyset page half the store deep, and the
+ * pages that list what is not jobs. Any of them could be the one that grows with the store.
+ */
+const consoleReads = (jobId: string, deepCursor: string) => ({
+  'the jobs page, no filter': '/v1/client/jobs',
+  'a page half the store deep (cursor)': `/v1/client/jobs?cursor=${deepCursor}`,
+  'a page half the store deep, by state': `/v1/client/jobs?state=completed&cursor=${deepCursor}`,
+  "a job's transitions": `/v1/client/job/${jobId}/transitions`,
+  "a job's output": `/v1/client/job/${jobId}/logs`,
+  "a job's execution": `/v1/client/job/${jobId}/execution`,
+  "a job's attempts": `/v1/client/job/${jobId}/attempts`,
+  "a job's dependencies": `/v1/client/job/${jobId}/dependencies`,
+  "a queue's trends, a day": '/v1/client/trends?queue=b%3A%3Aeight&range=24h',
+  "a queue's trends, 30 days": '/v1/client/trends?queue=b%3A%3Aeight&range=30d',
+  definitions: '/v1/client/definitions',
+  schedules: '/v1/client/schedules',
+  'bulk actions': '/v1/client/bulk-actions',
+  'saved views': '/v1/client/views',
+  'audit trail': '/v1/client/audit',
+  'who am I': '/v1/client/whoami',
+});
+
+/** The cursor the list hands out at the store's middle job: its next page is half the store deep. */
+async function cursorAt(service: TestService, middle: number) {
+  const response = await fetch(
+    `${service.baseUrl}/v1/client/jobs?limit=1&created_before=${new Date(middle).toISOString()}`,
+    { headers: { authorization: `Bearer ${service.key}` } },
+  );
+  const { data } = (await response.json()) as { data: { next_cursor: string | null } };
+  if (!data.next_cursor) throw new Error('no job before the middle');
+  return data.next_cursor;
+}
+
+/**
  * An ended job's final move with its output kept, through the store itself (the runner's last
  * write for every job): its cost must not grow with the outputs already kept.
  */
@@ -166,6 +201,11 @@ async function measure(kind: StoreKind, size: number, seconds: number) {
       list.push({ filter, ...(await oneReader(`/v1/client/jobs?${query}`)) });
     }
     const overview = await oneReader('/v1/client/queues');
+    const reads: { read: string; p99Ms: number; requestsPerSecond: number }[] = [];
+    const deepCursor = await cursorAt(service, middle);
+    for (const [read, path] of Object.entries(consoleReads(sampleId, deepCursor))) {
+      reads.push({ read, ...(await oneReader(path)) });
+    }
     const eventMs = await eventDelay(service, 100);
     const submits = await autocannon({
       url: `${service.baseUrl}/v1/client/job`,
@@ -192,6 +232,7 @@ async function measure(kind: StoreKind, size: number, seconds: number) {
       errors: detail.non2xx + submits.non2xx + detail.errors + submits.errors,
       list,
       overview,
+      reads,
       waitingInQueue: place.waiting,
       placeMs: place.ms,
     };
