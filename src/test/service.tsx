@@ -7,6 +7,7 @@ import { vi } from 'vitest';
 import { roleAllows, roleFor, type Role, type WhoAmI } from '../../contract';
 import type { Capabilities } from '../api/capabilities';
 import { serviceKeys } from '../api/keys';
+import { testTheme } from './theme';
 
 /** What a full Jobdeck service offers; `overrides` take some of it away. */
 export function capabilities(overrides: Partial<Capabilities> = {}): Capabilities {
@@ -85,7 +86,7 @@ export function renderWithService(
   client.setQueryData(serviceKeys.capabilities(), offer);
   if (role) knowRole(client, role);
   const wrapper = ({ children }: { children: ReactNode }) => (
-    <MantineProvider>
+    <MantineProvider theme={testTheme}>
       <QueryClientProvider client={client}>
         <MemoryRouter initialEntries={path === undefined ? undefined : [path]}>
           {children}

@@ -8,6 +8,7 @@ import type { Session } from '../../../contract';
 import { rememberSession } from '../../api/session-state';
 import { safeReturnTo } from './return-to';
 import SignInPage from './SignInPage';
+import { testTheme } from '../../test/theme';
 
 const signedOut: Session = {
   mode: 'sign-in',
@@ -49,7 +50,7 @@ function Where() {
 
 function renderAt(path: string) {
   return render(
-    <MantineProvider>
+    <MantineProvider theme={testTheme}>
       <QueryClientProvider client={new QueryClient()}>
         <MemoryRouter initialEntries={[path]}>
           <Routes>

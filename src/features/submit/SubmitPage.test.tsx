@@ -7,12 +7,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Role } from '../../../contract';
 import { knowRole } from '../../test/service';
 import SubmitPage from './SubmitPage';
+import { testTheme } from '../../test/theme';
 
 function renderPage(role: Role = 'operator') {
   const client = new QueryClient();
   knowRole(client, role);
   return render(
-    <MantineProvider>
+    <MantineProvider theme={testTheme}>
       <QueryClientProvider client={client}>
         <MemoryRouter initialEntries={['/submit']}>
           <SubmitPage />
