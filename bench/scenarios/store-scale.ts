@@ -246,7 +246,10 @@ async function measure(kind: StoreKind, size: number, seconds: number) {
  * commit waits for its WAL on disk, as in production), started here.
  */
 export async function storeScale(kind: StoreKind, sizes: number[], seconds: number) {
-  const cluster = kind === 'postgres' ? await startPostgres({ durable: true }) : undefined;
+  // BENCH_PG_SETTINGS: the cluster's own settings, space-separated (random_page_cost=1.1 …).
+  const settings = process.env.BENCH_PG_SETTINGS?.split(/\s+/).filter(Boolean);
+  const cluster =
+    kind === 'postgres' ? await startPostgres({ durable: true, settings }) : undefined;
   if (cluster) shareCluster(cluster);
   try {
     const results = [];
