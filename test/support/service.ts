@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
+import { freePort, portWasTaken } from './free-port';
 import { testStore } from './test-store';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -237,7 +238,15 @@ export async function startService(
     });
   };
 
-  await launch(0, options.env);
+  // Another test may pick the same free port between the check and the service's bind.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await launch(await freePort(), options.env);
+      break;
+    } catch (error) {
+      if (attempt === 3 || !portWasTaken(error)) throw error;
+    }
+  }
 
   const service: TestService = {
     get baseUrl() {
