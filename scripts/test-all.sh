@@ -79,11 +79,16 @@ phase "SQLite addon (compiled meanwhile)" wait_for_addon
 phase "package" scripts/test-package.sh # npm pack, installed into an empty folder, a job run through it
 phase "unit, console, store, service" npx vitest run # the service suite on SQLite; store on both
 phase "e2e (full and spec-only)" npx playwright test
-# The bounded part of the reliability suite (the whole suite: npm run test:reliability), alone:
-# its files that assert time must not contend with other work (the others run two at a time).
-phase "reliability (bounded)" env RELIABILITY_BUDGET=ci npm run test:reliability
-# The Swarm engine on a real three-node swarm (scripts/swarm-up.sh; as root). The suite takes the
-# swarm down when it brought it up; swarm-down makes sure of it even if the suite is killed.
-# Beside it, the service suite on PostgreSQL: both mostly wait, on different engines.
+# The bounded part of the reliability suite (the whole suite: npm run test:reliability) in its two
+# groups. The files that assert time first, alone: nothing may contend with what they measure.
+phase "reliability (timed, alone)" env RELIABILITY_BUDGET=ci RELIABILITY_GROUP=timed npm run test:reliability
+# Then, side by side, three suites that mostly wait, each on engines of its own: reliability's
+# untimed files (timeouts, soaks, restarts, a private dockerd), the service files where PostgreSQL
+# is more than a driver, and the Swarm engine on a real three-node swarm (scripts/swarm-up.sh; as
+# root). The swarm suite takes the swarm down when it brought it up; swarm-down makes sure of it
+# even if the suite is killed.
 trap 'scripts/swarm-down.sh; print_timings' EXIT
-side_by_side "service on PostgreSQL" "npm run test:postgres" "swarm" "npm run test:swarm"
+side_by_side \
+  "reliability (untimed)" "env RELIABILITY_BUDGET=ci RELIABILITY_GROUP=untimed npm run test:reliability" \
+  "service on PostgreSQL" "npm run test:postgres" \
+  "swarm" "npm run test:swarm"
