@@ -80,7 +80,8 @@ phase "package" scripts/test-package.sh # npm pack, installed into an empty fold
 phase "unit, console, store, service" npx vitest run # the service suite on SQLite; store on both
 phase "e2e (full and spec-only)" npx playwright test
 # The bounded part of the reliability suite (the whole suite: npm run test:reliability) in its two
-# groups. The files that assert time first, alone: nothing may contend with what they measure.
+# groups. The files whose assertions compare latencies first, alone: nothing may contend with what
+# they measure.
 phase "reliability (timed, alone)" env RELIABILITY_BUDGET=ci RELIABILITY_GROUP=timed npm run test:reliability
 # Then, side by side, three suites that mostly wait, each on engines of its own: reliability's
 # untimed files (timeouts, soaks, restarts, a private dockerd), the service files where PostgreSQL
