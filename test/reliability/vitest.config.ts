@@ -33,7 +33,7 @@ const untimed = {
   exclude: TIMED,
   // One file at a time for the figures the docs quote (the whole suite). The bounded part in CI
   // runs two at a time: these files mostly wait (on timeouts, soaks, restarts, a private
-  // dockerd), 0.8 of 2 cores busy one at a time, and assert no time.
+  // dockerd), 0.8 of 2 cores busy one at a time, and compare no latencies.
   maxWorkers: boundedForCi ? 2 : 1,
   sequence: { groupOrder: 0 },
 };
