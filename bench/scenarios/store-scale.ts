@@ -23,6 +23,7 @@ const listFilters = (middle: number) => ({
   'label, common value': 'label=team=t3',
   'label, any value': 'label=team',
   'label and state': 'label=team=t3&state=completed',
+  'label and a state no job is in': 'label=team=t3&state=failed',
 });
 
 /**

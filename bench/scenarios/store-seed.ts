@@ -48,7 +48,7 @@ export async function seedSqlite(dataDir: string, count: number): Promise<Seeded
     'jobdeck/busybox:local', '["true"]', '[]', 3600, 10, 'none', 0, ?, ?, ?)
     RETURNING seq`);
   const label = db.prepare(
-    `INSERT INTO job_labels (job_seq, project, key, value) VALUES (?, 'b', ?, ?)`,
+    `INSERT INTO job_labels (job_seq, project, key, value, state) VALUES (?, 'b', ?, ?, 'completed')`,
   );
   const transition = db.prepare(
     `INSERT INTO job_transitions (job_id, from_state, to_state, at, note) VALUES (?, 'running', 'completed', ?, NULL)`,
@@ -127,10 +127,10 @@ export async function seedPostgres(
       [start, count, RARE_EVERY],
     );
     await client.query(
-      `INSERT INTO job_labels (job_seq, project, key, value)
-      SELECT seq, 'b', 'team', labels_json::json->>'team' FROM jobs
+      `INSERT INTO job_labels (job_seq, project, key, value, state)
+      SELECT seq, 'b', 'team', labels_json::json->>'team', state FROM jobs
       UNION ALL
-      SELECT seq, 'b', 'ticket', 'OPS-1' FROM jobs WHERE labels_json LIKE '%"ticket"%'`,
+      SELECT seq, 'b', 'ticket', 'OPS-1', state FROM jobs WHERE labels_json LIKE '%"ticket"%'`,
     );
     await client.query(
       `INSERT INTO job_transitions (job_id, from_state, to_state, at)

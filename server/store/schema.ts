@@ -62,6 +62,8 @@ export interface JobLabelsTable {
   project: string;
   key: string;
   value: string;
+  /** The job's state, kept by a trigger on jobs (migration 031): a label's count by state. */
+  state: string;
 }
 
 /** A recurring schedule's shared state. */

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LabelSelector } from '../../contract';
+import type { JobState, LabelSelector } from '../../contract';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
 import { DRIVERS } from './drivers';
-import { newJob } from './new-job';
+import { insertRunnable, newJob, T0 } from './new-job';
 
 describe.each(DRIVERS)('job labels on $name', (driver) => {
   let store: Store;
@@ -67,6 +67,46 @@ describe.each(DRIVERS)('job labels on $name', (driver) => {
     expect(
       await store.jobs.countJobs({ project: 'p', labels: both, states: ['runnable'] }, 100),
     ).toBe(0);
+  });
+
+  it('counts a label’s jobs by state as they move, every count agreeing with the list', async () => {
+    const [first, second, third] = [
+      await insertRunnable(store.jobs, { name: 'a', labels: { team: 'data' } }),
+      await insertRunnable(store.jobs, { name: 'b', labels: { team: 'data', ticket: 'OPS-1' } }),
+      await insertRunnable(store.jobs, { name: 'c', labels: { team: 'web' } }),
+    ];
+    await store.jobs.insertJob(newJob({ name: 'd', labels: { team: 'data' } }), 'fingerprint');
+    const moves: [typeof first, JobState][] = [
+      [first, 'cancelled'],
+      [second, 'starting'],
+      [third, 'cancelled'],
+    ];
+    for (const [job, to] of moves) {
+      await store.jobs.moveJob({ id: job.id, from: 'runnable', to, at: T0 + 2, note: null });
+    }
+    const filters: [LabelSelector[], JobState[]][] = [
+      [[{ key: 'team', value: 'data' }], ['submitted']],
+      [[{ key: 'team', value: 'data' }], ['cancelled']],
+      [[{ key: 'team', value: 'data' }], ['starting', 'cancelled']],
+      [[{ key: 'team' }], ['cancelled']],
+      [[{ key: 'team' }, { key: 'ticket', value: 'OPS-1' }], ['starting']],
+      [[{ key: 'team' }], ['runnable']],
+    ];
+    const counted = [];
+    for (const [labels, states] of filters) {
+      const listed = await store.jobs.listJobs({ project: 'p', labels, states, limit: 10 });
+      const count = await store.jobs.countJobs({ project: 'p', labels, states }, 100);
+      expect(count, JSON.stringify([labels, states])).toBe(listed.length);
+      counted.push(count);
+    }
+    expect(counted).toEqual([1, 1, 2, 2, 1, 0]);
+    // Bounded as every count is: one past the bound.
+    expect(
+      await store.jobs.countJobs(
+        { project: 'p', labels: [{ key: 'team' }], states: ['cancelled'] },
+        1,
+      ),
+    ).toBe(2);
   });
 
   it('pages through a label’s jobs by cursor, newest first', async () => {

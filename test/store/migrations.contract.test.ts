@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { JobState } from '../../contract';
 import { postgresMigrations } from '../../server/store/migrations/postgres';
 import { sqliteMigrations } from '../../server/store/migrations/sqlite';
 import { openStore } from '../../server/store/open-store';
-import { DRIVERS, runWorker } from './drivers';
-import { insertRunnable } from './new-job';
+import { DRIVERS, execBeside, runWorker } from './drivers';
+import { insertRunnable, T0 } from './new-job';
 
 const NAMES = sqliteMigrations.map((m) => m.name);
 
@@ -54,6 +55,50 @@ describe.each(DRIVERS)('migrations on $name', (driver) => {
       expect(await store.keys.list()).toEqual([]);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe.each(DRIVERS)('migration 031 on $name', (driver) => {
+  it('gives the labels of the jobs already stored their jobs’ states, then keeps them', async () => {
+    const config = await driver.fresh();
+    const store = await openStore(config);
+    const [left, cancelled] = [
+      await insertRunnable(store.jobs, { labels: { team: 'data' } }),
+      await insertRunnable(store.jobs, { labels: { team: 'data' } }),
+    ];
+    await store.jobs.moveJob({
+      id: cancelled.id,
+      from: 'runnable',
+      to: 'cancelled',
+      at: T0 + 2,
+      note: null,
+    });
+    await store.close();
+    // 031 undone, as in a store written before it (SQLite drops no column an index holds).
+    await execBeside(
+      config,
+      `DROP INDEX job_labels_by_value_state; DROP INDEX job_labels_by_key_state;
+      ${driver.name === 'postgres' ? 'DROP TRIGGER jobs_label_states ON jobs; DROP FUNCTION jobdeck_label_states;' : 'DROP TRIGGER jobs_label_states;'}
+      ALTER TABLE job_labels DROP COLUMN state;
+      DELETE FROM schema_migrations WHERE name = '031-label-states';`,
+    );
+    const migrated = await openStore(config);
+    try {
+      expect(migrated.migrated).toEqual(['031-label-states']);
+      const count = (state: JobState) =>
+        migrated.jobs.countJobs({ project: 'p', labels: [{ key: 'team' }], states: [state] }, 10);
+      expect([await count('runnable'), await count('cancelled')]).toEqual([1, 1]);
+      await migrated.jobs.moveJob({
+        id: left.id,
+        from: 'runnable',
+        to: 'cancelled',
+        at: T0 + 3,
+        note: null,
+      });
+      expect([await count('runnable'), await count('cancelled')]).toEqual([0, 2]);
+    } finally {
+      await migrated.close();
     }
   });
 });

@@ -1,14 +1,12 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobState } from '../../contract';
 import { arrayChildren, childIds, indexesUpTo } from '../../server/jobs/arrays';
 import type { NewJob } from '../../server/jobs/model';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
-import { DRIVERS, type StoreConfig } from './drivers';
+import { DRIVERS, queryBeside as query, type StoreConfig } from './drivers';
 import { newJob, T0 } from './new-job';
 
 /** Every table that holds rows of a job. */
@@ -21,25 +19,6 @@ const JOB_TABLES = [
   'job_dependencies',
   'schedule_firings',
 ] as const;
-
-/** Reads the store's rows beside it, on its own connection: what a prune really left. */
-async function query<T>(config: StoreConfig, text: string): Promise<T[]> {
-  if (config.store.type === 'sqlite') {
-    const db = new SqliteDatabase(join(config.data_dir, config.store.path), { readonly: true });
-    try {
-      return db.prepare(text).all() as T[];
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: config.store.url });
-  await client.connect();
-  try {
-    return (await client.query(text)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 async function rowCounts(config: StoreConfig): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};

@@ -209,7 +209,7 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
     await insertLabelsWithin(
       trx,
       inserts.map(({ job }) => job),
-      seqById,
+      new Map(rows.map((row) => [row.id, { seq: seqById.get(row.id)!, state: row.state }])),
     );
     await insertDependenciesWithin(
       trx,

@@ -4,22 +4,24 @@ import { childRole, type Job } from '../../../jobs/model';
 import type { Database } from '../../schema';
 
 /**
- * One job_labels row per label of each job, inside the insert's transaction. An array's children
- * are listed under their parent, never in the list: only the parent's labels are indexed.
+ * One job_labels row per label of each job, inside the insert's transaction, with the state the
+ * job was stored in (later moves keep it: migration 031). An array's children are listed under
+ * their parent, never in the list: only the parent's labels are indexed.
  */
 export async function insertLabelsWithin(
   trx: Kysely<Database>,
   jobs: readonly Pick<Job, 'id' | 'project' | 'labels' | 'array'>[],
-  seqById: ReadonlyMap<string, number>,
+  stored: ReadonlyMap<string, { seq: number; state: string }>,
 ): Promise<void> {
   const rows = jobs.flatMap((job) =>
     childRole(job)
       ? []
       : Object.entries(job.labels).map(([key, value]) => ({
-          job_seq: seqById.get(job.id)!,
+          job_seq: stored.get(job.id)!.seq,
           project: job.project,
           key,
           value,
+          state: stored.get(job.id)!.state,
         })),
   );
   if (rows.length > 0) await trx.insertInto('job_labels').values(rows).execute();
@@ -45,13 +47,15 @@ export function withLabels<O>(
 }
 
 /**
- * The sequence numbers of the project's jobs with every one of these labels, from job_labels
- * alone: an array's children are not in it, so a count by labels alone reads no job row.
+ * The sequence numbers of the project's jobs with every one of these labels, and in one of these
+ * states if given, from job_labels alone: an array's children are not in it, so a count by labels
+ * (and states) reads no job row.
  */
 export function labelledSeqs(
   db: Kysely<Database>,
   project: string,
   selectors: readonly LabelSelector[],
+  states?: readonly string[],
 ) {
   const [driver, ...others] = selectors;
   if (!driver) throw new Error('labelledSeqs needs a label');
@@ -62,6 +66,7 @@ export function labelledSeqs(
       .select('driver.job_seq')
       .where('driver.project', '=', project)
       .where('driver.key', '=', driver.key)
-      .$if(driver.value !== undefined, (q) => q.where('driver.value', '=', driver.value!)),
+      .$if(driver.value !== undefined, (q) => q.where('driver.value', '=', driver.value!))
+      .$if(states !== undefined, (q) => q.where('driver.state', 'in', states!)),
   );
 }
