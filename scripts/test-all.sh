@@ -77,19 +77,19 @@ phase "lint" npm run lint
 phase "build" npm run build
 phase "SQLite addon (compiled meanwhile)" wait_for_addon
 phase "package" scripts/test-package.sh # npm pack, installed into an empty folder, a job run through it
-phase "unit, console, store, service" npx vitest run # the service suite on SQLite; store on both
-phase "e2e (full and spec-only)" npx playwright test
-# The bounded part of the reliability suite (the whole suite: npm run test:reliability) in its two
-# groups. The files whose assertions compare latencies first, alone: nothing may contend with what
-# they measure.
-phase "reliability (timed, alone)" env RELIABILITY_BUDGET=ci RELIABILITY_GROUP=timed npm run test:reliability
-# Then, side by side, three suites that mostly wait, each on engines of its own: reliability's
-# untimed files (timeouts, soaks, restarts, a private dockerd), the service files where PostgreSQL
-# is more than a driver, and the Swarm engine on a real three-node swarm (scripts/swarm-up.sh; as
-# root). The swarm suite takes the swarm down when it brought it up; swarm-down makes sure of it
-# even if the suite is killed.
+# Then, side by side, the main Vitest run (unit, console, store, engine, service on SQLite) and
+# three suites that mostly wait, each on engines of its own: the bounded reliability suite's
+# untimed files (timeouts, soaks, restarts, a private dockerd), the service files where
+# PostgreSQL is more than a driver, and the Swarm engine on a real three-node swarm
+# (scripts/swarm-up.sh; as root). The swarm suite takes the swarm down when it brought it up;
+# swarm-down makes sure of it even if the suite is killed. None of them compares latencies.
 trap 'scripts/swarm-down.sh; print_timings' EXIT
 side_by_side \
+  "unit, console, store, service" "npx vitest run" \
   "reliability (untimed)" "env RELIABILITY_BUDGET=ci RELIABILITY_GROUP=untimed npm run test:reliability" \
   "service on PostgreSQL" "npm run test:postgres" \
   "swarm" "npm run test:swarm"
+phase "e2e (full and spec-only)" npx playwright test
+# Last, alone: the reliability files whose assertions compare latencies (a p99 against the idle
+# one): nothing may contend with what they measure.
+phase "reliability (timed, alone)" env RELIABILITY_BUDGET=ci RELIABILITY_GROUP=timed npm run test:reliability
