@@ -77,15 +77,18 @@ phase "lint" npm run lint
 phase "build" npm run build
 phase "SQLite addon (compiled meanwhile)" wait_for_addon
 phase "package" scripts/test-package.sh # npm pack, installed into an empty folder, a job run through it
-# Then, side by side, the main Vitest run (unit, console, store, engine, service on SQLite) and
-# three suites that mostly wait, each on engines of its own: the bounded reliability suite's
-# untimed files (timeouts, soaks, restarts, a private dockerd), the service files where
-# PostgreSQL is more than a driver, and the Swarm engine on a real three-node swarm
+# The tiers that need neither Docker nor PostgreSQL (npm run test:unit), on the CPU alone: the
+# console tier's waits for a render are short, and beside the suites below one took over its 1 s.
+phase "unit and console" npm run test:unit
+# Then, side by side, the Vitest tiers that run the service and its parts (store, engine, service
+# on SQLite) and three suites that mostly wait, each on engines of its own: the bounded
+# reliability suite's untimed files (timeouts, soaks, restarts, a private dockerd), the service
+# files where PostgreSQL is more than a driver, and the Swarm engine on a real three-node swarm
 # (scripts/swarm-up.sh; as root). The swarm suite takes the swarm down when it brought it up;
 # swarm-down makes sure of it even if the suite is killed. None of them compares latencies.
 trap 'scripts/swarm-down.sh; print_timings' EXIT
 side_by_side \
-  "unit, console, store, service" "npx vitest run" \
+  "store, engine, service" "npx vitest run --project store --project engine --project service" \
   "reliability (untimed)" "env RELIABILITY_BUDGET=ci RELIABILITY_GROUP=untimed npm run test:reliability" \
   "service on PostgreSQL" "npm run test:postgres" \
   "swarm" "npm run test:swarm"
