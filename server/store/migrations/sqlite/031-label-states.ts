@@ -4,8 +4,8 @@ import { sql, type Kysely } from 'kysely';
  * A label's jobs in a state, counted from job_labels alone: each row keeps its job's state, and a
  * trigger on `jobs` keeps it in the same transaction as every move, whichever code path made it.
  * The count of a label and a state read each matching job's row to check its state, up to 10,001
- * of them: 35–56 ms on PostgreSQL at 10⁶ stored jobs (docs/scaling.md). Only a labelled job's
- * moves pay for it (`labels_json` is null on the others), one row per label.
+ * of them (docs/scaling.md has what that cost). Only a labelled job's moves pay for it
+ * (`labels_json` is null on the others), one row per label.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE job_labels ADD COLUMN state text NOT NULL DEFAULT ''`.execute(db);
