@@ -13,17 +13,17 @@ export async function insertLabelsWithin(
   jobs: readonly Pick<Job, 'id' | 'project' | 'labels' | 'array'>[],
   stored: ReadonlyMap<string, { seq: number; state: string }>,
 ): Promise<void> {
-  const rows = jobs.flatMap((job) =>
-    childRole(job)
-      ? []
-      : Object.entries(job.labels).map(([key, value]) => ({
-          job_seq: stored.get(job.id)!.seq,
-          project: job.project,
-          key,
-          value,
-          state: stored.get(job.id)!.state,
-        })),
-  );
+  const rows = jobs.flatMap((job) => {
+    if (childRole(job)) return [];
+    const { seq, state } = stored.get(job.id)!;
+    return Object.entries(job.labels).map(([key, value]) => ({
+      job_seq: seq,
+      project: job.project,
+      key,
+      value,
+      state,
+    }));
+  });
   if (rows.length > 0) await trx.insertInto('job_labels').values(rows).execute();
 }
 
