@@ -42,18 +42,18 @@ beforeAll(async () => {
       catchup: {
         job_definition: 't::echo:1',
         job_queue: 't::default',
-        cron: '*/5 * * * * *',
+        cron: '*/10 * * * * *',
         // Killed while its last job starts: what is tested is the missed time, not the overlap.
         overlap: 'allow',
-        missed_after_seconds: 2,
+        missed_after_seconds: 3,
       },
       dropped: {
         job_definition: 't::echo:1',
         job_queue: 't::default',
-        cron: '*/5 * * * * *',
+        cron: '*/10 * * * * *',
         overlap: 'allow',
         missed: 'skip',
-        missed_after_seconds: 2,
+        missed_after_seconds: 3,
       },
       held: {
         job_definition: 't::echo:1',
@@ -212,17 +212,17 @@ describe('recurring schedules', () => {
   });
 
   it('after a time no instance ran: run_once runs the latest missed firing once, skip runs none', async () => {
-    // Down from just after one firing (at t0) until 3.5 s past the next (t0 + 5 s): that one is
-    // missed, and late by more than missed_after_seconds (2) when the service is back.
-    const t0 = Math.ceil((Date.now() + 1000) / 5000) * 5000;
+    // Down from just after one firing (at t0) until 4.5 s past the next (t0 + 10 s): that one is
+    // missed, and late by more than missed_after_seconds (3) when the service is back.
+    const t0 = Math.ceil((Date.now() + 1000) / 10_000) * 10_000;
     await sleep(t0 + 300 - Date.now());
     await service.stop('SIGKILL');
-    await sleep(t0 + 8500 - Date.now());
+    await sleep(t0 + 14_500 - Date.now());
     await service.restart();
     const back = Date.now();
-    // The latest time late by more than missed_after_seconds (2) when the service was back:
-    // t0 + 5 s, unless a loaded machine took the restart itself past t0 + 12 s.
-    const missedAt = new Date(back - 2000 < t0 + 10_000 ? t0 + 5000 : t0 + 10_000).toISOString();
+    // The latest time late by more than missed_after_seconds (3) when the service was back:
+    // t0 + 10 s, unless a loaded machine took the restart itself past t0 + 23 s.
+    const missedAt = new Date(back - 3000 < t0 + 20_000 ? t0 + 10_000 : t0 + 20_000).toISOString();
     const since = <T extends { fire_at: string }>(recent: T[]) =>
       recent.filter((f) => Date.parse(f.fire_at) > t0).reverse();
     const until = Date.now() + 20_000;
@@ -236,7 +236,7 @@ describe('recurring schedules', () => {
     });
     await waitForState(service, late!.job_id!, 'completed');
     // Then on as before: the next time, and nothing for any time in between.
-    expect(next!.fire_at).toBe(new Date(Date.parse(missedAt) + 5000).toISOString());
+    expect(next!.fire_at).toBe(new Date(Date.parse(missedAt) + 10_000).toISOString());
     expect(since((await scheduleOf('dropped')).recent)[0]).toMatchObject({
       fire_at: missedAt,
       job_id: null,
