@@ -428,6 +428,15 @@ export const STEPS: Step<unknown>[] = [
               ] as Row,
             ]
           : []),
+        // …and the second half of the bar: three instances against one on the same database.
+        ...(i > 1
+          ? [
+              [
+                `${s.setup} ÷ ${setups[1]!.setup}: submit / detail`,
+                `${round(s.submit.requestsPerSecond / setups[1]!.submit.requestsPerSecond, 2)} / ${round(s.detail.requestsPerSecond / setups[1]!.detail.requestsPerSecond, 2)}`,
+              ] as Row,
+            ]
+          : []),
       ]),
   }),
   step({
