@@ -121,7 +121,20 @@ async function main(args: string[]) {
   if (failed.length > 0) throw new Error(`steps that failed: ${failed.join(', ')}`);
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`bench: ${(error as Error).message}\n`);
-  process.exit(1);
-});
+// A step awaiting what never comes leaves Node nothing to do, and it would exit with 0 as if
+// the run were done: say so, and fail.
+const settlesNever = () => {
+  process.stderr.write(
+    'bench: a step waited for what never came (Node had nothing left to do); the steps before it are saved in bench/results\n',
+  );
+  process.exitCode = 1;
+};
+process.once('beforeExit', settlesNever);
+
+main(process.argv.slice(2)).then(
+  () => process.off('beforeExit', settlesNever),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${(error as Error).message}\n`);
+    process.exit(1);
+  },
+);

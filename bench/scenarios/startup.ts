@@ -10,7 +10,7 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 
 /** How the service is started: the sources through tsx (the old `npm start`), or the build. */
 export const LAUNCHERS = {
-  tsx: ['--import', 'tsx', join(ROOT, 'server', 'cli.ts')],
+  tsx: ['--import', 'tsx', join(ROOT, 'server', 'cli', 'main.ts')],
   compiled: [join(ROOT, 'dist', 'server', 'cli.js')],
 } as const;
 
@@ -43,15 +43,22 @@ export async function startOnce(
         text += chunk.toString();
         if (text.includes('API:')) done();
       });
-      child.once('exit', (code) => fail(new Error(`service exited with ${code}`)));
+      let errors = '';
+      child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+      child.once('exit', (code) =>
+        fail(new Error(`service exited with ${code}: ${errors.trim().split('\n')[0] ?? ''}`)),
+      );
     });
     const startupMs = round(performance.now() - began, 0);
     await sleep(1000);
     return { startupMs, idleRssMiB: rssMiB(child.pid!) };
   } finally {
-    const exited = new Promise((done) => child.once('exit', done));
-    child.kill('SIGTERM');
-    await exited;
+    // A service that failed to start has exited already: its 'exit' would never come again.
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+    }
   }
 }
 
