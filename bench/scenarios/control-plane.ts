@@ -80,17 +80,23 @@ async function takeover(services: TestService[], query: Query): Promise<number> 
         container_env: long,
       }),
   );
-  const victim = services[0]!;
+  // The victim is whichever instance runs the most of them: any instance can claim a job
+  // submitted to another (the first to hear of it), so a chosen one may have run none.
   // An instance's id is host-pid-random (server/app/instance.ts).
-  const ownedByVictim = `%-${victim.pid()}-%`;
+  const pidOf = (owner: string) => Number(owner.split('-').at(-2));
+  let victim: TestService | undefined;
   for (const until = Date.now() + 60_000; ; await sleep(200)) {
-    const [row] = await query(
-      "SELECT count(*) AS n FROM jobs WHERE state = 'running' AND owner LIKE $1",
-      [ownedByVictim],
+    const owners = await query(
+      `SELECT owner, count(*) AS n FROM jobs WHERE state = 'running' AND owner IS NOT NULL
+        GROUP BY owner ORDER BY n DESC`,
     );
-    if (Number(row!.n) > 0) break;
-    if (Date.now() > until) throw new Error('the instance to kill never ran a job');
+    victim = owners
+      .map((row) => services.find((s) => s.pid() === pidOf(String(row.owner))))
+      .find((service) => service !== undefined);
+    if (victim) break;
+    if (Date.now() > until) throw new Error('no instance ran any of the jobs');
   }
+  const ownedByVictim = `%-${victim.pid()}-%`;
   await victim.stop('SIGKILL');
   const killedAt = Date.now();
   for (const until = killedAt + 120_000; ; await sleep(100)) {
