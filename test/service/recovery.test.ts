@@ -18,16 +18,18 @@ describe('restart recovery', () => {
   it('adopts a running container, records one that ended meanwhile, errors a vanished one', async () => {
     const adopt = await submit(service, {
       job_definition: 't::sh:1',
-      container_cmd_parameter: { script: 'sleep 4; echo survived' },
+      container_cmd_parameter: { script: 'sleep 12; echo survived' },
     });
     const endsWhileDown = await submit(service, {
       job_definition: 't::sh:1',
-      container_cmd_parameter: { script: 'sleep 1; exit 4' },
+      // Long enough to be seen running on a loaded machine (CI once saw it fail within 5 s of its
+      // submit); the test then waits for its container to exit rather than for a fixed time.
+      container_cmd_parameter: { script: 'sleep 6; exit 4' },
     });
     const vanishes = await submit(service, { job_definition: 't::sleep:1' });
     const waiting = await submit(service, {
       job_definition: 't::echo:1',
-      schedule_at: Date.now() / 1000 + 4,
+      schedule_at: Date.now() / 1000 + 10, // due after the restart
     });
     for (const id of [adopt, endsWhileDown, vanishes]) await waitForState(service, id, 'running');
 
@@ -35,7 +37,7 @@ describe('restart recovery', () => {
     const vanished = containerOf(vanishes);
     expect(vanished).not.toBe('');
     execFileSync('docker', ['rm', '-f', vanished]);
-    await new Promise((r) => setTimeout(r, 1500)); // endsWhileDown exits meanwhile
+    execFileSync('docker', ['wait', containerOf(endsWhileDown)]); // it exits meanwhile
     await service.restart();
 
     const failed = await waitForState(service, endsWhileDown, 'failed');
