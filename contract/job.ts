@@ -132,7 +132,7 @@ export const jobLogsSchema = z.object({
   text: z.string(),
   /** Whether earlier output (after `since`, when given) was left out. */
   truncated: z.boolean(),
-  /** Oldest first; stdout and stderr interleaved as the engine recorded them. */
+  /** Oldest first by time; stdout and stderr interleaved by the times the engine stamped. */
   lines: z.array(logLineSchema),
   /**
    * Send it back as `since` to get only newer lines. Null once the job has ended and every line

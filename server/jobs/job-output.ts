@@ -53,20 +53,21 @@ export function showableOutput(
   secrets: JobSecrets,
   { after, ended, maxBytes }: OutputOptions,
 ): ContainerLogs {
+  const all = inTimeOrder(output.lines);
   const texts: string[] = [];
   let heldFrom: LogInstant | undefined;
   for (const stream of ['stdout', 'stderr'] as const) {
-    const lines = streamOf(output.lines, stream);
+    const lines = streamOf(all, stream);
     const found = secretsIn(lines.bytes, secrets, output.truncated || after !== null);
     lines.indices.forEach((index, i) => {
       const to = lines.starts[i + 1] ?? lines.bytes.length;
       texts[index] = redactedText(lines.bytes, lines.starts[i]!, to, found);
     });
-    const held = ended ? undefined : firstUnsettled(output.lines, lines, secrets);
+    const held = ended ? undefined : firstUnsettled(all, lines, secrets);
     if (held !== undefined && (heldFrom === undefined || held.at < heldFrom)) heldFrom = held.at;
   }
   const shown: OutputLine[] = [];
-  output.lines.forEach((line, index) => {
+  all.forEach((line, index) => {
     if (after !== null && line.at <= after) return;
     if (heldFrom !== undefined && line.at >= heldFrom) return;
     shown.push({ stream: line.stream, at: line.at, text: texts[index]! });
@@ -76,6 +77,18 @@ export function showableOutput(
   return output.printed
     ? { ...logs, sizes: { kept: sizeOf(kept), printed: output.printed } }
     : logs;
+}
+
+/**
+ * The lines by the instant the engine read them. Docker copies stdout and stderr in a goroutine
+ * each, stamping a line before it writes it to the log, so a line can be written after a
+ * later-stamped line of the other stream. Readers resume after the last line shown (`after`): in
+ * the engine's order a line could be shown again (seen in CI). A stable sort keeps each stream's
+ * own order.
+ */
+function inTimeOrder(lines: readonly WorkloadLine[]): readonly WorkloadLine[] {
+  const ordered = lines.every((line, i) => i === 0 || lines[i - 1]!.at <= line.at);
+  return ordered ? lines : [...lines].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
 function sizeOf(lines: readonly OutputLine[]): OutputSize {

@@ -126,6 +126,23 @@ describe('following a running job', () => {
     return seen;
   }
 
+  it('repeats no line the engine wrote after a later-stamped line of the other stream', () => {
+    // Docker stamps a line before writing it, one goroutine a stream: "err" is stamped after
+    // "out" but written first, so the engine's order is not the stamps' order.
+    const [out] = linesOf('out\n');
+    const [err] = linesOf('err\n', 'stderr');
+    const written = [err!, out!];
+    const first = showableOutput({ lines: written, truncated: false }, none, {
+      after: null,
+      ended: false,
+      maxBytes: 100,
+    });
+    expect(first.lines.map((l) => l.text)).toEqual(['out\n', 'err\n']);
+    const after = first.lines.at(-1)!.at;
+    const again = written.filter((l) => l.at > after);
+    expect(again).toEqual([]);
+  });
+
   it('holds back a possible start of a secret until it is settled, losing and repeating nothing', () => {
     const output = [
       ...linesOf(`start\n${KEY}\n`),
