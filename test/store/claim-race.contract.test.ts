@@ -57,8 +57,10 @@ describe.each(DRIVERS)('claims on $name', (driver) => {
 
       // Every job claimed once, by exactly one worker, whose owner id it carries.
       expect(claimedBy.flat().sort()).toEqual([...ids].sort());
+      // A race needs two. Not all three: SQLite's lock waits are not fair, and on a loaded
+      // machine one process can wait out the whole race (seen in CI: 0 of 200).
+      expect(claimedBy.filter((claimed) => claimed.length > 0).length).toBeGreaterThanOrEqual(2);
       for (const [worker, claimed] of claimedBy.entries()) {
-        expect(claimed.length).toBeGreaterThan(0); // each took part in the race
         for (const id of claimed) {
           const job = await store.jobs.getJob(id);
           expect(job).toMatchObject({ state: 'completed', owner: `worker-${worker}` });
