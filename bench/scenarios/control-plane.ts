@@ -82,28 +82,26 @@ async function takeover(services: TestService[], query: Query): Promise<number> 
   );
   // The victim is whichever instance runs the most of them: any instance can claim a job
   // submitted to another (the first to hear of it), so a chosen one may have run none.
-  // An instance's id is host-pid-random (server/app/instance.ts).
-  const pidOf = (owner: string) => Number(owner.split('-').at(-2));
-  let victim: TestService | undefined;
+  let owner: string | undefined;
   for (const until = Date.now() + 60_000; ; await sleep(200)) {
-    const owners = await query(
-      `SELECT owner, count(*) AS n FROM jobs WHERE state = 'running' AND owner IS NOT NULL
-        GROUP BY owner ORDER BY n DESC`,
+    const [busiest] = await query(
+      `SELECT owner FROM jobs WHERE state = 'running' AND owner IS NOT NULL
+        GROUP BY owner ORDER BY count(*) DESC LIMIT 1`,
     );
-    victim = owners
-      .map((row) => services.find((s) => s.pid() === pidOf(String(row.owner))))
-      .find((service) => service !== undefined);
-    if (victim) break;
+    owner = busiest && String(busiest.owner);
+    if (owner) break;
     if (Date.now() > until) throw new Error('no instance ran any of the jobs');
   }
-  const ownedByVictim = `%-${victim.pid()}-%`;
+  // An instance's id is host-pid-random (server/app/instance.ts).
+  const victim = services.find((s) => s.pid() === Number(owner.split('-').at(-2)));
+  if (!victim) throw new Error(`no instance started here is ${owner}`);
   await victim.stop('SIGKILL');
   const killedAt = Date.now();
   for (const until = killedAt + 120_000; ; await sleep(100)) {
     const [row] = await query(
-      `SELECT count(*) AS n FROM jobs WHERE owner LIKE $1
+      `SELECT count(*) AS n FROM jobs WHERE owner = $1
           AND state NOT IN ('completed', 'failed', 'error', 'cancelled')`,
-      [ownedByVictim],
+      [owner],
     );
     if (Number(row!.n) === 0) return Date.now() - killedAt;
     if (Date.now() > until)
