@@ -15,6 +15,7 @@ const ephemeralStart = Number(
 // a restart found its port held by another suite's server). So each pick is also reserved in a
 // file every test process sees, held for as long as the process that picked it lives.
 const RESERVATIONS = join(tmpdir(), 'jobdeck-test-ports');
+mkdirSync(RESERVATIONS, { recursive: true });
 
 function isAlive(pid: number): boolean {
   try {
@@ -26,7 +27,6 @@ function isAlive(pid: number): boolean {
 }
 
 function reserve(port: number): boolean {
-  mkdirSync(RESERVATIONS, { recursive: true });
   const file = join(RESERVATIONS, String(port));
   try {
     writeFileSync(file, String(process.pid), { flag: 'wx' });
