@@ -22,6 +22,28 @@ describe('the PostgreSQL driver', () => {
     }
   });
 
+  it('survives the server ending a connection checked out inside a transaction (a frozen instance past the idle-in-transaction timeout)', async () => {
+    const pool = createPool(await createDatabase(), 1);
+    const admin = createPool(await createDatabase(), 1);
+    try {
+      const client = await pool.connect();
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      // What idle_in_transaction_session_timeout does to a paused instance's open transaction.
+      await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+      // The server's FATAL message reaches the client as an 'error' event: with no listener,
+      // it is thrown from the socket's handler and the whole process ends (Vitest fails the run).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await expect(client.query('SELECT 1')).rejects.toThrow();
+      client.release();
+      // The pool dropped the dead connection and opens another.
+      expect((await pool.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await pool.end();
+      await admin.end();
+    }
+  });
+
   it('runs a kept (named) statement again after another process added a column to its table', async () => {
     const url = await createDatabase();
     // One connection: the statement kept on it is the one the ALTER makes stale.

@@ -86,6 +86,12 @@ export function createPool(url: string, size: number): pg.Pool {
   // An idle connection that the server closed (restart, failover) is dropped by the pool and the
   // next query opens another; without a listener the 'error' event would end the process.
   pool.on('error', () => {});
-  pool.on('connect', nameHotStatements);
+  pool.on('connect', (client) => {
+    // The pool listens only to idle connections. One checked out when the server ends it (a
+    // frozen instance's transaction past the timeout above) would end the process the same way:
+    // its query fails instead, and the pool drops it on release.
+    client.on('error', () => {});
+    nameHotStatements(client);
+  });
   return pool;
 }
