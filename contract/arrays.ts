@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jobStateSchema } from './states';
+import { jobStateSchema, type JobState } from './states';
 
 /**
  * Extension: an array job, one submit that makes a parent and `size` children. Each child runs
@@ -87,3 +87,37 @@ export const arrayAnswerSchema = z.object({
     .meta({ description: 'Send it back as `cursor` for the next page; null on the last' }),
 });
 export type ArrayAnswer = z.infer<typeof arrayAnswerSchema>;
+
+/**
+ * The order an array's children are counted in wherever they are shown: those ended first
+ * (`completed` leads, as the parent's note says "N of size completed"), then those under way, then
+ * those waiting.
+ */
+const CHILD_COUNT_ORDER: readonly JobState[] = [
+  'completed',
+  'failed',
+  'timeout',
+  'error',
+  'cancelled',
+  'cancelling',
+  'running',
+  'starting',
+  'runnable',
+  'pending',
+  'submitted',
+];
+
+/**
+ * An array's children counted by state as both the parent's system_note and the console's chips
+ * show them: one count, state by state, so the two cannot disagree. In CHILD_COUNT_ORDER; states
+ * with no child are left out unless `kept` (a filter the console must be able to switch off).
+ */
+export function childCounts(
+  counts: Partial<Record<JobState, number>>,
+  kept: readonly JobState[] = [],
+): [JobState, number][] {
+  return CHILD_COUNT_ORDER.flatMap((state): [JobState, number][] => {
+    const n = counts[state] ?? 0;
+    return n > 0 || kept.includes(state) ? [[state, n]] : [];
+  });
+}

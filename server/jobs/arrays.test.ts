@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FINAL_STATES, JOB_STATES, type JobState } from '../../contract';
+import { FINAL_STATES, JOB_STATES, childCounts, type JobState } from '../../contract';
 import { newJob } from '../../test/store/new-job';
 import { arrayChildren, childIds, summarizeArray } from './arrays';
 import type { Job } from './model';
@@ -33,21 +33,24 @@ describe('summing up an array', () => {
   it('runs once any child has started, with every count in the note', () => {
     expect(summarizeArray(parentIn('runnable'), counts({ runnable: 10 }))).toEqual({
       to: 'runnable',
-      note: '0 of 10 completed, 10 waiting',
+      note: '0 of 10 completed, 10 runnable',
     });
     expect(
       summarizeArray(
         parentIn('runnable'),
         counts({ completed: 4, failed: 1, starting: 1, running: 2, runnable: 2 }),
       ),
-    ).toEqual({ to: 'running', note: '4 of 10 completed, 1 failed, 3 running, 2 waiting' });
+    ).toEqual({
+      to: 'running',
+      note: '4 of 10 completed, 1 failed, 2 running, 1 starting, 2 runnable',
+    });
   });
 
   it('ends completed when all completed, failed when any failed, cancelled when cancelled', () => {
     expect(summarizeArray(parentIn('running'), counts({ completed: 10 }))?.to).toBe('completed');
     expect(summarizeArray(parentIn('running'), counts({ completed: 9, timeout: 1 }))).toEqual({
       to: 'failed',
-      note: '9 of 10 completed, 1 failed',
+      note: '9 of 10 completed, 1 timeout',
     });
     expect(summarizeArray(parentIn('running'), counts({ completed: 8, cancelled: 2 }))?.to).toBe(
       'cancelled',
@@ -61,11 +64,19 @@ describe('summing up an array', () => {
     );
   });
 
+  it("counts in its note state by state, as the console's chips do, never one state for another", () => {
+    const byState = { completed: 3, failed: 5, error: 2 };
+    const summary = summarizeArray(parentIn('running'), counts(byState));
+    expect(summary).toEqual({ to: 'failed', note: '3 of 10 completed, 5 failed, 2 error' });
+    const chips = childCounts(byState).map(([state, n]) => `${n} ${state}`);
+    expect(summary?.note).toBe(`3 of 10 completed, ${chips.slice(1).join(', ')}`);
+  });
+
   it('writes large counts with separators', () => {
     const big = { ...parentIn('running'), array: { size: 10_000 } };
     expect(
       summarizeArray(big, counts({ completed: 1234, running: 40, runnable: 8726 }))?.note,
-    ).toBe('1,234 of 10,000 completed, 40 running, 8,726 waiting');
+    ).toBe('1,234 of 10,000 completed, 40 running, 8,726 runnable');
   });
 
   it('only ever moves a parent along its own table', () => {

@@ -3,6 +3,7 @@ import {
   SLOT_STATES,
   UNSUCCESSFUL_STATES,
   WAITING_STATES,
+  childCounts,
   isFinalState,
   type JobState,
 } from '../../contract';
@@ -129,14 +130,7 @@ export function summarizeArray(
   const failed = count(UNSUCCESSFUL_STATES);
   const cancelled = count(['cancelled']);
   const running = count(SLOT_STATES);
-  const waiting = count(WAITING_STATES);
-  const note = notes.arrayProgress(size, [
-    ['completed', completed],
-    ['failed', failed],
-    ['cancelled', cancelled],
-    ['running', running],
-    ['waiting', waiting],
-  ]);
+  const note = notes.arrayProgress(size, childCounts(Object.fromEntries(counts)));
   if (completed + failed + cancelled >= size) {
     const to =
       completed === size

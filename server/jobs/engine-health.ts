@@ -11,7 +11,7 @@ const OUTAGES_KEPT = 32;
 /**
  * Whether the container engine answers, as every engine call made by this process saw it.
  * The dispatcher starts work only while it does; notes of waiting jobs say since when it does not;
- * and an exit during an outage is put down to the engine, not to the job.
+ * and an exit by a signal during an outage may be the engine's, not the job's (outcome.ts).
  */
 export class EngineHealth {
   private downSince: number | null = null;

@@ -1,4 +1,4 @@
-import { DEPENDENCY_TYPE_WORDS, type DependencyType } from '../../contract';
+import { DEPENDENCY_TYPE_WORDS, type DependencyType, type JobState } from '../../contract';
 
 /**
  * Every system_note the service writes, in one place, in words a user can act on.
@@ -22,12 +22,12 @@ export const notes = {
     `waiting for the jobs its array (job ${parent}) makes it follow`,
   cancelledWithArray: (parent: string) => `cancelled with its array (job ${parent})`,
   arrayCancelling: 'cancellation requested: cancelling its children that have not ended',
-  arrayProgress: (size: number, parts: readonly [string, number][]) =>
-    `${counted(parts[0]![1])} of ${counted(size)} ${parts[0]![0]}` +
-    parts
-      .slice(1)
-      .filter(([, n]) => n > 0)
-      .map(([what, n]) => `, ${counted(n)} ${what}`)
+  /** `byState`: the children's counts as `childCounts` gives them, the console's chips' own. */
+  arrayProgress: (size: number, byState: readonly [JobState, number][]) =>
+    `${counted(byState.find(([state]) => state === 'completed')?.[1] ?? 0)} of ${counted(size)} completed` +
+    byState
+      .filter(([state]) => state !== 'completed')
+      .map(([state, n]) => `, ${counted(n)} ${state}`)
       .join(''),
   scheduled: (at: number) => `scheduled for ${iso(at)}`,
   waitingForDependencies: (

@@ -15,7 +15,8 @@ export function deadlineOf(job: Pick<Job, 'startedAt' | 'timeoutSeconds'>, now: 
  * How a job ended, decided from what the engine reports, never from what this process happens
  * to remember: the same answer after any restart, from any instance.
  *
- * @param engineWasDown whether the engine was seen unreachable when the workload ended
+ * @param engineWasDown whether the engine was seen unreachable when the workload ended: an exit
+ *   then is the engine's only when what the engine reports could be its kill (see below)
  */
 export function outcomeOf(
   job: Job,
@@ -39,10 +40,25 @@ export function outcomeOf(
   if (fields.finishedAt >= started + job.timeoutSeconds * 1000) {
     return { to: 'timeout', note: notes.timedOut(job.timeoutSeconds, exitCode), fields };
   }
-  if (exitCode !== 0 && engineWasDown) {
+  if (engineWasDown && mayBeTheEngines(workload, exitCode)) {
     return { to: 'error', note: notes.engineStopped(exitCode), fields };
   }
   return exitCode === 0
     ? { to: 'completed', note: null, fields }
     : { to: 'failed', note: notes.failed(exitCode), fields };
+}
+
+// Signal numbers go up to 64 (SIGRTMAX) on Linux: a process ended by signal n exits 128 + n.
+const HIGHEST_SIGNAL = 64;
+
+/**
+ * Whether an exit may be the engine's own doing rather than the job's. An engine that stops, or
+ * restarts without live-restore, ends its containers with a signal (their stop signal, then
+ * SIGKILL), so their exit code reads 128 + the signal's number. Any other code is one the
+ * container's process chose itself, and an out-of-memory kill is the job's, as the engine says:
+ * those stand whatever the engine's health was then, as a slow or briefly unreachable engine
+ * loses no exit code.
+ */
+function mayBeTheEngines(workload: Workload, exitCode: number): boolean {
+  return workload.cause !== 'oom_killed' && exitCode > 128 && exitCode <= 128 + HIGHEST_SIGNAL;
 }

@@ -265,6 +265,37 @@ describe('the runner and the reconciler, on a fake engine', () => {
     await domain.waitFor(waiting, 'completed');
   });
 
+  it("keeps an exit's own code across an outage: only a signal's exit may be the engine's", async () => {
+    domain = await startDomain();
+    const ids = [];
+    for (let i = 0; i < 4; i += 1) ids.push(await domain.submit());
+    for (const id of ids) await domain.waitFor(id, 'running');
+    const [failing, succeeding, signalled, outOfMemory] = ids as [string, string, string, string];
+    domain.engine.goAway();
+    await sleep(RECONCILE_MS * 3);
+    expect(domain.system.health.available).toBe(false);
+    // Each ends while the engine is away; the engine keeps what each exit was.
+    domain.engine.exit(failing, 1);
+    domain.engine.exit(succeeding, 0);
+    domain.engine.exit(signalled, 143);
+    domain.engine.killForMemory(outOfMemory);
+    domain.engine.comeBack();
+    const failed = await domain.waitFor(failing, ['failed', 'error']);
+    expect([failed.state, failed.exitCode, failed.systemNote]).toEqual([
+      'failed',
+      1,
+      'exited with code 1',
+    ]);
+    expect((await domain.waitFor(succeeding, ['completed', 'error'])).state).toBe('completed');
+    const killed = await domain.waitFor(signalled, ['failed', 'error']);
+    expect([killed.state, killed.systemNote]).toEqual([
+      'error',
+      'exited with code 143 while the container engine was stopped or unreachable, so the engine may have ended it; submit it again',
+    ]);
+    const oom = await domain.waitFor(outOfMemory, ['failed', 'error']);
+    expect([oom.state, oom.systemNote]).toEqual(['failed', 'exited with code 137']);
+  });
+
   it('requeues a launch the engine was too far away to take, and starts it once it answers', async () => {
     domain = await startDomain();
     const release = domain.engine.holdLaunches();

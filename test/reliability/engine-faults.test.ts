@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobRecord } from '../../contract';
+import type { ArrayAnswer, JobRecord } from '../../contract';
 import { PrivateEngine } from '../support/private-engine';
 import { startService, type TestService } from '../support/service';
-import { detail, submit, waitForState } from '../support/jobs';
+import { detail, shScript, submit, waitForState } from '../support/jobs';
 import { budget, recordFigure } from './figures';
 
 /**
@@ -92,6 +92,12 @@ async function outage(signal: 'SIGKILL' | 'SIGTERM') {
   return { detectMs, settleMs, resumeMs };
 }
 
+async function arrayOf(id: string): Promise<ArrayAnswer> {
+  const response = await service.request('GET', `/v1/client/job/${id}/array`);
+  expect(response.status, response.text).toBe(200);
+  return response.body.data as ArrayAnswer;
+}
+
 describe('engine faults', () => {
   it('survives the engine killed (SIGKILL) while jobs run and submits arrive', async () => {
     const { detectMs, settleMs, resumeMs } = await outage('SIGKILL');
@@ -109,6 +115,44 @@ describe('engine faults', () => {
     recordFigure('engine stop: fault → health 503', detectMs, 'ms');
     recordFigure('engine stop: engine back → running jobs settled', settleMs, 'ms');
     recordFigure('engine stop: engine back → a job submitted meanwhile completed', resumeMs, 'ms');
+  });
+
+  it("keeps the exit codes of an array's children that ended while the engine was killed", async () => {
+    // Four children (the queue's four slots), each ending by itself at one instant well after the
+    // engine is killed: odd indexes exit 1, even ones 0. The engine keeps what each exit was.
+    const exitAt = Math.ceil((Date.now() + 10_000) / 1000);
+    const parent = await submit(service, {
+      ...shScript(
+        `until [ "$(date +%s)" -ge ${exitAt} ]; do sleep 0.2; done; exit $((JOBDECK_ARRAY_INDEX % 2))`,
+      ),
+      array: { size: 4 },
+    });
+    await until(async () => (await arrayOf(parent)).counts.running === 4, 30_000, 'all running');
+    expect(Date.now(), 'the children ran too late to end during the outage').toBeLessThan(
+      exitAt * 1000 - 3_000,
+    );
+    await engine.stop('SIGKILL');
+    await until(async () => (await health()) === 503, 10_000, 'health to say 503');
+    await sleep(exitAt * 1000 + 1_500 - Date.now());
+    await engine.start();
+    const backAt = Date.now();
+
+    const done = await waitForState(service, parent, ['completed', 'failed', 'cancelled'], 60_000);
+    recordFigure(
+      'engine SIGKILL: engine back → an array whose children ended meanwhile settled',
+      Date.now() - backAt,
+      'ms',
+    );
+    const answer = await arrayOf(parent);
+    expect(answer.items.map((c) => [c.index, c.state, c.exit_code, c.system_note])).toEqual([
+      [0, 'completed', 0, null],
+      [1, 'failed', 1, 'exited with code 1'],
+      [2, 'completed', 0, null],
+      [3, 'failed', 1, 'exited with code 1'],
+    ]);
+    // The parent's note is its counts, state by state.
+    expect(answer.counts).toEqual({ completed: 2, failed: 2 });
+    expect([done.state, done.system_note]).toEqual(['failed', '2 of 4 completed, 2 failed']);
   });
 
   it('ends a job whose container was removed behind its back as error, with a note', async () => {

@@ -78,6 +78,16 @@ export class FakeRuntime extends InMemoryEngine implements ContainerRuntime {
     this.table.change(jobId, { status: 'exited', exitCode, finishedAt: at });
   }
 
+  /** The kernel killed it for memory past its limit (SIGKILL: 137), and the engine says so. */
+  killForMemory(jobId: string, at = Date.now()): void {
+    this.table.change(jobId, {
+      status: 'exited',
+      exitCode: 137,
+      finishedAt: at,
+      cause: 'oom_killed',
+    });
+  }
+
   /** The engine ends the workload for a reason of its own (its node drained or lost), saying why. */
   endByEngine(jobId: string, exitCode: number | null, message: string): void {
     this.table.change(jobId, { status: 'exited', exitCode, finishedAt: Date.now(), message });

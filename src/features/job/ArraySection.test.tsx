@@ -14,7 +14,7 @@ const record = (state: JobState, fields: Partial<JobRecord> = {}): JobRecord => 
   id: PARENT,
   name: 'fan-out',
   state,
-  system_note: '1 of 3 completed, 1 running, 1 waiting',
+  system_note: '1 of 3 completed, 1 failed, 1 running',
   schedule_at: null,
   created_at: '2026-11-26T10:40:00.000Z',
   updated_at: '2026-11-26T10:41:00.000Z',
@@ -55,7 +55,7 @@ describe("an array's parent", () => {
       within(chips)
         .getAllByRole('checkbox')
         .map((chip) => chip.closest('div')?.textContent),
-    ).toEqual(['All 3', '1 running', '1 completed', '1 failed']);
+    ).toEqual(['All 3', '1 completed', '1 failed', '1 running']);
     expect(within(chips).getByRole('checkbox', { name: 'All 3' })).toBeChecked();
     const table = within(section).getByRole('table', { name: 'Children' });
     expect(rowsOf(table)).toEqual([
@@ -69,6 +69,27 @@ describe("an array's parent", () => {
     );
     expect(within(section).getByTestId('children-shown')).toHaveTextContent('3 of 3 shown');
     expect(within(section).queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it("counts its children as its note does, state by state in the note's order", async () => {
+    const items = [
+      ...[0, 1, 2].map((i) => arrayChild(i)),
+      ...[3, 4, 5, 6, 7].map((i) => arrayChild(i, { state: 'failed', exit_code: 1 })),
+      arrayChild(8, { state: 'error', exit_code: null }),
+      arrayChild(9, { state: 'running', exit_code: null, finished_at: null }),
+    ];
+    // The note as the service writes it from the same counts (server/jobs/arrays.test.ts).
+    const note = '3 of 10 completed, 5 failed, 1 error, 1 running';
+    stubService([[/\/array\?/, parentAnswer(10, items)]]);
+    renderWithService(<JobView job={record('running', { system_note: note })} />);
+    const chips = await screen.findByRole('group', { name: 'Show the children in a state' });
+    const counted = within(chips)
+      .getAllByRole('checkbox')
+      .slice(1)
+      .map((chip) => chip.closest('div')?.textContent);
+    expect(screen.getByTestId('system-note')).toHaveTextContent(note);
+    expect(note).toBe(`3 of 10 completed, ${counted.slice(1).join(', ')}`);
+    expect(counted[0]).toBe('3 completed');
   });
 
   it('filters by the states clicked, in the URL, and clears the filter with All', async () => {

@@ -1,10 +1,11 @@
 import { Chip, Group } from '@mantine/core';
-import { JOB_STATES, type JobState } from '../../../contract';
+import { childCounts, type JobState } from '../../../contract';
 import type { ArrayAnswer } from '../../api/arrays';
 
 /**
  * The children counted by state, each count a toggle of the filter (several may be on); "All"
- * clears it. States with no child are left out unless the filter holds them (to be switched off).
+ * clears it. The parent's note's own count (`childCounts`), in its order: states with no child
+ * are left out unless the filter holds them (to be switched off).
  */
 export function ChildStateChips({
   array,
@@ -15,9 +16,7 @@ export function ChildStateChips({
   states: readonly JobState[];
   onChange: (states: JobState[]) => void;
 }) {
-  const shown = JOB_STATES.filter(
-    (state) => (array.counts[state] ?? 0) > 0 || states.includes(state),
-  );
+  const shown = childCounts(array.counts, states);
   return (
     <Group gap="xs" role="group" aria-label="Show the children in a state">
       <Chip
@@ -28,7 +27,7 @@ export function ChildStateChips({
       >
         All {array.size.toLocaleString('en')}
       </Chip>
-      {shown.map((state) => (
+      {shown.map(([state, count]) => (
         <Chip
           key={state}
           checked={states.includes(state)}
@@ -38,7 +37,7 @@ export function ChildStateChips({
           size="sm"
           wrapperProps={{ 'data-testid': `child-count-${state}` }}
         >
-          {(array.counts[state] ?? 0).toLocaleString('en')} {state}
+          {count.toLocaleString('en')} {state}
         </Chip>
       ))}
     </Group>
