@@ -49,6 +49,26 @@ export function describeRuntimeContract(row: EngineRow): void {
       await runtime.remove(first);
     });
 
+    it('launches once per job id when two launch it at once (two instances, after a takeover): one workload, running, kept', async () => {
+      // Several rounds: which call creates and which finds the name taken varies from one to the next.
+      for (let round = 0; round < 10; round += 1) {
+        const spec = row.spec('runs');
+        const launches = await Promise.allSettled([runtime.launch(spec), runtime.launch(spec)]);
+        expect(
+          launches.map((launch) => (launch.status === 'rejected' ? String(launch.reason) : 'ok')),
+        ).toEqual(['ok', 'ok']);
+        const [first, second] = launches.map(
+          (launch) => (launch as PromiseFulfilledResult<Workload>).value,
+        );
+        expect(second!.id).toBe(first!.id);
+        const mine = (await runtime.list()).filter((w) => w.jobId === spec.jobId);
+        expect(mine.map((w) => w.id)).toEqual([first!.id]);
+        // Started (or, on a cluster, being placed), never failed nor removed by the other launch.
+        expect(['running', 'pending']).toContain(mine[0]!.status);
+        await runtime.remove(first!);
+      }
+    });
+
     it('tells which attempt of the job a workload runs, on launch, inspect and list', async () => {
       const spec = { ...row.spec('runs'), attempt: 3 };
       const workload = await runtime.launch(spec);

@@ -122,6 +122,9 @@ export class DockerRuntime implements ContainerRuntime {
       await this.quick.getContainer(name).start();
       failpoint('after-start');
     } catch (error) {
+      // 304: started by another launch of this job (an instance taken over while alive launched
+      // it too): that is this launch's outcome, not a failure, and the container must stay.
+      if (statusOf(error) === 304) return (await this.inspect(spec.jobId)) ?? existing;
       const failure = this.translate(error, 'start');
       if (failure instanceof RuntimeError) await this.remove(existing).catch(() => undefined);
       throw failure;

@@ -39,6 +39,8 @@ const SWEEP_INTERVAL_MS = 15_000;
 const UPDATE_TRIES = 3;
 const NETWORK_GONE = /network \S+ not found/;
 
+// The manager's answer to a second create of a name at once (its store's conflict, not a 409).
+const NAME_TAKEN = /name conflicts with an existing object/;
 /**
  * Docker Swarm through a manager's Engine API: each job is one service named after the job,
  * replicated with one replica and restart condition none, placed by the swarm's scheduler.
@@ -101,8 +103,11 @@ export class SwarmRuntime implements ContainerRuntime {
         Labels: jobLabels(this.options.labels, spec, this.options.storeId),
       });
     } catch (error) {
-      // Made before, and the answer lost (or the service's create failed after it).
-      if (statusOf(error) !== 409) throw translate(error, 'create the job network', this.where);
+      // Made before, and the answer lost (or the service's create failed after it); or made
+      // by another launch of this job at this moment, which the manager refuses without a 409.
+      if (statusOf(error) !== 409 && !NAME_TAKEN.test(detailOf(error))) {
+        throw translate(error, 'create the job network', this.where);
+      }
     }
     return name;
   }
