@@ -71,6 +71,8 @@ export interface JobSystemOptions {
   identity: InstanceIdentity;
   /** How long an instance may stay silent before another takes over its jobs. */
   instanceTimeoutMs: number;
+  /** How long a launch may be with the engine before its job is settled anyway (tests shorten it). */
+  launchNoticedAfterMs?: number;
   isLocalProcessAlive: (pid: number) => boolean;
   /** Whether operators pause queues and change max_running through the API (the extensions). */
   queueControlApi: boolean;
@@ -79,6 +81,12 @@ export interface JobSystemOptions {
   keepAuditMs: number;
   trends: TrendRollerOptions;
 }
+
+/**
+ * A launch is a few engine calls (create, start, inspect), each with a timeout of 15 s, and a
+ * wait of up to 10 s for a name being freed: one still under way after a minute is stuck.
+ */
+const LAUNCH_NOTICED_AFTER_MS = 60_000;
 
 export type JobSystem = ReturnType<typeof createJobSystem>;
 
@@ -104,7 +112,11 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     signals,
     logger,
     logs,
-    options: { defaults: options.defaults, owner },
+    options: {
+      defaults: options.defaults,
+      owner,
+      launchNoticedAfterMs: options.launchNoticedAfterMs ?? LAUNCH_NOTICED_AFTER_MS,
+    },
   });
   const locks = new KeyedSerial();
   const controls = new QueueControls({

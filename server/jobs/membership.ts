@@ -14,7 +14,9 @@ const FORGET_AFTER_MS = 24 * 3600 * 1000;
 /**
  * This instance's heartbeat, and the takeover of jobs whose instance is lost: it stopped, it has
  * not beaten for `timeoutMs`, or it was a process on this very machine that no longer exists
- * (the embedded default restarted after a kill: no need to wait out the timeout).
+ * (the embedded default restarted after a kill: no need to wait out the timeout). The heartbeat
+ * says the process is alive, nothing more: it beats on a timer of its own (Reconciler), so a pass
+ * slowed by a slow engine never makes a live instance look lost.
  */
 export class Membership {
   constructor(
@@ -37,9 +39,13 @@ export class Membership {
     await this.store.takeOver(null, this.self.id);
   }
 
-  /** Beats, and takes over the jobs of every lost instance; returns the ids taken over. */
-  async beat(now = Date.now()): Promise<Set<string>> {
+  /** Says this instance is alive. */
+  async beat(now = Date.now()): Promise<void> {
     await this.registry.heartbeat(this.self.id, now);
+  }
+
+  /** Takes over the jobs of every lost instance; returns the ids taken over. */
+  async takeOverLost(now = Date.now()): Promise<Set<string>> {
     const taken = new Set<string>();
     for (const instance of await this.registry.list()) {
       if (!this.isLost(instance, now)) continue;

@@ -163,6 +163,11 @@ export interface StateChange {
   endedAttempt?: AttemptRecord;
   /** The ended job's output, kept in the same transaction, within its project's budget. */
   keptOutput?: KeptOutput;
+  /**
+   * Moves the job only while this instance owns it: one that was taken over while alive (a late
+   * heartbeat) changes nothing of the jobs it lost.
+   */
+  heldBy?: string;
 }
 
 /** An ended job's output and the budget it is kept within. */

@@ -25,7 +25,7 @@ export interface ReconcilerParts {
 
 /**
  * The guarantee behind the runner's fast path, the way Kubernetes controllers and Nomad work:
- * on a short interval, beat this instance's heartbeat and take over the jobs of lost instances,
+ * on a short interval, take over the jobs of lost instances (the heartbeat beats beside it),
  * compare every job this instance owns with what the engine reports and settle what differs;
  * remove workloads whose jobs have ended. It only ever reads levels (job
  * state, workload status), so a lost event, a dropped engine connection or a restart of this
@@ -33,6 +33,7 @@ export interface ReconcilerParts {
  */
 export class Reconciler {
   private timer: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
   private stopped = true;
   private running: Promise<void> | undefined;
 
@@ -58,17 +59,27 @@ export class Reconciler {
     this.afterPass = parts.afterPass;
   }
 
-  /** Runs one pass (the recovery after a restart), then one every interval. */
+  /** Runs one pass (the recovery after a restart), then one every interval; beats meanwhile. */
   async start(): Promise<void> {
     this.stopped = false;
+    // Beside the passes, not in them: a pass waits on every job's settle, which a slow engine
+    // can hold for its calls' timeouts, longer than the instance timeout under a burst. The
+    // beat then came late and a live instance was taken over.
+    this.heartbeat = setInterval(() => {
+      this.membership.beat().catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'could not beat the heartbeat; retrying next interval');
+      });
+    }, this.intervalMs);
+    this.heartbeat.unref();
     await this.pass();
     this.schedule();
   }
 
-  /** Stops the passes; resolves once a pass under way has finished. */
+  /** Stops the passes and the heartbeat; resolves once a pass under way has finished. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearInterval(this.heartbeat);
     await this.running;
   }
 
@@ -92,8 +103,8 @@ export class Reconciler {
   }
 
   private async passNow(): Promise<void> {
-    // The heartbeat first: an engine that does not answer must not make this instance look lost.
-    const takenOver = await this.membership.beat();
+    // Before the engine's ping: an engine that does not answer must not stop the takeovers.
+    const takenOver = await this.membership.takeOverLost();
     await this.runtime.ping();
     const { workloads, jobs } = await this.locks.run(DISPATCH_LOCK, async () => ({
       workloads: await this.runtime.list(),

@@ -31,12 +31,16 @@ export interface RunnerOptions {
   defaults: ContainerDefaults;
   /** This instance: the runner settles only the jobs it owns. */
   owner: string;
+  /** How long a launch may be with the engine before the reconciler settles its job anyway. */
+  launchNoticedAfterMs: number;
 }
 
 // A stop that has not ended the container this long after its grace period is asked again.
 const STOP_RETRY_AFTER_GRACE_MS = 10_000;
 // setTimeout's ceiling; a later deadline is caught by the reconciler's passes instead.
 const MAX_TIMER_MS = 2 ** 31 - 1;
+// Every move the runner makes is its own as the job's owner: taken over, it changes nothing.
+const OWNED = { owned: true } as const;
 
 /** What a Runner works with. */
 export interface RunnerParts {
@@ -58,8 +62,11 @@ export interface RunnerParts {
  * fast path when a container ends, the reconciler's regular pass — reaches the same outcome.
  */
 export class Runner {
-  /** Jobs whose launch call is with the engine now: their launch settles them. */
-  private readonly launching = new Set<string>();
+  /**
+   * Jobs whose launch call is with the engine now, and since when: their launch settles them,
+   * unless it has been there past `launchNoticedAfterMs` (see settleNow).
+   */
+  private readonly launching = new Map<string, { since: number }>();
   /** Jobs whose end this process is waiting for (the fast path). */
   private readonly followed = new Set<string>();
   private readonly stopsIssued = new Map<string, number>();
@@ -109,8 +116,9 @@ export class Runner {
 
   /** Starts a job that is in `starting`; returns at once. */
   launch(job: Job): void {
-    this.launching.add(job.id);
-    this.track(this.launchNow(job));
+    const launch = { since: Date.now() };
+    this.launching.set(job.id, launch);
+    this.track(this.launchNow(job, launch));
   }
 
   /**
@@ -129,7 +137,11 @@ export class Runner {
     });
   }
 
-  private async launchNow(job: Job): Promise<void> {
+  private async launchNow(job: Job, launch: { since: number }): Promise<void> {
+    // A later launch of the job (after this one was noticed as stuck) is not this one's to end.
+    const ended = () => {
+      if (this.launching.get(job.id) === launch) this.launching.delete(job.id);
+    };
     let secrets: JobSecrets | undefined;
     let workload: Workload;
     try {
@@ -153,11 +165,11 @@ export class Runner {
         runOptions: job.runOptions,
       });
     } catch (error) {
-      this.launching.delete(job.id);
+      ended();
       await this.launchFailed(job.id, error, secrets);
       return;
     }
-    this.launching.delete(job.id);
+    ended();
     await this.settle(job.id, workload);
   }
 
@@ -178,10 +190,13 @@ export class Runner {
       // after all, the next launch finds it by the job's id instead of making a second.
       this.health.markDown(error.message);
       const since = this.health.unreachableSince ?? Date.now();
-      await this.machine.decideAndMove(jobId, (job) =>
-        job.state === 'starting'
-          ? { to: 'runnable', note: notes.waitingForEngine(since) }
-          : undefined,
+      await this.machine.decideAndMove(
+        jobId,
+        (job) =>
+          job.state === 'starting'
+            ? { to: 'runnable', note: notes.waitingForEngine(since) }
+            : undefined,
+        OWNED,
       );
       return;
     }
@@ -191,10 +206,13 @@ export class Runner {
         { jobId, keyId: error.keyId },
         'a job needs a secret key this instance lacks',
       );
-      await this.machine.decideAndMove(jobId, (job) =>
-        job.state === 'starting'
-          ? { to: 'runnable', note: notes.waitingForSecretKey(error.keyId) }
-          : undefined,
+      await this.machine.decideAndMove(
+        jobId,
+        (job) =>
+          job.state === 'starting'
+            ? { to: 'runnable', note: notes.waitingForSecretKey(error.keyId) }
+            : undefined,
+        OWNED,
       );
       return;
     }
@@ -203,20 +221,24 @@ export class Runner {
     const reason = secrets ? secrets.scrub(message) : message;
     this.logger.warn({ jobId, reason }, 'the engine could not run a job');
     const finishedAt = Date.now();
-    await this.machine.decideAndMove(jobId, (job) => {
-      if (job.state === 'starting') {
-        const outcome = {
-          to: 'error' as const,
-          note: reason,
-          fields: { exitCode: null, finishedAt },
-        };
-        return attemptEnd(job, outcome, null, undefined, finishedAt);
-      }
-      if (job.state === 'cancelling') {
-        return { to: 'cancelled', note: notes.cancelledBeforeContainer, fields: { finishedAt } };
-      }
-      return undefined;
-    });
+    await this.machine.decideAndMove(
+      jobId,
+      (job) => {
+        if (job.state === 'starting') {
+          const outcome = {
+            to: 'error' as const,
+            note: reason,
+            fields: { exitCode: null, finishedAt },
+          };
+          return attemptEnd(job, outcome, null, undefined, finishedAt);
+        }
+        if (job.state === 'cancelling') {
+          return { to: 'cancelled', note: notes.cancelledBeforeContainer, fields: { finishedAt } };
+        }
+        return undefined;
+      },
+      OWNED,
+    );
   }
 
   private async settleNow(
@@ -224,7 +246,7 @@ export class Runner {
     observed: Workload | null | undefined,
     takenOver: boolean,
   ): Promise<void> {
-    if (this.stopped || this.launching.has(jobId)) return;
+    if (this.stopped || this.launchUnderWay(jobId)) return;
     // "Gone" is only believed from a fresh look: a listing from a moment ago misses new workloads.
     let workload = observed ?? (await this.runtime.inspect(jobId));
     for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
@@ -246,6 +268,25 @@ export class Runner {
       workload = await this.runtime.inspect(jobId); // the job moved meanwhile: look again
     }
     this.logger.error({ jobId }, `could not settle a job after ${DECIDE_ATTEMPTS} attempts`);
+  }
+
+  /**
+   * Whether the job's launch is with the engine, for less than the bound: every engine call has a
+   * timeout, so a launch still there past it is stuck, and the job is settled from what the engine
+   * reports instead (made but not started: launched again; not made: waits again), never left in
+   * `starting`.
+   */
+  private launchUnderWay(jobId: string): boolean {
+    const launch = this.launching.get(jobId);
+    if (!launch) return false;
+    const waited = Date.now() - launch.since;
+    if (waited < this.options.launchNoticedAfterMs) return true;
+    this.launching.delete(jobId);
+    this.logger.warn(
+      { jobId, waitedMs: waited },
+      'a launch has been with the engine past its bound; settling the job from what the engine reports',
+    );
+    return false;
   }
 
   /** One decision on a job holding a slot; false when it moved under us (decide again). */
@@ -278,6 +319,7 @@ export class Runner {
         'running',
         workload.node && notes.runningOn(workload.node),
         { startedAt: workload.startedAt ?? now, containerId: workload.id, node: workload.node },
+        OWNED,
       );
       return running ? this.step(running, workload, takenOver) : false;
     }
@@ -311,7 +353,7 @@ export class Runner {
     note: string,
     fields?: { finishedAt: number },
   ): Promise<boolean> {
-    return (await this.machine.move(job, to, note, fields)) !== undefined;
+    return (await this.machine.move(job, to, note, fields, OWNED)) !== undefined;
   }
 
   /**
@@ -345,6 +387,7 @@ export class Runner {
     const moved = await this.machine.move(job, end.to, end.note, end.fields, {
       endedAttempt: end.endedAttempt,
       keptOutput: output && !end.retried ? this.logs.kept(job, output) : undefined,
+      owned: true,
     });
     if (!moved) return false;
     this.stopsIssued.delete(job.id);

@@ -80,6 +80,12 @@ export interface Move {
   endedAttempt?: AttemptRecord;
 }
 
+/** What a move records with it, and whether it is this instance's as the job's owner. */
+export interface MoveOptions extends Pick<StateChange, 'endedAttempt' | 'keptOutput'> {
+  /** Only while this instance owns the job (the runner's moves): see StateChange.heldBy. */
+  owned?: boolean;
+}
+
 /** Someone kept moving the job between our read and our write. */
 export class ContendedError extends Error {}
 
@@ -109,7 +115,7 @@ export class JobStateMachine {
     to: JobState,
     note: string | null,
     fields?: TransitionFields,
-    recorded: Pick<StateChange, 'endedAttempt' | 'keptOutput'> = {},
+    recorded: MoveOptions = {},
   ): Promise<Job | undefined> {
     if (!canMove(job.state, to, job)) {
       throw new Error(`illegal transition ${job.state} → ${to} for job ${job.id}`);
@@ -118,6 +124,7 @@ export class JobStateMachine {
     if (fields) change.fields = fields;
     if (recorded.endedAttempt) change.endedAttempt = recorded.endedAttempt;
     if (recorded.keptOutput) change.keptOutput = recorded.keptOutput;
+    if (recorded.owned) change.heldBy = this.owner;
     const moved = await this.store.moveJob(change);
     if (moved) failpoint(`after-move-to-${to}`);
     if (moved) this.notify(moved, job.state);
@@ -132,13 +139,17 @@ export class JobStateMachine {
   async decideAndMove(
     id: string,
     decide: (job: Job) => Move | undefined,
+    options: Pick<MoveOptions, 'owned'> = {},
   ): Promise<Job | undefined> {
     for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
       const job = await this.store.getJob(id);
+      // Owned moves: once another instance owns the job, there is nothing left to decide here.
+      if (options.owned && job && job.owner !== this.owner) return undefined;
       const move = job && decide(job);
       if (!job || !move) return undefined;
       const moved = await this.move(job, move.to, move.note, move.fields, {
         endedAttempt: move.endedAttempt,
+        ...options,
       });
       if (moved) return moved;
     }

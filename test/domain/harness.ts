@@ -40,6 +40,7 @@ export async function startDomain(
   engine = new FakeRuntime(),
   dataDir?: string,
   reconcileIntervalMs = RECONCILE_MS,
+  launchNoticedAfterMs?: number,
 ) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'jobdeck-domain-'));
   const config = configSchema.parse({ projects, data_dir: dir });
@@ -102,6 +103,7 @@ export async function startDomain(
         reconcileIntervalMs,
         identity,
         instanceTimeoutMs: INSTANCE_TIMEOUT_MS,
+        launchNoticedAfterMs,
         isLocalProcessAlive: (pid) => livePids.has(pid),
         queueControlApi: true,
         retention: { intervalMs: 60_000, batchSize: 500 },
@@ -113,6 +115,13 @@ export async function startDomain(
     system.feed.start();
     return Object.assign(system, {
       identity,
+      /** Alive, but its heartbeat late (a long pause), until the returned function is called. */
+      lateHeartbeat(): () => void {
+        silent = true;
+        return () => {
+          silent = false;
+        };
+      },
       /** Gone without a word, as after kill -9: no heartbeat, no goodbye, no process. */
       async crash(): Promise<void> {
         silent = true;

@@ -67,6 +67,57 @@ describe('several instances on one store, on a fake engine', () => {
   });
 });
 
+describe('an instance taken over while alive (a late heartbeat), and jobs that must not stall', () => {
+  it('changes nothing of a job it lost: its moves as owner are refused once another owns it', async () => {
+    domain = await startDomain();
+    const id = await domain.submit();
+    await domain.waitFor(id, 'running');
+    const late = domain.system;
+    const beatAgain = late.lateHeartbeat();
+    const other = await domain.join('host-b');
+    for (const deadline = Date.now() + 5000; ; await sleep(10)) {
+      if ((await domain.store.getJob(id))!.owner === other.identity.id) break;
+      if (Date.now() > deadline) throw new Error('never taken over');
+    }
+    beatAgain();
+    const job = (await domain.store.getJob(id))!;
+    // What the late instance's runner would do with what it saw before the takeover.
+    expect(await late.machine.move(job, 'error', 'lost', undefined, { owned: true })).toBe(
+      undefined,
+    );
+    expect((await domain.store.getJob(id))!.state).toBe('running');
+    // The new owner's moves go through.
+    domain.engine.exit(id, 0);
+    await domain.waitFor(id, 'completed');
+    expect(domain.engine.launches.filter((l) => l === id)).toHaveLength(1);
+  });
+
+  it('never leaves a job in starting behind a launch stuck with the engine: it is settled from what the engine reports', async () => {
+    domain = await startDomain(undefined, undefined, undefined, 300);
+    const release = domain.engine.holdLaunches();
+    const id = await domain.submit();
+    await domain.waitFor(id, 'starting');
+    // Past the bound the reconciler settles it: no container was made, so it waits again.
+    for (const deadline = Date.now() + 5000; ; await sleep(20)) {
+      if ((await domain.history(id)).includes('runnable', 2)) break;
+      if (Date.now() > deadline) throw new Error(`still ${(await domain.store.getJob(id))!.state}`);
+    }
+    release();
+    await domain.waitFor(id, 'running');
+    domain.engine.exit(id, 0);
+    await domain.waitFor(id, 'completed');
+    expect(await domain.history(id)).toEqual([
+      'submitted',
+      'runnable',
+      'starting',
+      'runnable',
+      'starting',
+      'running',
+      'completed',
+    ]);
+  });
+});
+
 describe('an instance is lost', () => {
   const now = 1_000_000;
   const me = { id: 'me', host: 'host-a', pid: 1 };
@@ -103,7 +154,7 @@ describe('an instance is lost', () => {
       (pid) => alivePids.includes(pid),
       pino({ level: 'silent' }),
     );
-    await membership.beat(now);
+    await membership.takeOverLost(now);
     return taken;
   }
 

@@ -39,19 +39,21 @@ afterAll(() => starts.stop());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function threeInstances(): Promise<TestService[]> {
+async function threeInstances(
+  limits = { queueMax: QUEUE_MAX, instanceTimeoutS: INSTANCE_TIMEOUT_S },
+): Promise<TestService[]> {
   const url = await createDatabase();
   db = new pg.Client({ connectionString: url });
   await db.connect();
   const projects = testProjects();
-  (projects.t.queues as Record<string, object>).shared = { max_running: QUEUE_MAX };
-  (projects.t.queues as Record<string, object>).other = { max_running: QUEUE_MAX };
+  (projects.t.queues as Record<string, object>).shared = { max_running: limits.queueMax };
+  (projects.t.queues as Record<string, object>).other = { max_running: limits.queueMax };
   const settings = {
     store: { type: 'postgres', url },
     projects,
     max_running: SERVICE_MAX,
     reconcile_interval_seconds: 1,
-    instance_timeout_seconds: INSTANCE_TIMEOUT_S,
+    instance_timeout_seconds: limits.instanceTimeoutS,
   };
   // One after the other: the first creates the schema, the others find it done.
   for (let i = 0; i < 3; i += 1) services.push(await startService(settings));
@@ -303,6 +305,88 @@ describe('three instances on one PostgreSQL', () => {
     recordFigure(
       `3 instances on PostgreSQL: one frozen then killed, holding ${victimHeld} of ${ids.length} jobs`,
       `taken over in ${takeoverMs} ms (instance timeout ${INSTANCE_TIMEOUT_S} s); ${pendingAtFreeze} still pending at the freeze; ${ids.length} of ${ids.length} completed once, 1 container each (2 retried: 2 attempts each; 2 waiting on dependencies, started after them; an array of 4 completed with its children)`,
+    );
+  });
+  it('takeover of a live instance, then a kill: every job ends once, none stalls in starting', async () => {
+    const jobs = budget({ ci: 150, full: 300 });
+    // The issue's setting: a short instance timeout and a queue of six, so a late heartbeat under
+    // the burst has a live instance taken over, and a kill has a third adopt what it held.
+    const instances = await threeInstances({ queueMax: 6, instanceTimeoutS: 5 });
+    const ids = await Promise.all(
+      Array.from({ length: jobs }, (_, i) =>
+        submit(instances[i % 3]!, {
+          job_definition: 't::sh:1',
+          job_queue: 't::shared',
+          container_cmd_parameter: { script: 'sleep 0.3; echo done' },
+        }),
+      ),
+    );
+    const ownersNow = async () =>
+      (
+        await db!.query<{ owner: string; pid: number; n: string }>(
+          `SELECT j.owner, i.pid, count(*) AS n FROM jobs j JOIN instances i ON i.id = j.owner
+            WHERE j.state = ANY($1) GROUP BY j.owner, i.pid ORDER BY n DESC`,
+          [SLOT_STATES],
+        )
+      ).rows;
+    const byPid = (pid: number) => instances.find((service) => service.pid() === pid)!;
+    for (
+      const deadline = Date.now() + 120_000;
+      (await ownersNow()).length === 0;
+      await sleep(100)
+    ) {
+      if (Date.now() > deadline) throw new Error('no job ever took a slot');
+    }
+    // A heartbeat made late on purpose, twice: the busiest instance goes on working while its
+    // heartbeat reads a minute old, so the others take its jobs over while it is alive and acting
+    // on them (as under a burst); then it stops dead past the store's idle-in-transaction timeout
+    // (a paused VM), and goes on as if nothing happened.
+    const { owner: lateId, pid: latePid } = (await ownersNow())[0]!;
+    const late = byPid(latePid);
+    for (const until = Date.now() + 3000; Date.now() < until; await sleep(200)) {
+      await db!.query('UPDATE instances SET heartbeat_at = $1 WHERE id = $2', [
+        Date.now() - 60_000,
+        lateId,
+      ]);
+    }
+    await sleep(1500);
+    process.kill(late.pid(), 'SIGSTOP');
+    await sleep(6500);
+    process.kill(late.pid(), 'SIGCONT');
+    await sleep(2500);
+    // Then a kill of another that holds jobs now, mid-run: the third adopts what it held.
+    const holders = await ownersNow();
+    const victim = byPid((holders.find((h) => h.pid !== late.pid()) ?? holders[0]!).pid);
+    await victim.stop('SIGKILL');
+    const survivors = instances.filter((service) => service !== victim);
+    const started = Date.now();
+    for (const deadline = Date.now() + 4 * 60_000; ; await sleep(500)) {
+      const finals = await finalStatesOf(ids);
+      if (ids.every((id) => finals.has(id))) break;
+      if (Date.now() > deadline) {
+        const waiting = ids.filter((id) => !finals.has(id));
+        throw new Error(`${waiting.length} jobs never ended:\n${await whereStuck(waiting)}`);
+      }
+    }
+    const finals = await finalStatesOf(ids);
+    expect(ids.filter((id) => finals.get(id) === 1)).toHaveLength(jobs);
+    const startsByJob = await starts.byJob();
+    expect(ids.filter((id) => (startsByJob.get(id) ?? 0) > 1)).toEqual([]);
+    const { rows } = await db!.query<{ state: string; n: string }>(
+      'SELECT state, count(*) AS n FROM jobs WHERE id = ANY($1) GROUP BY state',
+      [ids],
+    );
+    // Every job ran (once): none was failed for the takeover's sake.
+    expect(Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]))).toEqual({
+      completed: jobs,
+    });
+    await waitForState(survivors[0]!, ids.at(-1)!, 'completed');
+    const takeovers = survivors.map(
+      (service) => (service.output().match(/took over the jobs of a lost instance/g) ?? []).length,
+    );
+    recordFigure(
+      `3 instances on PostgreSQL: one taken over while alive, frozen, then another killed, ${jobs} jobs`,
+      `${jobs} of ${jobs} completed once, 1 container each; takeovers logged by the survivors: ${takeovers.join('/')}; the last job ended ${((Date.now() - started) / 1000).toFixed(1)} s after the kill`,
     );
   });
 });

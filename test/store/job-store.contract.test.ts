@@ -183,6 +183,33 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     ]);
   });
 
+  it('moves a job held by an owner only for that owner: taken over, the first changes nothing', async () => {
+    const job = await walk(await insert(), 'runnable');
+    await store.jobs.moveJob({
+      id: job.id,
+      from: 'runnable',
+      to: 'starting',
+      at: T0 + 2,
+      note: null,
+      fields: { owner: 'instance-a' },
+    });
+    expect(await store.jobs.takeOver('instance-a', 'instance-b')).toEqual([job.id]);
+    const running = { id: job.id, from: 'starting' as const, to: 'running' as const, note: null };
+    expect(await store.jobs.moveJob({ ...running, at: T0 + 3, heldBy: 'instance-a' })).toBe(
+      undefined,
+    );
+    expect((await store.jobs.getJob(job.id))!.state).toBe('starting');
+    expect(
+      await store.jobs.moveJob({ ...running, at: T0 + 4, heldBy: 'instance-b' }),
+    ).toMatchObject({ state: 'running', owner: 'instance-b' });
+    expect((await store.jobs.transitions(job.id)).map((t) => t.at)).toEqual([
+      T0,
+      T0 + 1,
+      T0 + 2,
+      T0 + 4,
+    ]);
+  });
+
   it('replaces the note of a job only while it is in the state given, recording no transition', async () => {
     const job = await walk(await insert(), 'runnable', 'starting');
     await store.jobs.setNote(job.id, 'starting', 'waiting for a node: no\0 capacity');

@@ -18,6 +18,7 @@ export class FakeRuntime extends InMemoryEngine implements ContainerRuntime {
   private away = false;
   private readonly refusals = new Map<string, string>();
   private launchGate: Promise<void> | undefined;
+  private pingGate: Promise<void> | undefined;
   private placing: string | undefined;
   /** Every launch call, in order: how tests count that nothing started twice. */
   readonly launches: string[] = [];
@@ -55,6 +56,21 @@ export class FakeRuntime extends InMemoryEngine implements ContainerRuntime {
       node: 'node-2',
       startedAt: Date.now(),
     });
+  }
+
+  /** Pings wait until the returned function is called: an engine slow to answer. */
+  holdPings(): () => void {
+    let release!: () => void;
+    this.pingGate = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.pingGate = undefined;
+      release();
+    };
+  }
+
+  override async ping(): Promise<void> {
+    await this.pingGate;
+    return super.ping();
   }
 
   /** Launches wait until the returned function is called: a slow create, for races. */

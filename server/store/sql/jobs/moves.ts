@@ -56,6 +56,7 @@ export class JobMoves implements Moves {
       })
       .where('id', '=', change.id)
       .where('state', '=', change.from)
+      .$if(change.heldBy !== undefined, (update) => update.where('owner', '=', change.heldBy!))
       .returningAll()
       .executeTakeFirst();
     if (!row) return undefined;
