@@ -11,7 +11,7 @@ import type { Settlement, WebhookChanges, WebhookStore } from '../../jobs/ports'
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../schema';
 import { readChanges } from './jobs/change-feed';
 
-/** Rows per insert statement, ten parameters each. */
+/** Rows per insert statement, twelve parameters each. */
 const INSERT_CHUNK = 500;
 
 const toWebhook = (row: Selectable<WebhooksTable>): WebhookRecord => ({
@@ -57,7 +57,9 @@ const toDeliveryRow = (d: DeliveryRecord) => ({
   attempts: d.attempts,
   next_attempt_at: d.nextAttemptAt,
   lease_until: d.leaseUntil,
+  last_error: d.lastError,
   created_at: d.createdAt,
+  finished_at: d.finishedAt,
 });
 
 export class SqlWebhookStore implements WebhookStore {
