@@ -100,11 +100,6 @@ export class Webhooks {
     request: NewWebhook,
   ): Promise<{ webhook: WebhookRecord; secret: string }> {
     this.check(project, request);
-    if ((await this.list(project)).length >= WEBHOOK_LIMITS.perProject) {
-      throw conflict(
-        `the project already has ${WEBHOOK_LIMITS.perProject} webhooks: delete one first`,
-      );
-    }
     const secret = newSecret();
     const webhook: WebhookRecord = {
       id: timeOrderedUuid(),
@@ -116,7 +111,11 @@ export class Webhooks {
       createdBy,
       createdAt: Date.now(),
     };
-    await this.deps.webhooks.create(webhook);
+    if (!(await this.deps.webhooks.create(webhook, WEBHOOK_LIMITS.perProject))) {
+      throw conflict(
+        `the project already has ${WEBHOOK_LIMITS.perProject} webhooks: delete one first`,
+      );
+    }
     this.deps.follow();
     return { webhook, secret };
   }

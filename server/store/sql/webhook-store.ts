@@ -9,6 +9,7 @@ import type {
 } from '../../jobs/model';
 import type { Settlement, WebhookChanges, WebhookStore } from '../../jobs/ports';
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../schema';
+import type { StoreDialect } from './dialect';
 import { readChanges } from './jobs/change-feed';
 
 /** Rows per insert statement, twelve parameters each. */
@@ -63,25 +64,38 @@ const toDeliveryRow = (d: DeliveryRecord) => ({
 });
 
 export class SqlWebhookStore implements WebhookStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: StoreDialect,
+  ) {}
 
-  async create(webhook: WebhookRecord) {
-    await this.db
-      .insertInto('webhooks')
-      .values({
-        id: webhook.id,
-        project: webhook.project,
-        url: webhook.url,
-        description: webhook.description,
-        states_json: JSON.stringify(webhook.states),
-        queues_json: JSON.stringify(webhook.queues),
-        labels_json: JSON.stringify(webhook.labels.map(labelSelectorText)),
-        secret_sealed: webhook.sealedSecret,
-        from_seq: webhook.fromSeq,
-        created_by: webhook.createdBy,
-        created_at: webhook.createdAt,
-      })
-      .execute();
+  create(webhook: WebhookRecord, atMost: number) {
+    return this.db.transaction().execute(async (trx) => {
+      await this.dialect.serializeLimit(trx, `webhooks:${webhook.project}`);
+      const { count } = await trx
+        .selectFrom('webhooks')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('project', '=', webhook.project)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= atMost) return false;
+      await trx
+        .insertInto('webhooks')
+        .values({
+          id: webhook.id,
+          project: webhook.project,
+          url: webhook.url,
+          description: webhook.description,
+          states_json: JSON.stringify(webhook.states),
+          queues_json: JSON.stringify(webhook.queues),
+          labels_json: JSON.stringify(webhook.labels.map(labelSelectorText)),
+          secret_sealed: webhook.sealedSecret,
+          from_seq: webhook.fromSeq,
+          created_by: webhook.createdBy,
+          created_at: webhook.createdAt,
+        })
+        .execute();
+      return true;
+    });
   }
 
   async list(project?: string) {
