@@ -1,4 +1,4 @@
-import { webhookUrlProblem, type JobState, type RetryStrategy } from '../../contract';
+import { webhookUrlProblem, type RetryStrategy } from '../../contract';
 import { GAP_GRACE_MS, type ChangeFeed } from './change-feed';
 import type { ClaimedDelivery, DeliveryRecord, JobChange, WebhookRecord } from './model';
 import type { JobStore, Logger, SecretBox, Settlement, WebhookSender, WebhookStore } from './ports';
@@ -223,7 +223,8 @@ export class WebhookRelay {
       const now = Date.now();
       const oldest = changes[0]?.transition.at;
       if (oldest !== undefined && oldest < now - this.deps.options.replayMaxAgeMs) {
-        await this.skipStale(cursor, changes, [...states], upto, now);
+        await this.skipStale(cursor, changes, hooks, upto, now);
+        if (this.stopped) return;
         continue;
       }
       const full = changes.length === FAN_OUT_PAGE;
@@ -273,13 +274,13 @@ export class WebhookRelay {
   private async skipStale(
     cursor: number,
     page: JobChange[],
-    states: JobState[],
+    hooks: WebhookRecord[],
     upto: number,
     now: number,
   ): Promise<void> {
     const { webhooks, logger, options } = this.deps;
     const cutoff = now - options.replayMaxAgeMs;
-    const hooks = await webhooks.list();
+    const states = [...new Set(hooks.flatMap((hook) => hook.states))];
     const skipped = new Map<string, Skipped>();
     let to = upto;
     reading: for (;;) {
