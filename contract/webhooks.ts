@@ -23,24 +23,39 @@ const timestamp = z.iso.datetime({ offset: true });
 
 const URL_MESSAGE = 'must be an http:// or https:// URL, like https://hooks.example.com/jobdeck';
 
-/** An absolute http(s) URL without credentials: a password in a URL would be shown back. */
+/** The scheme, exactly two slashes, then the host's first character. */
+const WRITTEN_HOST = /^https?:\/\/[^/\\]/i;
+
+/**
+ * What is wrong with a webhook's URL, or undefined: an absolute http(s) URL whose host is
+ * written, without credentials (a password in a URL would be shown back) or a fragment. The
+ * relay asks again before each send, of URLs stored before a rule was added.
+ */
+export function webhookUrlProblem(text: string): string | undefined {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+    return URL_MESSAGE;
+  }
+  // A URL parser reads `http:///hooks`, `http:/hooks` or `http:\\hooks` as the host `hooks`:
+  // a host that was never written is refused rather than guessed.
+  if (!WRITTEN_HOST.test(text)) {
+    return 'must name its host right after the scheme and two slashes, like https://hooks.example.com/jobdeck';
+  }
+  if (url.username || url.password) {
+    return 'must not hold a user name or password: the signature proves the sender';
+  }
+  if (url.hash) return 'must not have a #fragment';
+  return undefined;
+}
+
 export const webhookUrlSchema = z
   .string({ error: URL_MESSAGE })
   .max(WEBHOOK_LIMITS.urlMaxLength, `must be at most ${WEBHOOK_LIMITS.urlMaxLength} characters`)
   .refine(...withoutNul)
   .refine(...wellFormed)
   .superRefine((text, context) => {
-    const url = URL.canParse(text) ? new URL(text) : undefined;
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
-      context.addIssue({ code: 'custom', message: URL_MESSAGE });
-    } else if (url.username || url.password) {
-      context.addIssue({
-        code: 'custom',
-        message: 'must not hold a user name or password: the signature proves the sender',
-      });
-    } else if (url.hash) {
-      context.addIssue({ code: 'custom', message: 'must not have a #fragment' });
-    }
+    const message = webhookUrlProblem(text);
+    if (message) context.addIssue({ code: 'custom', message });
   });
 
 const distinct = <T>(items: readonly T[]) => new Set(items).size === items.length;
@@ -119,7 +134,10 @@ export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
 
 export const webhookDeliverySchema = z.object({
   id: z.string().meta({ description: 'Also its `webhook-id` header, the same on every attempt' }),
-  event_type: z.string().meta({ description: 'job.<state>, or webhook.test' }),
+  event_type: z.string().meta({
+    description:
+      "job.<state>, webhook.test, or webhook.skipped (never sent: its error counts the events older than the service's replay bound that were not sent)",
+  }),
   job_id: z.string().nullable(),
   state: z.enum(DELIVERY_STATES).meta({
     description: 'pending: to be tried (again); delivered: a 2xx came back; failed: given up',

@@ -11,7 +11,8 @@ export JOBDECK_TEST_STORE=postgres
 
 # Whole files: keys, sealed values and password hashes at rest in the database's own files and
 # log; backup and rotation; the event feed across restarts and instances; recovery after SIGKILL;
-# console sign-in, whose users and sessions have no contract suite; the lifecycle end to end.
+# console sign-in, whose users and sessions have no contract suite; the lifecycle end to end;
+# a project's limits with creates racing at two instances.
 npx vitest run --project service \
   test/service/auth.test.ts \
   test/service/backup.test.ts \
@@ -20,6 +21,7 @@ npx vitest run --project service \
   test/service/events-slow-reader.test.ts \
   test/service/lifecycle.test.ts \
   test/service/oidc-sign-in.test.ts \
+  test/service/project-limits.test.ts \
   test/service/recovery.test.ts \
   test/service/secrets.test.ts \
   test/service/secrets-rotation.test.ts \

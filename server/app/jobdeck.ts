@@ -163,14 +163,15 @@ export async function startJobdeck(
       ...(config.extensions && {
         webhooks: {
           store: storage.webhooks,
-          sender: httpWebhookSender(webhookHosts.allowsAddress),
+          sender: httpWebhookSender(webhookHosts.refusesAddress),
           render: webhookEvents,
-          allowsHost: webhookHosts.allowsHost,
+          refusesHost: webhookHosts.refusesHost,
           options: {
             timeoutMs: config.webhooks.timeout_seconds * 1000,
             maxAttempts: config.webhooks.max_attempts,
             firstRetryMs: config.webhooks.first_retry_seconds * 1000,
             keepDeliveriesMs: config.webhooks.keep_deliveries_days * 86_400_000,
+            replayMaxAgeMs: config.webhooks.replay_max_age_hours * 3_600_000,
           },
         },
       }),

@@ -567,7 +567,7 @@ export const configSchema = z
           )
           .default([])
           .describe(
-            'The hosts webhooks may be sent to, at any address (a name, an address, or *.example.com); empty: any host whose address is not internal (loopback, private, link-local)',
+            'The hosts webhooks may be sent to, at any address (a name, an address, or *.example.com); empty: any host whose address is public (not loopback, private, link-local, site- or unique-local, multicast, reserved, nor such an IPv4 address carried in an IPv6 one)',
           ),
         timeout_seconds: positiveInt
           .max(60, 'must be at most 60')
@@ -589,6 +589,14 @@ export const configSchema = z
           .max(365, 'must be at most 365')
           .default(7)
           .describe('How long ended deliveries stay in the delivery log'),
+        replay_max_age_hours: z
+          .number()
+          .positive()
+          .max(8760, 'must be at most 8760')
+          .default(24)
+          .describe(
+            "State changes older than this when the service reads them (webhooks were off a while: extensions off, every instance stopped) are not sent; each webhook's delivery log counts them in one webhook.skipped record",
+          ),
       })
       .prefault({})
       .describe(

@@ -40,7 +40,7 @@ export interface WebhookWiring {
   store: WebhookStore;
   sender: WebhookSender;
   render: EventRenderer;
-  allowsHost: HostPolicy;
+  refusesHost: HostPolicy;
   options: RelayOptions;
 }
 
@@ -220,7 +220,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       catalog,
       secrets,
       render: ports.webhooks.render,
-      allowsHost: ports.webhooks.allowsHost,
+      refusesHost: ports.webhooks.refusesHost,
       kick: () => relay?.kick(),
       follow: () => relay?.follow(),
     });

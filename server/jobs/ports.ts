@@ -202,7 +202,11 @@ export interface BulkActionStore {
 
 /** Webhooks, the state changes read for them, and their deliveries, shared by every instance. */
 export interface WebhookStore {
-  create(webhook: WebhookRecord): Promise<void>;
+  /**
+   * Stores it unless its project already has `atMost` webhooks (false then): the count and the
+   * insert are one step, however many creates run at once on any instance.
+   */
+  create(webhook: WebhookRecord, atMost: number): Promise<boolean>;
   /** Every project's webhooks (`project` given: that project's), oldest first. */
   list(project?: string): Promise<WebhookRecord[]>;
   /** Deletes it and its deliveries; false when there was none. */

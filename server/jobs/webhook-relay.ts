@@ -1,6 +1,6 @@
-import type { RetryStrategy } from '../../contract';
+import { webhookUrlProblem, type RetryStrategy } from '../../contract';
 import { GAP_GRACE_MS, type ChangeFeed } from './change-feed';
-import type { ClaimedDelivery, DeliveryRecord, WebhookRecord } from './model';
+import type { ClaimedDelivery, DeliveryRecord, JobChange, WebhookRecord } from './model';
 import type { JobStore, Logger, SecretBox, Settlement, WebhookSender, WebhookStore } from './ports';
 import { backoffMs } from './retry';
 import { coalesced } from './serial';
@@ -35,6 +35,18 @@ export interface RelayOptions {
   firstRetryMs: number;
   /** Ended deliveries are kept this long for the delivery log. */
   keepDeliveriesMs: number;
+  /**
+   * A change older than this when it is read is not sent (the relay was off a long while):
+   * each webhook's log gets one `webhook.skipped` record counting those it would have fired.
+   */
+  replayMaxAgeMs: number;
+}
+
+/** Of the changes too old to send, how many a webhook would have fired, and between when. */
+interface Skipped {
+  count: number;
+  first: number;
+  last: number;
 }
 
 /**
@@ -96,7 +108,7 @@ export class WebhookRelay {
       sender: WebhookSender;
       secrets: SecretBox;
       render: EventRenderer;
-      allowsHost: HostPolicy;
+      refusesHost: HostPolicy;
       logger: Logger;
       options: RelayOptions;
     },
@@ -208,8 +220,14 @@ export class WebhookRelay {
       // (its fromSeq), one created before is matched. One that wants states not read: again.
       const hooks = await webhooks.list();
       if (hooks.some((hook) => hook.states.some((state) => !states.has(state)))) continue;
-      const full = changes.length === FAN_OUT_PAGE;
       const now = Date.now();
+      const oldest = changes[0]?.transition.at;
+      if (oldest !== undefined && oldest < now - this.deps.options.replayMaxAgeMs) {
+        await this.skipStale(cursor, changes, hooks, upto, now);
+        if (this.stopped) return;
+        continue;
+      }
+      const full = changes.length === FAN_OUT_PAGE;
       const deliveries: DeliveryRecord[] = [];
       let to = upto;
       for (const change of changes) {
@@ -244,6 +262,62 @@ export class WebhookRelay {
         if (deliveries.length > handed.length) this.kick();
       }
       if (!more || this.stopped) return;
+    }
+  }
+
+  /**
+   * Reads on from `page` while the changes are older than `replayMaxAgeMs` and stores, with the
+   * cursor past them, one `webhook.skipped` record per webhook they would have fired, instead of
+   * their deliveries: a relay off for weeks sends no weeks-old events. Compare-and-set on the
+   * cursor like any fan-out, so among instances one records them.
+   */
+  private async skipStale(
+    cursor: number,
+    page: JobChange[],
+    hooks: WebhookRecord[],
+    upto: number,
+    now: number,
+  ): Promise<void> {
+    const { webhooks, logger, options } = this.deps;
+    const cutoff = now - options.replayMaxAgeMs;
+    const states = [...new Set(hooks.flatMap((hook) => hook.states))];
+    const skipped = new Map<string, Skipped>();
+    let to = upto;
+    reading: for (;;) {
+      for (const change of page) {
+        const { at } = change.transition;
+        if (at >= cutoff) {
+          to = change.seq - 1;
+          break reading;
+        }
+        for (const hook of hooks.filter((h) => fires(h, change))) {
+          const tally = skipped.get(hook.id) ?? { count: 0, first: at, last: at };
+          skipped.set(hook.id, { count: tally.count + 1, first: tally.first, last: at });
+        }
+      }
+      if (this.stopped) return;
+      if (page.length < FAN_OUT_PAGE) break;
+      page = await webhooks.changesInto(states, page.at(-1)!.seq, upto, FAN_OUT_PAGE);
+    }
+    // A webhook created meanwhile that wants states not read: the next pass reads again.
+    if ((await webhooks.list()).some((hook) => hook.states.some((s) => !states.includes(s)))) {
+      return;
+    }
+    const hours = options.replayMaxAgeMs / 3_600_000;
+    const notes = [...skipped].map(([webhookId, { count, first, last }]) => ({
+      ...newDelivery(webhookId, { type: 'webhook.skipped', jobId: null, payload: '' }, now),
+      state: 'failed' as const,
+      lastError: `${count} ${count === 1 ? 'event' : 'events'} from ${new Date(first).toISOString()} to ${new Date(last).toISOString()} not sent: older than ${hours} h (webhooks.replay_max_age_hours) when read`,
+      finishedAt: now,
+    }));
+    if (!(await webhooks.advance(cursor, to, notes))) return;
+    this.advancedAt = now;
+    this.readUpTo = to;
+    if (skipped.size > 0) {
+      logger.warn(
+        { skipped: Object.fromEntries([...skipped].map(([id, { count }]) => [id, count])) },
+        `webhooks: events older than ${hours} h (webhooks.replay_max_age_hours) were not sent`,
+      );
     }
   }
 
@@ -401,14 +475,12 @@ export class WebhookRelay {
   }
 
   private async send(delivery: ClaimedDelivery) {
-    const { sender, secrets, allowsHost, options } = this.deps;
+    const { sender, secrets, refusesHost, options } = this.deps;
     const refused = (error: string) => ({ delivered: false, status: null, latencyMs: null, error });
-    const host = new URL(delivery.url).hostname;
-    if (!allowsHost(host)) {
-      return refused(
-        `host "${host}" is not allowed: an internal address, or a host not in the service's webhooks.allowed_hosts`,
-      );
-    }
+    // Checked again at each send: the rules or the configuration may have changed since the
+    // webhook was stored.
+    const refusal = webhookUrlProblem(delivery.url) ?? refusesHost(new URL(delivery.url).hostname);
+    if (refusal) return refused(`url: ${refusal}`);
     let secret: string;
     try {
       secret = secrets.open(delivery.sealedSecret);

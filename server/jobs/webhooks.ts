@@ -20,8 +20,11 @@ export interface EventRenderer {
   test(webhookId: string, at: number): string;
 }
 
-/** Whether a hostname is one an operator allows webhooks to reach (config: allowed_hosts). */
-export type HostPolicy = (hostname: string) => boolean;
+/**
+ * Why webhooks may not reach a URL's host (config: allowed_hosts; an internal address), or
+ * undefined when they may.
+ */
+export type HostPolicy = (hostname: string) => string | undefined;
 
 export const notFoundWebhook = (id: string) =>
   new JobRequestError('not-found', `id: no webhook "${id}" in this project`);
@@ -72,7 +75,7 @@ export class Webhooks {
       catalog: Catalog;
       secrets: SecretBox;
       render: EventRenderer;
-      allowsHost: HostPolicy;
+      refusesHost: HostPolicy;
       /** Tells the couriers that a delivery is due now. */
       kick: () => void;
       /** Tells the relay that a webhook exists, so that it follows the changes. */
@@ -82,12 +85,8 @@ export class Webhooks {
 
   /** Where it may go and what it may name: the configuration's hosts, the project's queues. */
   private check(project: string, fields: WebhookChanges): void {
-    const hostname = fields.url === undefined ? undefined : new URL(fields.url).hostname;
-    if (hostname !== undefined && !this.deps.allowsHost(hostname)) {
-      throw invalid(
-        `url: host "${hostname}" is not allowed: an internal address, or a host not in the service's webhooks.allowed_hosts`,
-      );
-    }
+    const refused = fields.url && this.deps.refusesHost(new URL(fields.url).hostname);
+    if (refused) throw invalid(`url: ${refused}`);
     for (const queue of fields.queues ?? []) {
       if (this.deps.catalog.queue(queue)?.project !== project) {
         throw invalid(`queues: no queue "${queue}" in this project`);
@@ -101,11 +100,6 @@ export class Webhooks {
     request: NewWebhook,
   ): Promise<{ webhook: WebhookRecord; secret: string }> {
     this.check(project, request);
-    if ((await this.list(project)).length >= WEBHOOK_LIMITS.perProject) {
-      throw conflict(
-        `the project already has ${WEBHOOK_LIMITS.perProject} webhooks: delete one first`,
-      );
-    }
     const secret = newSecret();
     const webhook: WebhookRecord = {
       id: timeOrderedUuid(),
@@ -117,7 +111,11 @@ export class Webhooks {
       createdBy,
       createdAt: Date.now(),
     };
-    await this.deps.webhooks.create(webhook);
+    if (!(await this.deps.webhooks.create(webhook, WEBHOOK_LIMITS.perProject))) {
+      throw conflict(
+        `the project already has ${WEBHOOK_LIMITS.perProject} webhooks: delete one first`,
+      );
+    }
     this.deps.follow();
     return { webhook, secret };
   }

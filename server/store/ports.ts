@@ -46,6 +46,15 @@ export interface Principal {
 /** API keys: shown once at creation, stored only as a hash. */
 export interface KeyStore {
   create(project: string, key: NewApiKey): Promise<{ id: string; key: string }>;
+  /**
+   * Creates it unless the project already has `activeAtMost` active keys (undefined then): the
+   * count and the insert are one step, however many creates run at once on any instance.
+   */
+  createWithin(
+    project: string,
+    key: NewApiKey,
+    activeAtMost: number,
+  ): Promise<{ id: string; key: string } | undefined>;
   /** Every project's keys, or one's. */
   list(project?: string): Promise<ApiKeyInfo[]>;
   /** Returns false when no such key exists (revoking twice is fine). */

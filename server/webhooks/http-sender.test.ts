@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookReceiver } from '../../test/support/webhook-receiver';
-import { hostPolicy, isInternalAddress } from './address-policy';
+import { hostPolicy, internalAddressReason, isInternalAddress } from './address-policy';
 import { httpWebhookSender, signatureOf } from './http-sender';
 
 describe('the webhook signature', () => {
@@ -22,9 +22,9 @@ describe('the webhook signature', () => {
 
 describe('allowed_hosts', () => {
   it('allows, when empty, any host but internal addresses', () => {
-    const { allowsHost, allowsAddress } = hostPolicy([]);
-    expect(allowsHost('hooks.example.com')).toBe(true);
-    expect(allowsHost('93.184.216.34')).toBe(true);
+    const { refusesHost, refusesAddress } = hostPolicy([]);
+    expect(refusesHost('hooks.example.com')).toBeUndefined();
+    expect(refusesHost('93.184.216.34')).toBeUndefined();
     for (const internal of [
       '127.0.0.1',
       '10.1.2.3',
@@ -38,28 +38,93 @@ describe('allowed_hosts', () => {
       '[fe80::1]',
       '[::ffff:127.0.0.1]',
     ]) {
-      expect(allowsHost(internal), internal).toBe(false);
+      expect(refusesHost(internal), internal).toMatch(
+        /^host ".*" is an? .*: list the host in webhooks.allowed_hosts to allow it$/,
+      );
       expect(isInternalAddress(internal), internal).toBe(true);
     }
-    expect(allowsAddress('127.0.0.1')).toBe(false);
-    expect(allowsAddress('2606:4700::1111')).toBe(true);
+    expect(refusesAddress('127.0.0.1')).toBe(
+      'a loopback address: list the host in webhooks.allowed_hosts to allow it',
+    );
+    expect(refusesAddress('2606:4700::1111')).toBeUndefined();
+  });
+
+  it('judges an IPv4 address carried in an IPv6 one as that IPv4 address', () => {
+    const refused: [string, string][] = [
+      ['::127.0.0.1', 'an IPv4-compatible address (deprecated) of 127.0.0.1'],
+      ['::8.8.8.8', 'an IPv4-compatible address (deprecated) of 8.8.8.8'],
+      ['::ffff:10.0.0.1', 'an IPv4-mapped address of 10.0.0.1, a private address'],
+      ['::ffff:0:127.0.0.1', 'an IPv4-translated address of 127.0.0.1, a loopback address'],
+      [
+        '64:ff9b::a9fe:a9fe',
+        'a NAT64 address of 169.254.169.254, a link-local address (where cloud metadata answers)',
+      ],
+      ['64:ff9b:1::808:808', 'a local-use NAT64 address'],
+      ['2002:7f00:1::1', 'a 6to4 address of 127.0.0.1, a loopback address'],
+      ['2002:a9fe:a9fe::', 'a 6to4 address of 169.254.169.254, a link-local address'],
+      // Teredo's client address is stored with every bit flipped: 0x80ffffff is 127.0.0.0.
+      ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'a Teredo address of 127.0.0.1, a loopback address'],
+      ['2001:0:a00:1::', 'a Teredo address of 10.0.0.1, a private address'],
+      ['fec0::1', 'a site-local address'],
+      ['fc00::1', 'a unique-local address'],
+      ['fe80::1', 'a link-local address'],
+      ['ff02::1', 'a multicast address'],
+      ['::', 'the unspecified address'],
+      ['2001:db8::1', 'a special-purpose or documentation address'],
+      ['192.0.2.1', 'a reserved or documentation address'],
+      ['255.255.255.255', 'the broadcast address'],
+    ];
+    for (const [address, why] of refused) {
+      expect(internalAddressReason(address), address).toContain(why);
+      expect(internalAddressReason(`[${address}]`), address).toContain(why);
+    }
+    for (const outside of [
+      '::ffff:8.8.8.8',
+      '::ffff:0:8.8.8.8',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+      '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+      '2606:4700:4700::1111',
+      '8.8.8.8',
+    ]) {
+      expect(internalAddressReason(outside), outside).toBeUndefined();
+    }
+  });
+
+  it("is the same rule for a URL's host and for a name's DNS answer", () => {
+    const { refusesHost, refusesAddress } = hostPolicy([]);
+    for (const url of [
+      'http://[::127.0.0.1]/',
+      'http://[::ffff:0:127.0.0.1]/',
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'http://[2002:7f00:1::1]/',
+      'http://[fec0::1]/',
+    ]) {
+      const { hostname } = new URL(url);
+      expect(refusesHost(hostname), url).toBe(
+        `host "${hostname}" is ${refusesAddress(hostname.slice(1, -1))}`,
+      );
+    }
   });
 
   it('allows only the names and subdomains listed, at any address, when some are', () => {
-    const { allowsHost, allowsAddress } = hostPolicy([
+    const { refusesHost, refusesAddress } = hostPolicy([
       'hooks.example.com',
       '*.corp.example',
       '::1',
     ]);
-    expect(allowsHost('hooks.example.com')).toBe(true);
-    expect(allowsHost('HOOKS.example.com.')).toBe(true);
-    expect(allowsHost('a.b.corp.example')).toBe(true);
-    expect(allowsHost('[::1]')).toBe(true);
-    expect(allowsHost('corp.example')).toBe(false);
-    expect(allowsHost('evilcorp.example')).toBe(false);
-    expect(allowsHost('hooks.example.com.evil.test')).toBe(false);
-    expect(allowsHost('169.254.169.254')).toBe(false);
-    expect(allowsAddress('10.0.0.1')).toBe(true);
+    const allows = (host: string) => refusesHost(host) === undefined;
+    expect(allows('hooks.example.com')).toBe(true);
+    expect(allows('HOOKS.example.com.')).toBe(true);
+    expect(allows('a.b.corp.example')).toBe(true);
+    expect(allows('[::1]')).toBe(true);
+    expect(allows('corp.example')).toBe(false);
+    expect(allows('evilcorp.example')).toBe(false);
+    expect(allows('hooks.example.com.evil.test')).toBe(false);
+    expect(refusesHost('169.254.169.254')).toBe(
+      'host "169.254.169.254" is not in the service\'s webhooks.allowed_hosts',
+    );
+    expect(refusesAddress('10.0.0.1')).toBeUndefined();
   });
 });
 
@@ -78,13 +143,13 @@ describe('the HTTP sender', () => {
 
   it('refuses a name that resolves to an internal address, at the connection', async () => {
     const url = receiver.url.replace('127.0.0.1', 'localhost');
-    const refused = await httpWebhookSender(hostPolicy([]).allowsAddress).send(request(url));
+    const refused = await httpWebhookSender(hostPolicy([]).refusesAddress).send(request(url));
     expect(refused).toMatchObject({ delivered: false, status: null });
     expect(refused.error).toMatch(
-      /^localhost resolves to the internal address (127\.0\.0\.1|::1): list the host in webhooks.allowed_hosts to allow it$/,
+      /^localhost resolves to (127\.0\.0\.1|::1), a loopback address: list the host in webhooks.allowed_hosts to allow it$/,
     );
     expect(receiver.received).toHaveLength(0);
-    const sent = await httpWebhookSender(hostPolicy(['localhost']).allowsAddress).send(
+    const sent = await httpWebhookSender(hostPolicy(['localhost']).refusesAddress).send(
       request(url),
     );
     expect(sent).toMatchObject({ delivered: true, status: 200, error: null });
@@ -93,7 +158,7 @@ describe('the HTTP sender', () => {
 
   it('gives up on a receiver that does not answer in time', async () => {
     receiver.answer = () => ({ status: 200, delayMs: 3000 });
-    const slow = await httpWebhookSender(() => true).send(request(receiver.url));
+    const slow = await httpWebhookSender(() => undefined).send(request(receiver.url));
     expect(slow).toEqual({
       delivered: false,
       status: null,

@@ -19,6 +19,9 @@ export function signatureOf(secret: string, id: string, timestamp: number, body:
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
+/** Why an address may not be connected to, or undefined when it may (address-policy.ts). */
+type AddressCheck = (address: string) => string | undefined;
+
 class RefusedAddressError extends Error {
   readonly code = 'EREFUSEDADDRESS';
 }
@@ -28,13 +31,14 @@ class RefusedAddressError extends Error {
  * connected to, so a name cannot resolve to a public address at a check and an internal one at
  * the connection (DNS rebinding).
  */
-function checkingLookup(allowsAddress: (address: string) => boolean): LookupFunction {
+function checkingLookup(refusesAddress: AddressCheck): LookupFunction {
   return (hostname, options, callback) => {
     lookup(hostname, { ...options, all: true } as LookupAllOptions, (error, found) => {
       if (error) return callback(error, '', 0);
-      const refused = found.find(({ address }) => !allowsAddress(address));
-      if (refused) {
-        const message = `${hostname} resolves to the internal address ${refused.address}: list the host in webhooks.allowed_hosts to allow it`;
+      for (const { address } of found) {
+        const why = refusesAddress(address);
+        if (!why) continue;
+        const message = `${hostname} resolves to ${address}, ${why}`;
         return callback(new RefusedAddressError(message), '', 0);
       }
       if ((options as { all?: boolean }).all) {
@@ -71,8 +75,8 @@ function outcomeOf(response: IncomingMessage, latencyMs: number): Outcome {
  * only to the address configured, and a 3xx is a failed attempt naming where it pointed. The
  * answer's body is not read: a receiver cannot make the service hold its bytes.
  */
-export function httpWebhookSender(allowsAddress: (address: string) => boolean): WebhookSender {
-  const lookupChecked = checkingLookup(allowsAddress);
+export function httpWebhookSender(refusesAddress: AddressCheck): WebhookSender {
+  const lookupChecked = checkingLookup(refusesAddress);
   return {
     send({ url, id, body, secret, timeoutMs, signal }) {
       const timestamp = Math.floor(Date.now() / 1000);

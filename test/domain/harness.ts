@@ -92,8 +92,14 @@ export async function startDomain(
             },
           },
           render: webhookEvents,
-          allowsHost: () => true,
-          options: { timeoutMs: 1000, maxAttempts: 3, firstRetryMs: 100, keepDeliveriesMs: 60_000 },
+          refusesHost: () => undefined,
+          options: {
+            timeoutMs: 1000,
+            maxAttempts: 3,
+            firstRetryMs: 100,
+            keepDeliveriesMs: 60_000,
+            replayMaxAgeMs: 86_400_000,
+          },
         },
       },
       {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { newJob } from '../store/new-job';
 import { startDomain } from './harness';
 
 let domain: Awaited<ReturnType<typeof startDomain>>;
@@ -62,5 +63,57 @@ describe('the webhook relay follows the changes only while a webhook exists', ()
     const fired = await completeJob(domain);
     await sentFor(domain, fired, 4 * BACKSTOP_MS);
     expect(domain.sent.filter((s) => s.body.includes(fired))).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('the webhook relay after a long pause', () => {
+  it('sends no change older than the replay bound: two instances count each one once, across pages', async () => {
+    domain = await startDomain();
+    const other = await domain.join('host-b');
+    const { webhook } = await domain.system.webhooks!.create('t', 'key:test', {
+      ...HOOK,
+      states: ['failed'],
+    });
+    // Changes made two days ago as far as the store knows, in a queue nothing dispatches from:
+    // more than one page of them, stored within the relays' start-up grace.
+    const twoDaysAgo = Date.now() - 2 * 86_400_000;
+    const old: string[] = [];
+    for (let i = 0; i < 1200; i++) {
+      const job = newJob({ project: 't', queue: 't::nowhere', definition: 't::run:1' });
+      await domain.store.insertJob(job, `fingerprint-${i}`);
+      await domain.store.moveJob({
+        id: job.id,
+        from: 'submitted',
+        to: 'failed',
+        at: twoDaysAgo + i,
+        note: null,
+      });
+      old.push(job.id);
+    }
+    const fresh = newJob({ project: 't', queue: 't::nowhere', definition: 't::run:1' });
+    await domain.store.insertJob(fresh, 'fingerprint-fresh');
+    await domain.store.moveJob({
+      id: fresh.id,
+      from: 'submitted',
+      to: 'failed',
+      at: Date.now(),
+      note: null,
+    });
+    await sentFor(domain, fresh.id, 4 * BACKSTOP_MS);
+
+    const log = await domain.system.webhooks!.deliveries('t', webhook.id);
+    const skipped = log.filter((delivery) => delivery.eventType === 'webhook.skipped');
+    const counted = skipped.map((delivery) =>
+      Number(/^(\d+) events? from/.exec(delivery.lastError!)![1]),
+    );
+    expect(counted.reduce((sum, n) => sum + n, 0)).toBe(old.length);
+    for (const delivery of skipped) {
+      expect(delivery).toMatchObject({ state: 'failed', attempts: 0, jobId: null });
+    }
+    const sentIds = new Set(
+      domain.sent.map((s) => (JSON.parse(s.body) as { data: { job: { id: string } } }).data.job.id),
+    );
+    expect(old.filter((id) => sentIds.has(id))).toEqual([]);
+    await other.stop();
   }, 60_000);
 });

@@ -376,8 +376,10 @@ describe('webhooks', () => {
       ['not json', 'body'],
       [
         { url: 'http://10.0.0.1/hook', states: ['failed'] },
-        'url: host "10.0.0.1" is not allowed: an internal address, or a host not in',
+        'url: host "10.0.0.1" is not in the service\'s webhooks.allowed_hosts',
       ],
+      [{ url: 'http:///nohost', states: ['failed'] }, 'url: must name its host right after'],
+      [{ url: 'http:\\\\nohost/', states: ['failed'] }, 'url: must name its host right after'],
     ];
     for (const [body, message] of cases) {
       const answer = await service.request('POST', '/v1/client/webhooks', body);

@@ -30,8 +30,8 @@ describe.each(DRIVERS)('WebhookStore on $name', (driver) => {
     newDelivery(webhookId, { type: 'job.failed', jobId: null, payload: '{}' }, now);
 
   it('keeps webhooks by project with their selectors, and deletes one with its deliveries', async () => {
-    await store.webhooks.create(webhook('w1'));
-    await store.webhooks.create(webhook('w2', 'other'));
+    await store.webhooks.create(webhook('w1'), 20);
+    await store.webhooks.create(webhook('w2', 'other'), 20);
     expect(await store.webhooks.list('p')).toEqual([webhook('w1')]);
     expect((await store.webhooks.list()).map((w) => w.id)).toEqual(['w1', 'w2']);
     await store.webhooks.enqueue(delivery('w1'));
@@ -41,7 +41,7 @@ describe.each(DRIVERS)('WebhookStore on $name', (driver) => {
   });
 
   it('moves the cursor once from where it was read, storing the deliveries with it', async () => {
-    await store.webhooks.create(webhook('w1'));
+    await store.webhooks.create(webhook('w1'), 20);
     expect(await store.webhooks.cursor(7)).toBe(7);
     expect(await store.webhooks.cursor(99)).toBe(7); // created once
     const [first, second] = [delivery('w1'), delivery('w1')];
@@ -71,7 +71,7 @@ describe.each(DRIVERS)('WebhookStore on $name', (driver) => {
   });
 
   it('leases a due delivery to one courier, and settles only the attempt it counted', async () => {
-    await store.webhooks.create(webhook('w1'));
+    await store.webhooks.create(webhook('w1'), 20);
     const d = delivery('w1');
     await store.webhooks.enqueue(d);
     const [claimed, again] = await Promise.all([
@@ -115,8 +115,8 @@ describe.each(DRIVERS)('WebhookStore on $name', (driver) => {
   });
 
   it('holds at most four of one webhook at once, and a failure holds its others back', async () => {
-    await store.webhooks.create(webhook('hung'));
-    await store.webhooks.create(webhook('ok'));
+    await store.webhooks.create(webhook('hung'), 20);
+    await store.webhooks.create(webhook('ok'), 20);
     for (let i = 0; i < 10; i += 1) await store.webhooks.enqueue(delivery('hung', T0 - 100 + i));
     const healthy = delivery('ok', T0);
     await store.webhooks.enqueue(healthy);
@@ -148,14 +148,14 @@ describe.each(DRIVERS)('WebhookStore on $name', (driver) => {
   });
 
   it('stores more deliveries in one move of the cursor than one statement may hold', async () => {
-    await store.webhooks.create(webhook('w1'));
+    await store.webhooks.create(webhook('w1'), 20);
     const many = Array.from({ length: 5000 }, () => delivery('w1'));
     expect(await store.webhooks.advance(await store.webhooks.cursor(0), 1, many)).toBe(true);
     expect(await store.webhooks.deliveries('w1', 10_000)).toHaveLength(5000);
   });
 
   it('drops the deliveries of a webhook deleted before they were stored', async () => {
-    await store.webhooks.create(webhook('w1'));
+    await store.webhooks.create(webhook('w1'), 20);
     await store.webhooks.remove('w1');
     await store.webhooks.enqueue(delivery('w1'));
     expect(await store.webhooks.claimDue(T0, T0 + 1000, 5, 4)).toEqual([]);
@@ -163,7 +163,7 @@ describe.each(DRIVERS)('WebhookStore on $name', (driver) => {
   });
 
   it('prunes ended deliveries older than asked, never pending ones', async () => {
-    await store.webhooks.create(webhook('w1'));
+    await store.webhooks.create(webhook('w1'), 20);
     const [old, pending] = [delivery('w1'), delivery('w1')];
     await store.webhooks.enqueue(old);
     await store.webhooks.enqueue(pending);
@@ -178,7 +178,7 @@ describe.each(DRIVERS)('WebhookStore on $name', (driver) => {
   });
 
   it('replaces a sealed secret only if it is still the one read', async () => {
-    await store.webhooks.create(webhook('w1'));
+    await store.webhooks.create(webhook('w1'), 20);
     expect(await store.webhooks.replaceSecret('w1', 'sealed-w1', 'resealed')).toBe(true);
     expect(await store.webhooks.replaceSecret('w1', 'sealed-w1', 'other')).toBe(false);
     expect((await store.webhooks.list('p'))[0]!.sealedSecret).toBe('resealed');

@@ -1582,7 +1582,7 @@ export interface components {
     WebhookDelivery: {
       /** @description Also its `webhook-id` header, the same on every attempt */
       id: string;
-      /** @description job.<state>, or webhook.test */
+      /** @description job.<state>, webhook.test, or webhook.skipped (never sent: its error counts the events older than the service's replay bound that were not sent) */
       event_type: string;
       job_id: string | null;
       /**
@@ -4535,7 +4535,7 @@ export interface operations {
               items: {
                 /** @description Also its `webhook-id` header, the same on every attempt */
                 id: string;
-                /** @description job.<state>, or webhook.test */
+                /** @description job.<state>, webhook.test, or webhook.skipped (never sent: its error counts the events older than the service's replay bound that were not sent) */
                 event_type: string;
                 job_id: string | null;
                 /**

@@ -20,9 +20,6 @@ const toApiKey = (key: ApiKeyInfo): ApiKey => ({
   revoked_at: isoOrNull(key.revokedAt),
 });
 
-const active = (key: ApiKeyInfo, now: number) =>
-  key.revokedAt === null && (key.expiresAt === null || key.expiresAt > now);
-
 /** Extension: the project's API keys, for its admins (the key itself only in the creation's answer). */
 export function keyRoutes(app: FastifyInstance, keys: KeyStore): void {
   app.get('/v1/client/keys', async (request) => {
@@ -34,20 +31,20 @@ export function keyRoutes(app: FastifyInstance, keys: KeyStore): void {
     const body = parseOrThrow(createApiKeySchema, request.body ?? {});
     const { project, actor } = principalOf(request);
     const now = Date.now();
-    const live = (await keys.list(project)).filter((key) => active(key, now)).length;
-    if (live >= KEY_LIMITS.activePerProject) {
-      throw new HttpError(
-        409,
-        `label: this project already has ${KEY_LIMITS.activePerProject} active keys; revoke one first`,
-      );
-    }
     const created = {
       label: body.label,
       role: body.role ?? 'operator',
       expiresAt: body.expires_in_days === undefined ? null : now + body.expires_in_days * DAY_MS,
       createdBy: actor,
     };
-    const { id, key } = await keys.create(project, created);
+    const made = await keys.createWithin(project, created, KEY_LIMITS.activePerProject);
+    if (!made) {
+      throw new HttpError(
+        409,
+        `label: this project already has ${KEY_LIMITS.activePerProject} active keys; revoke one first`,
+      );
+    }
+    const { id, key } = made;
     const [info] = (await keys.list(project)).filter((k) => k.id === id);
     audit(request, 'key.create', id, { id, role: created.role, label: created.label });
     return reply.code(201).send({ ok: true, data: { ...toApiKey(info!), key } });

@@ -8,6 +8,8 @@ import { insertJobsAndTransitions } from './admission';
 const MIGRATION_LOCK = 0x10bdec_01;
 const CLAIM_LOCK = 0x10bdec_02;
 const PRUNE_LOCK = 0x10bdec_03;
+/** With a second key per scope (its hash): creates in different projects do not wait. */
+const LIMIT_LOCK = 0x10bdec_04;
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -30,6 +32,10 @@ export const postgresStoreDialect: StoreDialect = {
   },
   serializePruning: async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${PRUNE_LOCK})`.execute(trx);
+  },
+  // READ COMMITTED lets two transactions count the same rows and both insert: one at a time.
+  serializeLimit: async (trx, scope) => {
+    await sql`SELECT pg_advisory_xact_lock(${LIMIT_LOCK}, hashtext(${scope}))`.execute(trx);
   },
   // Plain DELETE: autovacuum marks the rows' space free and new rows reuse it; the files do not
   // shrink (VACUUM FULL would, locking the tables while it rewrites them).

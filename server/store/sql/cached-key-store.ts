@@ -42,6 +42,10 @@ export class CachedKeyStore implements KeyStore {
     return this.keys.create(project, key);
   }
 
+  createWithin(project: string, key: NewApiKey, activeAtMost: number) {
+    return this.keys.createWithin(project, key, activeAtMost);
+  }
+
   list(project?: string) {
     return this.keys.list(project);
   }

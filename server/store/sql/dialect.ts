@@ -33,6 +33,13 @@ export interface StoreDialect {
    */
   serializePruning(trx: Transaction<Database>): Promise<void>;
   /**
+   * Called first in a transaction that counts a project's rows and inserts one within a limit
+   * (its webhooks, views, keys): holds until no other such transaction of the same `scope`, from
+   * any process, is between its count and its commit, so that two creates cannot both count
+   * one below the limit.
+   */
+  serializeLimit(trx: Transaction<Database>, scope: string): Promise<void>;
+  /**
    * Gives pages that deletes freed back to the file system, at most a bounded number per call;
    * returns the bytes given back (0 where the database reuses free space by itself).
    */

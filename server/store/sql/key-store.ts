@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Role } from '../../../contract';
 import type { ApiKeyInfo, KeyStore, NewApiKey, Principal } from '../ports';
 import type { ApiKeysTable, Database } from '../schema';
+import type { StoreDialect } from './dialect';
 import { prepared, type Param } from './prepared';
 
 // One-shot: every request of the API hashes its key, and a Hash object costs twice as much.
@@ -35,7 +36,10 @@ export class SqlKeyStore implements KeyStore {
   private readonly activeKeyByHash;
   private readonly lastUseWritten = new Map<string, number>();
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: StoreDialect,
+  ) {
     this.activeKeyByHash = prepared(db, (db, param: Param<{ hash: string; now: number }>) =>
       db
         .selectFrom('api_keys')
@@ -46,10 +50,29 @@ export class SqlKeyStore implements KeyStore {
     );
   }
 
-  async create(project: string, key: NewApiKey) {
+  create(project: string, key: NewApiKey) {
+    return this.insert(this.db, project, key);
+  }
+
+  createWithin(project: string, key: NewApiKey, activeAtMost: number) {
+    return this.db.transaction().execute(async (trx) => {
+      await this.dialect.serializeLimit(trx, `api_keys:${project}`);
+      const now = Date.now();
+      const { count } = await trx
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('project', '=', project)
+        .where('revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+        .executeTakeFirstOrThrow();
+      return Number(count) >= activeAtMost ? undefined : this.insert(trx, project, key);
+    });
+  }
+
+  private async insert(db: Kysely<Database>, project: string, key: NewApiKey) {
     const secret = `jd_${randomBytes(32).toString('base64url')}`;
     const id = `key_${randomBytes(6).toString('hex')}`;
-    await this.db
+    await db
       .insertInto('api_keys')
       .values({
         id,

@@ -40,14 +40,16 @@ export async function openSqlStore(
     async ping() {
       await sql`select 1`.execute(db);
     },
-    keys: cacheKeys ? new CachedKeyStore(new SqlKeyStore(db), signals) : new SqlKeyStore(db),
+    keys: cacheKeys
+      ? new CachedKeyStore(new SqlKeyStore(db, dialect), signals)
+      : new SqlKeyStore(db, dialect),
     users: new SqlUserStore(db),
     members: new SqlMemberStore(db),
     sessions: new SqlSessionStore(db),
     audit: new SqlAuditStore(db),
-    views: new SqlViewStore(db),
+    views: new SqlViewStore(db, dialect),
     bulkActions: new SqlBulkActionStore(db),
-    webhooks: new SqlWebhookStore(db),
+    webhooks: new SqlWebhookStore(db, dialect),
     trends: new SqlTrendStore(db),
     meta: new SqlMetaStore(db),
     instances: new SqlInstanceRegistry(db),

@@ -1,9 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { SavedViewRecord, ViewStore } from '../ports';
 import type { Database } from '../schema';
+import type { StoreDialect } from './dialect';
 
 export class SqlViewStore implements ViewStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: StoreDialect,
+  ) {}
 
   async list(project: string) {
     const rows = await this.db
@@ -29,6 +33,7 @@ export class SqlViewStore implements ViewStore {
       saved_at: view.savedAt,
     };
     return this.db.transaction().execute(async (trx) => {
+      await this.dialect.serializeLimit(trx, `saved_views:${project}`);
       const { count } = await trx
         .selectFrom('saved_views')
         .select((eb) => eb.fn.countAll<number>().as('count'))

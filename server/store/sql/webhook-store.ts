@@ -9,9 +9,10 @@ import type {
 } from '../../jobs/model';
 import type { Settlement, WebhookChanges, WebhookStore } from '../../jobs/ports';
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../schema';
+import type { StoreDialect } from './dialect';
 import { readChanges } from './jobs/change-feed';
 
-/** Rows per insert statement, ten parameters each. */
+/** Rows per insert statement, twelve parameters each. */
 const INSERT_CHUNK = 500;
 
 const toWebhook = (row: Selectable<WebhooksTable>): WebhookRecord => ({
@@ -57,29 +58,44 @@ const toDeliveryRow = (d: DeliveryRecord) => ({
   attempts: d.attempts,
   next_attempt_at: d.nextAttemptAt,
   lease_until: d.leaseUntil,
+  last_error: d.lastError,
   created_at: d.createdAt,
+  finished_at: d.finishedAt,
 });
 
 export class SqlWebhookStore implements WebhookStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: StoreDialect,
+  ) {}
 
-  async create(webhook: WebhookRecord) {
-    await this.db
-      .insertInto('webhooks')
-      .values({
-        id: webhook.id,
-        project: webhook.project,
-        url: webhook.url,
-        description: webhook.description,
-        states_json: JSON.stringify(webhook.states),
-        queues_json: JSON.stringify(webhook.queues),
-        labels_json: JSON.stringify(webhook.labels.map(labelSelectorText)),
-        secret_sealed: webhook.sealedSecret,
-        from_seq: webhook.fromSeq,
-        created_by: webhook.createdBy,
-        created_at: webhook.createdAt,
-      })
-      .execute();
+  create(webhook: WebhookRecord, atMost: number) {
+    return this.db.transaction().execute(async (trx) => {
+      await this.dialect.serializeLimit(trx, `webhooks:${webhook.project}`);
+      const { count } = await trx
+        .selectFrom('webhooks')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('project', '=', webhook.project)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= atMost) return false;
+      await trx
+        .insertInto('webhooks')
+        .values({
+          id: webhook.id,
+          project: webhook.project,
+          url: webhook.url,
+          description: webhook.description,
+          states_json: JSON.stringify(webhook.states),
+          queues_json: JSON.stringify(webhook.queues),
+          labels_json: JSON.stringify(webhook.labels.map(labelSelectorText)),
+          secret_sealed: webhook.sealedSecret,
+          from_seq: webhook.fromSeq,
+          created_by: webhook.createdBy,
+          created_at: webhook.createdAt,
+        })
+        .execute();
+      return true;
+    });
   }
 
   async list(project?: string) {

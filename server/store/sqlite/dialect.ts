@@ -87,6 +87,8 @@ export const sqliteStoreDialect: StoreDialect = {
   serializeClaims: async () => {},
   // BEGIN IMMEDIATE: one writer at a time already.
   serializePruning: async () => {},
+  // BEGIN IMMEDIATE: the count and the insert hold the write lock together.
+  serializeLimit: async () => {},
   reclaimSpace: reclaimFreePages,
   // SQLite names the columns, not the index: "UNIQUE constraint failed: jobs.queue, jobs.name".
   isUniqueViolation: (error, index) =>
