@@ -71,7 +71,12 @@ export class OidcSignIn {
     if (!pending) {
       throw new OidcSignInError('This sign-in has expired: please start again.', 'state unknown');
     }
-    const user = await (await this.oidc()).complete(callbackUrl, { ...pending, state });
+    const user = await this.oidc()
+      .then((client) => client.complete(callbackUrl, { ...pending, state }))
+      .catch((error: unknown) => {
+        if (!(error instanceof OidcSignInError)) throw error;
+        throw new OidcSignInError(error.message, error.reason, pending.returnTo);
+      });
     const subjectIdentity = `sub:${user.subject}`;
     const identity = user.email && user.emailVerified ? user.email.toLowerCase() : subjectIdentity;
     const groupRoles = user.groups.flatMap((group) => this.settings.groupRoles[group] ?? []);
