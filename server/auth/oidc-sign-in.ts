@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { ProjectRole, SessionStore } from '../store/ports';
+import { systemClock, type Clock } from './clock';
 import type { ConsoleSessions } from './console-sessions';
 import { OidcSignInError, createOidcClient, type OidcClient, type OidcSettings } from './oidc';
 
@@ -29,6 +30,7 @@ export class OidcSignIn {
     private readonly settings: OidcSettings & { groupRoles: Record<string, ProjectRole[]> },
     private readonly pending: SessionStore,
     private readonly sessions: ConsoleSessions,
+    private readonly now: Clock = systemClock,
   ) {}
 
   private oidc(): Promise<OidcClient> {
@@ -49,7 +51,7 @@ export class OidcSignIn {
       nonce: pending.nonce,
       codeVerifier: pending.codeVerifier,
       returnTo: safeReturnTo(returnTo),
-      expiresAt: Date.now() + PENDING_MS,
+      expiresAt: this.now() + PENDING_MS,
     });
     return { url, state: pending.state };
   }
@@ -67,7 +69,7 @@ export class OidcSignIn {
         'state missing or not the browser’s',
       );
     }
-    const pending = await this.pending.takePendingOidc(sha256(state), Date.now());
+    const pending = await this.pending.takePendingOidc(sha256(state), this.now());
     if (!pending) {
       throw new OidcSignInError('This sign-in has expired: please start again.', 'state unknown');
     }
