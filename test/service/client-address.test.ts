@@ -20,7 +20,9 @@ beforeAll(async () => {
       auth_failures_per_minute: FAILURES_PER_MINUTE,
       // The per-e-mail lock must not be what refuses: only the per-address limit is tested here.
       auth: { sign_in_failures: 100 },
-      trusted_proxies: [PROXY],
+      // As docs/deploy.md sets it up, nginx on loopback: the console server's own connections
+      // to the API come from a trusted address too, and must still carry only what it vouches for.
+      trusted_proxies: ['127.0.0.1', PROXY],
     },
     undefined,
     { withConsole: true },
