@@ -52,6 +52,29 @@ test('signs in at the identity provider’s own pages and comes back, an admin b
   expect(stored).not.toContain('jobdeck_session');
 });
 
+test('comes back from a refused sign-in at the provider still going where it was going', async ({
+  extensions,
+}) => {
+  test.skip(!extensions, 'a spec-only service has no console sign-in');
+  const page = await (await browser!.newContext()).newPage();
+  await page.goto(`${consoleUrl}/jobs?state=failed`);
+  await page.getByRole('link', { name: 'Sign in with Test IdP' }).click();
+  await page.locator('a[href$="/abort"]').click(); // the provider's Cancel
+
+  await expect(page).toHaveURL(/\/sign-in\?error=.*&return_to=%2Fjobs%3Fstate%3Dfailed$/);
+  await expect(page.getByRole('alert')).toContainText(
+    'The identity provider did not sign you in (access_denied).',
+  );
+  await expect(page.getByRole('link', { name: 'Sign in with Test IdP' })).toHaveAttribute(
+    'href',
+    '/v1/auth/oidc/start?return_to=%2Fjobs%3Fstate%3Dfailed',
+  );
+  await page.getByRole('textbox', { name: 'E-mail' }).fill('vic@example.test');
+  await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(`${consoleUrl}/jobs?state=failed`);
+});
+
 test('a viewer signs in with a password, reads but cannot submit, and signs out', async ({
   extensions,
 }) => {

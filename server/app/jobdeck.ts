@@ -6,6 +6,7 @@ import { catalogFromConfig } from '../config/catalog';
 import { ConfigError } from '../config/load';
 import type { JobdeckConfig } from '../config/schema';
 import { buildHttpApp } from '../http/app';
+import { newConsoleProof } from '../http/client-address';
 import { createJobSystem } from '../jobs/job-system';
 import { TREND_ROLLER_DEFAULTS } from '../jobs/trends';
 import { isProcessAlive, thisInstance } from './instance';
@@ -213,6 +214,8 @@ export async function startJobdeck(
     await storage.close();
     throw error;
   }
+  // Only this process's console server can vouch for a browser's address to its API.
+  const consoleProof = newConsoleProof();
   const api = await buildHttpApp({
     service: jobs.service,
     scheduler: jobs.scheduler,
@@ -228,6 +231,8 @@ export async function startJobdeck(
     bodyLimitBytes: config.body_limit_bytes,
     rateLimitPerMinute: config.rate_limit_per_minute,
     authFailuresPerMinute: config.auth_failures_per_minute,
+    trustedProxies: config.trusted_proxies,
+    consoleProof: options.withConsole ? consoleProof : undefined,
     timeouts: config.http_timeouts,
     logger,
     extensions:
@@ -307,6 +312,8 @@ export async function startJobdeck(
       signInMode: signIn.mode,
       listenHost: config.host,
       extraHostNames: config.console_hosts,
+      trustedProxies: config.trusted_proxies,
+      consoleProof,
     });
     consoleUrl = await listen(consoleServer, config.console_port, {
       key: 'console_port',

@@ -8,6 +8,7 @@ import type {
   UserSource,
   UserStore,
 } from '../store/ports';
+import { systemClock, type Clock } from './clock';
 import { verifyPassword } from './passwords';
 
 export interface SessionSettings {
@@ -31,8 +32,12 @@ export type PasswordSignIn =
   | { ok: false; reason: 'not-recognised' }
   | { ok: false; reason: 'too-many'; retryAfterS: number };
 
-/** A session's last use is written at most this often. */
+/**
+ * A session's last use is written at most this often, and at least ten times per idle period:
+ * a use that is not written ends the session that much early, never more.
+ */
 const TOUCH_EVERY_MS = 60_000;
+const TOUCHES_PER_IDLE = 10;
 
 const sha256 = (text: string) => hash('sha256', text, 'hex');
 
@@ -42,12 +47,17 @@ const sha256 = (text: string) => hash('sha256', text, 'hex');
  * user is removed; a sign-in always starts a new one (no fixation).
  */
 export class ConsoleSessions {
+  private readonly touchEveryMs: number;
+
   constructor(
     private readonly users: UserStore,
     private readonly members: MemberStore,
     private readonly sessions: SessionStore,
     private readonly settings: SessionSettings,
-  ) {}
+    private readonly now: Clock = systemClock,
+  ) {
+    this.touchEveryMs = Math.min(TOUCH_EVERY_MS, settings.idleMs / TOUCHES_PER_IDLE);
+  }
 
   /**
    * Unknown e-mail and wrong password are one answer after the same work, and the failure limit
@@ -56,7 +66,7 @@ export class ConsoleSessions {
   async withPassword(email: string, password: string): Promise<PasswordSignIn> {
     const identity = email.trim().toLowerCase();
     const emailHash = sha256(identity);
-    const now = Date.now();
+    const now = this.now();
     const { failuresAllowed, failureWindowMs } = this.settings;
     const user = await this.users.get(identity);
     const matches = await verifyPassword(
@@ -80,7 +90,7 @@ export class ConsoleSessions {
   /** Starts a session for a user whose identity is proven (a password, a provider's token). */
   async start(user: SignedInUser): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    const now = Date.now();
+    const now = this.now();
     await this.sessions.create(sha256(token), {
       ...user,
       createdAt: now,
@@ -95,13 +105,13 @@ export class ConsoleSessions {
   async resolve(token: string): Promise<SessionRecord | undefined> {
     const tokenHash = sha256(token);
     const session = await this.sessions.get(tokenHash);
-    const now = Date.now();
+    const now = this.now();
     if (!session) return undefined;
     if (session.expiresAt <= now || now - session.lastSeenAt >= this.settings.idleMs) {
       await this.sessions.end(tokenHash);
       return undefined;
     }
-    if (now - session.lastSeenAt >= TOUCH_EVERY_MS) await this.sessions.touch(tokenHash, now);
+    if (now - session.lastSeenAt >= this.touchEveryMs) await this.sessions.touch(tokenHash, now);
     return session;
   }
 
@@ -119,7 +129,7 @@ export class ConsoleSessions {
   }
 
   prune(): Promise<void> {
-    return this.sessions.prune(Date.now(), this.settings.idleMs);
+    return this.sessions.prune(this.now(), this.settings.idleMs);
   }
 }
 

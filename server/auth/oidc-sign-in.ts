@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { ProjectRole, SessionStore } from '../store/ports';
+import { systemClock, type Clock } from './clock';
 import type { ConsoleSessions } from './console-sessions';
 import { OidcSignInError, createOidcClient, type OidcClient, type OidcSettings } from './oidc';
 
@@ -29,6 +30,7 @@ export class OidcSignIn {
     private readonly settings: OidcSettings & { groupRoles: Record<string, ProjectRole[]> },
     private readonly pending: SessionStore,
     private readonly sessions: ConsoleSessions,
+    private readonly now: Clock = systemClock,
   ) {}
 
   private oidc(): Promise<OidcClient> {
@@ -49,7 +51,7 @@ export class OidcSignIn {
       nonce: pending.nonce,
       codeVerifier: pending.codeVerifier,
       returnTo: safeReturnTo(returnTo),
-      expiresAt: Date.now() + PENDING_MS,
+      expiresAt: this.now() + PENDING_MS,
     });
     return { url, state: pending.state };
   }
@@ -67,11 +69,16 @@ export class OidcSignIn {
         'state missing or not the browser’s',
       );
     }
-    const pending = await this.pending.takePendingOidc(sha256(state), Date.now());
+    const pending = await this.pending.takePendingOidc(sha256(state), this.now());
     if (!pending) {
       throw new OidcSignInError('This sign-in has expired: please start again.', 'state unknown');
     }
-    const user = await (await this.oidc()).complete(callbackUrl, { ...pending, state });
+    const user = await this.oidc()
+      .then((client) => client.complete(callbackUrl, { ...pending, state }))
+      .catch((error: unknown) => {
+        if (!(error instanceof OidcSignInError)) throw error;
+        throw new OidcSignInError(error.message, error.reason, pending.returnTo);
+      });
     const subjectIdentity = `sub:${user.subject}`;
     const identity = user.email && user.emailVerified ? user.email.toLowerCase() : subjectIdentity;
     const groupRoles = user.groups.flatMap((group) => this.settings.groupRoles[group] ?? []);

@@ -41,6 +41,8 @@ export class OidcSignInError extends Error {
   constructor(
     message: string,
     readonly reason: string,
+    /** Where the sign-in was going, once known: the sign-in page offers it again. */
+    readonly returnTo = '/',
   ) {
     super(message);
     this.name = 'OidcSignInError';

@@ -1,4 +1,5 @@
 import { ROLES } from '../../contract';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { Cron } from 'croner';
 import {
@@ -10,6 +11,15 @@ import {
   labelsSchema,
   retryStrategySchema,
 } from '../../contract';
+
+/** `10.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`: what a trusted proxy is named by. */
+function isAddressOrNetwork(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 const positiveInt = z.number().int('must be a whole number').positive('must be positive');
 const identifier = z
@@ -700,6 +710,12 @@ export const configSchema = z
       .default(30)
       .describe(
         'Failed authentications per minute per client address before 429; 0 turns the limit off',
+      ),
+    trusted_proxies: z
+      .array(z.string().refine(isAddressOrNetwork, 'must be an IP address or a CIDR network'))
+      .default([])
+      .describe(
+        "Reverse proxies whose X-Forwarded-For is believed (addresses or CIDRs, e.g. 127.0.0.1 or 10.0.0.0/8): the client's address is the first one from the right that is not listed; empty: every client is the address it connects from",
       ),
     http_timeouts: z
       .strictObject({

@@ -20,6 +20,7 @@ import { authenticate, principalOf, type Credentials } from './auth';
 import { memberRoutes } from './routes/members';
 import { signInRoutes, type SignInRouteOptions } from './routes/sign-in';
 import { installAuditTrail } from './audit';
+import { installClientAddress, trustProxyOption } from './client-address';
 import { documentedPath, enforceRouteRoles } from './route-roles';
 import { ZOD_ONLY } from './parse';
 import { HttpError, installDraining, installErrorHandling, sendError } from './errors';
@@ -75,6 +76,10 @@ export interface HttpAppOptions {
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
   authFailuresPerMinute: number;
+  /** Proxies whose X-Forwarded-For names the client (config `trusted_proxies`). */
+  trustedProxies: readonly string[];
+  /** What the console server of this process proves itself with; undefined: no console. */
+  consoleProof: string | undefined;
   timeouts: HttpTimeouts;
   logger: FastifyBaseLogger;
   readiness: ReadinessCheck;
@@ -106,7 +111,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     // Fastify's own answer while closing is outside the envelope; installDraining gives ours.
     return503OnClosing: false,
     genReqId: requestIdOf,
+    trustProxy: trustProxyOption(options.trustedProxies),
   });
+  installClientAddress(app, options.consoleProof);
   installJsonParser(app);
   installErrorHandling(app, options.bodyLimitBytes, options.storeDisk);
   answerExpectationsInEnvelope(app);
@@ -136,6 +143,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           limiter: app.createRateLimit({
             max: options.authFailuresPerMinute,
             timeWindow: 60_000,
+            keyGenerator: (request) => request.clientAddress,
           }),
           max: options.authFailuresPerMinute,
         }

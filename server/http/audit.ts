@@ -39,7 +39,7 @@ export function auditAs(
   request.server.auditTrail.record({
     project: who.project,
     actor: who.actor,
-    address: request.ip,
+    address: request.clientAddress,
     action,
     target: target ?? null,
     ...(detail && { detail }),

@@ -13,6 +13,7 @@ import {
   hostNameOf,
   newNonce,
 } from './console-guard';
+import { consoleForwardingHeaders, trustProxyOption } from './client-address';
 import { API_SECURITY_HEADERS, envelope } from './hardening';
 import { ZOD_ONLY } from './parse';
 import type { SignInMode } from '../auth/sign-in-mode';
@@ -30,6 +31,10 @@ export interface ConsoleServerOptions {
   listenHost: string;
   /** More Host names to accept, for a console reached under a name of its own. */
   extraHostNames: readonly string[];
+  /** Proxies in front of the console whose X-Forwarded-For names the browser. */
+  trustedProxies: readonly string[];
+  /** Vouches to the API for the browser's address (see client-address.ts). */
+  consoleProof: string;
 }
 
 const PROVIDER_NAVIGATIONS = /^\/v1\/auth\/oidc\/(start|callback)(\?|$)/;
@@ -48,7 +53,11 @@ function refuse(reply: FastifyReply, status: number, message: string) {
  * forwards no request that another site's page made.
  */
 export async function buildConsoleServer(options: ConsoleServerOptions): Promise<FastifyInstance> {
-  const app = Fastify({ ...ZOD_ONLY, logger: false });
+  const app = Fastify({
+    ...ZOD_ONLY,
+    logger: false,
+    trustProxy: trustProxyOption(options.trustedProxies),
+  });
   const hostNames = allowedHostNames(options.listenHost, options.extraHostNames);
   // The key for each proxied request, decided before it is forwarded (the mode is looked up).
   const injectedKey = new WeakMap<object, string | undefined>();
@@ -84,7 +93,8 @@ export async function buildConsoleServer(options: ConsoleServerOptions): Promise
     prefix: '/v1',
     rewritePrefix: '/v1',
     replyOptions: {
-      rewriteRequestHeaders: (request, { authorization, ...headers }) => {
+      rewriteRequestHeaders: (request, { authorization, ...received }) => {
+        const headers = consoleForwardingHeaders(received, request.ip, options.consoleProof);
         const sent = authorizationFor(authorization, injectedKey.get(request.raw));
         return sent === undefined ? headers : { ...headers, authorization: sent };
       },

@@ -8,7 +8,15 @@ import { pino, type Logger } from 'pino';
  * values).
  */
 export async function createLogger(level: string): Promise<Logger> {
-  const options = { level, redact: ['req.headers.authorization', 'req.headers.cookie'] };
+  const options = {
+    level,
+    redact: [
+      'req.headers.authorization',
+      'req.headers.cookie',
+      // The console server's proof of the addresses it forwards (http/client-address.ts).
+      'req.headers["x-jobdeck-console-proof"]',
+    ],
+  };
   if (!process.stdout.isTTY) return pino(options);
   // Only loaded for a terminal, and optional (npm install --omit=optional leaves it out): JSON
   // lines then. Synchronous in this thread, so a line is out before an exit.

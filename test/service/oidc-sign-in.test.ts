@@ -3,7 +3,8 @@ import type { Session } from '../../contract';
 import { signInAtProvider } from '../support/oidc-login';
 import type { TestOidcProvider } from '../support/oidc-provider';
 import { startServiceWithProvider } from '../support/oidc-service';
-import type { TestService } from '../support/service';
+import { freePort } from '../support/free-port';
+import { startService, type TestService } from '../support/service';
 
 let provider: TestOidcProvider;
 let service: TestService;
@@ -130,7 +131,69 @@ describe('sign-in through an OpenID Provider', () => {
     );
   });
 
+  it('keeps where the sign-in was going when the provider does not sign the person in', async () => {
+    const start = await fetch(
+      `${consoleUrl}/v1/auth/oidc/start?return_to=%2Fjobs%3Fstate%3Dfailed`,
+      {
+        redirect: 'manual',
+      },
+    );
+    const stateCookie = start.headers.getSetCookie()[0]!.split(';')[0]!;
+    const callback = await signInAtProvider(start.headers.get('location')!, {
+      login: 'alice@example.test',
+      redirectUri,
+      cancel: true,
+    });
+    const back = await fetch(callback, { redirect: 'manual', headers: { cookie: stateCookie } });
+    expect(back.headers.get('location')).toBe(
+      `/sign-in?error=${encodeURIComponent('The identity provider did not sign you in (access_denied).')}&return_to=%2Fjobs%3Fstate%3Dfailed`,
+    );
+  });
+
   it('keeps the client secret out of the output', () => {
     expect(service.output()).not.toContain(provider.clientSecret);
+  });
+});
+
+describe('an identity provider that cannot be reached', () => {
+  let unreachable: TestService;
+  beforeAll(async () => {
+    const deadIssuer = `http://127.0.0.1:${await freePort()}`;
+    unreachable = await startService(
+      {
+        auth: {
+          public_url: 'http://127.0.0.1:1',
+          oidc: { issuer: deadIssuer, client_id: 'jobdeck', allow_insecure_issuer: true },
+        },
+      },
+      undefined,
+      { withConsole: true, env: { JOBDECK_OIDC_CLIENT_SECRET: 'unused' } },
+    );
+  }, 60_000);
+  afterAll(() => unreachable?.stop());
+
+  const startAt = (returnTo: string) =>
+    fetch(
+      `${unreachable.consoleUrl()}/v1/auth/oidc/start?return_to=${encodeURIComponent(returnTo)}`,
+      { redirect: 'manual' },
+    );
+  const message = encodeURIComponent(
+    'The identity provider could not be reached: try again later.',
+  );
+
+  it('sends the browser back to the sign-in page with the message and where it was going', async () => {
+    const start = await startAt('/jobs/abc?tab=logs');
+    expect(start.status).toBe(303);
+    expect(start.headers.get('location')).toBe(
+      `/sign-in?error=${message}&return_to=${encodeURIComponent('/jobs/abc?tab=logs')}`,
+    );
+  });
+
+  it('never keeps a return_to that leaves the console', async () => {
+    for (const returnTo of ['//evil.example/x', '/\\evil.example', 'https://evil.example/']) {
+      expect((await startAt(returnTo)).headers.get('location'), returnTo).toBe(
+        `/sign-in?error=${message}`,
+      );
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { OidcSignInError } from '../../auth/oidc';
-import type { OidcSignIn as OidcFlow } from '../../auth/oidc-sign-in';
+import { safeReturnTo, type OidcSignIn as OidcFlow } from '../../auth/oidc-sign-in';
 import { auditInProjects } from '../audit';
 import { sessionTokenOf, setSessionCookie, type SessionCookie } from '../session-cookie';
 
@@ -21,11 +21,14 @@ export function oidcSignInRoutes(
     secure: cookie.secure,
   } as const;
 
-  // Back to the console's sign-in page, which shows the message; never a stack or a token.
-  const failed = (reply: FastifyReply, error: unknown) => {
+  // Back to the console's sign-in page, which shows the message and offers to go on where the
+  // sign-in was going; never a stack or a token.
+  const failed = (reply: FastifyReply, error: unknown, startedFor?: string) => {
     if (!(error instanceof OidcSignInError)) throw error;
     reply.log.warn({ reason: error.reason }, 'OpenID Connect sign-in failed');
-    return reply.redirect(`/sign-in?error=${encodeURIComponent(error.message)}`, 303);
+    const returnTo = startedFor ?? error.returnTo;
+    const goingTo = returnTo === '/' ? '' : `&return_to=${encodeURIComponent(returnTo)}`;
+    return reply.redirect(`/sign-in?error=${encodeURIComponent(error.message)}${goingTo}`, 303);
   };
 
   app.get<{ Querystring: { return_to?: string } }>(
@@ -36,7 +39,7 @@ export function oidcSignInRoutes(
         reply.setCookie(STATE_COOKIE, state, { ...stateCookie, maxAge: 600 });
         return await reply.header('cache-control', 'no-store').redirect(url, 303);
       } catch (error) {
-        return failed(reply, error);
+        return failed(reply, error, safeReturnTo(request.query.return_to));
       }
     },
   );
