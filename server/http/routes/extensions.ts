@@ -20,7 +20,7 @@ import { audit } from '../audit';
 import { principalOf, whoAmIOf } from '../auth';
 import { HttpError } from '../errors';
 import { jobFilterOf } from '../job-filter';
-import { parseOrThrow } from '../parse';
+import { parseBodyOrThrow, parseOrThrow } from '../parse';
 import type { PositionCodec } from '../positions';
 import {
   toArray,
@@ -152,7 +152,7 @@ export function extensionRoutes(
     return { ok: true, data: toQueueSummary(overview!) };
   };
   app.post<QueueRequest>('/v1/client/queues/:queue/pause', (request) => {
-    const { reason } = parseOrThrow(pauseRequestSchema, request.body ?? {});
+    const { reason } = parseBodyOrThrow(pauseRequestSchema, request.body);
     return changeQueue(request, { paused: { reason: reason ?? null } }, 'queue.pause', {
       reason: reason ?? null,
     });
@@ -161,7 +161,7 @@ export function extensionRoutes(
     changeQueue(request, { paused: false }, 'queue.resume'),
   );
   app.post<QueueRequest>('/v1/client/queues/:queue/max-running', (request) => {
-    const body = parseOrThrow(queueMaxRunningSchema, request.body ?? {});
+    const body = parseBodyOrThrow(queueMaxRunningSchema, request.body);
     return changeQueue(request, { maxRunning: body.max_running }, 'queue.max_running', {
       max_running: body.max_running,
     });
@@ -174,7 +174,7 @@ export function extensionRoutes(
   });
 
   app.post<{ Params: { name: string } }>('/v1/client/schedules/:name/pause', async (request) => {
-    const { reason } = parseOrThrow(pauseRequestSchema, request.body ?? {});
+    const { reason } = parseBodyOrThrow(pauseRequestSchema, request.body);
     const { project } = principalOf(request);
     const view = await scheduler.setPaused(
       project,
