@@ -91,7 +91,17 @@ export interface HttpAppOptions {
   extensions: ExtensionOptions | null;
 }
 
-const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/** Every method a request can reach a route with (Fastify's own list, HEAD aside: GET's). */
+const METHODS: HTTPMethods[] = [
+  'GET',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+  'TRACE',
+  'QUERY',
+];
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
