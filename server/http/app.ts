@@ -29,6 +29,7 @@ import {
   answerMalformedInEnvelope,
   cutStalledConnectionsOnClose,
   hardenedServerOptions,
+  refuseLongPathParameters,
   type HttpTimeouts,
 } from './hardening';
 import { installJsonParser } from './json-body';
@@ -125,6 +126,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     reply.headers(API_SECURITY_HEADERS).header('x-request-id', request.id);
   });
   installDraining(app);
+  refuseLongPathParameters(app);
   installAuditTrail(app, options.audit);
   cutStalledConnectionsOnClose(app);
 

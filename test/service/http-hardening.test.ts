@@ -73,7 +73,7 @@ describe('errors Fastify or Node raise before a route are in the envelope', () =
     const id = 'jd_'.padEnd(300, 'k');
     const response = await service.request('GET', `/v1/client/job/${id}`);
     expect(response.status).toBe(414);
-    expectEnvelope(response.body, /^job_id: longer than 100 characters/);
+    expectEnvelope(response.body, /^job_id: must be at most 100 characters \(job ids have 36\)$/);
     expect(response.text).not.toContain('kkkk');
   });
 
