@@ -22,6 +22,7 @@ import { signInRoutes, type SignInRouteOptions } from './routes/sign-in';
 import { installAuditTrail } from './audit';
 import { documentedPath, enforceRouteRoles } from './route-roles';
 import { ZOD_ONLY } from './parse';
+import { ANY_QUERY, enforceQuerySchemas } from './query-rule';
 import { HttpError, installDraining, installErrorHandling, sendError } from './errors';
 import {
   API_SECURITY_HEADERS,
@@ -130,6 +131,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   installAuditTrail(app, options.audit);
   cutStalledConnectionsOnClose(app);
 
+  enforceQuerySchemas(app);
   const methodsByUrl = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = methodsByUrl.get(route.url) ?? new Set<string>();
@@ -206,6 +208,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     app.route({
       method: others,
       url,
+      config: { query: ANY_QUERY },
       handler: (request, reply) =>
         sendError(
           reply.header('allow', allow),
