@@ -21,7 +21,12 @@ export const arraySchema = z
   .strictObject(
     {
       size: z
-        .number({ error: 'is required: how many children, a whole number' })
+        .number({
+          error: (issue) =>
+            issue.input === undefined
+              ? 'is required: how many children, a whole number'
+              : 'must be a number: how many children, a whole number',
+        })
         .int('must be a whole number')
         .min(ARRAY_LIMITS.minSize, `must be at least ${ARRAY_LIMITS.minSize}`)
         .max(ARRAY_LIMITS.maxSize, `must be at most ${ARRAY_LIMITS.maxSize}`),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEMBER_LIMITS } from './members';
 import { roleSchema } from './roles';
 
 /**
@@ -40,14 +41,31 @@ export const sessionSchema = z.object({
 });
 export type Session = z.infer<typeof sessionSchema>;
 
+/** An address as long as a member's identity may be; a password longer than anyone types. */
+export const SIGN_IN_LIMITS = {
+  emailMaxLength: MEMBER_LIMITS.identityMaxLength,
+  passwordMaxLength: 1024,
+} as const;
+const atMost = (length: number) => `must be at most ${length} characters`;
+
 export const signInSchema = z.strictObject(
   {
-    email: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(254),
-    password: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(1024),
+    email: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .min(1, 'must not be empty')
+      .max(SIGN_IN_LIMITS.emailMaxLength, atMost(SIGN_IN_LIMITS.emailMaxLength)),
+    password: z
+      .string({ error: 'must be a string' })
+      .min(1, 'must not be empty')
+      .max(SIGN_IN_LIMITS.passwordMaxLength, atMost(SIGN_IN_LIMITS.passwordMaxLength)),
   },
   { error: 'body must be a JSON object like { "email": "…", "password": "…" }' },
 );
 export type SignInRequest = z.infer<typeof signInSchema>;
+
+/** The console's sign-in button: where to go back to once signed in (a path of the console). */
+export const oidcStartQuerySchema = z.strictObject({ return_to: z.string().optional() });
 
 export const signOutSchema = z.strictObject(
   {

@@ -10,22 +10,22 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return text;
 }
 
-/** One message naming every field at fault, each as `field: reason`, joined by "; ". */
+/** One message naming every field at fault, each as `field: reason` once, joined by "; ". */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((issue) => {
-      if (issue.code === 'unrecognized_keys') {
-        return issue.keys
-          .map((key) => `${formatPath([...issue.path, key])}: is not a field of this payload`)
-          .join('; ');
-      }
-      const where = formatPath(issue.path);
-      // A bad record key carries its own reason inside; the record's generic message says less.
-      const reason =
-        issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
-      return where ? `${where}: ${reason}` : reason;
-    })
-    .join('; ');
+  const clauses = issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map(
+        (key) => `${formatPath([...issue.path, key])}: is not a field of this payload`,
+      );
+    }
+    const where = formatPath(issue.path);
+    // A bad record key carries its own reason inside; the record's generic message says less.
+    const reason =
+      issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+    return [where ? `${where}: ${reason}` : reason];
+  });
+  // Checks that share a message (an integer from 1 to 10: 1e308 fails two) say it once.
+  return [...new Set(clauses)].join('; ');
 }
 
 /** Splits a message made by formatIssues (or any `field: reason` text) back into fields. */

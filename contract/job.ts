@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { CURSOR_MESSAGE, POSITION_TOKEN } from './identifiers';
+import { CURSOR_MESSAGE, IDENTIFIER_MESSAGES, POSITION_TOKEN, QUEUE_REF } from './identifiers';
 import { labelSelectorsSchema } from './labels';
+import { DEFAULT_LIMITS } from './limits';
 import { jobStateSchema } from './states';
+import { wellFormed, withoutNul } from './text';
+
+const NAME_MAX_LENGTH = DEFAULT_LIMITS.nameMaxLength;
 
 const timestamp = z.iso.datetime({ offset: true });
 
@@ -65,9 +69,15 @@ const oneOrMany = <T extends z.ZodType>(item: T) =>
 
 export const jobListQuerySchema = z.strictObject({
   state: oneOrMany(jobStateSchema).optional(),
-  queue: z.string().optional(),
-  /** Jobs whose name starts with this. */
-  name: z.string().max(128).optional(),
+  /** A queue as Job Submit's `job_queue` names one. */
+  queue: z.string().regex(QUEUE_REF, IDENTIFIER_MESSAGES.queueRef).optional(),
+  /** Jobs whose name starts with this: text as a name may hold, and no longer. */
+  name: z
+    .string()
+    .max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`)
+    .refine(...withoutNul)
+    .refine(...wellFormed)
+    .optional(),
   created_after: timestamp.optional(),
   created_before: timestamp.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),

@@ -23,6 +23,7 @@ import { installAuditTrail } from './audit';
 import { installClientAddress, trustProxyOption } from './client-address';
 import { documentedPath, enforceRouteRoles } from './route-roles';
 import { ZOD_ONLY } from './parse';
+import { ANY_QUERY, enforceQuerySchemas } from './query-rule';
 import { HttpError, installDraining, installErrorHandling, sendError } from './errors';
 import {
   API_SECURITY_HEADERS,
@@ -30,6 +31,7 @@ import {
   answerMalformedInEnvelope,
   cutStalledConnectionsOnClose,
   hardenedServerOptions,
+  refuseLongPathParameters,
   type HttpTimeouts,
 } from './hardening';
 import { installJsonParser } from './json-body';
@@ -96,7 +98,17 @@ export interface HttpAppOptions {
   extensions: ExtensionOptions | null;
 }
 
-const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/** Every method a request can reach a route with (Fastify's own list, HEAD aside: GET's). */
+const METHODS: HTTPMethods[] = [
+  'GET',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+  'TRACE',
+  'QUERY',
+];
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -122,9 +134,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     reply.headers(API_SECURITY_HEADERS).header('x-request-id', request.id);
   });
   installDraining(app);
+  refuseLongPathParameters(app);
   installAuditTrail(app, options.audit);
   cutStalledConnectionsOnClose(app);
 
+  enforceQuerySchemas(app);
   const methodsByUrl = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = methodsByUrl.get(route.url) ?? new Set<string>();
@@ -202,6 +216,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     app.route({
       method: others,
       url,
+      config: { query: ANY_QUERY },
       handler: (request, reply) =>
         sendError(
           reply.header('allow', allow),

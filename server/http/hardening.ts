@@ -1,6 +1,8 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify';
+import { MEMBER_LIMITS } from '../../contract';
+import { HttpError } from './errors';
 
 export interface HttpTimeouts {
   headers_seconds: number;
@@ -10,8 +12,13 @@ export interface HttpTimeouts {
 
 /** Node's default: 16 KiB for the request line and all headers together; past it, 431. */
 export const MAX_HEADER_BYTES = 16 * 1024;
-/** Job ids are 36 characters; Fastify's default cap on a path parameter, stated here. */
+/** Job ids are 36 characters; every id in a path may have up to this many. */
 export const MAX_ID_LENGTH = 100;
+
+/** Path parameters that may be longer than an id: a member's e-mail address. */
+const PARAMETER_MAX_LENGTHS: Readonly<Record<string, number>> = {
+  identity: MEMBER_LIMITS.identityMaxLength,
+};
 
 /**
  * Sent with every API response: nothing of a job may sit in a cache, be sniffed into HTML, or be
@@ -88,7 +95,9 @@ export function hardenedServerOptions(timeouts: HttpTimeouts): FastifyHttpOption
       // Node answers a missing Host with a bare 400 and no body; answerInEnvelope says why.
       requireHostHeader: false,
     },
-    routerOptions: { maxParamLength: MAX_ID_LENGTH },
+    // The router's cap would refuse a parameter without naming it (nor knowing its own limit);
+    // the request line's bound is enough for it, and refuseLongPathParameters names each one.
+    routerOptions: { maxParamLength: MAX_HEADER_BYTES },
     clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
       // Like Node's own handler: never write into a response that has begun.
@@ -104,9 +113,7 @@ export function hardenedServerOptions(timeouts: HttpTimeouts): FastifyHttpOption
       const [status, message] =
         error.code === 'FST_ERR_BAD_URL'
           ? [400, 'job_id: is not valid percent-encoding']
-          : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-            ? [414, `job_id: longer than ${MAX_ID_LENGTH} characters (job ids have 36)`]
-            : [500, 'internal error while routing the request'];
+          : [500, 'internal error while routing the request'];
       void reply
         .code(status)
         .headers(API_SECURITY_HEADERS)
@@ -114,6 +121,23 @@ export function hardenedServerOptions(timeouts: HttpTimeouts): FastifyHttpOption
         .send(envelope(message));
     },
   };
+}
+
+/**
+ * A path parameter longer than it may be is a 414 naming it, before authentication (as the
+ * router's own cap was), and without quoting it: it could be anything pasted into a URL.
+ */
+export function refuseLongPathParameters(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) return; // the not-found route's `*` is no parameter: its answer says so
+    for (const [name, value] of Object.entries(request.params as Record<string, string>)) {
+      const max = PARAMETER_MAX_LENGTHS[name] ?? MAX_ID_LENGTH;
+      if (value.length > max) {
+        const hint = name === 'job_id' ? ' (job ids have 36)' : '';
+        throw new HttpError(414, `${name}: must be at most ${max} characters${hint}`);
+      }
+    }
+  });
 }
 
 /**

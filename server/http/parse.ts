@@ -9,6 +9,13 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.
   return parsed.data;
 }
 
+/**
+ * A route's JSON body as the schema reads it. No body at all reads as `{}`, so the schema names
+ * what is missing; a body that is there, `null` included, is read as sent (and refused as a body).
+ */
+export const parseBodyOrThrow = <S extends z.ZodType>(schema: S, body: unknown): z.infer<S> =>
+  parseOrThrow(schema, body === undefined ? {} : body);
+
 const noRouteSchemas = () => () => {
   throw new Error('route JSON schemas are not used here: parse with the contract (parseOrThrow)');
 };

@@ -261,6 +261,7 @@ describe('array jobs', () => {
       [{ size: 10_001 }, 'array.size: must be at most 10000'],
       [{ size: 2.5 }, 'array.size: must be a whole number'],
       [{}, 'array.size: is required: how many children, a whole number'],
+      [{ size: '5' }, 'array.size: must be a number: how many children, a whole number'],
       [{ size: 3, extra: 1 }, 'array.extra: is not a field of this payload'],
     ] as const) {
       const response = await service.request('POST', '/v1/client/job', {

@@ -162,6 +162,21 @@ describe('bulk cancel over a filter', () => {
       [{ action: 'cancel', filter: { limit: 5 } }, 'filter.limit: is not a field of this payload'],
       [{ action: 'cancel', filter: { label: ['bad key=x'] } }, 'filter.label[0]:'],
       [{ action: 'cancel', filter: {}, dry_run: 'yes' }, 'dry_run: must be true or false'],
+      // The list's text rules, as Job Submit's: no NUL, no lone surrogate, names of 128 at most.
+      [{ action: 'cancel', filter: { name: 'a\u0000b' } }, 'filter.name: must not contain NUL'],
+      [{ action: 'cancel', filter: { name: '\ud800' } }, 'filter.name: must be well-formed'],
+      [
+        { action: 'cancel', filter: { name: 'x'.repeat(200_000) } },
+        'filter.name: must be at most 128 characters',
+      ],
+      [
+        { action: 'cancel', filter: { queue: 't::default\u0000' } },
+        'filter.queue: must look like <project>::<queue>',
+      ],
+      [
+        { action: 'cancel', filter: { queue: `t::\ud800${'x'.repeat(200_000)}` } },
+        'filter.queue: must look like <project>::<queue>',
+      ],
       [{ action: 'cancel', filter: { name: 'no-such-job-' } }, 'filter: matches no job'],
     ];
     for (const [body, message] of refusals) {

@@ -323,8 +323,12 @@ describe('the job list', () => {
       ['state=done', /^state\[0\]: /],
       ['created_after=yesterday', /^created_after: /],
       ['limit=0', /^limit: /],
-      ['colour=red', /^colour: /],
+      ['colour=red', /^colour: is not a parameter of this endpoint$/],
       ['cursor=abc', /^cursor: /],
+      ['name=a%00b', /^name: must not contain NUL bytes$/],
+      ['queue=t::default%00', /^queue: must look like <project>::<queue>$/],
+      ['queue=t::default&queue=t::paused', /^queue: must be given once$/],
+      ['limit=5&limit=6', /^limit: must be given once$/],
     ];
     for (const [query, message] of cases) {
       const response = await service.request('GET', `/v1/client/jobs?${query}`);

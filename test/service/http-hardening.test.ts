@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBodySchema } from '../../contract';
+import { OPERATION_ROLES, errorBodySchema } from '../../contract';
 import { CLOSE_GRACE_MS } from '../../server/http/hardening';
 import { rawExchange, requestHead } from '../support/raw-http';
 import { startService, type TestService } from '../support/service';
@@ -73,7 +73,7 @@ describe('errors Fastify or Node raise before a route are in the envelope', () =
     const id = 'jd_'.padEnd(300, 'k');
     const response = await service.request('GET', `/v1/client/job/${id}`);
     expect(response.status).toBe(414);
-    expectEnvelope(response.body, /^job_id: longer than 100 characters/);
+    expectEnvelope(response.body, /^job_id: must be at most 100 characters \(job ids have 36\)$/);
     expect(response.text).not.toContain('kkkk');
   });
 
@@ -148,6 +148,47 @@ describe('errors Fastify or Node raise before a route are in the envelope', () =
       ok: false,
       message: 'body: not valid JSON (unexpected character)',
     });
+  });
+});
+
+describe('query parameters', () => {
+  /** A concrete path for a documented one: the query is refused before any id is looked up. */
+  const concrete = (path: string) =>
+    path.replace('{attempt}', '1').replace(/\{\w+\}/g, '00000000-0000-4000-8000-000000000000');
+
+  it('are refused on every GET route that does not take them, by name', async () => {
+    const openApi = await service.request('GET', '/v1/openapi.json');
+    const documented = Object.entries(openApi.body.paths as Record<string, object>)
+      .filter(([, operations]) => 'get' in operations)
+      .map(([path]) => path);
+    // Every client route is in OPERATION_ROLES (the service registers none that is not).
+    const client = Object.keys(OPERATION_ROLES)
+      .filter((operation) => operation.startsWith('GET '))
+      .map((operation) => operation.slice('GET '.length));
+    const unauthenticated = ['/healthz', '/readyz', '/v1/health', '/v1/openapi.json'];
+    const paths = [...new Set([...client, ...documented, ...unauthenticated])];
+    expect(paths.length).toBeGreaterThan(25);
+    for (const path of paths) {
+      const response = await service.request('GET', `${concrete(path)}?colour=red`);
+      expect(response.status, path).toBe(400);
+      // Beside what a route requires and was not given (the trends' queue).
+      expect(response.body.message?.split('; '), path).toContain(
+        'colour: is not a parameter of this endpoint',
+      );
+    }
+  });
+
+  it('are refused on the other methods too, before the operation acts', async () => {
+    const response = await service.request(
+      'POST',
+      '/v1/client/queues/t::default/pause?reason=maintenance',
+      {},
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.message).toBe('reason: is not a parameter of this endpoint');
+    const queues = await service.request('GET', '/v1/client/queues');
+    const items = (queues.body.data as { items: { queue: string; paused: boolean }[] }).items;
+    expect(items.find((queue) => queue.queue === 't::default')?.paused).toBe(false);
   });
 });
 

@@ -105,6 +105,26 @@ describe('local users', () => {
     expect((await asSignedIn(service.baseUrl, vic, 'GET', '/v1/client/jobs')).status).toBe(200);
   });
 
+  it('names an e-mail or password too long by its length, and refuses a null body', async () => {
+    const long = await signIn(service.baseUrl, `${'a'.repeat(250)}@example.test`, 'p'.repeat(1025));
+    expect(long).toEqual({
+      status: 400,
+      message: 'email: must be at most 254 characters; password: must be at most 1024 characters',
+      retryAfter: null,
+    });
+    for (const path of ['/v1/auth/sign-in', '/v1/auth/sign-out']) {
+      const response = await fetch(`${service.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: 'null',
+      });
+      expect(response.status, path).toBe(400);
+      expect(((await response.json()) as { message: string }).message, path).toMatch(
+        /^body must be a JSON object like /,
+      );
+    }
+  });
+
   it('answers a wrong password and an unknown user alike, and limits guesses per address tried', async () => {
     const wrong = await signIn(service.baseUrl, 'vic@example.test', 'not the password');
     const unknown = await signIn(service.baseUrl, 'nobody@example.test', 'not the password');
@@ -150,6 +170,9 @@ describe('local users', () => {
         headers: { 'content-type': 'application/json', cookie: who.cookie, 'x-csrf-token': csrf },
         body: JSON.stringify(body),
       });
+    // A null body is refused like any other that is not an object: the session stays.
+    expect((await signOut(one, null)).status).toBe(400);
+    expect((await asSignedIn(service.baseUrl, one, 'GET', '/v1/client/whoami')).status).toBe(200);
     expect((await signOut(one, {}, 'forged')).status).toBe(403);
     const out = await signOut(one, {});
     expect(out.status).toBe(200);
@@ -243,6 +266,24 @@ describe('members over the API', () => {
     const actions = (trail.body.data as { items: { action: string }[] }).items.map((e) => e.action);
     // Added, set to admin again, made a viewer (the refused change records nothing), removed.
     expect(actions).toEqual(['member.remove', 'member.update', 'member.update', 'member.add']);
+  });
+
+  it('takes an identity as long as its limit in the path, and names it past that', async () => {
+    const long = `${'d'.repeat(240)}@example.test`;
+    const path = `/v1/client/members/${encodeURIComponent(long)}`;
+    expect((await service.request('PUT', path, { role: 'viewer' })).status).toBe(201);
+    expect((await service.request('DELETE', path)).status).toBe(200);
+    const tooLong = await service.request('PUT', `/v1/client/members/${'d'.repeat(255)}`, {
+      role: 'viewer',
+    });
+    expect(tooLong.status).toBe(414);
+    expect(tooLong.body).toEqual({
+      ok: false,
+      message: 'identity: must be at most 254 characters',
+    });
+    const nullBody = await service.request('PUT', path, 'null');
+    expect(nullBody.status).toBe(400);
+    expect(nullBody.body.message).toBe('body must be a JSON object like { "role": "operator" }');
   });
 
   it('records sign-ins and sign-outs in the trail of each project of the user', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawExchange, requestHead } from '../support/raw-http';
 import { startService, type TestService } from '../support/service';
 import { detail, logsOf, submit, waitForState } from '../support/jobs';
 
@@ -246,14 +247,37 @@ describe('Job Submit: every bad input is a 400 that names the field', () => {
   });
 
   it('answers 405 with Allow for a known path and another method, 404 for unknown paths', async () => {
-    const wrong = await service.request('DELETE', '/v1/client/job/abc');
-    expect(wrong.status).toBe(405);
-    expect(wrong.headers.get('allow')).toBe('GET');
-    expect(wrong.body.message).toBe(
-      'method: DELETE is not allowed on /v1/client/job/{job_id}; it takes GET',
-    );
+    // OPTIONS was a 404 like an unknown path's.
+    for (const method of ['DELETE', 'OPTIONS']) {
+      const wrong = await service.request(method, '/v1/client/job/abc');
+      expect(wrong.status, method).toBe(405);
+      expect(wrong.headers.get('allow')).toBe('GET');
+      expect(wrong.body.message).toBe(
+        `method: ${method} is not allowed on /v1/client/job/{job_id}; it takes GET`,
+      );
+    }
     const missing = await service.request('GET', '/v1/nothing');
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ ok: false, message: 'no endpoint GET /v1/nothing' });
+  });
+
+  it('answers TRACE on a known path 405 with Allow too (it was a 404)', async () => {
+    // fetch refuses to send TRACE, so it goes by hand.
+    const trace = await rawExchange(
+      service.baseUrl,
+      [
+        requestHead('TRACE', '/v1/client/jobs', [
+          `Authorization: Bearer ${service.key}`,
+          'Connection: close',
+        ]),
+      ],
+      5000,
+    );
+    expect(trace.status).toBe(405);
+    expect(trace.text).toMatch(/\r\nallow: GET\r\n/i);
+    expect(trace.body).toEqual({
+      ok: false,
+      message: 'method: TRACE is not allowed on /v1/client/jobs; it takes GET',
+    });
   });
 });

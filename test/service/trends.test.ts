@@ -141,6 +141,7 @@ describe('trends', () => {
       ['queue=t::default&range=7d', 'range: must be "24h" or "30d"'],
       ['range=24h', 'queue: is required'],
       ['queue=', 'queue: is required'],
+      ['queue=t::default&queue=t::paused', 'queue: must be given once'],
       ['queue=t::default&bucket=1h', 'bucket'],
     ] as const) {
       const response = await service.request('GET', `/v1/client/trends?${query}`);

@@ -9,7 +9,7 @@ import type { AuditTrail } from '../../jobs/audit';
 import type { AuditEntry } from '../../jobs/ports';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
-import { parseOrThrow } from '../parse';
+import type { Query } from '../query-rule';
 import type { PositionCodec } from '../positions';
 
 const toAuditEvent = (entry: AuditEntry): AuditEvent => ({
@@ -33,29 +33,35 @@ export function auditRoutes(
   app: FastifyInstance,
   { trail, positions }: { trail: AuditTrail; positions: PositionCodec },
 ): void {
-  app.get('/v1/client/audit', async (request) => {
-    const query = parseOrThrow(auditQuerySchema, request.query);
-    const { project } = principalOf(request);
-    const beforeSeq =
-      query.cursor === undefined ? undefined : positions.decode(cursorScope(project), query.cursor);
-    if (beforeSeq === null) throw new HttpError(400, `cursor: ${CURSOR_MESSAGE}`);
-    const items = await trail.list(project, {
-      actor: query.actor,
-      action: query.action,
-      target: query.target,
-      since: query.since === undefined ? undefined : Date.parse(query.since),
-      until: query.until === undefined ? undefined : Date.parse(query.until),
-      beforeSeq,
-      limit: query.limit,
-    });
-    const last = items.at(-1);
-    const page: AuditPage = {
-      items: items.map(toAuditEvent),
-      next_cursor:
-        items.length === query.limit && last
-          ? positions.encode(cursorScope(project), last.seq)
-          : null,
-    };
-    return { ok: true, data: page };
-  });
+  app.get<Query<typeof auditQuerySchema>>(
+    '/v1/client/audit',
+    { config: { query: auditQuerySchema } },
+    async (request) => {
+      const { query } = request;
+      const { project } = principalOf(request);
+      const beforeSeq =
+        query.cursor === undefined
+          ? undefined
+          : positions.decode(cursorScope(project), query.cursor);
+      if (beforeSeq === null) throw new HttpError(400, `cursor: ${CURSOR_MESSAGE}`);
+      const items = await trail.list(project, {
+        actor: query.actor,
+        action: query.action,
+        target: query.target,
+        since: query.since === undefined ? undefined : Date.parse(query.since),
+        until: query.until === undefined ? undefined : Date.parse(query.until),
+        beforeSeq,
+        limit: query.limit,
+      });
+      const last = items.at(-1);
+      const page: AuditPage = {
+        items: items.map(toAuditEvent),
+        next_cursor:
+          items.length === query.limit && last
+            ? positions.encode(cursorScope(project), last.seq)
+            : null,
+      };
+      return { ok: true, data: page };
+    },
+  );
 }

@@ -11,7 +11,7 @@ import type { BulkActionRecord, BulkResultRecord } from '../../jobs/model';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { filterFieldsOf, jobFilterOf } from '../job-filter';
-import { parseOrThrow } from '../parse';
+import { parseBodyOrThrow } from '../parse';
 
 type ActionRequest = FastifyRequest<{ Params: { id: string } }>;
 
@@ -62,7 +62,7 @@ async function* csvOf(pages: AsyncIterable<BulkResultRecord[]>) {
 /** Extension: actions on every job a filter matches (the console's "select all matching"). */
 export function bulkActionRoutes(app: FastifyInstance, bulk: BulkActions): void {
   app.post('/v1/client/bulk-actions', async (request, reply) => {
-    const body = parseOrThrow(bulkActionRequestSchema, request.body ?? {});
+    const body = parseBodyOrThrow(bulkActionRequestSchema, request.body);
     const { project, actor } = principalOf(request);
     const filter = jobFilterOf(body.filter);
     if (body.dry_run) return { ok: true, data: toDryRun(await bulk.plan(project, filter)) };

@@ -12,7 +12,7 @@ import type { JobService } from '../../jobs/job-service';
 import { coalesced } from '../../jobs/serial';
 import { principalFor, principalOf, type Credentials } from '../auth';
 import { HttpError } from '../errors';
-import { parseOrThrow } from '../parse';
+import type { Query } from '../query-rule';
 import type { PositionCodec } from '../positions';
 import { PAGE, SharedPages } from './event-pages';
 import { SendRounds } from './send-rounds';
@@ -63,35 +63,42 @@ export function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): 
     for (const stream of open) stream.end();
   });
 
-  app.get('/v1/client/events', async (request, reply) => {
-    const { keyId } = principalOf(request);
-    const cursor = resumeCursor(request, options.positions);
-    const streams = perKey.get(keyId) ?? 0;
-    if (streams >= options.streamsPerKey) {
-      throw new HttpError(
-        429,
-        `events: at most ${options.streamsPerKey} event streams per API key at once; close one first`,
-      );
-    }
-    perKey.set(keyId, streams + 1);
-    const stream = new EventStream(request, reply, options, pages, rounds, cursor);
-    open.add(stream);
-    stream.onEnd(() => {
-      open.delete(stream);
-      const left = (perKey.get(keyId) ?? 1) - 1;
-      if (left > 0) perKey.set(keyId, left);
-      else perKey.delete(keyId);
-    });
-    await stream.start().catch((error: unknown) => {
-      request.log.warn({ err: error }, 'event stream could not start');
-      stream.end();
-    });
-  });
+  app.get<Query<typeof eventsQuerySchema>>(
+    '/v1/client/events',
+    { config: { query: eventsQuerySchema } },
+    async (request, reply) => {
+      const { keyId } = principalOf(request);
+      const cursor = resumeCursor(request, options.positions);
+      const streams = perKey.get(keyId) ?? 0;
+      if (streams >= options.streamsPerKey) {
+        throw new HttpError(
+          429,
+          `events: at most ${options.streamsPerKey} event streams per API key at once; close one first`,
+        );
+      }
+      perKey.set(keyId, streams + 1);
+      const stream = new EventStream(request, reply, options, pages, rounds, cursor);
+      open.add(stream);
+      stream.onEnd(() => {
+        open.delete(stream);
+        const left = (perKey.get(keyId) ?? 1) - 1;
+        if (left > 0) perKey.set(keyId, left);
+        else perKey.delete(keyId);
+      });
+      await stream.start().catch((error: unknown) => {
+        request.log.warn({ err: error }, 'event stream could not start');
+        stream.end();
+      });
+    },
+  );
 }
 
 /** Where a stream resumes: after Last-Event-ID, else after `since`; null: from now. */
-function resumeCursor(request: FastifyRequest, positions: PositionCodec): number | null {
-  const { since } = parseOrThrow(eventsQuerySchema, request.query);
+function resumeCursor(
+  request: FastifyRequest<Query<typeof eventsQuerySchema>>,
+  positions: PositionCodec,
+): number | null {
+  const { since } = request.query;
   const header = request.headers['last-event-id'];
   if (typeof header === 'string' && RELEASE_0_1_EVENT_ID.test(header)) return NEVER_GIVEN;
   if (header !== undefined && (typeof header !== 'string' || !POSITION_TOKEN.test(header))) {

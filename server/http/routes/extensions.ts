@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Query } from '../query-rule';
 import {
   CURSOR_MESSAGE,
   RETRY_LIMITS,
@@ -20,7 +21,7 @@ import { audit } from '../audit';
 import { principalOf, whoAmIOf } from '../auth';
 import { HttpError } from '../errors';
 import { jobFilterOf } from '../job-filter';
-import { parseOrThrow } from '../parse';
+import { parseBodyOrThrow } from '../parse';
 import type { PositionCodec } from '../positions';
 import {
   toArray,
@@ -51,42 +52,50 @@ export function extensionRoutes(
   },
 ): void {
   const { scheduler, controls, version, engine, positions } = options;
-  app.get('/v1/client/jobs', async (request) => {
-    const query = parseOrThrow(jobListQuerySchema, request.query);
-    const { project } = principalOf(request);
-    const beforeSeq =
-      query.cursor === undefined ? undefined : positions.decode(project, query.cursor);
-    if (beforeSeq === null) throw new HttpError(400, `cursor: ${CURSOR_MESSAGE}`);
-    const filter = { ...jobFilterOf(query), project };
-    const [jobs, counted] = await Promise.all([
-      service.list({ ...filter, limit: query.limit, beforeSeq }),
-      service.count(filter, MAX_COUNTED_JOBS),
-    ]);
-    const last = jobs.at(-1);
-    return {
-      ok: true,
-      data: {
-        items: jobs.map(toJobListItem),
-        total: Math.min(counted, MAX_COUNTED_JOBS),
-        total_exact: counted <= MAX_COUNTED_JOBS,
-        next_cursor:
-          jobs.length === query.limit && last ? positions.encode(project, last.seq) : null,
-      },
-    };
-  });
+  app.get<Query<typeof jobListQuerySchema>>(
+    '/v1/client/jobs',
+    { config: { query: jobListQuerySchema } },
+    async (request) => {
+      const { query } = request;
+      const { project } = principalOf(request);
+      const beforeSeq =
+        query.cursor === undefined ? undefined : positions.decode(project, query.cursor);
+      if (beforeSeq === null) throw new HttpError(400, `cursor: ${CURSOR_MESSAGE}`);
+      const filter = { ...jobFilterOf(query), project };
+      const [jobs, counted] = await Promise.all([
+        service.list({ ...filter, limit: query.limit, beforeSeq }),
+        service.count(filter, MAX_COUNTED_JOBS),
+      ]);
+      const last = jobs.at(-1);
+      return {
+        ok: true,
+        data: {
+          items: jobs.map(toJobListItem),
+          total: Math.min(counted, MAX_COUNTED_JOBS),
+          total_exact: counted <= MAX_COUNTED_JOBS,
+          next_cursor:
+            jobs.length === query.limit && last ? positions.encode(project, last.seq) : null,
+        },
+      };
+    },
+  );
 
   app.get<{ Params: JobParams }>('/v1/client/job/:job_id/transitions', async (request) => {
     const items = await service.transitions(principalOf(request).project, request.params.job_id);
     return { ok: true, data: { items: items.map(toTransition) } };
   });
 
-  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/logs', async (request) => {
-    const { since } = parseOrThrow(jobLogsQuerySchema, request.query);
-    const after = since === undefined ? null : toLogInstant(since);
-    if (after === undefined) throw new HttpError(400, 'since: is not a valid time');
-    const logs = await service.logs(principalOf(request).project, request.params.job_id, after);
-    return { ok: true, data: toJobLogs(logs) };
-  });
+  app.get<{ Params: JobParams } & Query<typeof jobLogsQuerySchema>>(
+    '/v1/client/job/:job_id/logs',
+    { config: { query: jobLogsQuerySchema } },
+    async (request) => {
+      const { since } = request.query;
+      const after = since === undefined ? null : toLogInstant(since);
+      if (after === undefined) throw new HttpError(400, 'since: is not a valid time');
+      const logs = await service.logs(principalOf(request).project, request.params.job_id, after);
+      return { ok: true, data: toJobLogs(logs) };
+    },
+  );
 
   app.get<{ Params: JobParams }>('/v1/client/job/:job_id/attempts', async (request) => {
     const { job, items } = await service.attempts(
@@ -117,15 +126,19 @@ export function extensionRoutes(
     return { ok: true, data: toDependencies(found) };
   });
 
-  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/array', async (request) => {
-    const query = parseOrThrow(arrayChildrenQuerySchema, request.query);
-    const found = await service.array(principalOf(request).project, request.params.job_id, {
-      states: query.state,
-      afterIndex: query.cursor === undefined ? -1 : Number(query.cursor),
-      limit: query.limit,
-    });
-    return { ok: true, data: toArray(found) };
-  });
+  app.get<{ Params: JobParams } & Query<typeof arrayChildrenQuerySchema>>(
+    '/v1/client/job/:job_id/array',
+    { config: { query: arrayChildrenQuerySchema } },
+    async (request) => {
+      const { query } = request;
+      const found = await service.array(principalOf(request).project, request.params.job_id, {
+        states: query.state,
+        afterIndex: query.cursor === undefined ? -1 : Number(query.cursor),
+        limit: query.limit,
+      });
+      return { ok: true, data: toArray(found) };
+    },
+  );
 
   app.get<{ Params: JobParams }>('/v1/client/job/:job_id/execution', async (request) => {
     const execution = await service.execution(principalOf(request).project, request.params.job_id);
@@ -152,7 +165,7 @@ export function extensionRoutes(
     return { ok: true, data: toQueueSummary(overview!) };
   };
   app.post<QueueRequest>('/v1/client/queues/:queue/pause', (request) => {
-    const { reason } = parseOrThrow(pauseRequestSchema, request.body ?? {});
+    const { reason } = parseBodyOrThrow(pauseRequestSchema, request.body);
     return changeQueue(request, { paused: { reason: reason ?? null } }, 'queue.pause', {
       reason: reason ?? null,
     });
@@ -161,7 +174,7 @@ export function extensionRoutes(
     changeQueue(request, { paused: false }, 'queue.resume'),
   );
   app.post<QueueRequest>('/v1/client/queues/:queue/max-running', (request) => {
-    const body = parseOrThrow(queueMaxRunningSchema, request.body ?? {});
+    const body = parseBodyOrThrow(queueMaxRunningSchema, request.body);
     return changeQueue(request, { maxRunning: body.max_running }, 'queue.max_running', {
       max_running: body.max_running,
     });
@@ -174,7 +187,7 @@ export function extensionRoutes(
   });
 
   app.post<{ Params: { name: string } }>('/v1/client/schedules/:name/pause', async (request) => {
-    const { reason } = parseOrThrow(pauseRequestSchema, request.body ?? {});
+    const { reason } = parseBodyOrThrow(pauseRequestSchema, request.body);
     const { project } = principalOf(request);
     const view = await scheduler.setPaused(
       project,

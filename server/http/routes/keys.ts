@@ -4,7 +4,7 @@ import type { ApiKeyInfo, KeyStore } from '../../store/ports';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
-import { parseOrThrow } from '../parse';
+import { parseBodyOrThrow } from '../parse';
 
 const DAY_MS = 86_400_000;
 const isoOrNull = (time: number | null) => (time === null ? null : new Date(time).toISOString());
@@ -28,7 +28,7 @@ export function keyRoutes(app: FastifyInstance, keys: KeyStore): void {
   });
 
   app.post('/v1/client/keys', async (request, reply) => {
-    const body = parseOrThrow(createApiKeySchema, request.body ?? {});
+    const body = parseBodyOrThrow(createApiKeySchema, request.body);
     const { project, actor } = principalOf(request);
     const now = Date.now();
     const created = {

@@ -4,7 +4,7 @@ import type { MemberRecord, MemberStore } from '../../store/ports';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
-import { parseOrThrow } from '../parse';
+import { parseBodyOrThrow } from '../parse';
 
 type MemberRequest = FastifyRequest<{ Params: { identity: string } }>;
 
@@ -36,7 +36,7 @@ export function memberRoutes(app: FastifyInstance, members: MemberStore): void {
 
   app.put('/v1/client/members/:identity', async (request: MemberRequest, reply) => {
     const identity = identityOf(request);
-    const { role } = parseOrThrow(putMemberSchema, request.body ?? {});
+    const { role } = parseBodyOrThrow(putMemberSchema, request.body);
     const { project, actor } = principalOf(request);
     const change = await members.put(project, identity, role, actor);
     if (change === 'last-admin') throw new HttpError(409, LAST_ADMIN);

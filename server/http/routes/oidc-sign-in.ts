@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { oidcStartQuerySchema } from '../../../contract';
 import { OidcSignInError } from '../../auth/oidc';
 import { safeReturnTo, type OidcSignIn as OidcFlow } from '../../auth/oidc-sign-in';
 import { auditInProjects } from '../audit';
+import { ANY_QUERY, type Query } from '../query-rule';
 import { sessionTokenOf, setSessionCookie, type SessionCookie } from '../session-cookie';
 
 /** Holds the state of a sign-in under way: sent back on the provider's redirect (SameSite=Lax). */
@@ -31,8 +33,9 @@ export function oidcSignInRoutes(
     return reply.redirect(`/sign-in?error=${encodeURIComponent(error.message)}${goingTo}`, 303);
   };
 
-  app.get<{ Querystring: { return_to?: string } }>(
+  app.get<Query<typeof oidcStartQuerySchema>>(
     '/v1/auth/oidc/start',
+    { config: { query: oidcStartQuerySchema } },
     async (request, reply) => {
       try {
         const { url, state } = await flow.begin(request.query.return_to ?? '/');
@@ -44,22 +47,28 @@ export function oidcSignInRoutes(
     },
   );
 
-  app.get<{ Querystring: { state?: string } }>(CALLBACK, async (request, reply) => {
-    reply.clearCookie(STATE_COOKIE, stateCookie).header('cache-control', 'no-store');
-    try {
-      const signedIn = await flow.complete(
-        request.url,
-        request.query.state,
-        request.cookies[STATE_COOKIE],
-        sessionTokenOf(request, cookie),
-      );
-      setSessionCookie(reply, cookie, signedIn.token);
-      auditInProjects(request, signedIn.identity, signedIn.projects, 'user.sign_in', {
-        via: 'oidc',
-      });
-      return await reply.redirect(signedIn.returnTo, 303);
-    } catch (error) {
-      return failed(reply, error);
-    }
-  });
+  // The provider's redirect carries parameters of its own (code, state, iss, session_state, …),
+  // which the flow reads from the whole URL: none is refused here.
+  app.get<{ Querystring: { state?: string } }>(
+    CALLBACK,
+    { config: { query: ANY_QUERY } },
+    async (request, reply) => {
+      reply.clearCookie(STATE_COOKIE, stateCookie).header('cache-control', 'no-store');
+      try {
+        const signedIn = await flow.complete(
+          request.url,
+          request.query.state,
+          request.cookies[STATE_COOKIE],
+          sessionTokenOf(request, cookie),
+        );
+        setSessionCookie(reply, cookie, signedIn.token);
+        auditInProjects(request, signedIn.identity, signedIn.projects, 'user.sign_in', {
+          via: 'oidc',
+        });
+        return await reply.redirect(signedIn.returnTo, 303);
+      } catch (error) {
+        return failed(reply, error);
+      }
+    },
+  );
 }

@@ -5,7 +5,7 @@ import type { OidcSignIn } from '../../auth/oidc-sign-in';
 import type { SignInMode } from '../../auth/sign-in-mode';
 import { refuseOverFailureLimit, type FailedAuthLimit } from '../auth';
 import { HttpError } from '../errors';
-import { parseOrThrow } from '../parse';
+import { parseBodyOrThrow } from '../parse';
 import { auditAs, auditInProjects } from '../audit';
 import { oidcSignInRoutes } from './oidc-sign-in';
 import {
@@ -50,7 +50,7 @@ export function signInRoutes(app: FastifyInstance, options: SignInRouteOptions):
   app.post('/v1/auth/sign-in', async (request, reply) => {
     // Guesses count against the same per-address limit as guessed keys.
     await refuseOverFailureLimit(request, reply, options.failures, 'sign-in');
-    const { email, password } = parseOrThrow(signInSchema, request.body ?? {});
+    const { email, password } = parseBodyOrThrow(signInSchema, request.body);
     const result = await sessions.withPassword(email, password);
     if (!result.ok) {
       // No project: an address tried is not yet anyone's, and must not show up in a project.
@@ -80,7 +80,7 @@ export function signInRoutes(app: FastifyInstance, options: SignInRouteOptions):
   });
 
   app.post('/v1/auth/sign-out', async (request, reply) => {
-    const { everywhere } = parseOrThrow(signOutSchema, request.body ?? {});
+    const { everywhere } = parseBodyOrThrow(signOutSchema, request.body);
     const token = sessionTokenOf(request, cookie);
     if (!token || !(await sessions.resolve(token))) {
       clearSessionCookie(reply, cookie);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { trendsQuerySchema, type Trends } from '../../../contract';
 import type { DurationFigures, QueueTrends, TrendsReader } from '../../jobs/trends';
 import { principalOf } from '../auth';
-import { parseOrThrow } from '../parse';
+import type { Query } from '../query-rule';
 
 const msOf = (value: number | null) => (value === null ? null : Math.round(value));
 
@@ -26,8 +26,13 @@ const toTrends = (trends: QueueTrends): Trends => ({
 
 /** Extension: a queue's jobs ended per hour or day, and their waiting and run times. */
 export function trendRoutes(app: FastifyInstance, trends: TrendsReader): void {
-  app.get('/v1/client/trends', async (request) => {
-    const { queue, range } = parseOrThrow(trendsQuerySchema, request.query);
-    return { ok: true, data: toTrends(await trends(principalOf(request).project, queue, range)) };
-  });
+  app.get<Query<typeof trendsQuerySchema>>(
+    '/v1/client/trends',
+    { config: { query: trendsQuerySchema } },
+    async (request) => {
+      const { queue, range } = request.query;
+      const project = principalOf(request).project;
+      return { ok: true, data: toTrends(await trends(project, queue, range)) };
+    },
+  );
 }

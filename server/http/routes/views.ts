@@ -4,7 +4,7 @@ import type { SavedViewRecord, ViewStore } from '../../store/ports';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
-import { parseOrThrow } from '../parse';
+import { parseBodyOrThrow } from '../parse';
 
 type ViewRequest = FastifyRequest<{ Params: { name: string } }>;
 
@@ -31,7 +31,7 @@ export function viewRoutes(app: FastifyInstance, views: ViewStore): void {
 
   app.put('/v1/client/views/:name', async (request: ViewRequest) => {
     const name = viewName(request);
-    const { search } = parseOrThrow(saveViewSchema, request.body ?? {});
+    const { search } = parseBodyOrThrow(saveViewSchema, request.body);
     const { project, actor } = principalOf(request);
     const view = { name, search, createdBy: actor, savedAt: Date.now() };
     const { saved } = await views.save(project, view, VIEW_LIMITS.perProject);

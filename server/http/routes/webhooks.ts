@@ -10,7 +10,7 @@ import type { DeliveryRecord, WebhookRecord } from '../../jobs/model';
 import type { Webhooks } from '../../jobs/webhooks';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
-import { parseOrThrow } from '../parse';
+import { parseBodyOrThrow } from '../parse';
 
 type WebhookRequest = FastifyRequest<{ Params: { id: string } }>;
 
@@ -55,7 +55,7 @@ const auditedWebhook = (webhook: WebhookRecord) => ({
 /** Extension: a project's webhooks, their delivery log, and a test event. */
 export function webhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
   app.post('/v1/client/webhooks', async (request, reply) => {
-    const body = parseOrThrow(createWebhookSchema, request.body ?? {});
+    const body = parseBodyOrThrow(createWebhookSchema, request.body);
     const { project, actor } = principalOf(request);
     const { webhook, secret } = await webhooks.create(project, actor, {
       url: body.url,
@@ -79,7 +79,7 @@ export function webhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
   });
 
   app.patch('/v1/client/webhooks/:id', async (request: WebhookRequest) => {
-    const changes = parseOrThrow(updateWebhookSchema, request.body ?? {});
+    const changes = parseBodyOrThrow(updateWebhookSchema, request.body);
     const webhook = await webhooks.update(principalOf(request).project, request.params.id, changes);
     audit(request, 'webhook.update', webhook.id, {
       changed: Object.keys(changes),
