@@ -1,6 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify';
+import { PATH_SEGMENT_MAX_LENGTH } from '../../contract';
 
 export interface HttpTimeouts {
   headers_seconds: number;
@@ -10,8 +11,8 @@ export interface HttpTimeouts {
 
 /** Node's default: 16 KiB for the request line and all headers together; past it, 431. */
 export const MAX_HEADER_BYTES = 16 * 1024;
-/** Job ids are 36 characters; Fastify's default cap on a path parameter, stated here. */
-export const MAX_ID_LENGTH = 100;
+/** Job ids are 36 characters; Fastify's default cap on a path parameter, stated in the contract. */
+export const MAX_ID_LENGTH = PATH_SEGMENT_MAX_LENGTH;
 
 /**
  * Sent with every API response: nothing of a job may sit in a cache, be sniffed into HTML, or be

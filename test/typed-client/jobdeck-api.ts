@@ -970,6 +970,7 @@ export interface components {
       };
       container_env?: {
         [key: string]: {
+          /** @description At most 32768 bytes of UTF-8, without NUL */
           value: string;
           sensitive?: boolean;
         };
@@ -1000,7 +1001,7 @@ export interface components {
           action: 'retry' | 'exit';
         }[];
       };
-      /** @description Extension: jobs this one waits for (at most 20); it stays pending until each has ended as its type asks, and is cancelled with a note when one cannot any more */
+      /** @description Extension: jobs this one waits for (at most 20, each job once); it stays pending until each has ended as its type asks, and is cancelled with a note when one cannot any more */
       depends_on?: {
         job_id?: string;
         /**
@@ -1771,6 +1772,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -1841,6 +1851,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -1873,6 +1892,7 @@ export interface operations {
         created_after?: string;
         created_before?: string;
         limit?: number;
+        /** @description The next_cursor of an earlier page, as given: any other token, even of this shape, is a 400 */
         cursor?: string;
         /** @description Jobs with every one of these labels: key=value, or key for any value; repeated for several */
         label?: string[];
@@ -2058,6 +2078,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -2150,6 +2179,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -2212,6 +2250,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -2267,6 +2314,15 @@ export interface operations {
       };
       /** @description No such job in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -2361,6 +2417,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -2378,7 +2443,7 @@ export interface operations {
       header?: never;
       path: {
         job_id: string;
-        attempt: string;
+        attempt: number;
       };
       cookie?: never;
     };
@@ -2452,6 +2517,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -2507,6 +2581,15 @@ export interface operations {
       };
       /** @description No such job in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -2669,6 +2752,7 @@ export interface operations {
         /** @description Only events before this RFC 3339 time */
         until?: string;
         limit?: number;
+        /** @description The next_cursor of an earlier page, as given: any other token, even of this shape, is a 400 */
         cursor?: string;
       };
       header?: never;
@@ -2867,6 +2951,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -2932,6 +3025,15 @@ export interface operations {
       };
       /** @description No such queue in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -3010,6 +3112,15 @@ export interface operations {
       };
       /** @description No such queue in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -3191,6 +3302,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -3255,6 +3375,15 @@ export interface operations {
       };
       /** @description No such schedule in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -3401,6 +3530,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -3465,6 +3603,15 @@ export interface operations {
       };
       /** @description No such view in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -3749,6 +3896,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -3821,6 +3977,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -3873,6 +4038,15 @@ export interface operations {
       };
       /** @description No such bulk action in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -4143,6 +4317,11 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /**
+           * Format: uri
+           * @description An absolute http:// or https:// URL, without a user name, password or #fragment
+           * @example https://hooks.example.com/jobdeck
+           */
           url: string;
           states: (
             | 'submitted'
@@ -4278,6 +4457,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -4340,6 +4528,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -4364,6 +4561,11 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /**
+           * Format: uri
+           * @description An absolute http:// or https:// URL, without a user name, password or #fragment
+           * @example https://hooks.example.com/jobdeck
+           */
           url?: string;
           states?: (
             | 'submitted'
@@ -4436,6 +4638,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -4492,6 +4703,15 @@ export interface operations {
       };
       /** @description No such webhook in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -4581,6 +4801,15 @@ export interface operations {
       };
       /** @description No such webhook in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -4823,6 +5052,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -5013,6 +5251,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -5086,6 +5333,15 @@ export interface operations {
       };
       /** @description The project would be left without an admin member */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };

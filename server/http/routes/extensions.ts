@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   CURSOR_MESSAGE,
-  RETRY_LIMITS,
   MAX_COUNTED_JOBS,
   SCHEDULE_LIMITS,
   type AuditAction,
   arrayChildrenQuerySchema,
+  attemptLogsPathSchema,
   jobListQuerySchema,
   jobLogsQuerySchema,
   pauseRequestSchema,
@@ -99,15 +99,9 @@ export function extensionRoutes(
   app.get<{ Params: JobParams & { attempt: string } }>(
     '/v1/client/job/:job_id/attempts/:attempt/logs',
     async (request) => {
-      const attempt = Number(request.params.attempt);
-      if (!Number.isInteger(attempt) || attempt < 1 || attempt > RETRY_LIMITS.attemptsMax) {
-        throw new HttpError(
-          400,
-          `attempt: must be an integer from 1 to ${RETRY_LIMITS.attemptsMax}`,
-        );
-      }
+      const { job_id, attempt } = parseOrThrow(attemptLogsPathSchema, request.params);
       const { project } = principalOf(request);
-      const logs = await service.attemptLogs(project, request.params.job_id, attempt);
+      const logs = await service.attemptLogs(project, job_id, attempt);
       return { ok: true, data: toJobLogs({ ...logs, next: null }) };
     },
   );
