@@ -82,7 +82,10 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
               'must be an RFC 3339 UTC date-time string (2026-11-21T10:00:00.000Z) or Unix seconds',
           },
         )
-        .optional(),
+        .optional()
+        .meta({
+          description: `An RFC 3339 time or Unix seconds, at most ${limits.scheduleMaxAheadDays} days ahead (checked at the submit)`,
+        }),
       retry: retryStrategySchema.optional(),
       depends_on: dependsOnSchema.optional(),
       array: arraySchema.optional(),

@@ -975,6 +975,7 @@ export interface components {
           sensitive?: boolean;
         };
       };
+      /** @description An RFC 3339 time or Unix seconds, at most 365 days ahead (checked at the submit) */
       schedule_at?: string | number;
       /** @description Extension: attempts in all (1–10), the wait between them, and rules on how an attempt ended (the first match decides; without one an unsuccessful end is retried while attempts remain) */
       retry?: {
