@@ -141,9 +141,9 @@ function judge(testCase: Case, answer: Answer | string): string | null {
   if (testCase.positive) {
     if (status === 414)
       return `answered 414 to a path within ${PATH_SEGMENT_MAX_LENGTH} characters`;
-    return status === 400 && testCase.field !== '' && names(testCase.field)
-      ? `refused (400: ${message})`
-      : null;
+    // The baseline (every required field at its plainest) may not be refused at all.
+    const named = testCase.field === '' || names(testCase.field);
+    return status === 400 && named ? `refused (400: ${message})` : null;
   }
   if (status !== 400) return `answered ${status}, not 400`;
   return [testCase.field, ...(testCase.alternatives ?? [])].some(names)
