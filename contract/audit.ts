@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CURSOR_MESSAGE, POSITION_TOKEN } from './identifiers';
+import { issuedCursorSchema } from './job';
 
 /**
  * Extension: the audit trail. Every change a person or a key makes to a project (and every
@@ -53,7 +53,7 @@ export const auditQuerySchema = z.strictObject({
     .min(1)
     .max(AUDIT_LIMITS.maxLimit)
     .default(AUDIT_LIMITS.defaultLimit),
-  cursor: z.string().regex(POSITION_TOKEN, CURSOR_MESSAGE).optional(),
+  cursor: issuedCursorSchema.optional(),
 });
 export type AuditQuery = z.input<typeof auditQuerySchema>;
 

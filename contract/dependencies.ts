@@ -29,7 +29,9 @@ export const DEPENDENCY_TYPE_WORDS: Record<DependencyType, string> = {
   afternotok: 'to end unsuccessfully',
 };
 
-const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// No `i` flag: zod-to-openapi writes a regex's flags into the document's pattern, which then
+// matches nothing.
+const JOB_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export const dependencySchema = z
   .strictObject(
@@ -80,7 +82,8 @@ export const dependsOnSchema = z
     'must hold sequential at most once',
   )
   .meta({
-    description: `Extension: jobs this one waits for (at most ${DEPENDENCY_LIMITS.perJob}); it stays pending until each has ended as its type asks, and is cancelled with a note when one cannot any more`,
+    description: `Extension: jobs this one waits for (at most ${DEPENDENCY_LIMITS.perJob}, each job once); it stays pending until each has ended as its type asks, and is cancelled with a note when one cannot any more`,
+    uniqueItems: true,
   });
 
 /** Whether a dependency holds now, may still hold, or never can. */

@@ -23,6 +23,15 @@ export type JobEvent = z.infer<typeof jobEventSchema>;
 
 export const EVENT_ID_MESSAGE = 'must be the id of an earlier event';
 
+/** The numeric ids of 0.1: a console open across the upgrade resumes with a reset, not a 400. */
+export const RELEASE_0_1_EVENT_ID = /^\d{1,15}$/;
+
+/** The Last-Event-ID header: an event id, or one of 0.1's. */
+export const lastEventIdSchema = z
+  .string()
+  .regex(new RegExp(`${POSITION_TOKEN.source}|${RELEASE_0_1_EVENT_ID.source}`), EVENT_ID_MESSAGE)
+  .meta({ description: 'Resume after this event' });
+
 export const eventsQuerySchema = z.strictObject({
   /** Resume after this event id; Last-Event-ID wins when both are sent. */
   since: z.string().regex(POSITION_TOKEN, EVENT_ID_MESSAGE).optional(),

@@ -3,7 +3,7 @@ import { CURSOR_MESSAGE, IDENTIFIER_MESSAGES, POSITION_TOKEN, QUEUE_REF } from '
 import { labelSelectorsSchema } from './labels';
 import { DEFAULT_LIMITS } from './limits';
 import { jobStateSchema } from './states';
-import { wellFormed, withoutNul } from './text';
+import { plainText } from './text';
 
 const NAME_MAX_LENGTH = DEFAULT_LIMITS.nameMaxLength;
 
@@ -56,6 +56,15 @@ export const jobListSchema = z.object({
 });
 export type JobList = z.infer<typeof jobListSchema>;
 
+/**
+ * A list's cursor. Its pattern is only its shape: the service also refuses a token of that shape
+ * it did not give this project for this list, which the description says.
+ */
+export const issuedCursorSchema = z.string().regex(POSITION_TOKEN, CURSOR_MESSAGE).meta({
+  description:
+    'The next_cursor of an earlier page, as given: any other token, even of this shape, is a 400',
+});
+
 /** One value or several (`?state=running&state=runnable`, or `?state=running,runnable`). */
 const oneOrMany = <T extends z.ZodType>(item: T) =>
   z.preprocess(
@@ -72,16 +81,13 @@ export const jobListQuerySchema = z.strictObject({
   /** A queue as Job Submit's `job_queue` names one. */
   queue: z.string().regex(QUEUE_REF, IDENTIFIER_MESSAGES.queueRef).optional(),
   /** Jobs whose name starts with this: text as a name may hold, and no longer. */
-  name: z
-    .string()
-    .max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`)
-    .refine(...withoutNul)
-    .refine(...wellFormed)
-    .optional(),
+  name: plainText(
+    z.string().max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
+  ).optional(),
   created_after: timestamp.optional(),
   created_before: timestamp.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().regex(POSITION_TOKEN, CURSOR_MESSAGE).optional(),
+  cursor: issuedCursorSchema.optional(),
   /** Jobs with every one of these labels: `key=value`, or `key` for any value. */
   label: labelSelectorsSchema.optional().meta({
     description:
@@ -102,10 +108,12 @@ export type JobTransition = z.infer<typeof jobTransitionSchema>;
 
 /**
  * An instant of a log line at full precision: RFC 3339 with up to nine fractional digits and any
- * offset (`2026-11-21T10:00:00.123456789Z`). next_since is one of these.
+ * offset (`2026-11-21T10:00:00.123456789Z`). next_since is one of these. Each part within its
+ * range, so that the document's pattern is the whole check (a day past its month's end rolls
+ * over, as Date.parse reads it).
  */
 export const LOG_INSTANT =
-  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
+  /^(\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d)(?:\.(\d{1,9}))?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
 export const jobLogsQuerySchema = z.strictObject({
   /** Only lines after this instant: next_since of an earlier answer, or any RFC 3339 time. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { roleSchema } from './roles';
-import { wellFormed, withoutNul } from './text';
+import { NON_BLANK_TEXT, plainText } from './text';
 
 /** Extension: a project's API keys, managed by its admins (the key itself is shown once). */
 export const KEY_LIMITS = { labelMaxLength: 100, activePerProject: 100, maxDays: 3650 };
@@ -34,13 +34,16 @@ const DAYS_MESSAGE = `must be a whole number of days from 1 to ${KEY_LIMITS.maxD
 
 export const createApiKeySchema = z.strictObject(
   {
-    label: z
-      .string({ error: 'must be a string' })
-      .trim()
-      .min(1, 'must not be empty')
-      .max(KEY_LIMITS.labelMaxLength, `must be at most ${KEY_LIMITS.labelMaxLength} characters`)
-      .refine(...withoutNul)
-      .refine(...wellFormed),
+    // Spaces alone are trimmed to nothing: the document's pattern says so.
+    label: plainText(
+      z
+        .string({ error: 'must be a string' })
+        .trim()
+        .min(1, { message: 'must not be empty', abort: true })
+        .max(KEY_LIMITS.labelMaxLength, `must be at most ${KEY_LIMITS.labelMaxLength} characters`),
+      NON_BLANK_TEXT,
+      'must not be empty',
+    ),
     role: roleSchema.optional().meta({ description: 'operator when left out' }),
     expires_in_days: z
       .number({ error: DAYS_MESSAGE })

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { atMostKeys, boundedString, refusingReservedKeys, wellFormed, withoutNul } from './text';
+import {
+  WELL_FORMED_TEXT,
+  atMostKeys,
+  boundedString,
+  recordKeysMeta,
+  refusingReservedKeys,
+  wellFormed,
+  withoutNul,
+} from './text';
 
 /**
  * Extension: labels a person puts on a job to find it later (the ticket, the dataset, the
@@ -20,7 +28,8 @@ export const labelsSchema = refusingReservedKeys(
     .record(labelKey, boundedString(LABEL_LIMITS.valueMaxBytes), {
       error: 'must be an object of string values, like { "ticket": "OPS-42" }',
     })
-    .refine(...atMostKeys(LABEL_LIMITS.max, 'labels')),
+    .refine(...atMostKeys(LABEL_LIMITS.max, 'labels'))
+    .meta(recordKeysMeta(labelKey, LABEL_LIMITS.max)),
 );
 export type Labels = Record<string, string>;
 
@@ -32,19 +41,23 @@ export interface LabelSelector {
 
 const SELECTOR_MESSAGE = `must be key=value or key, where a key is a letter or digit, then letters, digits, '.', '_', '/' or '-' (at most ${LABEL_LIMITS.keyMaxLength} characters)`;
 
-/** `team=data` or `team`; split at the first '=', so a value may hold one. */
+/**
+ * `team=data` or `team`, as one pattern (the document's): a key, then `=` and any well-formed
+ * text without NUL; split at the first '=', so a value may hold one.
+ */
+const LABEL_SELECTOR = new RegExp(
+  `^[A-Za-z0-9][A-Za-z0-9._/-]{0,${LABEL_LIMITS.keyMaxLength - 1}}(?:=${WELL_FORMED_TEXT}*)?$`,
+);
+
 export const labelSelectorSchema = z
   .string()
-  .refine(...withoutNul)
-  .refine(...wellFormed)
-  .transform((text, context): LabelSelector => {
+  // The narrower reasons first: the message says the one that applies.
+  .refine(withoutNul[0], { message: withoutNul[1], abort: true })
+  .refine(wellFormed[0], { message: wellFormed[1], abort: true })
+  .regex(LABEL_SELECTOR, SELECTOR_MESSAGE)
+  .transform((text): LabelSelector => {
     const at = text.indexOf('=');
-    const key = at < 0 ? text : text.slice(0, at);
-    if (key.length > LABEL_LIMITS.keyMaxLength || !LABEL_KEY.test(key)) {
-      context.addIssue({ code: 'custom', message: SELECTOR_MESSAGE });
-      return z.NEVER;
-    }
-    return at < 0 ? { key } : { key, value: text.slice(at + 1) };
+    return at < 0 ? { key: text } : { key: text.slice(0, at), value: text.slice(at + 1) };
   });
 
 /** `?label=a=1&label=b`: repeated, never split at commas (a value may hold one). */

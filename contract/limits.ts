@@ -20,3 +20,9 @@ export const DEFAULT_LIMITS: SubmitLimits = {
 };
 
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
+
+/**
+ * The longest path parameter the service routes, as sent (percent-encoded): longer is a 414
+ * before any route runs. Job ids have 36; a long e-mail address, encoded, may not fit.
+ */
+export const PATH_SEGMENT_MAX_LENGTH = 100;

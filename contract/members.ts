@@ -10,6 +10,9 @@ export const MEMBER_LIMITS = { identityMaxLength: 254, perProject: 1000 };
 
 const IDENTITY_MESSAGE = 'must be an e-mail address or sub:<OpenID Connect subject>';
 
+/** The identity's grammar (spaces around it are trimmed away), as the document's pattern. */
+const MEMBER_IDENTITY = /^\s*(?:sub:[\x21-\x7e]+|[^\s@]+@[^\s@]+)\s*$/;
+
 export const memberIdentitySchema = z
   .string({ error: IDENTITY_MESSAGE })
   .trim()
@@ -17,9 +20,16 @@ export const memberIdentitySchema = z
     MEMBER_LIMITS.identityMaxLength,
     `must be at most ${MEMBER_LIMITS.identityMaxLength} characters`,
   )
-  .refine((identity) => /^(sub:[\x21-\x7e]+|[^\s@]+@[^\s@]+)$/.test(identity), IDENTITY_MESSAGE)
+  .regex(MEMBER_IDENTITY, IDENTITY_MESSAGE)
   // E-mail addresses compare without case; a subject is the provider's, exactly.
   .transform((identity) => (identity.startsWith('sub:') ? identity : identity.toLowerCase()));
+
+/** `/members/{identity}`: checked like a field, and so documented. */
+export const memberPathSchema = z.object({
+  identity: memberIdentitySchema.meta({
+    description: 'An e-mail address, or sub:<subject> (URL-encoded)',
+  }),
+});
 
 export const memberSchema = z.object({
   identity: z.string().meta({ description: 'An e-mail address, or sub:<subject>' }),

@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { acceptedBodySchema, errorBodySchema, successEnvelope } from './envelope';
-import { JOB_EVENT, eventsQuerySchema, jobEventSchema } from './events';
+import { JOB_EVENT, eventsQuerySchema, jobEventSchema, lastEventIdSchema } from './events';
 import {
   jobExecutionSchema,
   jobListQuerySchema,
@@ -16,16 +16,29 @@ import { auditPageSchema, auditQuerySchema } from './audit';
 import { definitionListSchema } from './definitions';
 import { arrayAnswerSchema, arrayChildrenQuerySchema } from './arrays';
 import { dependenciesAnswerSchema } from './dependencies';
-import { attemptsAnswerSchema } from './retry';
+import { attemptLogsPathSchema, attemptsAnswerSchema } from './retry';
 import { pauseRequestSchema } from './pause';
 import { scheduleSchema, schedulesAnswerSchema } from './schedules';
 import { whoAmISchema } from './identity';
 import { roleFor } from './roles';
-import { MEMBER_LIMITS, memberSchema, membersSchema, putMemberSchema } from './members';
+import { PATH_SEGMENT_MAX_LENGTH } from './limits';
+import {
+  MEMBER_LIMITS,
+  memberPathSchema,
+  memberSchema,
+  membersSchema,
+  putMemberSchema,
+} from './members';
 import { sessionSchema, signInSchema, signOutSchema } from './auth';
 import { KEY_LIMITS, apiKeysSchema, createApiKeySchema, createdApiKeySchema } from './keys';
 import { queueListSchema, queueMaxRunningSchema, queueSummarySchema } from './queues';
-import { VIEW_LIMITS, saveViewSchema, savedViewSchema, savedViewsSchema } from './views';
+import {
+  VIEW_LIMITS,
+  saveViewSchema,
+  savedViewSchema,
+  savedViewsSchema,
+  viewPathSchema,
+} from './views';
 import { submitJobSchema } from './submit';
 import { trendsQuerySchema, trendsSchema } from './trends';
 import {
@@ -186,7 +199,7 @@ export function buildOpenApiDocument() {
     operationId: 'getJobAttemptLogs',
     summary: "An earlier attempt's output (extension)",
     security,
-    request: { params: z.object({ job_id: z.string(), attempt: z.string() }) },
+    request: { params: attemptLogsPathSchema },
     responses: {
       200: json(
         successEnvelope(jobLogsSchema),
@@ -342,9 +355,7 @@ export function buildOpenApiDocument() {
       429: errors[429],
     },
   });
-  const viewName = {
-    params: z.object({ name: z.string().meta({ description: 'The view’s name' }) }),
-  };
+  const viewName = { params: viewPathSchema };
   registry.registerPath({
     method: 'put',
     path: '/v1/client/views/{name}',
@@ -509,9 +520,7 @@ export function buildOpenApiDocument() {
     security,
     request: {
       query: eventsQuerySchema,
-      headers: z.object({
-        'last-event-id': z.string().optional().meta({ description: 'Resume after this event' }),
-      }),
+      headers: z.object({ 'last-event-id': lastEventIdSchema.optional() }),
     },
     responses: {
       200: {
@@ -691,13 +700,7 @@ export function buildOpenApiDocument() {
       429: errors[429],
     },
   });
-  const memberIdentity = {
-    params: z.object({
-      identity: z
-        .string()
-        .meta({ description: 'An e-mail address, or sub:<subject> (URL-encoded)' }),
-    }),
-  };
+  const memberIdentity = { params: memberPathSchema };
   const member = successEnvelope(memberSchema);
   const lastAdmin = json(error, 'The project would be left without an admin member');
   registry.registerPath({
@@ -835,7 +838,23 @@ export function buildOpenApiDocument() {
     servers: [{ url: '/', description: 'The service that serves this document' }],
   });
   documentRoles(document.paths ?? {});
+  documentPathLimit(document.paths ?? {});
   return document;
+}
+
+/** Each operation with a path parameter documents the router's 414 for a segment too long. */
+function documentPathLimit(paths: Record<string, object>) {
+  const tooLong = {
+    description: `A path parameter longer than ${PATH_SEGMENT_MAX_LENGTH} characters as sent (percent-encoded)`,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
+  for (const [path, operations] of Object.entries(paths)) {
+    if (!path.includes('{')) continue;
+    for (const value of Object.values(operations)) {
+      const operation = value as Operation;
+      operation.responses = { ...operation.responses, 414: tooLong };
+    }
+  }
 }
 
 type Operation = { responses?: Record<string, unknown>; description?: string };

@@ -32,17 +32,16 @@ export const RETRY_BACKOFF_DEFAULTS = {
   jitter: 0.2,
 } as const;
 
+/** An exit code, 0 to 255, as text (leading zeros allowed). */
+const EXIT_CODE_TEXT = '(0{0,2}\\d|0?[1-9]\\d|1\\d\\d|2[0-4]\\d|25[0-5])';
 /** `"1-5"`: the exit codes 1 to 5. */
-const EXIT_CODE_RANGE = /^(\d{1,3})-(\d{1,3})$/;
-const isExitCode = (code: number) => Number.isInteger(code) && code >= 0 && code <= 255;
+const EXIT_CODE_RANGE = new RegExp(`^${EXIT_CODE_TEXT}-${EXIT_CODE_TEXT}$`);
 const EXIT_CODE_MESSAGE = 'must be an integer from 0 to 255 or a range like "1-5"';
 
-function isExitCodeRange(text: string): boolean {
-  const match = EXIT_CODE_RANGE.exec(text);
-  if (!match) return false;
-  const from = Number(match[1]);
-  const to = Number(match[2]);
-  return isExitCode(from) && isExitCode(to) && from <= to;
+/** Whether a range that has the pattern also goes upwards, which no pattern can say. */
+function isUpwards(text: string): boolean {
+  const [, from = '', to = ''] = EXIT_CODE_RANGE.exec(text) ?? [];
+  return Number(from) <= Number(to);
 }
 
 /** A number from `min` to `max`; `what` says which kind ("an integer", "a number"). */
@@ -54,8 +53,15 @@ function bounded(min: number, max: number, what: 'an integer' | 'a number') {
 
 const exitCodeSchema = z.union(
   [
-    z.number().refine(isExitCode, EXIT_CODE_MESSAGE),
-    z.string().refine(isExitCodeRange, EXIT_CODE_MESSAGE),
+    z.number().int(EXIT_CODE_MESSAGE).min(0, EXIT_CODE_MESSAGE).max(255, EXIT_CODE_MESSAGE),
+    z
+      .string()
+      .regex(EXIT_CODE_RANGE, EXIT_CODE_MESSAGE)
+      .refine(isUpwards, EXIT_CODE_MESSAGE)
+      .meta({
+        description: 'A range of exit codes, its first no greater than its last',
+        examples: ['1-5'],
+      }),
   ],
   { error: EXIT_CODE_MESSAGE },
 );
@@ -91,7 +97,9 @@ export const retryRuleSchema = z
     (rule) =>
       rule.exit_codes !== undefined || rule.reason !== undefined || rule.status !== undefined,
     'must have at least one matcher: exit_codes, reason or status',
-  );
+  )
+  // action is required and the object strict: two fields at least is one matcher at least.
+  .meta({ minProperties: 2 });
 export type RetryRule = z.input<typeof retryRuleSchema>;
 
 export const retryBackoffSchema = z.strictObject(
@@ -183,3 +191,15 @@ export const attemptsAnswerSchema = z.object({
   items: z.array(attemptSchema).meta({ description: 'Attempts that ended, oldest first' }),
 });
 export type AttemptsAnswer = z.infer<typeof attemptsAnswerSchema>;
+
+const ATTEMPT_NUMBER = `must be an integer from 1 to ${RETRY_LIMITS.attemptsMax}`;
+
+/** `/job/{job_id}/attempts/{attempt}/logs`: the attempt checked like a field, and so documented. */
+export const attemptLogsPathSchema = z.object({
+  job_id: z.string(),
+  attempt: z.coerce
+    .number({ error: ATTEMPT_NUMBER })
+    .int({ message: ATTEMPT_NUMBER, abort: true })
+    .min(1, { message: ATTEMPT_NUMBER, abort: true })
+    .max(RETRY_LIMITS.attemptsMax, ATTEMPT_NUMBER),
+});

@@ -5,7 +5,7 @@ import { arraySchema } from './arrays';
 import { dependsOnSchema } from './dependencies';
 import { labelsSchema } from './labels';
 import { retryStrategySchema } from './retry';
-import { atMostKeys, boundedString, refusingReservedKeys, withoutNul } from './text';
+import { atMostKeys, boundedString, plainText, recordKeysMeta, refusingReservedKeys } from './text';
 
 /** Unix seconds or an RFC 3339 string, as milliseconds since the epoch. */
 export function scheduleAtToMillis(value: string | number): number {
@@ -17,6 +17,11 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
   const notTooFarAhead = (value: string | number) =>
     scheduleAtToMillis(value) <= Date.now() + maxAheadMs;
   const tooFarMessage = `must be at most ${limits.scheduleMaxAheadDays} days ahead`;
+
+  const parameterName = plainText(z.string());
+  const envName = z
+    .string()
+    .regex(ENV_NAME, 'is not a valid variable name (use [A-Za-z_][A-Za-z0-9_]*)');
 
   return z.strictObject(
     {
@@ -38,15 +43,16 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
         .optional(),
       container_cmd_parameter: refusingReservedKeys(
         z
-          .record(z.string().refine(...withoutNul), boundedString(limits.commandWordMaxBytes), {
+          .record(parameterName, boundedString(limits.commandWordMaxBytes), {
             error: 'must be an object of string values',
           })
-          .refine(...atMostKeys(limits.parametersMax, 'parameters')),
+          .refine(...atMostKeys(limits.parametersMax, 'parameters'))
+          .meta(recordKeysMeta(parameterName, limits.parametersMax)),
       ).optional(),
       container_env: refusingReservedKeys(
         z
           .record(
-            z.string().regex(ENV_NAME, 'is not a valid variable name (use [A-Za-z_][A-Za-z0-9_]*)'),
+            envName,
             z.strictObject(
               {
                 value: boundedString(limits.envValueMaxBytes),
@@ -56,7 +62,8 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
             ),
             { error: 'must be an object mapping variable names to { value, sensitive }' },
           )
-          .refine(...atMostKeys(limits.envVarsMax, 'variables')),
+          .refine(...atMostKeys(limits.envVarsMax, 'variables'))
+          .meta(recordKeysMeta(envName, limits.envVarsMax)),
       ).optional(),
       schedule_at: z
         .union(
@@ -75,7 +82,10 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
               'must be an RFC 3339 UTC date-time string (2026-11-21T10:00:00.000Z) or Unix seconds',
           },
         )
-        .optional(),
+        .optional()
+        .meta({
+          description: `An RFC 3339 time or Unix seconds, at most ${limits.scheduleMaxAheadDays} days ahead (checked at the submit)`,
+        }),
       retry: retryStrategySchema.optional(),
       depends_on: dependsOnSchema.optional(),
       array: arraySchema.optional(),

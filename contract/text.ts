@@ -23,12 +23,55 @@ export const wellFormed = [
   'must be well-formed Unicode (no lone surrogate \\uD800–\\uDFFF)',
 ] as const;
 
+/**
+ * Well-formed text without NUL, as a JSON Schema pattern (no flags: zod-to-openapi would write them
+ * into it). A valid surrogate pair matches the second branch without the `u` flag, the first with
+ * it, so the pattern means the same to any ECMA-262 validator.
+ */
+export const WELL_FORMED_TEXT = '(?:[^\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])';
+
+const PLAIN_TEXT = new RegExp(`^${WELL_FORMED_TEXT}*$`);
+/** The same, holding more than spaces (text that is trimmed and must not be empty). */
+export const NON_BLANK_TEXT = new RegExp(
+  `^${WELL_FORMED_TEXT}*(?:[^\\s\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])${WELL_FORMED_TEXT}*$`,
+);
+
+/**
+ * Text without NUL and well-formed, each refused with its own reason; the pattern (one per
+ * schema in the document), which then holds unless it says more, says both.
+ */
+export function plainText(
+  text: z.ZodString,
+  pattern = PLAIN_TEXT,
+  message: string = withoutNul[1],
+) {
+  return text
+    .refine(withoutNul[0], { message: withoutNul[1], abort: true })
+    .refine(wellFormed[0], { message: wellFormed[1], abort: true })
+    .regex(pattern, message);
+}
+
+/**
+ * At most `maxBytes` of UTF-8. The document says it as maxLength (a string within the bytes is
+ * within as many UTF-16 units, so the check never refuses more) and says the bytes in words.
+ */
 export function boundedString(maxBytes: number) {
-  return z
-    .string({ error: 'must be a string' })
-    .refine(...withoutNul)
-    .refine(...wellFormed)
-    .refine((text) => byteLength(text) <= maxBytes, `must be at most ${maxBytes} bytes`);
+  return plainText(
+    z.string({ error: 'must be a string' }).max(maxBytes, `must be at most ${maxBytes} bytes`),
+  )
+    .refine((text) => byteLength(text) <= maxBytes, `must be at most ${maxBytes} bytes`)
+    .meta({ description: `At most ${maxBytes} bytes of UTF-8, without NUL` });
+}
+
+/**
+ * What a record's keys and count must be, for the document: zod-to-openapi writes a record's
+ * values but neither its key schema nor a refined size, so both are said here from the schemas
+ * that check them.
+ */
+export function recordKeysMeta(key: z.ZodType, maxKeys: number) {
+  const propertyNames = z.toJSONSchema(key, { io: 'input' });
+  delete propertyNames.$schema; // the document's own dialect applies
+  return { propertyNames, maxProperties: maxKeys };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wellFormed, withoutNul } from './text';
+import { plainText, wellFormed } from './text';
 
 /**
  * Extension: views of the jobs table (its filters, columns and sort, as the query string of its
@@ -9,14 +9,27 @@ export const VIEW_LIMITS = { nameMaxLength: 64, searchMaxLength: 2000, perProjec
 
 const NAME_MESSAGE = `must be 1 to ${VIEW_LIMITS.nameMaxLength} characters, without control characters`;
 
+/** 1 to 64 characters, none a control character, no space at either end: the document's pattern. */
+const VIEW_NAME =
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  /^(?:[^\s\u0000-\u001f\u007f]|[^\s\u0000-\u001f\u007f][^\u0000-\u001f\u007f]*[^\s\u0000-\u001f\u007f])$/;
+
 export const viewNameSchema = z
   .string()
   .min(1, NAME_MESSAGE)
   .max(VIEW_LIMITS.nameMaxLength, NAME_MESSAGE)
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused
-  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), NAME_MESSAGE)
-  .refine((name) => name.trim() === name, 'must not begin or end with spaces')
+  // The narrower reason first: the message says the one that applies.
+  .refine((name) => name.trim() === name, {
+    message: 'must not begin or end with spaces',
+    abort: true,
+  })
+  .regex(VIEW_NAME, NAME_MESSAGE)
   .refine(...wellFormed);
+
+/** `/views/{name}`: checked like a field, and so documented. */
+export const viewPathSchema = z.object({
+  name: viewNameSchema.meta({ description: 'The view’s name' }),
+});
 
 export const savedViewSchema = z.object({
   name: z.string(),
@@ -32,11 +45,14 @@ export const savedViewsSchema = z.object({ items: z.array(savedViewSchema) });
 
 export const saveViewSchema = z.strictObject(
   {
-    search: z
-      .string({ error: 'must be a string' })
-      .max(VIEW_LIMITS.searchMaxLength, `must be at most ${VIEW_LIMITS.searchMaxLength} characters`)
-      .refine(...withoutNul)
-      .refine(...wellFormed),
+    search: plainText(
+      z
+        .string({ error: 'must be a string' })
+        .max(
+          VIEW_LIMITS.searchMaxLength,
+          `must be at most ${VIEW_LIMITS.searchMaxLength} characters`,
+        ),
+    ),
   },
   { error: 'body must be a JSON object like { "search": "state=failed&label=team=data" }' },
 );

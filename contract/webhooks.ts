@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { jobListItemSchema } from './job';
 import { labelSelectorSchema } from './labels';
 import { jobStateSchema } from './states';
-import { wellFormed, withoutNul } from './text';
+import { plainText } from './text';
 
 /**
  * Extension: webhooks. A project's webhook is a URL told of its jobs' state changes (the states,
@@ -48,14 +48,19 @@ export function webhookUrlProblem(text: string): string | undefined {
   return undefined;
 }
 
-export const webhookUrlSchema = z
-  .string({ error: URL_MESSAGE })
-  .max(WEBHOOK_LIMITS.urlMaxLength, `must be at most ${WEBHOOK_LIMITS.urlMaxLength} characters`)
-  .refine(...withoutNul)
-  .refine(...wellFormed)
+export const webhookUrlSchema = plainText(
+  z
+    .string({ error: URL_MESSAGE })
+    .max(WEBHOOK_LIMITS.urlMaxLength, `must be at most ${WEBHOOK_LIMITS.urlMaxLength} characters`),
+)
   .superRefine((text, context) => {
     const message = webhookUrlProblem(text);
     if (message) context.addIssue({ code: 'custom', message });
+  })
+  .meta({
+    format: 'uri',
+    description: 'An absolute http:// or https:// URL, without a user name, password or #fragment',
+    examples: ['https://hooks.example.com/jobdeck'],
   });
 
 const distinct = <T>(items: readonly T[]) => new Set(items).size === items.length;
@@ -66,7 +71,8 @@ export const createWebhookSchema = z.strictObject(
     states: z
       .array(jobStateSchema, { error: 'must be a list of job states, like ["failed"]' })
       .min(1, 'must name at least one job state, like ["failed"]')
-      .refine(distinct, 'must not name a state twice'),
+      .refine(distinct, 'must not name a state twice')
+      .meta({ uniqueItems: true }),
     queues: z
       .array(z.string({ error: 'must be a list of queue names' }), {
         error: 'must be a list of queue names',
@@ -74,7 +80,10 @@ export const createWebhookSchema = z.strictObject(
       .max(WEBHOOK_LIMITS.queuesMax, `must name at most ${WEBHOOK_LIMITS.queuesMax} queues`)
       .refine(distinct, 'must not name a queue twice')
       .optional()
-      .meta({ description: "Only these queues' jobs (job_queue); every queue when left out" }),
+      .meta({
+        description: "Only these queues' jobs (job_queue); every queue when left out",
+        uniqueItems: true,
+      }),
     labels: z
       .array(labelSelectorSchema)
       .max(WEBHOOK_LIMITS.labelsMax, `must hold at most ${WEBHOOK_LIMITS.labelsMax} selectors`)
@@ -82,15 +91,14 @@ export const createWebhookSchema = z.strictObject(
       .meta({
         description: 'Only jobs with every one of these labels: key=value, or key for any value',
       }),
-    description: z
-      .string({ error: 'must be a string' })
-      .max(
-        WEBHOOK_LIMITS.descriptionMaxLength,
-        `must be at most ${WEBHOOK_LIMITS.descriptionMaxLength} characters`,
-      )
-      .refine(...withoutNul)
-      .refine(...wellFormed)
-      .optional(),
+    description: plainText(
+      z
+        .string({ error: 'must be a string' })
+        .max(
+          WEBHOOK_LIMITS.descriptionMaxLength,
+          `must be at most ${WEBHOOK_LIMITS.descriptionMaxLength} characters`,
+        ),
+    ).optional(),
   },
   {
     error:
@@ -105,7 +113,8 @@ export const updateWebhookSchema = createWebhookSchema
   .refine((fields) => Object.keys(fields).length > 0, {
     message:
       'body must change at least one of url, states, queues, labels, description, like { "states": ["failed"] }',
-  });
+  })
+  .meta({ minProperties: 1 });
 export type UpdateWebhookRequest = z.input<typeof updateWebhookSchema>;
 
 export const webhookSchema = z.object({

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify';
-import { MEMBER_LIMITS } from '../../contract';
+import { MEMBER_LIMITS, PATH_SEGMENT_MAX_LENGTH } from '../../contract';
 import { HttpError } from './errors';
 
 export interface HttpTimeouts {
@@ -12,8 +12,8 @@ export interface HttpTimeouts {
 
 /** Node's default: 16 KiB for the request line and all headers together; past it, 431. */
 export const MAX_HEADER_BYTES = 16 * 1024;
-/** Job ids are 36 characters; every id in a path may have up to this many. */
-export const MAX_ID_LENGTH = 100;
+/** Job ids are 36 characters; every id in a path may have up to this many (the contract's). */
+export const MAX_ID_LENGTH = PATH_SEGMENT_MAX_LENGTH;
 
 /** Path parameters that may be longer than an id: a member's e-mail address. */
 const PARAMETER_MAX_LENGTHS: Readonly<Record<string, number>> = {

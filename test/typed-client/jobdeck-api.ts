@@ -970,10 +970,12 @@ export interface components {
       };
       container_env?: {
         [key: string]: {
+          /** @description At most 32768 bytes of UTF-8, without NUL */
           value: string;
           sensitive?: boolean;
         };
       };
+      /** @description An RFC 3339 time or Unix seconds, at most 365 days ahead (checked at the submit) */
       schedule_at?: string | number;
       /** @description Extension: attempts in all (1–10), the wait between them, and rules on how an attempt ended (the first match decides; without one an unsuccessful end is retried while attempts remain) */
       retry?: {
@@ -1000,7 +1002,7 @@ export interface components {
           action: 'retry' | 'exit';
         }[];
       };
-      /** @description Extension: jobs this one waits for (at most 20); it stays pending until each has ended as its type asks, and is cancelled with a note when one cannot any more */
+      /** @description Extension: jobs this one waits for (at most 20, each job once); it stays pending until each has ended as its type asks, and is cancelled with a note when one cannot any more */
       depends_on?: {
         job_id?: string;
         /**
@@ -1771,6 +1773,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -1841,6 +1852,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -1873,6 +1893,7 @@ export interface operations {
         created_after?: string;
         created_before?: string;
         limit?: number;
+        /** @description The next_cursor of an earlier page, as given: any other token, even of this shape, is a 400 */
         cursor?: string;
         /** @description Jobs with every one of these labels: key=value, or key for any value; repeated for several */
         label?: string[];
@@ -2058,6 +2079,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -2150,6 +2180,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -2212,6 +2251,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -2267,6 +2315,15 @@ export interface operations {
       };
       /** @description No such job in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -2361,6 +2418,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -2378,7 +2444,7 @@ export interface operations {
       header?: never;
       path: {
         job_id: string;
-        attempt: string;
+        attempt: number;
       };
       cookie?: never;
     };
@@ -2452,6 +2518,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -2507,6 +2582,15 @@ export interface operations {
       };
       /** @description No such job in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -2669,6 +2753,7 @@ export interface operations {
         /** @description Only events before this RFC 3339 time */
         until?: string;
         limit?: number;
+        /** @description The next_cursor of an earlier page, as given: any other token, even of this shape, is a 400 */
         cursor?: string;
       };
       header?: never;
@@ -2867,6 +2952,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -2932,6 +3026,15 @@ export interface operations {
       };
       /** @description No such queue in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -3010,6 +3113,15 @@ export interface operations {
       };
       /** @description No such queue in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -3191,6 +3303,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -3255,6 +3376,15 @@ export interface operations {
       };
       /** @description No such schedule in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -3401,6 +3531,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -3465,6 +3604,15 @@ export interface operations {
       };
       /** @description No such view in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -3749,6 +3897,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -3821,6 +3978,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -3873,6 +4039,15 @@ export interface operations {
       };
       /** @description No such bulk action in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -4143,6 +4318,11 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /**
+           * Format: uri
+           * @description An absolute http:// or https:// URL, without a user name, password or #fragment
+           * @example https://hooks.example.com/jobdeck
+           */
           url: string;
           states: (
             | 'submitted'
@@ -4278,6 +4458,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -4340,6 +4529,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -4364,6 +4562,11 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /**
+           * Format: uri
+           * @description An absolute http:// or https:// URL, without a user name, password or #fragment
+           * @example https://hooks.example.com/jobdeck
+           */
           url?: string;
           states?: (
             | 'submitted'
@@ -4436,6 +4639,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -4492,6 +4704,15 @@ export interface operations {
       };
       /** @description No such webhook in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -4581,6 +4802,15 @@ export interface operations {
       };
       /** @description No such webhook in this API key’s project */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -4823,6 +5053,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -5013,6 +5252,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limit; see Retry-After */
       429: {
         headers: {
@@ -5086,6 +5334,15 @@ export interface operations {
       };
       /** @description The project would be left without an admin member */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   EVENT_ID_MESSAGE,
-  POSITION_TOKEN,
+  RELEASE_0_1_EVENT_ID,
+  lastEventIdSchema,
   MAX_REPLAY_CHANGES,
   RESET_EVENT,
   eventsQuerySchema,
@@ -33,8 +34,6 @@ export interface EventRoutesOptions {
  * one from another store): treated like an id from the future, so the stream starts with a reset.
  */
 const NEVER_GIVEN = Number.POSITIVE_INFINITY;
-/** The numeric ids of 0.1: a console open across the upgrade resumes with a reset, not a 400. */
-const RELEASE_0_1_EVENT_ID = /^\d{1,15}$/;
 
 // How often at most the streams send what moved: a change waits at most this long for its round.
 const ROUND_MS = 25;
@@ -100,11 +99,12 @@ function resumeCursor(
 ): number | null {
   const { since } = request.query;
   const header = request.headers['last-event-id'];
-  if (typeof header === 'string' && RELEASE_0_1_EVENT_ID.test(header)) return NEVER_GIVEN;
-  if (header !== undefined && (typeof header !== 'string' || !POSITION_TOKEN.test(header))) {
+  if (header !== undefined && !lastEventIdSchema.safeParse(header).success) {
     throw new HttpError(400, `Last-Event-ID: ${EVENT_ID_MESSAGE}`);
   }
-  const token = header ?? since;
+  const given = header as string | undefined; // checked above: one string, or none
+  if (given !== undefined && RELEASE_0_1_EVENT_ID.test(given)) return NEVER_GIVEN;
+  const token = given ?? since;
   if (token === undefined) return null;
   return positions.decode(principalOf(request).project, token) ?? NEVER_GIVEN;
 }

@@ -2,11 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Query } from '../query-rule';
 import {
   CURSOR_MESSAGE,
-  RETRY_LIMITS,
   MAX_COUNTED_JOBS,
   SCHEDULE_LIMITS,
   type AuditAction,
   arrayChildrenQuerySchema,
+  attemptLogsPathSchema,
   jobListQuerySchema,
   jobLogsQuerySchema,
   pauseRequestSchema,
@@ -21,7 +21,7 @@ import { audit } from '../audit';
 import { principalOf, whoAmIOf } from '../auth';
 import { HttpError } from '../errors';
 import { jobFilterOf } from '../job-filter';
-import { parseBodyOrThrow } from '../parse';
+import { parseBodyOrThrow, parseOrThrow } from '../parse';
 import type { PositionCodec } from '../positions';
 import {
   toArray,
@@ -108,15 +108,9 @@ export function extensionRoutes(
   app.get<{ Params: JobParams & { attempt: string } }>(
     '/v1/client/job/:job_id/attempts/:attempt/logs',
     async (request) => {
-      const attempt = Number(request.params.attempt);
-      if (!Number.isInteger(attempt) || attempt < 1 || attempt > RETRY_LIMITS.attemptsMax) {
-        throw new HttpError(
-          400,
-          `attempt: must be an integer from 1 to ${RETRY_LIMITS.attemptsMax}`,
-        );
-      }
+      const { job_id, attempt } = parseOrThrow(attemptLogsPathSchema, request.params);
       const { project } = principalOf(request);
-      const logs = await service.attemptLogs(project, request.params.job_id, attempt);
+      const logs = await service.attemptLogs(project, job_id, attempt);
       return { ok: true, data: toJobLogs({ ...logs, next: null }) };
     },
   );

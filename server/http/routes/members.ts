@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { memberIdentitySchema, putMemberSchema, type Member } from '../../../contract';
+import { memberPathSchema, putMemberSchema, type Member } from '../../../contract';
 import type { MemberRecord, MemberStore } from '../../store/ports';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
-import { parseBodyOrThrow } from '../parse';
+import { parseBodyOrThrow, parseOrThrow } from '../parse';
 
 type MemberRequest = FastifyRequest<{ Params: { identity: string } }>;
 
@@ -20,12 +20,8 @@ const toMember = (member: MemberRecord): Member => ({
     member.lastSignInAt === null ? null : new Date(member.lastSignInAt).toISOString(),
 });
 
-/** The identity in the path, checked like a field. */
-function identityOf(request: MemberRequest): string {
-  const parsed = memberIdentitySchema.safeParse(request.params.identity);
-  if (!parsed.success) throw new HttpError(400, `identity: ${parsed.error.issues[0]!.message}`);
-  return parsed.data;
-}
+const identityOf = (request: MemberRequest) =>
+  parseOrThrow(memberPathSchema, request.params).identity;
 
 /** Extension: who signs in to the project and with which role, for its admins. */
 export function memberRoutes(app: FastifyInstance, members: MemberStore): void {

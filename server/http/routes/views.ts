@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { VIEW_LIMITS, saveViewSchema, viewNameSchema, type SavedView } from '../../../contract';
+import { VIEW_LIMITS, saveViewSchema, viewPathSchema, type SavedView } from '../../../contract';
 import type { SavedViewRecord, ViewStore } from '../../store/ports';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
-import { parseBodyOrThrow } from '../parse';
+import { parseBodyOrThrow, parseOrThrow } from '../parse';
 
 type ViewRequest = FastifyRequest<{ Params: { name: string } }>;
 
@@ -15,12 +15,7 @@ const toSavedView = (view: SavedViewRecord): SavedView => ({
   saved_at: new Date(view.savedAt).toISOString(),
 });
 
-/** The name in the path, checked like a field. */
-function viewName(request: ViewRequest): string {
-  const parsed = viewNameSchema.safeParse(request.params.name);
-  if (!parsed.success) throw new HttpError(400, `name: ${parsed.error.issues[0]!.message}`);
-  return parsed.data;
-}
+const viewName = (request: ViewRequest) => parseOrThrow(viewPathSchema, request.params).name;
 
 /** Extension: the jobs table's views a project shares (the console's "Views" menu). */
 export function viewRoutes(app: FastifyInstance, views: ViewStore): void {
