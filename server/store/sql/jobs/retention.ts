@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import { FINAL_STATES, isFinalState, type JobState } from '../../../../contract';
 import type { Prunable, RetentionStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
@@ -72,6 +72,7 @@ export class JobRetention implements RetentionStore {
       .where('state', 'in', FINAL_STATES)
       .where('finished_at', '<', before)
       .where('id', '!=', newest)
+      .where((eb) => eb.not(awaitedUnjudged(eb)))
       .where((eb) =>
         eb.or([
           eb('array_parent', 'is', null),
@@ -138,6 +139,7 @@ export class JobRetention implements RetentionStore {
       .where('state', 'in', FINAL_STATES)
       .where('finished_at', '<', before)
       .where('array_parent', 'is', null)
+      .where((eb) => eb.not(awaitedUnjudged(eb)))
       .orderBy('finished_at')
       .limit(limit)
       .execute();
@@ -155,12 +157,14 @@ export class JobRetention implements RetentionStore {
       }
       const children = await trx
         .selectFrom('jobs')
-        .select(['id', 'seq', 'state'])
+        .select((eb) => ['id', 'seq', 'state', awaitedUnjudged(eb).as('awaited')])
         .where('array_parent', '=', job.id)
         .orderBy('array_index')
         .limit(room + 1)
         .execute();
-      const finished = children.filter((child) => isFinalState(child.state as JobState));
+      const finished = children.filter(
+        (child) => isFinalState(child.state as JobState) && !child.awaited,
+      );
       doomed.push(...finished.slice(0, room).map((c) => ({ id: c.id, seq: Number(c.seq) })));
       if (finished.length === children.length && children.length < room) {
         doomed.push({ id: job.id, seq: Number(job.seq) });
@@ -168,6 +172,23 @@ export class JobRetention implements RetentionStore {
     }
     return doomed;
   }
+}
+
+/**
+ * Whether a pending job waits for this job on an edge that holds no end: one stored in the
+ * moment this job ended (PostgreSQL, two transactions apart), or before migration 032. The job
+ * is kept until the waiting one moves on, so no wait is judged on a job no longer stored.
+ */
+function awaitedUnjudged(eb: ExpressionBuilder<Database, 'jobs'>) {
+  return eb.exists(
+    eb
+      .selectFrom('job_dependencies')
+      .innerJoin('jobs as waiting', 'waiting.id', 'job_dependencies.job_id')
+      .select('job_dependencies.job_id')
+      .whereRef('job_dependencies.depends_on', '=', 'jobs.id')
+      .where('job_dependencies.ended_state', 'is', null)
+      .where('waiting.state', '=', 'pending'),
+  );
 }
 
 /** The job of the newest state change, which a prune keeps (see batch). */
@@ -194,10 +215,9 @@ async function deleteJobs(trx: Transaction<Database>, doomed: readonly Doomed[])
       doomed.map((job) => job.seq),
     )
     .execute();
-  await trx
-    .deleteFrom('job_dependencies')
-    .where((eb) => eb.or([eb('job_id', 'in', ids), eb('depends_on', 'in', ids)]))
-    .execute();
+  // The edges of the jobs that go; an edge naming one of them stays with the job that waits,
+  // its end recorded (migration 032), until that job goes in turn.
+  await trx.deleteFrom('job_dependencies').where('job_id', 'in', ids).execute();
   await trx.deleteFrom('schedule_firings').where('job_id', 'in', ids).execute();
   // What is returned is what this transaction deleted: an instance that pruned the same rows
   // first took them off the total already.
