@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobState } from '../../contract';
 import { arrayChildren, childIds, indexesUpTo } from '../../server/jobs/arrays';
+import { newDelivery } from '../../server/jobs/webhooks';
 import type { NewJob } from '../../server/jobs/model';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
@@ -420,6 +421,31 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     await newestChange();
     expect(await store.retention.prunable('p::default', T0 - 14 * DAY)).toMatchObject({ jobs: 3 });
     expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(3);
+  });
+
+  it('leaves a webhook’s pending delivery for a deleted job whole: it is still sent', async () => {
+    const job = await finished(T0 - 20 * DAY);
+    await store.webhooks.create({
+      id: 'w1',
+      project: 'p',
+      url: 'https://hooks.example.com/w1',
+      description: '',
+      states: ['completed'],
+      queues: [],
+      labels: [],
+      sealedSecret: 'sealed-w1',
+      fromSeq: 0,
+      createdBy: 'k1',
+      createdAt: T0 - 30 * DAY,
+    });
+    const payload = JSON.stringify({ type: 'job.completed', data: { id: job.id } });
+    const pending = newDelivery('w1', { type: 'job.completed', jobId: job.id, payload }, T0);
+    await store.webhooks.enqueue(pending);
+    await newestChange();
+    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(1);
+    expect(await store.jobs.getJob(job.id)).toBeUndefined();
+    const claimed = await store.webhooks.claimDue(T0, T0 + 1000, 5, 4);
+    expect(claimed.map((d) => [d.id, d.jobId, d.payload])).toEqual([[pending.id, job.id, payload]]);
   });
 
   // One SQLite file has one process: several instances share a PostgreSQL database only.
