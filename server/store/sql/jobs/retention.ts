@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { FINAL_STATES, isFinalState, type JobState } from '../../../../contract';
 import type { Prunable, RetentionStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
@@ -64,15 +64,28 @@ export class JobRetention implements RetentionStore {
   }
 
   async prunable(queue: string, before: number): Promise<Prunable> {
-    const newest = (await newestChangeJob(this.tables.db)) ?? '';
-    const row = await this.tables.db
+    const { db } = this.tables;
+    const newest = (await newestChangeJob(db)) ?? '';
+    const row = await db
       .selectFrom('jobs')
       .select((eb) => [eb.fn.countAll<number>().as('jobs'), eb.fn.min('finished_at').as('oldest')])
       .where('queue', '=', queue)
       .where('state', 'in', FINAL_STATES)
       .where('finished_at', '<', before)
       .where('id', '!=', newest)
-      .where((eb) => eb.not(awaitedUnjudged(eb)))
+      .where('id', 'not in', awaitedUnjudged(db))
+      // Nor a parent kept with such a child (batch keeps it for the child's sake).
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('jobs as child')
+              .select('child.id')
+              .whereRef('child.array_parent', '=', 'jobs.id')
+              .where('child.id', 'in', awaitedUnjudged(db)),
+          ),
+        ),
+      )
       .where((eb) =>
         eb.or([
           eb('array_parent', 'is', null),
@@ -139,7 +152,7 @@ export class JobRetention implements RetentionStore {
       .where('state', 'in', FINAL_STATES)
       .where('finished_at', '<', before)
       .where('array_parent', 'is', null)
-      .where((eb) => eb.not(awaitedUnjudged(eb)))
+      .where('id', 'not in', awaitedUnjudged(trx))
       .orderBy('finished_at')
       .limit(limit)
       .execute();
@@ -157,7 +170,7 @@ export class JobRetention implements RetentionStore {
       }
       const children = await trx
         .selectFrom('jobs')
-        .select((eb) => ['id', 'seq', 'state', awaitedUnjudged(eb).as('awaited')])
+        .select((eb) => ['id', 'seq', 'state', eb('id', 'in', awaitedUnjudged(trx)).as('awaited')])
         .where('array_parent', '=', job.id)
         .orderBy('array_index')
         .limit(room + 1)
@@ -175,20 +188,19 @@ export class JobRetention implements RetentionStore {
 }
 
 /**
- * Whether a pending job waits for this job on an edge that holds no end: one stored in the
- * moment this job ended (PostgreSQL, two transactions apart), or before migration 032. The job
- * is kept until the waiting one moves on, so no wait is judged on a job no longer stored.
+ * The jobs a pending job waits for on an edge that holds no end: one stored in the moment the
+ * job ended (PostgreSQL, two transactions apart), or before migration 032. Such a job is kept
+ * until the waiting one moves on, so no wait is judged on a job no longer stored. Read from the
+ * waiting jobs (a partial index holds them) and their edges: a short list.
  */
-function awaitedUnjudged(eb: ExpressionBuilder<Database, 'jobs'>) {
-  return eb.exists(
-    eb
-      .selectFrom('job_dependencies')
-      .innerJoin('jobs as waiting', 'waiting.id', 'job_dependencies.job_id')
-      .select('job_dependencies.job_id')
-      .whereRef('job_dependencies.depends_on', '=', 'jobs.id')
-      .where('job_dependencies.ended_state', 'is', null)
-      .where('waiting.state', '=', 'pending'),
-  );
+function awaitedUnjudged(db: Kysely<Database>) {
+  return db
+    .selectFrom('jobs as waiting')
+    .innerJoin('job_dependencies', 'job_dependencies.job_id', 'waiting.id')
+    .select('job_dependencies.depends_on')
+    .where('waiting.state', '=', 'pending')
+    .where('waiting.depends_json', 'is not', null)
+    .where('job_dependencies.ended_state', 'is', null);
 }
 
 /** The job of the newest state change, which a prune keeps (see batch). */
