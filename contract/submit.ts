@@ -39,7 +39,13 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
         .optional(),
       container_cmd: z
         .array(boundedString(limits.commandWordMaxBytes), { error: 'must be an array of strings' })
+        // No words is no command at all: refused rather than guessed (docs/api.md, Job Submit).
+        .min(1, "must have at least one word (leave the field out for the definition's command)")
         .max(limits.commandWordsMax, `must have at most ${limits.commandWordsMax} words`)
+        .meta({
+          description:
+            "The command words, at least one; a word Param::<key> is replaced by that parameter. Omitted: the definition's command",
+        })
         .optional(),
       container_cmd_parameter: refusingReservedKeys(
         z

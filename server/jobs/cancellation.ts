@@ -1,4 +1,4 @@
-import { cancelEffect, isFinalState } from '../../contract';
+import { cancelEffect } from '../../contract';
 import { conflict } from './errors';
 import { isArrayParent, type Job } from './model';
 import { notes } from './notes';
@@ -12,29 +12,20 @@ import type { Move } from './state-machine';
  */
 export function cancelMove(job: Job, now: number, by: string | null): Move | undefined {
   const requested = { cancelRequestedAt: now, cancelRequestedBy: by };
+  const effect = cancelEffect(job.state);
+  // Idempotent for every kind of job, an array's parent as any other.
+  if (effect === 'already-cancelling') return undefined;
+  if (effect === 'refused') throw refused(job);
   if (isArrayParent(job)) {
-    if (job.state === 'cancelling') return undefined;
-    if (isFinalState(job.state)) throw refused(job);
     return { to: 'cancelling', note: notes.arrayCancelling, fields: requested };
   }
-  switch (cancelEffect(job.state)) {
-    case 'already-cancelling':
-      return undefined;
-    case 'cancel-now':
-      return {
+  return effect === 'cancel-now'
+    ? {
         to: 'cancelled',
         note: notes.cancelledBeforeStart,
         fields: { ...requested, finishedAt: now },
-      };
-    case 'stop-container':
-      return {
-        to: 'cancelling',
-        note: notes.cancelling(job.stopGraceSeconds),
-        fields: requested,
-      };
-    case 'refused':
-      throw refused(job);
-  }
+      }
+    : { to: 'cancelling', note: notes.cancelling(job.stopGraceSeconds), fields: requested };
 }
 
 const refused = (job: Job) =>

@@ -74,4 +74,28 @@ describe('judging a job that waits for others', () => {
       gone,
     );
   });
+
+  it('judges a job no longer stored by the end recorded on the dependency, met or not', () => {
+    const dependsOn: JobDependency[] = [
+      { jobId: 'a', type: 'afterok' },
+      { jobId: 'b', type: 'afterok' },
+    ];
+    const judgeWith = (ends: [string, JobSummary['state']][], ...others: JobSummary[]) =>
+      judgeDependencies(
+        { project: 'p', dependsOn },
+        new Map(others.map((o) => [o.id, o])),
+        new Map(ends),
+      );
+    expect(judgeWith([['a', 'completed']], summary('b', 'running'))).toEqual({
+      kind: 'waiting',
+      note: 'waiting for 1 of 2 jobs: job-b (b) to complete (it is running)',
+    });
+    expect(judgeWith([['a', 'completed']], summary('b', 'completed'))).toEqual({ kind: 'met' });
+    // Its name went with it: the note names it by id.
+    expect(judgeWith([['a', 'failed']], summary('b', 'running'))).toMatchObject({
+      kind: 'unmeetable',
+      index: 0,
+      note: 'cancelled: it was to start after job a to complete (afterok), which ended failed',
+    });
+  });
 });

@@ -1,4 +1,9 @@
-import { DEPENDENCY_TYPE_WORDS, dependencyStatus, type DependencyStatus } from '../../contract';
+import {
+  DEPENDENCY_TYPE_WORDS,
+  dependencyStatus,
+  type DependencyStatus,
+  type JobState,
+} from '../../contract';
 import { childRole, isArrayParent, type Job, type JobDependency, type JobSummary } from './model';
 import { notes } from './notes';
 import type { JobStore } from './ports';
@@ -23,14 +28,20 @@ const IDS_PER_READ = 500;
 
 /**
  * A job's dependencies judged against the jobs they name: `others` holds what the store has of
- * them; a job of another project counts as missing, as it does at submit.
+ * them, `ends` the ends recorded on the job's dependencies (what a job deleted since ended as);
+ * a job of another project counts as missing, as it does at submit.
  */
 export function judgeDependencies(
   job: Pick<Job, 'project' | 'dependsOn'>,
   others: ReadonlyMap<string, JobSummary>,
+  ends: ReadonlyMap<string, JobState> = new Map(),
 ): DependencyVerdict {
   const judged: Judged[] = job.dependsOn.map((dependency) => {
-    const found = others.get(dependency.jobId);
+    const ended = ends.get(dependency.jobId);
+    const found =
+      others.get(dependency.jobId) ??
+      // The edge was stored for a job of this project (the submit checked it).
+      (ended && { id: dependency.jobId, project: job.project, name: '', state: ended });
     const other = found?.project === job.project ? found : undefined;
     const status = other ? dependencyStatus(dependency.type, other.state) : 'unmeetable';
     return { dependency, other, status };
@@ -68,7 +79,8 @@ export function judgeDependencies(
   };
 }
 
-const describe = (job: JobSummary) => `${job.name} (${job.id})`;
+/** A deleted job's name is not kept: its id alone says which it was. */
+const describe = (job: JobSummary) => (job.name === '' ? job.id : `${job.name} (${job.id})`);
 
 /** The jobs named by `jobs`' dependencies, read from the store a chunk of ids at a time. */
 export async function dependencyTargets(
@@ -86,6 +98,28 @@ export async function dependencyTargets(
 }
 
 /**
+ * The ends recorded on the dependencies of those of `jobs` that name a job not in `others`
+ * (deleted by retention since it ended), by waiting job, then by the job it names.
+ */
+async function recordedEnds(
+  store: Pick<JobStore, 'dependencyEnds'>,
+  jobs: readonly Pick<Job, 'id' | 'dependsOn'>[],
+  others: ReadonlyMap<string, JobSummary>,
+): Promise<Map<string, Map<string, JobState>>> {
+  const missing = jobs
+    .filter((job) => job.dependsOn.some((d) => !others.has(d.jobId)))
+    .map((job) => job.id);
+  const ends = new Map<string, Map<string, JobState>>();
+  for (let i = 0; i < missing.length; i += IDS_PER_READ) {
+    for (const end of await store.dependencyEnds(missing.slice(i, i + IDS_PER_READ))) {
+      const byJob = ends.get(end.jobId) ?? new Map<string, JobState>();
+      ends.set(end.jobId, byJob.set(end.dependsOn, end.state));
+    }
+  }
+  return ends;
+}
+
+/**
  * Moves on the pending jobs that wait for others: to runnable once every dependency is met (or
  * to their schedule_at, when that is still ahead), to cancelled with a note once one can no
  * longer be met, and keeps the note of the rest saying what they wait for. Level-driven: it
@@ -93,12 +127,13 @@ export async function dependencyTargets(
  * up by the next, and two instances checking at once are settled by the moves' compare-and-set.
  */
 export async function settleDependencies(
-  store: Pick<JobStore, 'jobsAwaitingDependencies' | 'jobSummaries' | 'setNote'>,
+  store: Pick<JobStore, 'jobsAwaitingDependencies' | 'jobSummaries' | 'dependencyEnds' | 'setNote'>,
   machine: Pick<JobStateMachine, 'move'>,
 ): Promise<void> {
   const waiting = await store.jobsAwaitingDependencies();
   if (waiting.length === 0) return;
   const others = await dependencyTargets(store, waiting);
+  const ends = await recordedEnds(store, waiting, others);
   // A child of an array starts no earlier than its parent is released, whatever else it waits for.
   const parentIds = waiting.flatMap((job) => childRole(job)?.parentId ?? []);
   const parents = await dependencyTargets(store, [
@@ -109,7 +144,7 @@ export async function settleDependencies(
     const verdict =
       parentId !== null && parents.get(parentId)?.state === 'pending'
         ? ({ kind: 'waiting', note: notes.waitingWithArray(parentId) } as const)
-        : judgeDependencies(job, others);
+        : judgeDependencies(job, others, ends.get(job.id));
     const now = Date.now();
     if (verdict.kind === 'unmeetable') {
       // An array's parent is cancelling until its children are cancelled too (arrays.ts).

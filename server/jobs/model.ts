@@ -110,6 +110,15 @@ export interface JobDependency {
   type: DependencyType;
 }
 
+/** The state the job named by a dependency ended in, as recorded on the dependency. */
+export interface DependencyEnd {
+  /** The job that waits. */
+  jobId: string;
+  /** The job it waits for. */
+  dependsOn: string;
+  state: JobState;
+}
+
 /** What a dependency needs to know of the job it names. */
 export interface JobSummary {
   id: string;

@@ -10,6 +10,7 @@ import type {
   Claim,
   ContainerLogs,
   Dependent,
+  DependencyEnd,
   BulkActionRecord,
   BulkActionState,
   BulkResultRecord,
@@ -123,6 +124,11 @@ export interface JobStore {
   jobsAwaitingDependencies(): Promise<Job[]>;
   /** The jobs of these ids that exist, whatever their project. */
   jobSummaries(ids: readonly string[]): Promise<JobSummary[]>;
+  /**
+   * The ends recorded on these jobs' dependencies: the state each job they name ended in,
+   * kept once that job is deleted (only the edges whose job ended).
+   */
+  dependencyEnds(jobIds: readonly string[]): Promise<DependencyEnd[]>;
   /** The first `limit` jobs that wait for this one, oldest first, and how many in all. */
   dependents(id: string, limit: number): Promise<{ items: Dependent[]; total: number }>;
   /**

@@ -177,6 +177,8 @@ export interface JobDependenciesTable {
   depends_on: string;
   job_id: string;
   type: string;
+  /** The state the job named ended in (migration 032's trigger); null while it has not. */
+  ended_state: string | null;
 }
 
 /** Each attempt of a job that ended. */

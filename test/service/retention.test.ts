@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QueueSummary } from '../../contract';
+import type { BulkAction, QueueSummary } from '../../contract';
 import { FollowedEvents, openEventStream, untilText } from '../support/events';
 import { detail, submit, waitForState } from '../support/jobs';
 import { startService, testProjects, type TestService } from '../support/service';
@@ -134,4 +134,89 @@ describe('retention', () => {
     expect(Number(pruned?.[1])).toBeGreaterThanOrEqual(5);
     expect(service.output()).toContain('retention: deleted finished jobs past their time');
   });
+
+  it('a wait judged met stays met once the job it named is deleted: jobs and an array’s children waiting on another job run when it completes', async () => {
+    // Z runs past the retention of what the others wait for.
+    const z = await submit(service, {
+      ...sleeper,
+      job_queue: 't::single',
+      container_cmd_parameter: { seconds: String(KEEP_SECONDS + 8) },
+    });
+    const x = await submit(service, { ...sleeper, container_cmd_parameter: { seconds: '1' } });
+    const bothOf = (first: string) => [
+      { job_id: first, type: 'afterok' },
+      { job_id: z, type: 'afterok' },
+    ];
+    // y waits before x ends, late after (its edge stored with x's end).
+    const y = await submit(service, { ...echo, depends_on: bothOf(x) });
+    const array = await submit(service, { ...echo, array: { size: 2 } });
+    await waitForState(service, array, 'completed');
+    await waitForState(service, x, 'completed');
+    const late = await submit(service, { ...echo, depends_on: bothOf(x) });
+    const followers = await submit(service, {
+      ...echo,
+      array: { size: 2 },
+      depends_on: [{ job_id: array, type: 'n_to_n' }, { job_id: z }],
+    });
+    await until(
+      async () => (await detail(service, y)).system_note?.startsWith('waiting for 1 of 2') ?? false,
+      'y judged x met',
+    );
+    await until(async () => (await gone(x)) && (await gone(array)), 'x and the array pruned');
+    // Passes of the dispatcher and of retention went by: nothing waiting was cancelled.
+    await new Promise((r) => setTimeout(r, 2000));
+    for (const id of [y, late, followers]) {
+      expect(await detail(service, id)).toMatchObject({ state: 'pending' });
+    }
+    expect((await detail(service, y)).system_note).toMatch(/^waiting for 1 of 2 jobs?/);
+    for (const id of [y, late, followers]) await waitForState(service, id, 'completed');
+  });
+
+  it('what names a deleted job stays: a bulk action’s results and the audit trail’s events', async () => {
+    const labels = { case: 'pruned' };
+    const ended = await submit(service, { ...echo, labels });
+    const running = await submit(service, { ...sleeper, labels });
+    await waitForState(service, ended, 'completed');
+    await waitForState(service, running, 'running');
+    expect((await service.request('POST', `/v1/client/job/${running}/cancel`)).status).toBe(202);
+    await waitForState(service, running, 'cancelled');
+    const started = await service.request('POST', '/v1/client/bulk-actions', {
+      action: 'cancel',
+      filter: { label: ['case=pruned'] },
+    });
+    expect(started.status).toBe(202);
+    const action = (started.body.data as BulkAction).id;
+    await until(
+      async () =>
+        (
+          (await service.request('GET', `/v1/client/bulk-actions/${action}`)).body
+            .data as BulkAction
+        ).state === 'done',
+      'the bulk action done',
+    );
+    // The newest change's job is kept: let it be one kept forever.
+    await waitForState(
+      service,
+      await submit(service, { ...echo, job_queue: 't::single' }),
+      'completed',
+    );
+    await until(async () => (await gone(ended)) && (await gone(running)), 'both pruned');
+
+    const rows = (await service.request('GET', `/v1/client/bulk-actions/${action}/results`)).text;
+    expect(rows).toContain(`${running},${(await nameOf(rows, running))!},cancelled,accepted,`);
+    expect(rows).toMatch(
+      new RegExp(`^${ended},[^,]+,completed,refused,job_id: job ${ended} is completed`, 'm'),
+    );
+    const audit = await service.request('GET', `/v1/client/audit?target=${running}`);
+    expect(audit.status).toBe(200);
+    const actions = (audit.body.data as { items: { action: string }[] }).items.map((e) => e.action);
+    expect(actions.sort()).toEqual(['job.cancel', 'job.submit']);
+  });
 });
+
+/** The job name a results CSV gives a job. */
+const nameOf = (csv: string, id: string) =>
+  csv
+    .split('\r\n')
+    .find((row) => row.startsWith(`${id},`))
+    ?.split(',')[1];

@@ -42,6 +42,18 @@ describe('Job Submit: the command and the environment', () => {
     expect(await logsOf(service, id)).toBe('def mine new\n');
   });
 
+  it('refuses container_cmd with no words, naming the field; storing nothing', async () => {
+    const before = await jobCount();
+    const response = await post({ ...base, container_cmd: [] });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      ok: false,
+      message:
+        "container_cmd: must have at least one word (leave the field out for the definition's command)",
+    });
+    expect(await jobCount()).toBe(before);
+  });
+
   it('refuses a Param:: reference to a missing key, naming the element and the key', async () => {
     const response = await post({ ...base, container_cmd: ['echo', 'x', 'Param::region'] });
     expect(response.status).toBe(400);

@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobState } from '../../contract';
 import { arrayChildren, childIds, indexesUpTo } from '../../server/jobs/arrays';
+import { newDelivery } from '../../server/jobs/webhooks';
 import type { NewJob } from '../../server/jobs/model';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
-import { DRIVERS, queryBeside as query, type StoreConfig } from './drivers';
-import { newJob, T0 } from './new-job';
+import { DRIVERS, execBeside, queryBeside as query, type StoreConfig } from './drivers';
+import { insertRunnable, newJob, T0 } from './new-job';
 
 /** Every table that holds rows of a job. */
 const JOB_TABLES = [
@@ -124,6 +125,8 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
 
   /** A job holding the newest state change, so that the jobs before it may all go. */
   const newestChange = () => store.jobs.insertJob(newJob({ name: 'newest' }), 'fingerprint');
+  /** Another such job, while the first is there. */
+  const anotherChange = () => store.jobs.insertJob(newJob(), 'fingerprint');
 
   it('deletes the finished jobs past their time with every row of theirs, and keeps the rest', async () => {
     const old = [];
@@ -193,12 +196,15 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
       job_attempts: before.job_attempts! - 5,
       job_logs: before.job_logs! - 5,
       job_labels: before.job_labels! - 5,
-      // The running job's edge to a deleted one went with it; its own row still names it.
-      job_dependencies: 0,
+      // The running job's edge to a deleted one stays with it, the end it holds recorded.
+      job_dependencies: before.job_dependencies!,
       schedule_firings: 0,
     });
     expect((await store.jobs.getJob(waiting.id))!.dependsOn).toEqual([
       { jobId: old[0]!.id, type: 'afterok' },
+    ]);
+    expect(await store.jobs.dependencyEnds([waiting.id])).toEqual([
+      { jobId: waiting.id, dependsOn: old[0]!.id, state: 'completed' },
     ]);
     // The project's output total is what its kept outputs still take.
     const [{ sum }] = (await query<{ sum: number }>(
@@ -333,6 +339,115 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     for (const job of done) expect(await store.jobs.getJob(job.id)).toBeUndefined();
     // The unfinished array's children ended long ago but stay with their parent.
     for (const job of unfinished) expect(await store.jobs.getJob(job.id)).toBeDefined();
+  });
+
+  /** Ends a job `from` a state, twenty days ago. */
+  const endLongAgo = (id: string, from: JobState, to: JobState) =>
+    store.jobs.moveJob({
+      id,
+      from,
+      to,
+      at: T0 - 20 * DAY,
+      note: null,
+      fields: { finishedAt: T0 - 20 * DAY },
+    });
+
+  /** A job pending on others, as the submission rules admit it. */
+  async function waitingOn(...dependsOn: { jobId: string; type?: 'afterok' | 'afterany' }[]) {
+    const job = newJob({
+      dependsOn: dependsOn.map(({ jobId, type }) => ({ jobId, type: type ?? 'afterok' })),
+    });
+    await store.jobs.insertJob(job, 'fingerprint', { to: 'pending', note: 'waiting' });
+    return job;
+  }
+
+  it('keeps on a waiting job’s dependency the end of the job it names, recorded as that job ends, once that job is deleted', async () => {
+    const before = await insertRunnable(store.jobs);
+    const during = await insertRunnable(store.jobs);
+    const running = await insertRunnable(store.jobs);
+    const waiting = await waitingOn({ jobId: during.id }, { jobId: running.id });
+    // An edge stored after its job ended takes the end in the same transaction.
+    await endLongAgo(before.id, 'runnable', 'failed');
+    const late = await waitingOn({ jobId: before.id, type: 'afterany' });
+    await endLongAgo(during.id, 'runnable', 'completed');
+    await newestChange();
+    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(2);
+    expect(await store.jobs.jobSummaries([before.id, during.id])).toEqual([]);
+    expect(await store.jobs.dependencyEnds([waiting.id, late.id])).toEqual(
+      expect.arrayContaining([
+        { jobId: waiting.id, dependsOn: during.id, state: 'completed' },
+        { jobId: late.id, dependsOn: before.id, state: 'failed' },
+      ]),
+    );
+    // Only ended jobs' edges hold an end.
+    expect(await store.jobs.dependencyEnds([waiting.id])).toHaveLength(1);
+    // An edge goes with the job that waits.
+    await endLongAgo(late.id, 'pending', 'cancelled');
+    await anotherChange();
+    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(1);
+    expect(await store.jobs.dependencyEnds([late.id])).toEqual([]);
+  });
+
+  it('records the ends of an array’s children cancelled together, for the jobs waiting on them', async () => {
+    const [parent, first] = await cancelledArray(3, T0 - 30 * DAY, T0 - 20 * DAY);
+    const waiting = await waitingOn({ jobId: first!.id, type: 'afterany' });
+    await newestChange();
+    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(4);
+    expect(await store.jobs.getJob(parent!.id)).toBeUndefined();
+    expect(await store.jobs.dependencyEnds([waiting.id])).toEqual([
+      { jobId: waiting.id, dependsOn: first!.id, state: 'cancelled' },
+    ]);
+  });
+
+  it('keeps a job that a waiting job names on an edge holding no end, until that job moves on', async () => {
+    const named = await insertRunnable(store.jobs);
+    const child = await cancelledArray(2, T0 - 30 * DAY, T0 - 20 * DAY);
+    const waiting = await waitingOn({ jobId: named.id }, { jobId: child[1]!.id });
+    await endLongAgo(named.id, 'runnable', 'completed');
+    // As an edge stored in the moment its job ended (two transactions apart), or before 032.
+    await execBeside(config, 'UPDATE job_dependencies SET ended_state = NULL');
+    await newestChange();
+    // The array's other child goes; its parent stays with the child that is waited for.
+    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(1);
+    expect(await store.jobs.jobSummaries([named.id, child[0]!.id, child[1]!.id])).toHaveLength(3);
+    // The dry run counts what a pass deletes: neither of them, nor the parent.
+    expect(await store.retention.prunable('p::default', T0 - 14 * DAY)).toMatchObject({ jobs: 0 });
+    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(0);
+    await store.jobs.moveJob({
+      id: waiting.id,
+      from: 'pending',
+      to: 'runnable',
+      at: T0,
+      note: null,
+    });
+    await newestChange();
+    expect(await store.retention.prunable('p::default', T0 - 14 * DAY)).toMatchObject({ jobs: 3 });
+    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(3);
+  });
+
+  it('leaves a webhook’s pending delivery for a deleted job whole: it is still sent', async () => {
+    const job = await finished(T0 - 20 * DAY);
+    await store.webhooks.create({
+      id: 'w1',
+      project: 'p',
+      url: 'https://hooks.example.com/w1',
+      description: '',
+      states: ['completed'],
+      queues: [],
+      labels: [],
+      sealedSecret: 'sealed-w1',
+      fromSeq: 0,
+      createdBy: 'k1',
+      createdAt: T0 - 30 * DAY,
+    });
+    const payload = JSON.stringify({ type: 'job.completed', data: { id: job.id } });
+    const pending = newDelivery('w1', { type: 'job.completed', jobId: job.id, payload }, T0);
+    await store.webhooks.enqueue(pending);
+    await newestChange();
+    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(1);
+    expect(await store.jobs.getJob(job.id)).toBeUndefined();
+    const claimed = await store.webhooks.claimDue(T0, T0 + 1000, 5, 4);
+    expect(claimed.map((d) => [d.id, d.jobId, d.payload])).toEqual([[pending.id, job.id, payload]]);
   });
 
   // One SQLite file has one process: several instances share a PostgreSQL database only.

@@ -70,6 +70,7 @@ describe('the SQLite driver', () => {
         '029-list-indexes',
         '030-finished-counts',
         '031-label-states',
+        '032-dependency-ends',
       ]);
       expect(modeOf(file)).toBe(0o600);
       const day = await store.jobs.countByQueue(

@@ -964,6 +964,7 @@ export interface components {
       job_definition: string;
       job_queue: string;
       name?: string;
+      /** @description The command words, at least one; a word Param::<key> is replaced by that parameter. Omitted: the definition's command */
       container_cmd?: string[];
       container_cmd_parameter?: {
         [key: string]: string;

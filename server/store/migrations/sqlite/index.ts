@@ -28,6 +28,7 @@ import * as m026 from './026-sign-in';
 import * as m029 from './029-list-indexes';
 import * as m030 from './030-finished-counts';
 import * as m031 from './031-label-states';
+import * as m032 from './032-dependency-ends';
 
 /** The names are those in existing files' schema_migrations: never rename one. */
 export const sqliteMigrations: readonly Migration[] = [
@@ -60,4 +61,5 @@ export const sqliteMigrations: readonly Migration[] = [
   { name: '029-list-indexes', up: m029.up },
   { name: '030-finished-counts', up: m030.up },
   { name: '031-label-states', up: m031.up },
+  { name: '032-dependency-ends', up: m032.up },
 ];

@@ -78,6 +78,7 @@ export function sqlJobStores(
     attemptLogs: (id, attempt) => attempts.attemptLogs(id, attempt),
     jobsAwaitingDependencies: () => dependencies.jobsAwaitingDependencies(),
     jobSummaries: (ids) => dependencies.jobSummaries(ids),
+    dependencyEnds: (jobIds) => dependencies.dependencyEnds(jobIds),
     dependents: (id, limit) => dependencies.dependents(id, limit),
     insertArray: (parent, how, children, fingerprint) =>
       admission.insertArray(parent, how, children, fingerprint),

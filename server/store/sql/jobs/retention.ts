@@ -64,14 +64,28 @@ export class JobRetention implements RetentionStore {
   }
 
   async prunable(queue: string, before: number): Promise<Prunable> {
-    const newest = (await newestChangeJob(this.tables.db)) ?? '';
-    const row = await this.tables.db
+    const { db } = this.tables;
+    const newest = (await newestChangeJob(db)) ?? '';
+    const row = await db
       .selectFrom('jobs')
       .select((eb) => [eb.fn.countAll<number>().as('jobs'), eb.fn.min('finished_at').as('oldest')])
       .where('queue', '=', queue)
       .where('state', 'in', FINAL_STATES)
       .where('finished_at', '<', before)
       .where('id', '!=', newest)
+      .where('id', 'not in', awaitedUnjudged(db))
+      // Nor a parent kept with such a child (batch keeps it for the child's sake).
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('jobs as child')
+              .select('child.id')
+              .whereRef('child.array_parent', '=', 'jobs.id')
+              .where('child.id', 'in', awaitedUnjudged(db)),
+          ),
+        ),
+      )
       .where((eb) =>
         eb.or([
           eb('array_parent', 'is', null),
@@ -138,6 +152,7 @@ export class JobRetention implements RetentionStore {
       .where('state', 'in', FINAL_STATES)
       .where('finished_at', '<', before)
       .where('array_parent', 'is', null)
+      .where('id', 'not in', awaitedUnjudged(trx))
       .orderBy('finished_at')
       .limit(limit)
       .execute();
@@ -155,12 +170,14 @@ export class JobRetention implements RetentionStore {
       }
       const children = await trx
         .selectFrom('jobs')
-        .select(['id', 'seq', 'state'])
+        .select((eb) => ['id', 'seq', 'state', eb('id', 'in', awaitedUnjudged(trx)).as('awaited')])
         .where('array_parent', '=', job.id)
         .orderBy('array_index')
         .limit(room + 1)
         .execute();
-      const finished = children.filter((child) => isFinalState(child.state as JobState));
+      const finished = children.filter(
+        (child) => isFinalState(child.state as JobState) && !child.awaited,
+      );
       doomed.push(...finished.slice(0, room).map((c) => ({ id: c.id, seq: Number(c.seq) })));
       if (finished.length === children.length && children.length < room) {
         doomed.push({ id: job.id, seq: Number(job.seq) });
@@ -168,6 +185,22 @@ export class JobRetention implements RetentionStore {
     }
     return doomed;
   }
+}
+
+/**
+ * The jobs a pending job waits for on an edge that holds no end: one stored in the moment the
+ * job ended (PostgreSQL, two transactions apart), or before migration 032. Such a job is kept
+ * until the waiting one moves on, so no wait is judged on a job no longer stored. Read from the
+ * waiting jobs (a partial index holds them) and their edges: a short list.
+ */
+function awaitedUnjudged(db: Kysely<Database>) {
+  return db
+    .selectFrom('jobs as waiting')
+    .innerJoin('job_dependencies', 'job_dependencies.job_id', 'waiting.id')
+    .select('job_dependencies.depends_on')
+    .where('waiting.state', '=', 'pending')
+    .where('waiting.depends_json', 'is not', null)
+    .where('job_dependencies.ended_state', 'is', null);
 }
 
 /** The job of the newest state change, which a prune keeps (see batch). */
@@ -194,10 +227,9 @@ async function deleteJobs(trx: Transaction<Database>, doomed: readonly Doomed[])
       doomed.map((job) => job.seq),
     )
     .execute();
-  await trx
-    .deleteFrom('job_dependencies')
-    .where((eb) => eb.or([eb('job_id', 'in', ids), eb('depends_on', 'in', ids)]))
-    .execute();
+  // The edges of the jobs that go; an edge naming one of them stays with the job that waits,
+  // its end recorded (migration 032), until that job goes in turn.
+  await trx.deleteFrom('job_dependencies').where('job_id', 'in', ids).execute();
   await trx.deleteFrom('schedule_firings').where('job_id', 'in', ids).execute();
   // What is returned is what this transaction deleted: an instance that pruned the same rows
   // first took them off the total already.
