@@ -427,19 +427,22 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
 
   it('leaves a webhook’s pending delivery for a deleted job whole: it is still sent', async () => {
     const job = await finished(T0 - 20 * DAY);
-    await store.webhooks.create({
-      id: 'w1',
-      project: 'p',
-      url: 'https://hooks.example.com/w1',
-      description: '',
-      states: ['completed'],
-      queues: [],
-      labels: [],
-      sealedSecret: 'sealed-w1',
-      fromSeq: 0,
-      createdBy: 'k1',
-      createdAt: T0 - 30 * DAY,
-    });
+    await store.webhooks.create(
+      {
+        id: 'w1',
+        project: 'p',
+        url: 'https://hooks.example.com/w1',
+        description: '',
+        states: ['completed'],
+        queues: [],
+        labels: [],
+        sealedSecret: 'sealed-w1',
+        fromSeq: 0,
+        createdBy: 'k1',
+        createdAt: T0 - 30 * DAY,
+      },
+      20,
+    );
     const payload = JSON.stringify({ type: 'job.completed', data: { id: job.id } });
     const pending = newDelivery('w1', { type: 'job.completed', jobId: job.id, payload }, T0);
     await store.webhooks.enqueue(pending);
