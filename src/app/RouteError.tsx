@@ -1,8 +1,9 @@
-import { Anchor, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { Anchor, Loader, Text } from '@mantine/core';
+import { Suspense, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useRouteError } from 'react-router';
+import { serviceUnreachableSince } from '../api/reachability';
 import { clockTime } from '../lib/clock-time';
-import { retryFailedPages } from '../lib/lazy-page';
+import { lazyPage, retryFailedPages } from '../lib/lazy-page';
 import { claimReload, isChunkLoadError } from './route-error';
 
 // Part of the first page load on purpose: when a page's chunk cannot be fetched, nothing else can
@@ -24,6 +25,9 @@ async function consoleAnswers(): Promise<boolean> {
   }
 }
 
+// A page's own fault is rare, and its code was fetched: the words for it load when needed.
+const PageFailure = lazyPage(() => import('./PageFailure'));
+
 type LoadState = 'checking' | 'unreachable' | 'stuck';
 
 /**
@@ -34,7 +38,8 @@ type LoadState = 'checking' | 'unreachable' | 'stuck';
 function PageLoadFailure() {
   const navigate = useNavigate();
   const location = useLocation();
-  const [since] = useState(() => Date.now());
+  // The outage the page's reads saw began first, when there was one.
+  const [since] = useState(() => serviceUnreachableSince() ?? Date.now());
   const [state, setState] = useState<LoadState>('checking');
   useEffect(() => {
     let stopped = false;
@@ -80,42 +85,24 @@ function PageLoadFailure() {
         to get the new console.
       </Text>
     );
+  // A moment: whether the server answers decides what to say.
+  if (state === 'checking') return <Loader aria-label="Loading page" />;
   return (
     <Text role="alert" data-testid="page-load-failed">
-      {state === 'unreachable'
-        ? `This page could not be loaded: the service cannot be reached (since ${clockTime(since)}). Retrying every ${RETRY_MS / 1000} s; the page appears once it answers.`
-        : 'This page could not be loaded; checking whether the service answers…'}
+      This page could not be loaded: the service cannot be reached (since {clockTime(since)}).
+      Retrying every {RETRY_MS / 1000} s; the page appears once it answers.
     </Text>
-  );
-}
-
-/** A page that failed while rendering: a fault of the console, said in words; the shell stays. */
-function PageFailure({ error }: { error: unknown }) {
-  const navigate = useNavigate();
-  const location = useLocation();
-  const message = error instanceof Error ? error.message : String(error);
-  return (
-    <div>
-      <Title order={2}>This page failed</Title>
-      <Text role="alert" data-testid="page-failed" mt="xs">
-        {message || 'An unexpected error.'} The rest of the console still works.{' '}
-        <Anchor
-          component="button"
-          inherit
-          underline="always"
-          onClick={() =>
-            void navigate(location, { replace: true, state: location.state as unknown })
-          }
-        >
-          Try again
-        </Anchor>
-      </Text>
-    </div>
   );
 }
 
 /** Every route's error element: what failed, in words, instead of React Router's default page. */
 export function RouteError() {
   const error = useRouteError();
-  return isChunkLoadError(error) ? <PageLoadFailure /> : <PageFailure error={error} />;
+  return isChunkLoadError(error) ? (
+    <PageLoadFailure />
+  ) : (
+    <Suspense fallback={null}>
+      <PageFailure error={error} />
+    </Suspense>
+  );
 }
