@@ -1,6 +1,22 @@
 import { z } from 'zod';
 import { roleSchema } from './roles';
 
+/** Extension: the container engine as the answering instance sees it. */
+export const engineHealthSchema = z.object({
+  reachable: z.boolean().meta({
+    description:
+      'Whether the engine answers the calls that start, watch and stop jobs (a ping alone is not enough)',
+  }),
+  unreachable_since: z.iso.datetime({ offset: true }).nullable().meta({
+    description: 'Since when it has not answered (ISO 8601, UTC); null while it answers',
+  }),
+  dispatch: z.enum(['running', 'paused']).meta({
+    description:
+      'paused: no container is started; runnable jobs wait (their note says since when) and running ones are settled once the engine answers again',
+  }),
+});
+export type EngineHealthStatus = z.infer<typeof engineHealthSchema>;
+
 /** Extension: whom a key acts for, and what answers: the console says it in its header. */
 export const whoAmISchema = z.object({
   project: z
@@ -17,6 +33,7 @@ export const whoAmISchema = z.object({
       description:
         'Where jobs run: docker, swarm, or simulated (nothing runs: a capacity test, docs/engines.md)',
     }),
+    engine_health: engineHealthSchema.optional(),
   }),
 });
 export type WhoAmI = z.infer<typeof whoAmISchema>;

@@ -105,7 +105,8 @@ export async function expectState(page: Page, state: string, timeout = 30_000) {
  * the tree as it found it; otherwise they go beside the run's other output in test-results/.
  */
 export async function screenshot(page: Page, name: string, options: { degraded?: boolean } = {}) {
-  const full = test.info().project.name === 'full';
+  // Both full services take them (full-2 runs half of the full project's files).
+  const full = test.info().project.name !== 'spec-only';
   if (full === Boolean(options.degraded)) return;
   const path =
     process.env.JOBDECK_SCREENSHOTS === '1'

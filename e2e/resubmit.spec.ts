@@ -1,5 +1,13 @@
+import { COLOUR_RULES, seriousViolations } from './axe';
 import { expect, test } from './fixtures';
-import { expectState, submitAndOpen, submitViaApi, waitForStateViaApi } from './helpers';
+import {
+  addParameter,
+  expectState,
+  fillBasics,
+  submitAndOpen,
+  submitViaApi,
+  waitForStateViaApi,
+} from './helpers';
 
 test('any job can be submitted again from what it ran; a sensitive value is typed again', async ({
   page,
@@ -45,4 +53,53 @@ test('any job can be submitted again from what it ran; a sensitive value is type
   await submitAndOpen(page);
   await expectState(page, 'completed');
   await expect(page.getByTestId('log-line')).toHaveText(['plain=kept']);
+});
+
+test('Submit again never sends a blanked secret: the form refuses it until it is typed again', async ({
+  page,
+}) => {
+  await fillBasics(page, 'demo::shell:1');
+  await addParameter(page, 'script', 'test -n "$TOKEN"');
+  await page.getByRole('button', { name: 'Add variable' }).click();
+  await page.getByRole('textbox', { name: 'Variable 1 name' }).fill('TOKEN');
+  await page.getByRole('switch', { name: 'Variable 1 is sensitive' }).check({ force: true });
+  await page.getByLabel('Variable 1 value').fill('first-secret');
+  await submitAndOpen(page);
+  await expectState(page, 'completed');
+
+  // Submitted from this browser: "Submit again" on every service, the spec-only one too.
+  await page.getByRole('link', { name: 'Submit again' }).click();
+  const value = page.getByLabel('Variable 1 value');
+  await expect(value).toHaveValue('');
+  // The body shown is the body that would be sent: no `<redacted>` standing for an empty value.
+  const preview = page.getByTestId('payload-preview');
+  await expect(preview).toContainText('"TOKEN"');
+  await expect(preview).not.toContainText('<redacted>');
+
+  const submits: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/v1/client/job'))
+      submits.push(request.url());
+  });
+  await page.getByRole('button', { name: 'Submit job' }).click();
+  await expect(
+    page.getByText(
+      'is empty: type the secret again (sensitive values are never kept), or remove the variable',
+    ),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/\/submit\?from=/);
+  expect(submits).toEqual([]);
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
+    const rules = colorScheme === 'dark' ? COLOUR_RULES : undefined;
+    expect(await seriousViolations(page, 'form', rules), colorScheme).toEqual([]);
+  }
+
+  await value.fill('second-secret');
+  await expect(preview).toContainText('<redacted>');
+  await submitAndOpen(page);
+  // `test -n "$TOKEN"` completes only with the secret typed again.
+  await expectState(page, 'completed');
+  expect(submits).toHaveLength(1);
 });

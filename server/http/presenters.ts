@@ -9,6 +9,7 @@ import {
   type DefinitionSummary,
   type DependenciesAnswer,
   type DependencyEdge,
+  type EngineHealthStatus,
   type JobExecution,
   type JobListItem,
   type JobLogs,
@@ -19,6 +20,7 @@ import {
   type Schedule,
 } from '../../contract';
 import type { DefinitionSettings } from '../jobs/catalog';
+import type { EngineStatus } from '../jobs/engine-health';
 import type { Execution, JobArray, JobDependencies, QueueOverview } from '../jobs/job-service';
 import type { FollowedLogs } from '../jobs/job-logs';
 import type { ScheduleView } from '../jobs/scheduler';
@@ -34,6 +36,14 @@ import {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+export function toEngineHealth(status: EngineStatus): EngineHealthStatus {
+  return {
+    reachable: status.reachable,
+    unreachable_since: isoOrNull(status.unreachableSince),
+    dispatch: status.dispatchPaused ? 'paused' : 'running',
+  };
+}
 
 /** Exactly the spec's seven fields: nothing of the command or environment leaves the service. */
 export function toJobRecord(job: Job): JobRecord {

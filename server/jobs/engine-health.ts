@@ -1,5 +1,14 @@
 import type { Logger } from './ports';
 
+/** What the console shows of the engine: whether it answers, since when not, and what waits. */
+export interface EngineStatus {
+  reachable: boolean;
+  /** When it stopped answering (epoch ms); null while it answers. */
+  unreachableSince: number | null;
+  /** Dispatch starts nothing while the engine is marked down (a hang alone does not pause it). */
+  dispatchPaused: boolean;
+}
+
 interface Outage {
   from: number;
   to: number;
@@ -47,6 +56,19 @@ export class EngineHealth {
   /** How long since a real call last answered, for the readiness answer and the log. */
   silentForMs(now = Date.now()): number {
     return now - this.lastAnswerAt;
+  }
+
+  /**
+   * Down (dispatch paused) since the first failed call; hanging (answering its ping, silent on
+   * every real call) since its last answer.
+   */
+  status(now = Date.now()): EngineStatus {
+    const reachable = this.answering(now);
+    return {
+      reachable,
+      unreachableSince: reachable ? null : (this.downSince ?? this.lastAnswerAt),
+      dispatchPaused: !this.available,
+    };
   }
 
   get unreachableSince(): number | null {

@@ -11,7 +11,7 @@ import {
 import type { Catalog, DefinitionSettings } from './catalog';
 import { dependencyTargets, judgeDependencies } from './dependencies';
 import type { Dispatcher } from './dispatcher';
-import type { EngineHealth } from './engine-health';
+import type { EngineHealth, EngineStatus } from './engine-health';
 import { conflict, invalid, notFound, notFoundAttempt } from './errors';
 import type { FollowedLogs, JobLogs } from './job-logs';
 import type { LogInstant } from './log-instant';
@@ -329,6 +329,11 @@ export class JobService {
   }
 
   /** The project's definitions by name, then version (numbers by value: 2 before 10). */
+  /** The engine as this instance sees it (every instance watches it on its own). */
+  engineStatus(): EngineStatus {
+    return this.health.status();
+  }
+
   definitions(project: string): DefinitionSettings[] {
     return this.catalog
       .definitions()

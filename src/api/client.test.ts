@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { acceptedBodySchema, type Session } from '../../contract';
 import { writeApiKey } from '../lib/api-key';
 import { apiRequest, streamHeaders } from './client';
+import { serviceUnreachableSince } from './reachability';
 import { chooseProject, rememberSession } from './session-state';
 
 const session: Session = {
@@ -104,5 +105,33 @@ describe("the client's credentials", () => {
     );
     expect(stored.join('\n')).not.toContain('csrf-123');
     expect(document.cookie).not.toContain('csrf-123');
+  });
+});
+
+describe("the service's reachability", () => {
+  it('starts an outage at the first request that got no answer, and ends it at any answer', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    const failed = (at: number) =>
+      apiRequest('GET', '/v1/client/job/a', acceptedBodySchema).catch(() => at);
+    const before = Date.now();
+    await failed(1);
+    const since = serviceUnreachableSince();
+    expect(since).toBeGreaterThanOrEqual(before);
+    await failed(2);
+    expect(serviceUnreachableSince()).toBe(since);
+    // A refusal is an answer: the service is there.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () => new Response(JSON.stringify({ ok: false, message: 'no job' }), { status: 404 }),
+      ),
+    );
+    await failed(3);
+    expect(serviceUnreachableSince()).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { SESSION_HEADERS, errorBodySchema } from '../../contract';
 import { readApiKey } from '../lib/api-key';
 import { ApiError } from './api-error';
+import { markReachable, markUnreachable } from './reachability';
 import { sessionCredentials } from './session-state';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -45,8 +46,10 @@ export async function apiRequest<S extends z.ZodType>(
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
+    markUnreachable();
     throw new ApiError(0, 'The service could not be reached (network error).', 'network');
   }
+  markReachable();
   let json: unknown;
   try {
     json = await response.json();

@@ -1,8 +1,9 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Session } from '../../contract';
+import { markReachable, markUnreachable } from '../api/reachability';
 import { rememberSession } from '../api/session-state';
 import { capabilities, renderWithService, stubService, whoAmI } from '../test/service';
 import { Shell } from './Shell';
@@ -73,6 +74,54 @@ describe('the header', () => {
     renderWithService(shell, capabilities(), undefined, null);
     expect(await screen.findByTestId('acting-for')).toHaveTextContent('project demo');
     expect(screen.queryByText('simulated engine')).toBeNull();
+  });
+});
+
+describe('the service and its engine, when they do not answer', () => {
+  const shell = (
+    <Routes>
+      <Route path="*" element={<Shell />} />
+    </Routes>
+  );
+  const away = {
+    ...whoAmI('admin'),
+    service: {
+      ...whoAmI('admin').service,
+      engine_health: {
+        reachable: false,
+        unreachable_since: new Date(2026, 11, 7, 2, 14, 31).toISOString(),
+        dispatch: 'paused',
+      },
+    },
+  };
+
+  afterEach(() => markReachable());
+
+  it('says in the header since when the engine is away and that dispatch is paused', async () => {
+    stubService([[/whoami/, away]]);
+    renderWithService(shell, capabilities(), undefined, null);
+    const badge = await screen.findByTestId('engine-health-badge', {}, { timeout: 5000 });
+    expect(badge).toHaveTextContent('engine unreachable since 02:14:31 · dispatch paused');
+  });
+
+  it('shows nothing of the engine from a service that does not say (spec-only, or older)', async () => {
+    stubService([[/whoami/, whoAmI('admin')]]);
+    renderWithService(shell, capabilities(), undefined, null);
+    expect(await screen.findByTestId('acting-for', {}, { timeout: 5000 })).toBeVisible();
+    expect(screen.queryByTestId('engine-health-badge')).toBeNull();
+  });
+
+  it('says above the page since when the service cannot be reached, until it answers', async () => {
+    stubService([]);
+    renderWithService(shell, capabilities({ identity: false }));
+    expect(await screen.findByRole('link', { name: 'Jobs' })).toBeVisible();
+    expect(screen.queryByTestId('service-unreachable')).toBeNull();
+    act(() => markUnreachable(new Date(2026, 11, 7, 2, 14, 31).getTime()));
+    expect(screen.getByTestId('service-unreachable')).toHaveTextContent(
+      'Cannot reach the service since 02:14:31; retrying.',
+    );
+    act(() => markReachable());
+    expect(screen.queryByTestId('service-unreachable')).toBeNull();
   });
 });
 

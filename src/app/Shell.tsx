@@ -12,16 +12,19 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useDisclosure } from '@mantine/hooks';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import type { Session } from '../../contract';
 import { capabilitiesQuery, type Capabilities } from '../api/capabilities';
+import { useEngineHealth } from '../api/engine-health';
 import { identityQuery } from '../api/identity';
 import { useCan } from '../api/permissions';
 import { needsSignIn, useSession } from '../api/session';
+import { lazyPage } from '../lib/lazy-page';
+import { ServiceUnreachableNotice } from './ServiceUnreachableNotice';
 
 // Only a signed-in user has them: their menus stay out of everyone's first page load.
-const AccountControls = lazy(() => import('./AccountControls'));
+const AccountControls = lazyPage(() => import('./AccountControls'));
 
 interface Entry {
   to: string;
@@ -92,6 +95,19 @@ function Account({ session }: { session: Session | null }) {
   );
 }
 
+// Only while the engine is away: its words stay out of everyone's first page load.
+const EngineHealthBadge = lazyPage(() => import('./EngineHealthBadge'));
+
+function EngineAway({ enabled }: { enabled: boolean }) {
+  const status = useEngineHealth(enabled);
+  if (!status || status.health.reachable) return null;
+  return (
+    <Suspense fallback={null}>
+      <EngineHealthBadge health={status.health} engine={status.engine} />
+    </Suspense>
+  );
+}
+
 function Header({
   session,
   onBurger,
@@ -123,6 +139,7 @@ function Header({
             project {identity.project} · {identity.role} · Jobdeck {identity.service.version}
           </Text>
         )}
+        <EngineAway enabled={capabilities?.identity === true} />
         {/* A capacity test must never be taken for real work: nothing runs on this engine. */}
         {identity?.service.engine === 'simulated' && (
           <Badge color="orange" variant="light" title="No container runs: a capacity test">
@@ -141,7 +158,8 @@ export function Shell() {
   const session = useSession();
   // Pages wait for the session: without its project, their reads would be refused.
   // A service without sign-in, or one that cannot be reached: the pages say what they can.
-  const known = session.isSuccess ? session.data : null;
+  // A refresh that failed (the service away) keeps the session last read: the shell stays whole.
+  const known = session.data ?? null;
   if (session.isPending)
     return (
       <Center h="100vh">
@@ -173,9 +191,12 @@ export function Shell() {
             {known?.user?.identity} on its Members page.
           </Text>
         ) : (
-          <Suspense fallback={<Loader aria-label="Loading page" />}>
-            <Outlet />
-          </Suspense>
+          <>
+            <ServiceUnreachableNotice />
+            <Suspense fallback={<Loader aria-label="Loading page" />}>
+              <Outlet />
+            </Suspense>
+          </>
         )}
       </AppShell.Main>
     </AppShell>

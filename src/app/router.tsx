@@ -1,25 +1,28 @@
 import { Loader } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
+import { lazyPage } from '../lib/lazy-page';
+import { RouteError } from './RouteError';
 import { Shell } from './Shell';
 
 // Each page is its own chunk: the first load carries only the shell.
-const OverviewPage = lazy(() => import('../features/overview/OverviewPage'));
-const SubmitPage = lazy(() => import('../features/submit/SubmitPage'));
-const JobPage = lazy(() => import('../features/job/JobPage'));
-const JobsPage = lazy(() => import('../features/jobs/JobsPage'));
-const SchedulesPage = lazy(() => import('../features/schedules/SchedulesPage'));
-const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage'));
-const AuditPage = lazy(() => import('../features/audit/AuditPage'));
-const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
-const KeysPage = lazy(() => import('../features/keys/KeysPage'));
-const MembersPage = lazy(() => import('../features/members/MembersPage'));
-const SignInPage = lazy(() => import('../features/sign-in/SignInPage'));
+const OverviewPage = lazyPage(() => import('../features/overview/OverviewPage'));
+const SubmitPage = lazyPage(() => import('../features/submit/SubmitPage'));
+const JobPage = lazyPage(() => import('../features/job/JobPage'));
+const JobsPage = lazyPage(() => import('../features/jobs/JobsPage'));
+const SchedulesPage = lazyPage(() => import('../features/schedules/SchedulesPage'));
+const WebhooksPage = lazyPage(() => import('../features/webhooks/WebhooksPage'));
+const AuditPage = lazyPage(() => import('../features/audit/AuditPage'));
+const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'));
+const KeysPage = lazyPage(() => import('../features/keys/KeysPage'));
+const MembersPage = lazyPage(() => import('../features/members/MembersPage'));
+const SignInPage = lazyPage(() => import('../features/sign-in/SignInPage'));
 
 export const router = createBrowserRouter([
   // Outside the shell: no navigation before anyone has signed in.
   {
     path: '/sign-in',
+    errorElement: <RouteError />,
     element: (
       <Suspense fallback={<Loader aria-label="Loading page" />}>
         <SignInPage />
@@ -29,18 +32,25 @@ export const router = createBrowserRouter([
   {
     path: '/',
     element: <Shell />,
+    errorElement: <RouteError />,
     children: [
-      { index: true, element: <OverviewPage /> },
-      { path: 'submit', element: <SubmitPage /> },
-      { path: 'jobs', element: <JobsPage /> },
-      { path: 'jobs/:id', element: <JobPage /> },
-      { path: 'schedules', element: <SchedulesPage /> },
-      { path: 'webhooks', element: <WebhooksPage /> },
-      { path: 'audit', element: <AuditPage /> },
-      { path: 'keys', element: <KeysPage /> },
-      { path: 'members', element: <MembersPage /> },
-      { path: 'settings', element: <SettingsPage /> },
-      { path: '*', element: <Navigate to="/jobs" replace /> },
+      {
+        // Pathless: a page that fails shows its error inside the shell, navigation kept.
+        errorElement: <RouteError />,
+        children: [
+          { index: true, element: <OverviewPage /> },
+          { path: 'submit', element: <SubmitPage /> },
+          { path: 'jobs', element: <JobsPage /> },
+          { path: 'jobs/:id', element: <JobPage /> },
+          { path: 'schedules', element: <SchedulesPage /> },
+          { path: 'webhooks', element: <WebhooksPage /> },
+          { path: 'audit', element: <AuditPage /> },
+          { path: 'keys', element: <KeysPage /> },
+          { path: 'members', element: <MembersPage /> },
+          { path: 'settings', element: <SettingsPage /> },
+          { path: '*', element: <Navigate to="/jobs" replace /> },
+        ],
+      },
     ],
   },
 ]);

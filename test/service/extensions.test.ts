@@ -236,7 +236,12 @@ describe('whoami', () => {
         project: 't',
         role: 'admin',
         actor: expect.stringMatching(/^key:key_[0-9a-f]{12}$/) as string,
-        service: { name: 'jobdeck', version, engine: 'docker' },
+        service: {
+          name: 'jobdeck',
+          version,
+          engine: 'docker',
+          engine_health: { reachable: true, unreachable_since: null, dispatch: 'running' },
+        },
       },
     });
     const otherKey = await service.cli('keys', 'create', '--project', 'other');

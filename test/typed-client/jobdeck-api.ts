@@ -1475,6 +1475,20 @@ export interface components {
         version: string;
         /** @description Where jobs run: docker, swarm, or simulated (nothing runs: a capacity test, docs/engines.md) */
         engine: string;
+        engine_health?: {
+          /** @description Whether the engine answers the calls that start, watch and stop jobs (a ping alone is not enough) */
+          reachable: boolean;
+          /**
+           * Format: date-time
+           * @description Since when it has not answered (ISO 8601, UTC); null while it answers
+           */
+          unreachable_since: string | null;
+          /**
+           * @description paused: no container is started; runnable jobs wait (their note says since when) and running ones are settled once the engine answers again
+           * @enum {string}
+           */
+          dispatch: 'running' | 'paused';
+        };
       };
     };
     DefinitionList: {

@@ -28,6 +28,7 @@ import {
   toAttempts,
   toDependencies,
   toDefinitionSummary,
+  toEngineHealth,
   toJobExecution,
   toJobListItem,
   toJobLogs,
@@ -206,7 +207,12 @@ export function extensionRoutes(
       ok: true,
       data: {
         ...whoAmIOf(principalOf(request)),
-        service: { name: 'jobdeck', version, engine },
+        service: {
+          name: 'jobdeck',
+          version,
+          engine,
+          engine_health: toEngineHealth(service.engineStatus()),
+        },
       },
     }),
   );

@@ -12,11 +12,13 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useCapabilities } from '../../api/capabilities';
+import { useEngineHealth } from '../../api/engine-health';
 import { useLiveUpdates } from '../../api/events';
 import { useCan } from '../../api/permissions';
 import { queueListQuery } from '../../api/queries';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { LiveIndicator } from '../../components/LiveIndicator';
+import { engineHealthWords } from '../../lib/engine-health-text';
 import { QueueCard } from './QueueCard';
 import { TrendsSection } from './TrendsSection';
 
@@ -78,6 +80,22 @@ function QueueGrid({ events, trends }: { events: boolean; trends: boolean }) {
   );
 }
 
+/** The engine, as AWS Batch shows its compute environments: answering, or since when not. */
+function EngineHealthLine({ enabled }: { enabled: boolean }) {
+  const status = useEngineHealth(enabled);
+  if (!status) return null;
+  const { sentence } = engineHealthWords(status.health, status.engine);
+  return status.health.reachable ? (
+    <Text size="sm" c="dimmed" data-testid="engine-health">
+      {sentence}
+    </Text>
+  ) : (
+    <Alert color="red" title="The container engine is unreachable" data-testid="engine-health">
+      {sentence}
+    </Alert>
+  );
+}
+
 /** The landing page: every queue of the project at a glance, when the service counts them. */
 export default function OverviewPage() {
   const capabilities = useCapabilities();
@@ -92,6 +110,7 @@ export default function OverviewPage() {
           </Button>
         )}
       </Group>
+      <EngineHealthLine enabled={capabilities.data?.identity === true} />
       {capabilities.isPending ? (
         <Loader aria-label="Loading" />
       ) : capabilities.data?.queues ? (

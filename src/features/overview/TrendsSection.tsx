@@ -12,15 +12,16 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import type { TrendBucket, TrendDuration, TrendRange, Trends } from '../../../contract';
 import { trendsQuery } from '../../api/trends';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { lazyPage } from '../../lib/lazy-page';
 import { useSettings } from '../../lib/settings';
 import { dayjs, formatSpan } from '../../lib/time';
 import type { TrendBar } from './TrendsChart';
 
-const TrendsChart = lazy(() => import('./TrendsChart'));
+const TrendsChart = lazyPage(() => import('./TrendsChart'));
 
 const RANGES: { value: TrendRange; label: string }[] = [
   { value: '24h', label: 'Last 24 hours' },

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { JobExecution } from '../../../contract';
 import { splitCommandLine } from './CommandEditor';
 import {
   emptyForm,
   errorsFromMessage,
+  formFromExecution,
   formFromPayload,
   payloadFromForm,
   unusedParameterKeys,
@@ -192,6 +194,56 @@ describe('secrets in previews', () => {
     expect(curl).not.toContain('hunter2');
     expect(curl).toContain('plain');
     expect(curl).toContain('$JOBDECK_API_KEY');
+  });
+});
+
+describe('a secret blanked by Submit again or Retry', () => {
+  const execution: JobExecution = {
+    job_definition: 'demo::shell:1',
+    job_queue: 'demo::default',
+    image: 'jobdeck/busybox:local',
+    command: ['sh', '-c', 'test -n "$TOKEN"'],
+    // What the service answers: a sensitive value never comes back.
+    env: [
+      { name: 'TOKEN', sensitive: true, value: null },
+      { name: 'PLAIN', sensitive: false, value: 'kept' },
+    ],
+    limits: { cpus: 1, memory_bytes: 268_435_456, timeout_seconds: 3600 },
+    exit_code: 0,
+    started_at: null,
+    finished_at: null,
+    duration_ms: null,
+    engine: 'docker',
+    instance: null,
+    node: null,
+  };
+  const blanked = () => formFromExecution(execution);
+
+  it('is refused at its field until typed again, never sent empty', () => {
+    expect(validateForm(blanked())).toEqual({
+      'env.0.value':
+        'is empty: type the secret again (sensitive values are never kept), or remove the variable',
+    });
+    const typed = blanked();
+    typed.env[0]!.value = 'second-secret';
+    expect(validateForm(typed)).toEqual({});
+  });
+
+  it('may be removed instead', () => {
+    const removed = blanked();
+    removed.env.splice(0, 1);
+    expect(validateForm(removed)).toEqual({});
+  });
+
+  it('is never previewed as <redacted>: that would claim a value where none is typed', () => {
+    const payload = payloadFromForm(blanked());
+    expect(redactedPayload(payload).container_env).toEqual({
+      TOKEN: { value: '', sensitive: true },
+      PLAIN: { value: 'kept' },
+    });
+    const typed = blanked();
+    typed.env[0]!.value = 'second-secret';
+    expect(redactedPayload(payloadFromForm(typed)).container_env?.TOKEN?.value).toBe('<redacted>');
   });
 });
 

@@ -457,7 +457,12 @@ export function validateForm(values: SubmitFormValues): FieldErrors {
     seenLabels.add(trimmed);
   });
   const seenNames = new Set<string>();
-  values.env.forEach(({ name: variable }, index) => {
+  values.env.forEach(({ name: variable, value, sensitive }, index) => {
+    // A secret blanked by "Submit again" or Retry (the service never sends one back) would run as
+    // an empty value nobody typed: the person types it again, or removes the variable.
+    if (sensitive && value === '')
+      errors[`env.${index}.value`] =
+        'is empty: type the secret again (sensitive values are never kept), or remove the variable';
     if (!ENV_NAME.test(variable)) {
       errors[`env.${index}.name`] =
         'must be a POSIX name: letters, digits and _, not starting with a digit';
