@@ -117,8 +117,9 @@ describe('sign-in through an OpenID Provider', () => {
     }
   });
 
-  it('says so when the person cancels at the provider', async () => {
-    const start = await fetch(`${consoleUrl}/v1/auth/oidc/start`, { redirect: 'manual' });
+  /** Starts a sign-in (with `query`), cancels it at the provider: where the console sends back. */
+  async function cancelledAtProvider(query = ''): Promise<string | null> {
+    const start = await fetch(`${consoleUrl}/v1/auth/oidc/start${query}`, { redirect: 'manual' });
     const stateCookie = start.headers.getSetCookie()[0]!.split(';')[0]!;
     const callback = await signInAtProvider(start.headers.get('location')!, {
       login: 'alice@example.test',
@@ -126,26 +127,17 @@ describe('sign-in through an OpenID Provider', () => {
       cancel: true,
     });
     const back = await fetch(callback, { redirect: 'manual', headers: { cookie: stateCookie } });
-    expect(back.headers.get('location')).toBe(
+    return back.headers.get('location');
+  }
+
+  it('says so when the person cancels at the provider', async () => {
+    expect(await cancelledAtProvider()).toBe(
       `/sign-in?error=${encodeURIComponent('The identity provider did not sign you in (access_denied).')}`,
     );
   });
 
   it('keeps where the sign-in was going when the provider does not sign the person in', async () => {
-    const start = await fetch(
-      `${consoleUrl}/v1/auth/oidc/start?return_to=%2Fjobs%3Fstate%3Dfailed`,
-      {
-        redirect: 'manual',
-      },
-    );
-    const stateCookie = start.headers.getSetCookie()[0]!.split(';')[0]!;
-    const callback = await signInAtProvider(start.headers.get('location')!, {
-      login: 'alice@example.test',
-      redirectUri,
-      cancel: true,
-    });
-    const back = await fetch(callback, { redirect: 'manual', headers: { cookie: stateCookie } });
-    expect(back.headers.get('location')).toBe(
+    expect(await cancelledAtProvider('?return_to=%2Fjobs%3Fstate%3Dfailed')).toBe(
       `/sign-in?error=${encodeURIComponent('The identity provider did not sign you in (access_denied).')}&return_to=%2Fjobs%3Fstate%3Dfailed`,
     );
   });
