@@ -35,3 +35,8 @@ npx vitest run --project service --testNamePattern 'PostgreSQL store' \
   test/service/schedules.test.ts \
   test/service/trends.test.ts \
   test/service/webhooks.test.ts
+
+# Retention's store part is more than a driver's here: a wait judged met stays met once the job it
+# named is deleted (migration 032's trigger on jobs).
+npx vitest run --project service --testNamePattern 'a wait judged met stays met' \
+  test/service/retention.test.ts
