@@ -423,7 +423,7 @@ function idCases(): CorpusCase[] {
         label: `${method} 10 KB id${suffix}`,
         send: call(method, `/v1/client/job/${'k'.repeat(10_240)}${suffix}`),
         status: 414,
-        message: /^job_id: longer than 100 characters/,
+        message: /^job_id: must be at most 100 characters/,
       },
       {
         label: `${method} bad percent-encoding${suffix}`,
