@@ -6,8 +6,13 @@ import { bulkCancel } from './scenarios/bulk-cancel';
 import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedule';
 import { controlPlane } from './scenarios/control-plane';
 import { watchedJobCost } from './scenarios/console';
-import { firstLoadTransfer, initialBundleSize } from './scenarios/console-bundle';
-import { followedLogFrames, idleJobsTableCost, lighthouseScores } from './scenarios/console-live';
+import { initialBundleSize } from './scenarios/console-bundle';
+import {
+  firstLoadTransfer,
+  followedLogFrames,
+  idleJobsTableCost,
+  lighthouseScores,
+} from './scenarios/console-live';
 import { dependencyTurnaround } from './scenarios/dependency';
 import { engineOverhead, shortJobThroughput } from './scenarios/overhead';
 import { retentionSoak } from './scenarios/retention-soak';
