@@ -7,7 +7,12 @@ import { cancelLatencies, scheduleAccuracy } from './scenarios/cancel-and-schedu
 import { controlPlane } from './scenarios/control-plane';
 import { watchedJobCost } from './scenarios/console';
 import { initialBundleSize } from './scenarios/console-bundle';
-import { followedLogFrames, idleJobsTableCost, lighthouseScores } from './scenarios/console-live';
+import {
+  firstLoadTransfer,
+  followedLogFrames,
+  idleJobsTableCost,
+  lighthouseScores,
+} from './scenarios/console-live';
 import { dependencyTurnaround } from './scenarios/dependency';
 import { engineOverhead, shortJobThroughput } from './scenarios/overhead';
 import { retentionSoak } from './scenarios/retention-soak';
@@ -351,6 +356,7 @@ export const STEPS: Step<unknown>[] = [
       const service = await shared();
       return {
         initial: initialBundleSize(),
+        firstLoad: await firstLoadTransfer(service.consoleUrl()),
         watchedJob: await watchedJobCost(service, plan.consoleWindowSeconds),
         idleJobsTable: await idleJobsTableCost(service, plan.consoleWindowSeconds),
         followedLog: await followedLogFrames(service, plan.logWindowSeconds),
@@ -363,6 +369,10 @@ export const STEPS: Step<unknown>[] = [
         [
           'console initial JS / CSS (gzip)',
           `${k.initial.jsGzipKiB} KiB / ${k.initial.cssGzipKiB} KiB`,
+        ],
+        [
+          "console first load in Chromium: the files' bytes on the wire; time to the load event",
+          `${k.firstLoad.loopback.KiB} KiB; ${k.firstLoad.loopback.loadMs} ms on loopback, ${k.firstLoad.broadband.loadMs} ms at 20 Mbit/s and 40 ms RTT`,
         ],
         [
           'one watched job: requests/min',

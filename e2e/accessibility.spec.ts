@@ -1,3 +1,4 @@
+import type { Locator, Page } from '@playwright/test';
 import { COLOUR_RULES, seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import {
@@ -200,6 +201,56 @@ test('every page and dialog passes axe in both themes with no serious or critica
   await page.goto('/settings');
   await audit('settings');
   expect(audited.length).toBeGreaterThanOrEqual(extensions ? 31 : 13);
+});
+
+/** Presses Tab until `target` has the focus: how many it took (`max` + 1 if it never did). */
+async function tabsUntilFocused(page: Page, target: Locator, max: number): Promise<number> {
+  for (let tabs = 0; tabs <= max; tabs++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return tabs;
+    await page.keyboard.press('Tab');
+  }
+  return max + 1;
+}
+
+test('a skip link, first on the page and shown on focus, leads past the navigation to the form', async ({
+  page,
+}) => {
+  const definition = page.getByRole('combobox', { name: 'Job definition' });
+  const submitButton = page.getByRole('button', { name: 'Submit job' });
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  const opened = async () => {
+    await page.goto('/submit');
+    await expect(definition).toBeVisible();
+  };
+  // Through the header and the navigation, as before the link (the figures in the report).
+  await opened();
+  const tabsToField = await tabsUntilFocused(page, definition, 30);
+  const tabsToSubmit = await tabsUntilFocused(page, submitButton, 60);
+  const figures = (description: string) =>
+    test.info().annotations.push({ type: 'Tabs', description });
+  figures(
+    `through the navigation: ${tabsToField} to the first field, ${tabsToSubmit} more to Submit`,
+  );
+
+  await opened();
+  await expect(skip).not.toBeInViewport();
+  await page.keyboard.press('Tab');
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect(await seriousViolations(page, '.skip-link'), colorScheme).toEqual([]);
+  }
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('main')).toBeFocused();
+  const skippedToField = await tabsUntilFocused(page, definition, 30);
+  const skippedToSubmit = await tabsUntilFocused(page, submitButton, 60);
+  figures(
+    `by the skip link: Tab, Enter, ${skippedToField} to the first field, ${skippedToSubmit} more to Submit`,
+  );
+  // The header's title link and the navigation's entries are all passed over.
+  expect(1 + skippedToField).toBeLessThanOrEqual(4);
+  expect(1 + skippedToField).toBeLessThan(tabsToField);
 });
 
 test('keyboard only: submit a job, open it, cancel it', async ({ page }) => {

@@ -21,6 +21,7 @@ import {
 } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { build as bundle, type Plugin } from 'esbuild';
+import { precompress } from './precompress';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DIST = join(ROOT, 'dist');
@@ -100,6 +101,7 @@ const targets: Target[] = [
       'index.html',
       'vite.config.ts',
       'server/http/console-guard.ts',
+      'scripts/precompress.ts',
     ],
     outDir: join(DIST, 'console'),
     async build() {
@@ -109,6 +111,7 @@ const targets: Target[] = [
       process.env.NODE_ENV = 'production';
       const { build } = await import('vite');
       await build({ root: ROOT, mode: 'production', logLevel: 'warn' }); // into dist/console
+      precompress(this.outDir);
     },
   },
   {

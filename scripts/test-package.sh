@@ -71,6 +71,10 @@ wait_until_listening
 key=$(cat data/console.key)
 
 curl -fsS "$console/" | grep -q '<div id="root">' || fail "the console page is not served at $console"
+# The build's brotli twins ship in the package and are what a browser is sent.
+script=$(curl -fsS "$console/" | sed -nE 's#.*src="(/assets/[^"]+\.js)".*#\1#p' | head -1)
+curl -fsS -o /dev/null -D - -H 'Accept-Encoding: gzip, deflate, br' "$console$script" |
+  grep -qi '^content-encoding: br' || fail "$script was not sent brotli-compressed from the package"
 id=$(curl -fsS -X POST "$api/v1/client/job" -H "Authorization: Bearer $key" \
   -H 'Content-Type: application/json' -d '{"job_definition":"demo::hello:1","job_queue":"demo::default"}' |
   sed -E 's/.*"id":"([^"]+)".*/\1/')

@@ -163,3 +163,67 @@ export async function lighthouseScores(service: TestService) {
     await browser.close();
   }
 }
+
+/** The page counts as loaded once no file was asked for or arrived for this long. */
+const QUIET_MS = 2000;
+const MOST_MS = 30_000;
+
+/** A link slower than loopback, where bytes cost time: 20 Mbit/s down, 5 up, 40 ms RTT. */
+const BROADBAND = {
+  offline: false,
+  latency: 40,
+  downloadThroughput: (20_000_000 / 8) | 0,
+  uploadThroughput: (5_000_000 / 8) | 0,
+};
+
+/**
+ * What a real Chromium receives on a first load of the overview (empty cache): the bytes on the
+ * wire (encodedDataLength, headers included) of the console's files, and the time to the load
+ * event, on loopback and on a throttled broadband link.
+ */
+export async function firstLoadTransfer(consoleUrl: string) {
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  try {
+    const load = async (throttled: boolean) => {
+      const context = await browser.newContext(); // a fresh, empty cache
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      if (throttled) await cdp.send('Network.emulateNetworkConditions', BROADBAND);
+      const isFile = (url: string) => !new URL(url).pathname.startsWith('/v1/');
+      // The API's answers are not the console's files (and its event stream never ends).
+      const pending = new Set<string>();
+      let bytes = 0;
+      let lastActivity = performance.now();
+      cdp.on('Network.requestWillBeSent', (event) => {
+        if (!isFile(event.request.url)) return;
+        pending.add(event.requestId);
+        lastActivity = performance.now();
+      });
+      const ended = (requestId: string, encoded = 0) => {
+        if (!pending.delete(requestId)) return;
+        bytes += encoded;
+        lastActivity = performance.now();
+      };
+      cdp.on('Network.loadingFinished', (event) => ended(event.requestId, event.encodedDataLength));
+      cdp.on('Network.loadingFailed', (event) => ended(event.requestId));
+      const began = performance.now();
+      await page.goto(consoleUrl, { waitUntil: 'load' });
+      const loadMs = await page.evaluate(
+        () => performance.getEntriesByType('navigation')[0]!.toJSON().loadEventEnd as number,
+      );
+      await page.getByRole('heading', { name: 'Overview' }).waitFor();
+      // The chunks the page imports once it runs and its reads have answered (the chart's).
+      while (
+        (pending.size > 0 || performance.now() - lastActivity < QUIET_MS) &&
+        performance.now() - began < MOST_MS
+      )
+        await sleep(100);
+      await context.close();
+      return { KiB: Math.round(bytes / 102.4) / 10, loadMs: Math.round(loadMs) };
+    };
+    return { loopback: await load(false), broadband: await load(true) };
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import httpProxy from '@fastify/http-proxy';
@@ -36,6 +36,8 @@ export interface ConsoleServerOptions {
   /** Vouches to the API for the browser's address (see client-address.ts). */
   consoleProof: string;
 }
+
+const PRECOMPRESSED_TWIN = /\.(br|gz)$/;
 
 const PROVIDER_NAVIGATIONS = /^\/v1\/auth\/oidc\/(start|callback)(\?|$)/;
 
@@ -111,12 +113,27 @@ export async function buildConsoleServer(options: ConsoleServerOptions): Promise
     return app;
   }
   const indexHtml = readFileSync(indexFile, 'utf8');
+  const hashedAssets = join(resolve(options.distDir), 'assets', sep);
   await app.register(fastifyStatic, {
     root: options.distDir,
     wildcard: false,
     index: false,
-    // The page itself always goes through the handler below, which gives it its nonce.
-    allowedPath: (path) => path !== '/index.html',
+    // The page itself always goes through the handler below, which gives it its nonce; the
+    // compressed twins are sent only in answer to their file's own name.
+    allowedPath: (path) => path !== '/index.html' && !PRECOMPRESSED_TWIN.test(path),
+    // The build's brotli and gzip twins (scripts/precompress.ts), chosen by Accept-Encoding.
+    preCompressed: true,
+    // Set below instead: send's own header would override setHeaders' with max-age=0.
+    cacheControl: false,
+    setHeaders: (response, path) => {
+      response.setHeader('vary', 'accept-encoding');
+      // A file under assets/ is named by its content hash, so it never changes; the others
+      // (the icon, zod-config.js) keep their names across upgrades and are checked each time.
+      response.setHeader(
+        'cache-control',
+        path.startsWith(hashedAssets) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
   });
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/v1')) return; // the API's own headers pass through

@@ -183,7 +183,8 @@ export function Shell() {
       <AppShell.Navbar p="sm" component="nav" aria-label="Main">
         <NavEntries onClick={close} />
       </AppShell.Navbar>
-      <AppShell.Main>
+      {/* Where index.html's skip link lands: focusable, so the next Tab starts inside it. */}
+      <AppShell.Main id="main" tabIndex={-1}>
         {memberOfNothing ? (
           // Plain text: an Alert here would put its code in everyone's first page load.
           <Text role="alert">

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { join, resolve } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../contract';
 import { startService, type TestService } from '../support/service';
@@ -57,6 +60,79 @@ describe('the console page', () => {
     const answer = await send('GET', '/v1/client/jobs', { host: ownHost() });
     expect(answer.status).toBe(200);
     expect(answer.headers['cache-control']).toBe('no-store');
+  });
+});
+
+/** The bytes as they came over the wire, still encoded. */
+function fetchBytes(path: string, headers: Record<string, string>) {
+  const url = new URL(path, service.consoleUrl());
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>(
+    (done, fail) => {
+      const request = httpRequest(url, { headers: { host: ownHost(), ...headers } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          done({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      });
+      request.on('error', fail);
+      request.end();
+    },
+  );
+}
+
+const DIST = resolve(import.meta.dirname, '..', '..', 'dist', 'console');
+const DECODE: Record<string, (bytes: Buffer) => Buffer> = {
+  br: brotliDecompressSync,
+  gzip: gunzipSync,
+  identity: (bytes) => bytes,
+};
+
+describe("the console's assets", () => {
+  it('are sent precompressed by Accept-Encoding (br > gzip > identity), hashed ones cached for good', async () => {
+    const page = await send('GET', '/', { host: ownHost(), 'accept-encoding': 'gzip, br' });
+    expect(page.headers['cache-control']).toBe('no-store'); // an upgrade is picked up at once
+    const firstLoad = [...page.text.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map(
+      (match) => match[1]!,
+    );
+    expect(firstLoad.some((path) => path.endsWith('.js'))).toBe(true);
+    expect(firstLoad.some((path) => path.endsWith('.css'))).toBe(true);
+    const cases: [string | undefined, string][] = [
+      ['gzip, deflate, br, zstd', 'br'], // what Chromium sends
+      ['gzip', 'gzip'],
+      ['br;q=0.5, gzip;q=1', 'gzip'],
+      ['identity', 'identity'],
+      [undefined, 'identity'],
+    ];
+    for (const path of firstLoad) {
+      const file = readFileSync(join(DIST, path));
+      for (const [accepted, expected] of cases) {
+        const answer = await fetchBytes(path, accepted ? { 'accept-encoding': accepted } : {});
+        const label = `${path} with ${accepted ?? 'no Accept-Encoding'}`;
+        expect(answer.status, label).toBe(200);
+        expect(answer.headers['content-encoding'] ?? 'identity', label).toBe(expected);
+        expect(answer.headers.vary, label).toMatch(/accept-encoding/i);
+        expect(answer.headers['cache-control'], label).toBe('public, max-age=31536000, immutable');
+        expect(answer.headers['content-type'], label).toMatch(
+          path.endsWith('.js') ? /^(text|application)\/javascript/ : /^text\/css/,
+        );
+        expect(DECODE[expected]!(answer.body).equals(file), label).toBe(true);
+        if (expected !== 'identity') expect(answer.body.length, label).toBeLessThan(file.length);
+      }
+    }
+  });
+
+  it('revalidates the files whose names do not change, and serves no twin by its own name', async () => {
+    const icon = await fetchBytes('/favicon.svg', { 'accept-encoding': 'br' });
+    expect(icon.status).toBe(200);
+    expect(icon.headers['cache-control']).toBe('no-cache');
+    const twin = await send('GET', '/favicon.svg.br', { host: ownHost() });
+    expect(twin.headers['content-type']).toMatch(/^text\/html/); // the SPA's page, not the file
+    expect(twin.headers['content-encoding']).toBeUndefined();
   });
 });
 

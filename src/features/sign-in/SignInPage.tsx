@@ -112,7 +112,7 @@ export default function SignInPage() {
   if (session.isSuccess && !needsSignIn(session.data)) return <Navigate to={returnTo} replace />;
   return (
     <Center mih="100vh" p="md">
-      <Paper withBorder p="xl" w={380} maw="100%" component="main">
+      <Paper withBorder p="xl" w={380} maw="100%" component="main" id="main" tabIndex={-1}>
         <Stack>
           <Title order={1} size="h2">
             Sign in to Jobdeck
