@@ -11,6 +11,7 @@ import {
 import { StateBadge } from '../../components/StateBadge';
 import { TimeText } from '../../components/TimeText';
 import { durationMs, formatDuration } from '../../lib/time';
+import { isFailureNote, rowNote } from '../../lib/waiting-text';
 import { useNow } from '../../lib/use-now';
 import { sortJobs } from './sort-jobs';
 import type { SortDirection, SortKey, TableSort } from './url-filters';
@@ -62,6 +63,24 @@ function SortableHeader({
   );
 }
 
+/** A job's reason: why it waits or why it failed, two lines at most, the whole on hover. */
+function NoteCell({ job }: { job: JobListItem }) {
+  const note = rowNote(job);
+  return (
+    <Table.Td data-testid="note">
+      {note === null ? (
+        <Text span c="dimmed">
+          —
+        </Text>
+      ) : (
+        <Text size="xs" lineClamp={2} title={note} c={isFailureNote(job) ? 'red' : undefined}>
+          {note}
+        </Text>
+      )}
+    </Table.Td>
+  );
+}
+
 function JobRow({ job, now, selection }: { job: JobListItem; now: number; selection: Selection }) {
   const duration = durationMs(job, now);
   return (
@@ -70,12 +89,15 @@ function JobRow({ job, now, selection }: { job: JobListItem; now: number; select
         <SelectRowCheckbox id={job.id} name={job.name} {...selection} />
       </Table.Td>
       <Table.Td>
-        <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`}>
-          {job.name}
-        </Anchor>
-        <Text size="xs" c="dimmed">
-          {job.job_definition}
-        </Text>
+        {/* Name and definition on one line: a row a line high when it has no labels. */}
+        <Group gap={6} wrap="nowrap">
+          <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`}>
+            {job.name}
+          </Anchor>
+          <Text span size="xs" c="dimmed">
+            {job.job_definition}
+          </Text>
+        </Group>
         <LabelBadges labels={job.labels} />
       </Table.Td>
       <Table.Td>
@@ -93,12 +115,19 @@ function JobRow({ job, now, selection }: { job: JobListItem; now: number; select
       <Table.Td data-testid="created">
         <TimeText iso={job.created_at} relativeTo={now} />
       </Table.Td>
+      <Table.Td data-testid="started">
+        <TimeText iso={job.started_at} relativeTo={now} />
+      </Table.Td>
+      <Table.Td data-testid="ended">
+        <TimeText iso={job.finished_at} relativeTo={now} />
+      </Table.Td>
       <Table.Td ff="monospace" data-testid="duration">
         {duration === null ? '—' : formatDuration(duration)}
       </Table.Td>
       <Table.Td ff="monospace" data-testid="exit-code">
         {job.exit_code ?? '—'}
       </Table.Td>
+      <NoteCell job={job} />
     </Table.Tr>
   );
 }
@@ -122,8 +151,16 @@ export function JobsTable({
   const rows = sortJobs(jobs, sort, now);
   const sortable = { sort, onSortChange };
   return (
-    <Table.ScrollContainer minWidth={920}>
-      <Table striped highlightOnHover aria-label="Project jobs">
+    <Table.ScrollContainer minWidth={1100}>
+      {/* Dense: a screen of 900 px shows two dozen rows, not seven. */}
+      <Table
+        striped
+        highlightOnHover
+        aria-label="Project jobs"
+        fz="sm"
+        verticalSpacing={4}
+        horizontalSpacing="xs"
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={40}>
@@ -139,8 +176,11 @@ export function JobsTable({
             <SortableHeader label="State" column="state" {...sortable} />
             <Table.Th>Queue</Table.Th>
             <SortableHeader label="Created" column="created" {...sortable} />
+            <Table.Th>Started</Table.Th>
+            <Table.Th>Ended</Table.Th>
             <SortableHeader label="Duration" column="duration" {...sortable} />
             <Table.Th>Exit code</Table.Th>
+            <Table.Th miw={220}>Reason / note</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
