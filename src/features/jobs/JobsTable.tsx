@@ -67,7 +67,7 @@ function SortableHeader({
 function NoteCell({ job }: { job: JobListItem }) {
   const note = rowNote(job);
   return (
-    <Table.Td data-testid="note">
+    <Table.Td data-testid="note" style={{ whiteSpace: 'normal' }}>
       {note === null ? (
         <Text span c="dimmed">
           —
@@ -84,14 +84,18 @@ function NoteCell({ job }: { job: JobListItem }) {
 function JobRow({ job, now, selection }: { job: JobListItem; now: number; selection: Selection }) {
   const duration = durationMs(job, now);
   return (
-    <Table.Tr data-selected={selection.selected.has(job.id) || undefined} data-job-id={job.id}>
+    <Table.Tr
+      data-selected={selection.selected.has(job.id) || undefined}
+      data-job-id={job.id}
+      style={{ whiteSpace: 'nowrap' }}
+    >
       <Table.Td>
         <SelectRowCheckbox id={job.id} name={job.name} {...selection} />
       </Table.Td>
-      <Table.Td>
-        {/* Name and definition on one line: a row a line high when it has no labels. */}
-        <Group gap={6} wrap="nowrap">
-          <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`}>
+      <Table.Td style={{ whiteSpace: 'normal' }}>
+        {/* Name and definition on one line when they fit: a row a line high. */}
+        <Group gap={6} rowGap={0}>
+          <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`} size="sm">
             {job.name}
           </Anchor>
           <Text span size="xs" c="dimmed">
@@ -108,18 +112,19 @@ function JobRow({ job, now, selection }: { job: JobListItem; now: number; select
           <CopyIconButton value={job.id} label="Copy job id" />
         </Group>
       </Table.Td>
-      <Table.Td>
+      {/* Wide enough for every state's word: a squeezed badge would cut it short. */}
+      <Table.Td miw={104}>
         <StateBadge state={job.state} size="sm" />
       </Table.Td>
       <Table.Td>{job.job_queue}</Table.Td>
       <Table.Td data-testid="created">
-        <TimeText iso={job.created_at} relativeTo={now} />
+        <TimeText iso={job.created_at} relativeTo={now} short />
       </Table.Td>
       <Table.Td data-testid="started">
-        <TimeText iso={job.started_at} relativeTo={now} />
+        <TimeText iso={job.started_at} relativeTo={now} short />
       </Table.Td>
       <Table.Td data-testid="ended">
-        <TimeText iso={job.finished_at} relativeTo={now} />
+        <TimeText iso={job.finished_at} relativeTo={now} short />
       </Table.Td>
       <Table.Td ff="monospace" data-testid="duration">
         {duration === null ? '—' : formatDuration(duration)}
