@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../contract';
+import { shortAgo } from './time';
 import { aboutSpan, rowNote, waitingSentence } from './waiting-text';
 
 const job = (state: JobRecord['state'], system_note: string | null): JobRecord => ({
@@ -58,5 +59,15 @@ describe('aboutSpan', () => {
     expect(aboutSpan(20_000)).toBe('less than a minute');
     expect(aboutSpan(4.4 * 60_000)).toBe('about 4 min');
     expect(aboutSpan(150 * 60_000)).toBe('about 2.5 h');
+  });
+});
+
+describe('shortAgo', () => {
+  it('says a past time in the largest whole unit, for a narrow column', () => {
+    expect(shortAgo(12_400)).toBe('12 s ago');
+    expect(shortAgo(4 * 60_000 + 59_000)).toBe('4 min ago');
+    expect(shortAgo(47 * 3_600_000)).toBe('47 h ago');
+    expect(shortAgo(3 * 86_400_000)).toBe('3 d ago');
+    expect(shortAgo(-500)).toBe('0 s ago');
   });
 });

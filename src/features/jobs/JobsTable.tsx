@@ -94,7 +94,7 @@ function JobRow({ job, now, selection }: { job: JobListItem; now: number; select
       </Table.Td>
       <Table.Td style={{ whiteSpace: 'normal' }}>
         {/* Name and definition on one line when they fit: a row a line high. */}
-        <Group gap={6} rowGap={0}>
+        <Group gap={6} style={{ rowGap: 0 }}>
           <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`} size="sm">
             {job.name}
           </Anchor>
@@ -157,7 +157,7 @@ export function JobsTable({
   const sortable = { sort, onSortChange };
   return (
     <Table.ScrollContainer minWidth={1100}>
-      {/* Dense: a screen of 900 px shows two dozen rows, not seven. */}
+      {/* Dense: a row without labels is 46 px high at 1440 px (56 before the notes). */}
       <Table
         striped
         highlightOnHover
