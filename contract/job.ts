@@ -210,5 +210,25 @@ export const jobExecutionSchema = z.object({
     .nullable()
     .optional()
     .meta({ description: 'When its cancel was asked for; null when it was not' }),
+  start_estimate: z
+    .object({
+      in_ms: z.number().int().meta({ description: 'Estimated time to its start, from now' }),
+      place: z
+        .number()
+        .int()
+        .meta({ description: "Its place among its queue's waiting jobs (1: next)" }),
+      slots: z.number().int().meta({ description: 'Slots it may start in (max_running)' }),
+      run_p50_ms: z
+        .number()
+        .int()
+        .meta({ description: 'The median recent run time it is made from' }),
+      runs: z.number().int().meta({ description: 'How many recent runs that median is of' }),
+    })
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "An estimate of when a job waiting for a slot starts, from the queue's run times of the current and the previous UTC hour; null when it waits for something else or fewer than 3 jobs ran",
+    }),
 });
 export type JobExecution = z.infer<typeof jobExecutionSchema>;

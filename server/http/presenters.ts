@@ -101,7 +101,13 @@ function keptOf({ kept, printed }: NonNullable<FollowedLogs['sizes']>) {
 }
 
 /** Sensitive values never leave: a sealed variable shows its name only. */
-export function toJobExecution({ job, cpus, memoryBytes, engine }: Execution): JobExecution {
+export function toJobExecution({
+  job,
+  cpus,
+  memoryBytes,
+  engine,
+  startEstimate,
+}: Execution): JobExecution {
   const end = job.finishedAt ?? Date.now();
   return {
     job_definition: job.definition,
@@ -126,6 +132,15 @@ export function toJobExecution({ job, cpus, memoryBytes, engine }: Execution): J
     submitted_by: job.submittedBy,
     cancel_requested_by: job.cancelRequestedBy,
     cancel_requested_at: isoOrNull(job.cancelRequestedAt),
+    start_estimate: startEstimate
+      ? {
+          in_ms: startEstimate.inMs,
+          place: startEstimate.place,
+          slots: startEstimate.slots,
+          run_p50_ms: startEstimate.runP50Ms,
+          runs: startEstimate.runs,
+        }
+      : null,
   };
 }
 

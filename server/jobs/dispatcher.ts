@@ -244,15 +244,9 @@ export class Dispatcher {
    * list, events), the slots alone; without (one job), its place in the queue too.
    */
   async waitingNote(job: Job, counts?: Map<string, number>): Promise<string> {
-    // Waiting out a backoff: its note says which attempt starts when, and why.
-    if (job.notBefore !== null && job.notBefore > Date.now() && job.systemNote !== null) {
-      return job.systemNote;
-    }
-    if (this.health.unreachableSince !== null) {
-      return notes.waitingForEngine(this.health.unreachableSince);
-    }
+    const held = this.heldNote(job);
+    if (held !== undefined) return held;
     const queue = this.liveQueue(job.queue);
-    if (queue?.paused) return notes.queuePaused(job.queue, queue.pausedReason);
     const [active, place] = await Promise.all([
       counts ?? this.store.activeCountsByQueue(),
       counts ? undefined : this.store.placeInQueue(job.queue, job.seq, Date.now(), PLACES_COUNTED),
@@ -269,5 +263,30 @@ export class Dispatcher {
         ? { ...place, queue: job.queue, counted: PLACES_COUNTED }
         : undefined;
     return notes.waitingForSlot(slots, placed);
+  }
+
+  /**
+   * A runnable job that waits for a slot alone: its place among its queue's waiting jobs (1:
+   * next; undefined past the first PLACES_COUNTED) and the slots it may start in.
+   */
+  async slotWait(job: Job): Promise<{ place: number; slots: number } | undefined> {
+    const queue = this.liveQueue(job.queue);
+    if (job.state !== 'runnable' || !queue || this.heldNote(job) !== undefined) return undefined;
+    const { place } = await this.store.placeInQueue(job.queue, job.seq, Date.now(), PLACES_COUNTED);
+    const slots = Math.min(queue.maxRunning, this.catalog.maxRunning);
+    return place > 0 && place <= PLACES_COUNTED ? { place, slots } : undefined;
+  }
+
+  /** What holds a runnable job other than slots, worded; undefined when nothing does. */
+  private heldNote(job: Job): string | undefined {
+    // Waiting out a backoff: its note says which attempt starts when, and why.
+    if (job.notBefore !== null && job.notBefore > Date.now() && job.systemNote !== null) {
+      return job.systemNote;
+    }
+    if (this.health.unreachableSince !== null) {
+      return notes.waitingForEngine(this.health.unreachableSince);
+    }
+    const queue = this.liveQueue(job.queue);
+    return queue?.paused ? notes.queuePaused(job.queue, queue.pausedReason) : undefined;
   }
 }

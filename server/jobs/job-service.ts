@@ -36,7 +36,8 @@ import type { LiveQueue, QueueControls } from './queue-controls';
 import type { ContainerDefaults, Runner } from './runner';
 import { ContendedError, admissionOf, type JobStateMachine } from './state-machine';
 import { planJob } from './submission';
-import { DAY_MS, HOUR_MS } from './trends';
+import { estimateStart, type StartEstimate } from './start-estimate';
+import { DAY_MS, HOUR_MS, type DurationFigures } from './trends';
 
 export interface JobServiceOptions {
   /** The kind of container engine jobs run on (`docker`). */
@@ -51,6 +52,8 @@ export interface Execution {
   cpus: number;
   memoryBytes: number;
   engine: string;
+  /** While it waits for a slot alone and the queue ran enough jobs of late. */
+  startEstimate?: StartEstimate;
 }
 
 /** What a job waits for and what waits for it, each as it is now. */
@@ -91,6 +94,8 @@ export interface JobServiceParts {
   health: EngineHealth;
   output: JobLogs;
   controls: QueueControls;
+  /** A queue's recent run times, from the trends rollups. */
+  runTimes: (queue: string) => Promise<DurationFigures>;
   options: JobServiceOptions;
 }
 
@@ -105,6 +110,7 @@ export class JobService {
   private readonly health: EngineHealth;
   private readonly output: JobLogs;
   private readonly controls: QueueControls;
+  private readonly runTimes: (queue: string) => Promise<DurationFigures>;
   private readonly options: JobServiceOptions;
 
   constructor(parts: JobServiceParts) {
@@ -117,6 +123,7 @@ export class JobService {
     this.health = parts.health;
     this.output = parts.output;
     this.controls = parts.controls;
+    this.runTimes = parts.runTimes;
     this.options = parts.options;
   }
 
@@ -301,7 +308,15 @@ export class JobService {
       cpus: job.cpus ?? defaults.cpus,
       memoryBytes: job.memoryBytes ?? defaults.memoryBytes,
       engine,
+      startEstimate: await this.startEstimate(job),
     };
+  }
+
+  /** An array's parent takes no slot: nothing to estimate. */
+  private async startEstimate(job: Job): Promise<StartEstimate | undefined> {
+    if (isArrayParent(job)) return undefined;
+    const wait = await this.dispatcher.slotWait(job);
+    return wait && estimateStart(wait.place, wait.slots, await this.runTimes(job.queue));
   }
 
   /**

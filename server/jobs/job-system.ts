@@ -30,7 +30,13 @@ import { RetentionPruner, type RetentionOptions } from './retention';
 import { Runner, type ContainerDefaults } from './runner';
 import { Scheduler } from './scheduler';
 import { KeyedSerial } from './serial';
-import { TrendRoller, readTrends, type TrendRollerOptions, type TrendsReader } from './trends';
+import {
+  TrendRoller,
+  readTrends,
+  recentRunTimes,
+  type TrendRollerOptions,
+  type TrendsReader,
+} from './trends';
 import { JobStateMachine } from './state-machine';
 import { WebhookRelay, type RelayOptions } from './webhook-relay';
 import { Webhooks, type EventRenderer, type HostPolicy } from './webhooks';
@@ -181,6 +187,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     health,
     output: logs,
     controls,
+    runTimes: (queue) => recentRunTimes(ports.trends, queue),
     options: { engine: options.engine, defaults: options.defaults },
   });
   const scheduler = new Scheduler({

@@ -264,15 +264,40 @@ export async function readTrends(
     const point = points[(row.start - first) / bucketMs];
     if (point) point[row.outcome] += row.jobs;
   }
-  const figures = (measure: 'wait' | 'run'): DurationFigures => {
-    const counts = new Map(
-      durations.filter((d) => d.measure === measure).map((d) => [d.bucket, d.jobs]),
-    );
-    return {
-      jobs: [...counts.values()].reduce((sum, n) => sum + n, 0),
-      p50Ms: quantileMs(counts, 0.5),
-      p95Ms: quantileMs(counts, 0.95),
-    };
+  return {
+    queue,
+    range,
+    bucketMs,
+    points,
+    wait: figuresOf(durations, 'wait'),
+    run: figuresOf(durations, 'run'),
   };
-  return { queue, range, bucketMs, points, wait: figures('wait'), run: figures('run') };
+}
+
+/** The jobs counted in `durations` for one measure, and their median and 95th percentile. */
+function figuresOf(
+  durations: readonly Pick<DurationCount, 'measure' | 'bucket' | 'jobs'>[],
+  measure: 'wait' | 'run',
+): DurationFigures {
+  const counts = new Map(
+    durations.filter((d) => d.measure === measure).map((d) => [d.bucket, d.jobs]),
+  );
+  return {
+    jobs: [...counts.values()].reduce((sum, n) => sum + n, 0),
+    p50Ms: quantileMs(counts, 0.5),
+    p95Ms: quantileMs(counts, 0.95),
+  };
+}
+
+/**
+ * A queue's run times of late: its jobs that ended in the current UTC hour and the one before
+ * (the hourly rollups' finest grain), so a new hour does not start with nothing.
+ */
+export async function recentRunTimes(
+  store: TrendStore,
+  queue: string,
+  now = Date.now(),
+): Promise<DurationFigures> {
+  const since = startOf('hour', now) - HOUR_MS;
+  return figuresOf(await store.durations(queue, 'hour', since), 'run');
 }

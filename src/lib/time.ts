@@ -51,6 +51,15 @@ export function durationMs(
 
 export { dayjs };
 
+/** 12 s ago, 4 min ago, 3 h ago, 2 d ago: "ago" in a table's narrow column. */
+export function shortAgo(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds} s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 172_800) return `${Math.floor(seconds / 3600)} h ago`;
+  return `${Math.floor(seconds / 86_400)} d ago`;
+}
+
 const SPAN_UNITS = [
   ['d', 86_400_000],
   ['h', 3_600_000],

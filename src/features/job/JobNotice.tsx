@@ -1,7 +1,26 @@
 import { Alert, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import type { JobRecord } from '../../../contract';
+import { useCapabilities } from '../../api/capabilities';
+import { jobExecutionQuery } from '../../api/queries';
 import { stateColor } from '../../components/StateBadge';
+import { waitingSentence, type StartEstimate } from '../../lib/waiting-text';
 import { useCancellationNotice } from './CancelControl';
+
+/** The estimate moves as jobs ahead start and end: read again this often while it waits. */
+const ESTIMATE_POLL_MS = 15_000;
+
+/** The service's start estimate for a job waiting for a slot; null without one (spec-only). */
+function useStartEstimate(job: JobRecord): StartEstimate | null {
+  const described = useCapabilities().data?.execution === true;
+  const waiting = job.state === 'runnable';
+  const execution = useQuery({
+    ...jobExecutionQuery(job),
+    enabled: described && waiting,
+    refetchInterval: ESTIMATE_POLL_MS,
+  });
+  return (waiting && execution.data?.start_estimate) || null;
+}
 
 /**
  * What the page has to tell about the job, in one alert: the cancellation this browser asked for
@@ -9,6 +28,8 @@ import { useCancellationNotice } from './CancelControl';
  */
 export function JobNotice({ job }: { job: JobRecord }) {
   const cancellation = useCancellationNotice(job);
+  const estimate = useStartEstimate(job);
+  const waiting = waitingSentence(job, estimate);
   const note = job.system_note;
   if (cancellation)
     return (
@@ -24,6 +45,16 @@ export function JobNotice({ job }: { job: JobRecord }) {
             Note from the service: {note}
           </Text>
         )}
+      </Alert>
+    );
+  if (waiting)
+    return (
+      <Alert
+        color={stateColor(job.state)}
+        title="Why it is not running yet"
+        data-testid="system-note"
+      >
+        {waiting}
       </Alert>
     );
   if (!note) return null;

@@ -11,6 +11,7 @@ import {
 import { StateBadge } from '../../components/StateBadge';
 import { TimeText } from '../../components/TimeText';
 import { durationMs, formatDuration } from '../../lib/time';
+import { isFailureNote, rowNote } from '../../lib/waiting-text';
 import { useNow } from '../../lib/use-now';
 import { sortJobs } from './sort-jobs';
 import type { SortDirection, SortKey, TableSort } from './url-filters';
@@ -62,20 +63,45 @@ function SortableHeader({
   );
 }
 
+/** A job's reason: why it waits or why it failed, two lines at most, the whole on hover. */
+function NoteCell({ job }: { job: JobListItem }) {
+  const note = rowNote(job);
+  return (
+    <Table.Td data-testid="note" style={{ whiteSpace: 'normal' }}>
+      {note === null ? (
+        <Text span c="dimmed">
+          —
+        </Text>
+      ) : (
+        <Text size="xs" lineClamp={2} title={note} c={isFailureNote(job) ? 'red' : undefined}>
+          {note}
+        </Text>
+      )}
+    </Table.Td>
+  );
+}
+
 function JobRow({ job, now, selection }: { job: JobListItem; now: number; selection: Selection }) {
   const duration = durationMs(job, now);
   return (
-    <Table.Tr data-selected={selection.selected.has(job.id) || undefined} data-job-id={job.id}>
+    <Table.Tr
+      data-selected={selection.selected.has(job.id) || undefined}
+      data-job-id={job.id}
+      style={{ whiteSpace: 'nowrap' }}
+    >
       <Table.Td>
         <SelectRowCheckbox id={job.id} name={job.name} {...selection} />
       </Table.Td>
-      <Table.Td>
-        <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`}>
-          {job.name}
-        </Anchor>
-        <Text size="xs" c="dimmed">
-          {job.job_definition}
-        </Text>
+      <Table.Td style={{ whiteSpace: 'normal' }}>
+        {/* Name and definition on one line when they fit: a row a line high. */}
+        <Group gap={6} style={{ rowGap: 0 }}>
+          <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`} size="sm">
+            {job.name}
+          </Anchor>
+          <Text span size="xs" c="dimmed">
+            {job.job_definition}
+          </Text>
+        </Group>
         <LabelBadges labels={job.labels} />
       </Table.Td>
       <Table.Td>
@@ -86,12 +112,19 @@ function JobRow({ job, now, selection }: { job: JobListItem; now: number; select
           <CopyIconButton value={job.id} label="Copy job id" />
         </Group>
       </Table.Td>
-      <Table.Td>
+      {/* Wide enough for every state's word: a squeezed badge would cut it short. */}
+      <Table.Td miw={104}>
         <StateBadge state={job.state} size="sm" />
       </Table.Td>
       <Table.Td>{job.job_queue}</Table.Td>
       <Table.Td data-testid="created">
-        <TimeText iso={job.created_at} relativeTo={now} />
+        <TimeText iso={job.created_at} relativeTo={now} short />
+      </Table.Td>
+      <Table.Td data-testid="started">
+        <TimeText iso={job.started_at} relativeTo={now} short />
+      </Table.Td>
+      <Table.Td data-testid="ended">
+        <TimeText iso={job.finished_at} relativeTo={now} short />
       </Table.Td>
       <Table.Td ff="monospace" data-testid="duration">
         {duration === null ? '—' : formatDuration(duration)}
@@ -99,6 +132,7 @@ function JobRow({ job, now, selection }: { job: JobListItem; now: number; select
       <Table.Td ff="monospace" data-testid="exit-code">
         {job.exit_code ?? '—'}
       </Table.Td>
+      <NoteCell job={job} />
     </Table.Tr>
   );
 }
@@ -122,8 +156,16 @@ export function JobsTable({
   const rows = sortJobs(jobs, sort, now);
   const sortable = { sort, onSortChange };
   return (
-    <Table.ScrollContainer minWidth={920}>
-      <Table striped highlightOnHover aria-label="Project jobs">
+    <Table.ScrollContainer minWidth={1100}>
+      {/* Dense: a row without labels is 46 px high at 1440 px (56 before the notes). */}
+      <Table
+        striped
+        highlightOnHover
+        aria-label="Project jobs"
+        fz="sm"
+        verticalSpacing={4}
+        horizontalSpacing="xs"
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={40}>
@@ -139,8 +181,11 @@ export function JobsTable({
             <SortableHeader label="State" column="state" {...sortable} />
             <Table.Th>Queue</Table.Th>
             <SortableHeader label="Created" column="created" {...sortable} />
+            <Table.Th>Started</Table.Th>
+            <Table.Th>Ended</Table.Th>
             <SortableHeader label="Duration" column="duration" {...sortable} />
             <Table.Th>Exit code</Table.Th>
+            <Table.Th miw={220}>Reason / note</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

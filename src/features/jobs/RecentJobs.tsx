@@ -9,6 +9,7 @@ import { StateBadge } from '../../components/StateBadge';
 import { TimeText } from '../../components/TimeText';
 import { forgetJob, recentJobsStore, recordObservedState, type RecentJob } from '../../lib/history';
 import { useSettings } from '../../lib/settings';
+import { rowNote } from '../../lib/waiting-text';
 
 /** A row polls its job only while it is not known to be final. */
 function RecentJobRow({ job, pollMs }: { job: RecentJob; pollMs: number }) {
@@ -18,6 +19,8 @@ function RecentJobRow({ job, pollMs }: { job: RecentJob; pollMs: number }) {
     if (query.data) recordObservedState(job.id, query.data.name, query.data.state);
   }, [job.id, query.data]);
   const notFound = isApiError(query.error) && query.error.status === 404;
+  // Known while the row polls (or the job's page read it): why it waits, or how it ended.
+  const note = query.data ? rowNote(query.data) : null;
   return (
     <Table.Tr>
       <Table.Td>
@@ -37,6 +40,11 @@ function RecentJobRow({ job, pollMs }: { job: RecentJob; pollMs: number }) {
       </Table.Td>
       <Table.Td visibleFrom="sm">
         <TimeText iso={job.submittedAt} />
+      </Table.Td>
+      <Table.Td data-testid="note">
+        <Text size="xs" lineClamp={2} c={note === null ? 'dimmed' : undefined}>
+          {note ?? '—'}
+        </Text>
       </Table.Td>
       <Table.Td>
         <ActionIcon
@@ -66,6 +74,7 @@ export function RecentJobs() {
             <Table.Th>Job</Table.Th>
             <Table.Th>State</Table.Th>
             <Table.Th visibleFrom="sm">Submitted or opened</Table.Th>
+            <Table.Th>Reason / note</Table.Th>
             <Table.Th>
               <VisuallyHidden>Remove</VisuallyHidden>
             </Table.Th>
