@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { COLOUR_RULES, seriousViolations } from './axe';
+import { auditBothThemes } from './axe';
 import { expect, test } from './fixtures';
 import {
   addParameter,
@@ -14,15 +14,6 @@ import {
 } from './helpers';
 
 // What an operator trips over (issue 46): each part asserted, then audited by axe in both themes.
-
-async function auditBothThemes(page: Page, name: string, include?: string) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
-    const rules = colorScheme === 'dark' ? COLOUR_RULES : undefined;
-    expect(await seriousViolations(page, include, rules), `${name} (${colorScheme})`).toEqual([]);
-  }
-}
 
 /** The instant the schedule field says it sends. */
 async function sentAt(page: Page): Promise<number> {
