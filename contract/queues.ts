@@ -65,7 +65,7 @@ export const queueSummarySchema = z.object({
   now: activeCountsSchema,
   last_hour: finalCountsSchema,
   last_day: finalCountsSchema,
-  /** The job waiting longest (submitted, pending or runnable); null when none waits. */
+  /** The job waiting longest of those that could start now (docs/api.md); null when none. */
   oldest_waiting: queueJobRefSchema.nullable().optional(),
   /** The running job that started first; null when none runs. */
   longest_running: queueJobRefSchema.nullable().optional(),

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /** The rules whose verdict a colour scheme can change: the rest judge what both themes share. */
 export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
@@ -55,4 +55,18 @@ export async function seriousViolations(
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * Axe in both themes, light then dark (only the colour rules there: the rest judge what both
+ * share): no serious or critical violation, on the page or within `include`. Light again after.
+ */
+export async function auditBothThemes(page: Page, name: string, include?: string) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
+    const rules = colorScheme === 'dark' ? COLOUR_RULES : undefined;
+    expect(await seriousViolations(page, include, rules), `${name} (${colorScheme})`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }

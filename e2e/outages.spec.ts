@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import { freePort } from '../test/support/free-port';
 import { PrivateEngine } from '../test/support/private-engine';
 import { RUN_LABEL, TEST_IMAGE, startService, type TestService } from '../test/support/service';
-import { COLOUR_RULES, seriousViolations } from './axe';
+import { auditBothThemes } from './axe';
 import { expect, test } from './fixtures';
 import { expectState, screenshot } from './helpers';
 
@@ -54,17 +54,6 @@ test.afterAll(async () => {
   await service?.stop();
   await engine?.destroy();
 });
-
-/** Axe in both themes: no serious or critical violation. */
-async function auditBothThemes(page: Page, name: string) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
-    const rules = colorScheme === 'dark' ? COLOUR_RULES : undefined;
-    expect(await seriousViolations(page, undefined, rules), `${name} (${colorScheme})`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 async function submitSleep(page: Page): Promise<string> {
   const response = await page.request.post(`${consoleUrl}/v1/client/job`, {

@@ -243,6 +243,10 @@ const jobRef = (job: Job | undefined, since: number | null) =>
     ? { id: job.id, name: job.name, since: new Date(since ?? job.createdAt).toISOString() }
     : null;
 
+/** When a waiting job could first have started: submitted, its schedule_at, or its backoff's end. */
+const eligibleSince = (job: Job) =>
+  Math.max(job.createdAt, job.scheduleAt ?? 0, job.notBefore ?? 0);
+
 export function toQueueSummary({
   queue,
   counts,
@@ -269,7 +273,7 @@ export function toQueueSummary({
     now: Object.fromEntries(UNFINISHED.map((s) => [s, count(s, false)])) as QueueSummary['now'],
     last_hour: finals(true),
     last_day: finals(false),
-    oldest_waiting: jobRef(oldestWaiting, oldestWaiting?.createdAt ?? null),
+    oldest_waiting: jobRef(oldestWaiting, oldestWaiting ? eligibleSince(oldestWaiting) : null),
     longest_running: jobRef(longestRunning, longestRunning?.startedAt ?? null),
   };
 }

@@ -4,7 +4,6 @@ import { failpoint } from './failpoints';
 import {
   DEPENDENCY_LIMITS,
   SLOT_STATES,
-  WAITING_STATES,
   type JobState,
   type SubmitJobRequest,
 } from '../../contract';
@@ -336,7 +335,8 @@ export class JobService {
       queues.map(async (queue) => ({
         queue: this.controls.live(queue),
         counts: counts.filter((c) => c.queue === queue.ref),
-        oldestWaiting: await this.store.firstInStates(queue.ref, WAITING_STATES),
+        // A job scheduled for later, backing off or waiting for others is not late: no alarm.
+        oldestWaiting: await this.store.firstEligibleWaiting(queue.ref, now),
         // The earliest submitted of those running: started first, as claims go in order.
         longestRunning: await this.store.firstInStates(queue.ref, ['running']),
       })),

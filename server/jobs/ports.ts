@@ -80,6 +80,11 @@ export interface JobStore {
   /** The queue's earliest-submitted job in one of `states`, by the (state, queue, seq) index. */
   firstInStates(queue: string, states: readonly JobState[]): Promise<Job | undefined>;
   /**
+   * The queue's earliest-submitted job that could start at `now` but waits: runnable past its
+   * backoff, or submitted/pending with no schedule_at ahead and no job to wait for.
+   */
+  firstEligibleWaiting(queue: string, now: number): Promise<Job | undefined>;
+  /**
    * A runnable job's place among its queue's jobs that a claim at `now` would take, in the order
    * claims take them (1: next), and how many such wait there; each counted up to `atMost` + 1.
    */

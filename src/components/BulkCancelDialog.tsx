@@ -1,4 +1,5 @@
-import { Alert, Badge, Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { DialogFooter } from './DialogFooter';
 import { useBulkCancel, type CancelOutcome } from '../api/mutations';
 import {
   PLAN_TITLES,
@@ -97,9 +98,9 @@ export function BulkCancelDialog({
       {bulk.isSuccess ? (
         <Stack>
           <Outcomes outcomes={bulk.data} />
-          <Group justify="flex-end">
+          <DialogFooter>
             <Button onClick={close}>Done</Button>
-          </Group>
+          </DialogFooter>
         </Stack>
       ) : (
         <Stack>
@@ -116,7 +117,7 @@ export function BulkCancelDialog({
               {bulk.error.message}
             </Alert>
           )}
-          <Group justify="flex-end">
+          <DialogFooter>
             <Button variant="default" onClick={close}>
               Keep them
             </Button>
@@ -128,7 +129,7 @@ export function BulkCancelDialog({
             >
               {targets.length === 1 ? 'Cancel 1 job' : `Cancel ${targets.length} jobs`}
             </Button>
-          </Group>
+          </DialogFooter>
         </Stack>
       )}
     </Modal>

@@ -22,7 +22,8 @@ export interface BulkCancelPlan {
 /** How each group of a plan is headed, for a selection or a whole filter alike. */
 export const PLAN_TITLES: Record<keyof BulkCancelPlan, string> = {
   immediate: 'Cancelled at once',
-  stopping: 'Stopped: cancelling until the container exits (up to about two minutes)',
+  stopping:
+    "Stopped: cancelling until the container exits (SIGKILL after its definition's grace period)",
   alreadyCancelling: 'Already cancelling: nothing to do',
   final: 'Already ended: skipped',
 };

@@ -220,6 +220,32 @@ describe('queues', () => {
   });
 });
 
+describe('queues: oldest waiting', () => {
+  it('names only a job that could start now, never one scheduled for later', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    const later = await submit(service, {
+      job_definition: 't::echo:1',
+      job_queue: 't::paused',
+      schedule_at: tomorrow,
+    });
+    const ready = await submit(service, { job_definition: 't::echo:1', job_queue: 't::paused' });
+    await waitForState(service, ready, 'runnable');
+    const queues = queueListSchema.parse(
+      (await service.request('GET', '/v1/client/queues')).body.data,
+    );
+    const paused = queues.items.find((q) => q.queue === 't::paused')!;
+    // The earliest runnable one, by the list (newest first): scheduled jobs are not late.
+    const list = await service.request(
+      'GET',
+      '/v1/client/jobs?queue=t::paused&state=runnable&limit=100',
+    );
+    const oldest = (list.body.data as { items: { id: string }[] }).items.at(-1)!;
+    expect(paused.oldest_waiting?.id).toBe(oldest.id);
+    expect(paused.oldest_waiting?.id).not.toBe(later);
+    for (const id of [later, ready]) await service.request('POST', `/v1/client/job/${id}/cancel`);
+  });
+});
+
 describe('whoami', () => {
   it("says the key's project and the service's version", async () => {
     const version = (

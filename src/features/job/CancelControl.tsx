@@ -11,6 +11,7 @@ import { pendingCancelsStore } from '../../lib/history';
 import { formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
 import { stateAfterCancel } from './lifecycle';
+import { stopWording, useStopGrace } from './stop-grace';
 
 /** What cancelling an array's parent does to its children, before anyone asks. */
 function ArrayCancelText({ childrenLeft }: { childrenLeft: number }) {
@@ -34,6 +35,7 @@ export function CancelButton({ job, childrenLeft }: { job: JobRecord; childrenLe
   const [opened, dialog] = useDisclosure();
   const pending = pendingCancelsStore.use()[job.id];
   const mutation = useCancelJob();
+  const wording = stopWording(useStopGrace(job));
   const permission = useCan('POST', '/v1/client/job/{job_id}/cancel');
   const confirm = () =>
     mutation.mutate(job.id, {
@@ -70,9 +72,8 @@ export function CancelButton({ job, childrenLeft }: { job: JobRecord; childrenLe
           </Group>
           {parent && <ArrayCancelText childrenLeft={childrenLeft} />}
           {!parent && next === 'cancelling' && (
-            <Text size="sm" c="dimmed">
-              The container gets SIGTERM, then SIGKILL after its grace period. It can take up to
-              about two minutes to become cancelled.
+            <Text size="sm" c="dimmed" data-testid="cancel-stop-wording">
+              {wording.dialog}
             </Text>
           )}
           {mutation.isError && (
@@ -110,6 +111,7 @@ export function useCancellationNotice(job: JobRecord): CancellationNotice | null
   const requestedAt = pendingCancelsStore.use()[job.id];
   const final = isFinalState(job.state);
   const now = useNow(Boolean(requestedAt) && !final);
+  const wording = stopWording(useStopGrace(job));
   if (!requestedAt) return null;
   if (job.state === 'cancelled')
     return {
@@ -130,8 +132,8 @@ export function useCancellationNotice(job: JobRecord): CancellationNotice | null
     title: 'Cancellation pending',
     body: (
       <>
-        Requested <strong>{formatDuration(now - Date.parse(requestedAt))}</strong> ago; it can take
-        up to about two minutes.
+        Requested <strong>{formatDuration(now - Date.parse(requestedAt))}</strong> ago;{' '}
+        {wording.pending}
       </>
     ),
     role: 'status',

@@ -70,7 +70,7 @@ describe('cancelling every matching job', () => {
         .map((row) => row.textContent),
     ).toEqual([
       'Cancelled at once3,000',
-      'Stopped: cancelling until the container exits (up to about two minutes)2',
+      "Stopped: cancelling until the container exits (SIGKILL after its definition's grace period)2",
       'Already ended: skipped10',
     ]);
     expect(within(dialog).getByText('nightly-3012')).toBeVisible();

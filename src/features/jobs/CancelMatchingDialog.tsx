@@ -1,4 +1,5 @@
-import { Button, Group, Loader, Modal, Progress, Stack, Table, Text } from '@mantine/core';
+import { Button, Loader, Modal, Progress, Stack, Table, Text } from '@mantine/core';
+import { DialogFooter } from '../../components/DialogFooter';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { BulkAction, BulkCancelPlan, BulkDryRun, BulkFilter } from '../../../contract';
@@ -80,9 +81,9 @@ function ActionProgress({ action, onClose }: { action: BulkAction; onClose: () =
         </Text>
       )}
       <BulkActionControls action={action} />
-      <Group justify="flex-end">
+      <DialogFooter>
         <Button onClick={onClose}>{running ? 'Close' : 'Done'}</Button>
-      </Group>
+      </DialogFooter>
     </Stack>
   );
 }
@@ -140,7 +141,7 @@ export function CancelMatchingDialog({
         <Stack>
           <PlanSummary dryRun={plan.data} filter={filter} />
           {start.isError && <ErrorAlert error={start.error} title="The cancel could not begin" />}
-          <Group justify="flex-end">
+          <DialogFooter>
             <Button variant="default" onClick={close}>
               Keep them
             </Button>
@@ -152,7 +153,7 @@ export function CancelMatchingDialog({
             >
               Cancel {jobs(toCancel)}
             </Button>
-          </Group>
+          </DialogFooter>
         </Stack>
       )}
     </Modal>

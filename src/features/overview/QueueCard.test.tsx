@@ -35,3 +35,20 @@ describe('a queue card’s retention', () => {
     expect(await retentionOf('older')).toBeUndefined();
   });
 });
+
+describe('a queue card’s ended counts', () => {
+  it('link to that state’s jobs created in the last hour, not to every one ever', async () => {
+    stubService([[/\/v1\/client\/queues$/, { items: [queue('default')] }]]);
+    renderWithService(<OverviewPage />, capabilities({ events: false }));
+    const card = await screen.findByRole('region', { name: 'Queue demo::default' });
+    const link = within(card).getByTestId('ended-failed');
+    const target = new URL(link.getAttribute('href')!, 'http://console');
+    expect(target.pathname).toBe('/jobs');
+    expect(Object.fromEntries(target.searchParams)).toEqual({
+      queue: 'demo::default',
+      state: 'failed',
+      created: '1h',
+    });
+    expect(link).toHaveAccessibleName(/in the last hour.*: list those created in the last hour$/);
+  });
+});

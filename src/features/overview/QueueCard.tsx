@@ -23,6 +23,14 @@ const FINAL = ['completed', 'failed', 'timeout', 'cancelled', 'error'] as const;
 const jobsLink = (queue: string, state: JobState) =>
   `/jobs?${new URLSearchParams({ queue, state })}`;
 
+/**
+ * The last hour's ended jobs, as near as the list's filters go: it filters by creation time only,
+ * so the link lists those created in the last hour (a job created earlier that ended in it is not
+ * there), never every job of that state since the queue began. `1h`: the jobs list's preset.
+ */
+const endedLastHourLink = (queue: string, state: JobState) =>
+  `/jobs?${new URLSearchParams({ queue, state, created: '1h' })}`;
+
 /** One count, a link to exactly those jobs in the table. */
 function Count({ queue, state, count }: { queue: string; state: JobState; count: number }) {
   return (
@@ -153,10 +161,11 @@ export function QueueCard({ summary }: { summary: QueueSummary }) {
             <Stack key={state} gap={0} align="center">
               <Anchor
                 component={Link}
-                to={jobsLink(summary.queue, state)}
+                to={endedLastHourLink(summary.queue, state)}
                 underline="hover"
                 c="inherit"
-                aria-label={`${summary.last_hour[state]} ${state} in the last hour, ${summary.last_day[state]} in the last day, in ${summary.queue}`}
+                data-testid={`ended-${state}`}
+                aria-label={`${summary.last_hour[state]} ${state} in the last hour, ${summary.last_day[state]} in the last day, in ${summary.queue}: list those created in the last hour`}
               >
                 <Stack gap={0} align="center">
                   <Text fw={700} c={summary.last_hour[state] > 0 ? undefined : 'dimmed'}>
@@ -171,6 +180,9 @@ export function QueueCard({ summary }: { summary: QueueSummary }) {
             </Stack>
           ))}
         </SimpleGrid>
+        <Text size="xs" c="dimmed">
+          Each links to those created in the last hour (the list filters by creation time).
+        </Text>
         <Retention seconds={summary.retention_seconds} />
         {isQueueControllable(summary) && <QueueControls summary={summary} />}
       </Stack>

@@ -66,6 +66,8 @@ export function sqlJobStores(
     countJobsByState: (filter, atMost) => reads.countJobsByState(filter, atMost),
     firstInStates: async (queue, states) =>
       plans.completeOne(await reads.firstInStates(queue, states)),
+    firstEligibleWaiting: async (queue, now) =>
+      plans.completeOne(await reads.firstEligibleWaiting(queue, now)),
     placeInQueue: (queue, seq, now, atMost) => reads.placeInQueue(queue, seq, now, atMost),
     countByQueue: (queues, since, recentSince) => reads.countByQueue(queues, since, recentSince),
     transitions: (id) => feed.transitions(id),

@@ -33,6 +33,7 @@ type Reads = Pick<
   | 'countJobsByState'
   | 'countByQueue'
   | 'firstInStates'
+  | 'firstEligibleWaiting'
   | 'placeInQueue'
 >;
 
@@ -247,6 +248,37 @@ export class JobReads implements Reads, JobCounts {
       .limit(1)
       .executeTakeFirst();
     return row && toJob(row);
+  }
+
+  /**
+   * Two reads by the (state, queue, seq) index, the earlier kept: runnable jobs past any backoff,
+   * and submitted or pending ones due (no schedule_at ahead) that wait for no other job.
+   */
+  async firstEligibleWaiting(queue: string, now: number) {
+    const first = (
+      state: JobState | readonly JobState[],
+      due: 'not_before' | 'schedule_at',
+      withoutDependencies: boolean,
+    ) =>
+      this.tables.db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('state', 'in', typeof state === 'string' ? [state] : state)
+        .where('queue', '=', queue)
+        .where('array_size', 'is', null)
+        .where((eb) => eb.or([eb(due, 'is', null), eb(due, '<=', now)]))
+        .$if(withoutDependencies, (q) => q.where('depends_json', 'is', null))
+        .orderBy('seq')
+        .limit(1)
+        .executeTakeFirst();
+    const found = await Promise.all([
+      first('runnable', 'not_before', false),
+      first(['submitted', 'pending'], 'schedule_at', true),
+    ]);
+    const earliest = found
+      .filter((row) => row !== undefined)
+      .sort((a, b) => Number(a.seq) - Number(b.seq))[0];
+    return earliest && toJob(earliest);
   }
 
   /**
