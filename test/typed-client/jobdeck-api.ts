@@ -1248,6 +1248,19 @@ export interface components {
        * @description When its cancel was asked for; null when it was not
        */
       cancel_requested_at?: string | null;
+      /** @description An estimate of when a job waiting for a slot starts, from the queue's run times of the current and the previous UTC hour; null when it waits for something else or fewer than 3 jobs ran */
+      start_estimate?: {
+        /** @description Estimated time to its start, from now */
+        in_ms: number;
+        /** @description Its place among its queue's waiting jobs (1: next) */
+        place: number;
+        /** @description Slots it may start in (max_running) */
+        slots: number;
+        /** @description The median recent run time it is made from */
+        run_p50_ms: number;
+        /** @description How many recent runs that median is of */
+        runs: number;
+      } | null;
     };
     AuditPage: {
       items: {
