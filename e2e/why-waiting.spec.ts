@@ -1,18 +1,7 @@
 import type { Page } from '@playwright/test';
-import { COLOUR_RULES, seriousViolations } from './axe';
+import { auditBothThemes } from './axe';
 import { expect, test } from './fixtures';
 import { screenshot, submitViaApi, unique, waitForStateViaApi } from './helpers';
-
-/** Serious or critical violations in both themes, the dark one for the colour rules alone. */
-async function auditBothThemes(page: Page, name: string) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
-    const rules = colorScheme === 'dark' ? COLOUR_RULES : undefined;
-    expect(await seriousViolations(page, undefined, rules), `${name} (${colorScheme})`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** Until the service's trends count `runs` run times of the queue (its roller runs every 2 s). */
 async function runsCounted(page: Page, queue: string, runs: number) {
