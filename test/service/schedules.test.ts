@@ -42,18 +42,18 @@ beforeAll(async () => {
       catchup: {
         job_definition: 't::echo:1',
         job_queue: 't::default',
-        cron: '*/10 * * * * *',
+        cron: '*/15 * * * * *',
         // Killed while its last job starts: what is tested is the missed time, not the overlap.
         overlap: 'allow',
-        missed_after_seconds: 3,
+        missed_after_seconds: 1,
       },
       dropped: {
         job_definition: 't::echo:1',
         job_queue: 't::default',
-        cron: '*/10 * * * * *',
+        cron: '*/15 * * * * *',
         overlap: 'allow',
         missed: 'skip',
-        missed_after_seconds: 3,
+        missed_after_seconds: 1,
       },
       held: {
         job_definition: 't::echo:1',
@@ -212,20 +212,22 @@ describe('recurring schedules', () => {
   });
 
   it('after a time no instance ran: run_once runs the latest missed firing once, skip runs none', async () => {
-    // Down from just after one firing (at t0) until 4.5 s past the next (t0 + 10 s): that one is
-    // missed, and late by more than missed_after_seconds (3) when the service is back.
-    const t0 = Math.ceil((Date.now() + 1000) / 10_000) * 10_000;
+    // Down from just after one firing (at t0) until 1.5 s past the next (t0 + 15 s): that one is
+    // missed, and late by more than missed_after_seconds (1) when the service is back. The
+    // restart has 13.5 s before the firing after it (t0 + 30 s): on a 10-s schedule with a 3-s
+    // grace it had 5.5 s, and a restart under CI's load took longer.
+    const t0 = Math.ceil((Date.now() + 1000) / 15_000) * 15_000;
     await sleep(t0 + 300 - Date.now());
     await service.stop('SIGKILL');
-    await sleep(t0 + 14_500 - Date.now());
+    await sleep(t0 + 16_500 - Date.now());
     await service.restart();
     const back = Date.now();
-    // The latest time late by more than missed_after_seconds (3) when the service was back:
-    // t0 + 10 s, unless a loaded machine took the restart itself past t0 + 23 s.
-    const missedAt = new Date(back - 3000 < t0 + 20_000 ? t0 + 10_000 : t0 + 20_000).toISOString();
+    // The latest time late by more than missed_after_seconds (1) when the service was back:
+    // t0 + 15 s, unless a loaded machine took the restart itself past t0 + 31 s.
+    const missedAt = new Date(back - 1000 < t0 + 30_000 ? t0 + 15_000 : t0 + 30_000).toISOString();
     const since = <T extends { fire_at: string }>(recent: T[]) =>
       recent.filter((f) => Date.parse(f.fire_at) > t0).reverse();
-    const until = Date.now() + 20_000;
+    const until = Date.now() + 30_000;
     while (since((await scheduleOf('catchup')).recent).length < 2 && Date.now() < until) {
       await sleep(200);
     }
@@ -236,13 +238,13 @@ describe('recurring schedules', () => {
     });
     await waitForState(service, late!.job_id!, 'completed');
     // Then on as before: the next time, and nothing for any time in between.
-    expect(next!.fire_at).toBe(new Date(Date.parse(missedAt) + 10_000).toISOString());
+    expect(next!.fire_at).toBe(new Date(Date.parse(missedAt) + 15_000).toISOString());
     expect(since((await scheduleOf('dropped')).recent)[0]).toMatchObject({
       fire_at: missedAt,
       job_id: null,
       note: 'skipped: its time passed while no instance ran (missed: skip)',
     });
-  });
+  }, 90_000);
 });
 
 describe.skipIf(process.env.JOBDECK_TEST_STORE !== 'postgres')(
