@@ -20,6 +20,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
+            'client/**/*.test.ts',
             'contract/**/*.test.ts',
             'server/**/*.test.ts',
             'test/domain/**/*.test.ts',

@@ -44,7 +44,7 @@ describe('the OpenAPI document, as other people’s tools see it', () => {
     expect(document.servers.map((server) => server.url)).toEqual(['/']);
   });
 
-  it('generates the client types committed in test/typed-client (npm run generate:client)', async () => {
+  it('generates the client types committed in client/src (npm run generate:client)', async () => {
     expect(await generateClientTypes()).toBe(readFileSync(GENERATED_CLIENT_TYPES, 'utf8'));
   }, 30_000);
 });

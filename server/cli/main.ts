@@ -52,7 +52,11 @@ function tryLine(config: JobdeckConfig, project: string, apiUrl: string): string
 
 const program = new Command('jobdeck')
   .description('Containerized batch jobs: service and console')
-  .version(packageVersion);
+  .version(packageVersion)
+  .addHelpText(
+    'after',
+    '\nClient commands, for a running service (JOBDECK_URL, JOBDECK_API_KEY; docs/cli.md):\n  submit, watch, logs, cancel, ls, get, retry, completion   (jobdeck <command> --help)',
+  );
 
 configured(program.command('start'))
   .description('run the service (API, scheduler, runner) and the console in one process')

@@ -1,25 +1,20 @@
-import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../support/service';
-import type { paths } from '../typed-client/jobdeck-api';
+import { createJobdeckClient, JobdeckApiError, unwrap } from '../../client/src';
 
 /**
  * A client generated from the OpenAPI document (openapi-typescript's types, openapi-fetch's
  * calls) drives the real service: the document is good enough for other people's tools. Every
  * call below is type-checked against the document by `npm run typecheck`.
  */
-describe('a typed client generated from the OpenAPI document', () => {
+describe('the typed client (@jobdeck/client), generated from the OpenAPI document', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startService();
   });
   afterAll(() => service.stop());
 
-  const client = () =>
-    createClient<paths>({
-      baseUrl: service.baseUrl,
-      headers: { authorization: `Bearer ${service.key}` },
-    });
+  const client = () => createJobdeckClient({ url: `${service.baseUrl}/v1`, apiKey: service.key });
 
   it('submits, reads and cancels a job', async () => {
     const submitted = await client().POST('/v1/client/job', {
@@ -48,6 +43,17 @@ describe('a typed client generated from the OpenAPI document', () => {
     expect(refused.error).toMatchObject({
       ok: false,
       message: expect.stringMatching(/^job_definition: /),
+    });
+  });
+
+  it("throws the service's own message from unwrap", async () => {
+    const refused = unwrap(
+      client().GET('/v1/client/job/{job_id}', { params: { path: { job_id: 'no-such-job' } } }),
+    );
+    await expect(refused).rejects.toBeInstanceOf(JobdeckApiError);
+    await expect(refused).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringMatching(/job/),
     });
   });
 });

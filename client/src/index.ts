@@ -1,0 +1,63 @@
+/**
+ * @jobdeck/client: a typed client for the whole Jobdeck API. The paths, parameters and answers
+ * are openapi-typescript's types of the service's OpenAPI document (api-types.ts, generated);
+ * the calls are openapi-fetch's. What this module adds: the key on every call, one error type
+ * carrying the service's own message, and the event stream followed across reconnects.
+ */
+import createFetchClient, { type Client } from 'openapi-fetch';
+import type { paths } from './api-types';
+
+export type { paths, components } from './api-types';
+export { followEvents, type JobEvent, type FollowEventsOptions } from './events';
+
+export interface JobdeckClientOptions {
+  /** The service's address, e.g. `http://127.0.0.1:8080` (a trailing `/v1` is allowed). */
+  url: string;
+  /** An API key of the project to act in (`Authorization: Bearer …`). */
+  apiKey: string;
+  /** Headers sent with every call besides the key (a User-Agent, a tracing header). */
+  headers?: Record<string, string>;
+}
+
+export type JobdeckClient = Client<paths>;
+
+/** The service's address without a trailing slash or `/v1`: the paths carry the version. */
+export const baseUrlOf = (url: string) => url.replace(/\/+$/, '').replace(/\/v1$/, '');
+
+export function createJobdeckClient(options: JobdeckClientOptions): JobdeckClient {
+  return createFetchClient<paths>({
+    baseUrl: baseUrlOf(options.url),
+    headers: { ...options.headers, authorization: `Bearer ${options.apiKey}` },
+  });
+}
+
+/** An answer that was not `ok`: the HTTP status and the service's message, as it said it. */
+export class JobdeckApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'JobdeckApiError';
+  }
+}
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * The data of an `ok` answer, or a JobdeckApiError with the service's `message` (or, from
+ * something that is not Jobdeck — a proxy's HTML page —, the status and its reason phrase).
+ */
+export async function unwrap<T>(call: Promise<Answer<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.ok && data !== undefined) return data;
+  const message =
+    typeof error === 'object' && error !== null && 'message' in error
+      ? String((error as { message: unknown }).message)
+      : `HTTP ${response.status} ${response.statusText}`.trim();
+  throw new JobdeckApiError(response.status, message);
+}
