@@ -38,7 +38,7 @@ const timestamp = z.iso.datetime({ offset: true });
 const text = z.string().min(1, 'must not be empty').max(AUDIT_LIMITS.textMaxLength);
 
 export const auditActionSchema = z.enum(AUDIT_ACTIONS, {
-  error: 'must be one of the audit actions (docs/api.md, Audit trail)',
+  error: 'must be one of the audit actions (docs/guides/audit.md)',
 });
 
 export const auditQuerySchema = z.strictObject({

@@ -194,7 +194,7 @@ export const jobExecutionSchema = z.object({
   engine: z.string(),
   instance: z.string().nullable(),
   node: z.string().nullable(),
-  /** With retries (docs/api.md): the attempt it is on, of how many at most. */
+  /** With retries (docs/guides/retries.md): the attempt it is on, of how many at most. */
   attempt: z.number().int().optional(),
   attempts_max: z.number().int().optional(),
   /** Its labels, as submitted ({} when none). */

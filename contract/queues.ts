@@ -52,7 +52,7 @@ export const queueSummarySchema = z.object({
     .meta({ description: 'The most max_running Queue Max Running accepts' }),
   retention_seconds: z.number().int().nullable().optional().meta({
     description:
-      'How long its finished jobs are kept before they are deleted, in seconds; null: kept forever (docs/api.md, Retention)',
+      'How long its finished jobs are kept before they are deleted, in seconds; null: kept forever (docs/guides/retention.md)',
   }),
   changed: z
     .object({
@@ -65,7 +65,7 @@ export const queueSummarySchema = z.object({
   now: activeCountsSchema,
   last_hour: finalCountsSchema,
   last_day: finalCountsSchema,
-  /** The job waiting longest of those that could start now (docs/api.md); null when none. */
+  /** The job waiting longest of those that could start now (docs/guides/queues.md); null when none. */
   oldest_waiting: queueJobRefSchema.nullable().optional(),
   /** The running job that started first; null when none runs. */
   longest_running: queueJobRefSchema.nullable().optional(),

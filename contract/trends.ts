@@ -24,7 +24,7 @@ export const trendBucketSchema = z.object({
 });
 export type TrendBucket = z.infer<typeof trendBucketSchema>;
 
-/** Percentiles over the range, approximate to a histogram bucket (docs/api.md, Trends). */
+/** Percentiles over the range, approximate to a histogram bucket (docs/guides/trends.md). */
 export const trendDurationSchema = z.object({
   jobs: z.number().int().meta({ description: 'Jobs measured: those that started' }),
   p50_ms: z.number().int().nullable().meta({ description: 'null when no job was measured' }),

@@ -1350,7 +1350,7 @@ export interface components {
       configured_max_running?: number;
       /** @description The most max_running Queue Max Running accepts */
       max_running_ceiling?: number;
-      /** @description How long its finished jobs are kept before they are deleted, in seconds; null: kept forever (docs/api.md, Retention) */
+      /** @description How long its finished jobs are kept before they are deleted, in seconds; null: kept forever (docs/guides/retention.md) */
       retention_seconds?: number | null;
       /** @description The last pause, resume or max_running change; null when none was */
       changed?: {
@@ -2668,7 +2668,7 @@ export interface operations {
                 configured_max_running?: number;
                 /** @description The most max_running Queue Max Running accepts */
                 max_running_ceiling?: number;
-                /** @description How long its finished jobs are kept before they are deleted, in seconds; null: kept forever (docs/api.md, Retention) */
+                /** @description How long its finished jobs are kept before they are deleted, in seconds; null: kept forever (docs/guides/retention.md) */
                 retention_seconds?: number | null;
                 /** @description The last pause, resume or max_running change; null when none was */
                 changed?: {

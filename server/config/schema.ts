@@ -136,7 +136,7 @@ const definitionSchema = z
     retry: retryStrategySchema
       .optional()
       .describe(
-        'How its jobs are tried again: `attempts` (1–10), `backoff` and `on_exit` rules (docs/api.md, Retries); a submission may replace it',
+        'How its jobs are tried again: `attempts` (1–10), `backoff` and `on_exit` rules (docs/guides/retries.md); a submission may replace it',
       ),
   })
   .describe('One version of the definition: what a job of it runs');
@@ -404,7 +404,7 @@ const projectSchema = z
     schedules: z
       .record(identifier, scheduleSchema)
       .default({})
-      .describe('Recurring schedules by name (docs/api.md, Schedules)'),
+      .describe('Recurring schedules by name (docs/guides/schedules.md)'),
     keep_finished_jobs: keepPeriod
       .optional()
       .describe(
@@ -551,7 +551,7 @@ export const configSchema = z
         batch_size: 200,
       })
       .describe(
-        "How long finished jobs are kept: this is every project's default; a project's or a queue's keep_finished_jobs overrides it (docs/api.md, Retention)",
+        "How long finished jobs are kept: this is every project's default; a project's or a queue's keep_finished_jobs overrides it (docs/guides/retention.md)",
       ),
     audit: z
       .strictObject({
@@ -562,7 +562,7 @@ export const configSchema = z
       })
       .prefault({})
       .describe(
-        'The audit trail: who submitted, cancelled and changed what, and from where (docs/api.md, Audit trail)',
+        'The audit trail: who submitted, cancelled and changed what, and from where (docs/guides/audit.md)',
       ),
     webhooks: z
       .strictObject({
@@ -610,7 +610,7 @@ export const configSchema = z
       })
       .prefault({})
       .describe(
-        'Webhooks (an extension): where they may go, and how hard a delivery is tried (docs/api.md, Webhooks)',
+        'Webhooks (an extension): where they may go, and how hard a delivery is tried (docs/guides/webhooks.md)',
       ),
     auth: z
       .strictObject({

@@ -18,7 +18,7 @@ export interface OutputOptions {
  * a piece ends, however short the secret. A rest of a secret at a read's start is hidden when it
  * follows a newline in the secret or is at least this long: hiding every 1-3 bytes that could
  * end one would eat the start of ordinary lines (the "e" of "error"), and 3 bytes give nothing
- * away. docs/api.md states the rule.
+ * away. docs/guides/logs.md states the rule.
  */
 export const SHORTEST_HIDDEN_REST = 4;
 

@@ -8,9 +8,11 @@ const PAGES = [
   'ARCHITECTURE.md',
   'CONTRIBUTING.md',
   'CHANGELOG.md',
-  ...readdirSync(join(ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
+  ...['docs', 'docs/guides'].flatMap((folder) =>
+    readdirSync(join(ROOT, folder))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `${folder}/${name}`),
+  ),
 ];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */

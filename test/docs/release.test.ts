@@ -31,7 +31,12 @@ describe(`release ${version}`, () => {
   });
 
   it('is the tarball every document tells an operator to install', () => {
-    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)];
+    const pages = [
+      'README.md',
+      ...['docs', 'docs/guides'].flatMap((folder) =>
+        readdirSync(join(ROOT, folder)).map((f) => `${folder}/${f}`),
+      ),
+    ];
     const named = pages
       .filter((page) => page.endsWith('.md'))
       .flatMap((page) =>

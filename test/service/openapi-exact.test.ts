@@ -11,7 +11,7 @@ import { startService, type TestService } from '../support/service';
 /**
  * The OpenAPI document describes exactly what the service accepts: cases generated from the
  * document the running service serves (real SQLite, real Docker), positive and negative, for
- * every operation (docs/api.md, "The OpenAPI document").
+ * every operation (docs/guides/openapi.md).
  */
 
 let service: TestService;

@@ -405,7 +405,7 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     expect(await names(0.5, 2.5)).toEqual(['m2', 'm1']);
     const range = { project: 'p', createdAfter: at(7.5), createdBefore: at(11.5) };
     expect(await store.jobs.countJobs(range, 100)).toBe(5);
-    // docs/api.md, List jobs: a job written that late can be missed by a range (by no other filter).
+    // docs/guides/job-list.md: a job written that late can be missed by a range (by no other filter).
     expect(await names(3, 4)).toEqual([]);
     expect((await store.jobs.listJobs({ project: 'p', limit: 1 }))[0]!.name).toBe('very-late');
   });

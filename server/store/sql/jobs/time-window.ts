@@ -3,7 +3,7 @@ import type { Database } from '../../schema';
 
 /**
  * How far a job's sequence number may trail its creation time: its write batch and the instances'
- * clocks (docs/api.md, "Listing jobs"). A job inserted later than this after its created_at, or
+ * clocks (docs/guides/job-list.md). A job inserted later than this after its created_at, or
  * by an instance whose clock is further off, could be missed by a time range.
  */
 export const CREATION_SLACK_MS = 10_000;
