@@ -31,6 +31,8 @@ export interface DockerRuntimeOptions {
   init: boolean;
   /** How much output the engine keeps per container. */
   logDriver: EngineLogDriver;
+  /** STARTED_BY_MAKER_WITHIN_MS unless a test says otherwise. */
+  startedByMakerWithinMs?: number;
 }
 
 function timeOf(value: string | undefined): number | null {
@@ -76,6 +78,15 @@ const createdWorkload = (id: string, { jobId, attempt }: WorkloadSpec): Workload
 // A name held by a container being removed is free within a second or two.
 const NAME_FREED_POLL_MS = 100;
 const NAME_FREED_TRIES = 100;
+/**
+ * How long a container made by another launch is left for that launch to start: its create and
+ * start are two calls a few milliseconds apart, seconds on a machine under load; a maker still
+ * silent past this has died or is frozen.
+ */
+export const STARTED_BY_MAKER_WITHIN_MS = 10_000;
+const MAKER_POLL_MS = 200;
+// A launch that keeps finding containers of other launches is not one to go on with for ever.
+const REPLACE_ROUNDS = 5;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -86,7 +97,10 @@ export class DockerRuntime implements ContainerRuntime {
   /** Calls that last as long as a container does: wait, stop, logs. */
   private readonly long: Docker;
 
+  private readonly startedByMakerWithinMs: number;
+
   constructor(private readonly options: DockerRuntimeOptions) {
+    this.startedByMakerWithinMs = options.startedByMakerWithinMs ?? STARTED_BY_MAKER_WITHIN_MS;
     ({ quick: this.quick, long: this.long } = engineClients({ socketPath: options.socketPath }));
   }
 
@@ -96,40 +110,106 @@ export class DockerRuntime implements ContainerRuntime {
     });
   }
 
+  /**
+   * Starts the job's one container. Only the launch that made a container starts it, and by its
+   * id: a launch that finds the container made by another (an instance taken for lost while it
+   * launched, alive or frozen between its create and its start) waits for that one to start it,
+   * and, past `startedByMakerWithinMs`, removes it while it is still unstarted and makes its own.
+   * So the maker, should it wake, starts nothing (its container is gone), and never the container
+   * its successor ran to its end: a job is not run twice.
+   */
   async launch(spec: WorkloadSpec): Promise<Workload> {
+    for (let round = 0; round < REPLACE_ROUNDS; round += 1) {
+      const { workload, madeHere } = await this.createOrFind(spec);
+      if (workload.status !== 'created') return workload;
+      if (madeHere) return this.startMade(workload, spec);
+      const started = await this.awaitStartByMaker(workload);
+      if (started) return started;
+      await this.removeUnstarted(workload);
+    }
+    throw new RuntimeError(
+      `the job's container was replaced ${REPLACE_ROUNDS} times as it was launched: another launch keeps making it`,
+    );
+  }
+
+  /** This job's container: made now, or the one an earlier launch made (found by its name). */
+  private async createOrFind(
+    spec: WorkloadSpec,
+  ): Promise<{ workload: Workload; madeHere: boolean }> {
     const name = workloadName(spec.jobId);
-    let existing: Workload | null = null;
     for (let tries = 0; ; tries += 1) {
       try {
         const container = await this.quick.createContainer({ name, ...this.containerConfig(spec) });
         failpoint('after-create');
-        existing = createdWorkload(container.id, spec);
-        break;
+        return { workload: createdWorkload(container.id, spec), madeHere: true };
       } catch (error) {
         // 409: the name is taken: this job's container was made before and the answer was lost.
         // It is this job's one container, never reason to make a second: how far did it get?
         if (statusOf(error) !== 409) throw this.translate(error, 'create', spec.image);
-        existing = await this.inspect(spec.jobId);
+        const existing = await this.inspect(spec.jobId);
+        if (existing) return { workload: existing, madeHere: false };
         // Taken by a container being removed (the job's earlier attempt): the name frees soon.
-        if (existing || tries >= NAME_FREED_TRIES) break;
+        if (tries >= NAME_FREED_TRIES) {
+          throw new RuntimeError(
+            'the container vanished (removed outside Jobdeck?) as it was created',
+          );
+        }
         await sleep(NAME_FREED_POLL_MS);
       }
     }
-    if (!existing)
-      throw new RuntimeError('the container vanished (removed outside Jobdeck?) as it was created');
-    if (existing.status !== 'created') return existing;
+  }
+
+  private async startMade(made: Workload, spec: WorkloadSpec): Promise<Workload> {
     try {
-      await this.quick.getContainer(name).start();
+      await this.quick.getContainer(made.id).start();
       failpoint('after-start');
     } catch (error) {
-      // 304: started by another launch of this job (an instance taken over while alive launched
-      // it too): that is this launch's outcome, not a failure, and the container must stay.
-      if (statusOf(error) === 304) return (await this.inspect(spec.jobId)) ?? existing;
+      const status = statusOf(error);
+      // 304: started already; 404: replaced by a later launch of the job (this instance was taken
+      // for lost meanwhile). Either way the job's container is the launch's outcome, not a failure.
+      if (status === 304 || status === 404) {
+        const current = await this.inspect(spec.jobId);
+        if (current) return current;
+      }
       const failure = this.translate(error, 'start');
-      if (failure instanceof RuntimeError) await this.remove(existing).catch(() => undefined);
+      if (failure instanceof RuntimeError) await this.remove(made).catch(() => undefined);
       throw failure;
     }
-    return (await this.inspect(spec.jobId)) ?? existing;
+    return (await this.inspect(spec.jobId)) ?? made;
+  }
+
+  /**
+   * The container once its maker started it (running or ended), or null once it is older than
+   * the bound unstarted, or gone: then it is this launch's to replace.
+   */
+  private async awaitStartByMaker(made: Workload): Promise<Workload | null> {
+    let createdAt: number;
+    try {
+      createdAt = Date.parse((await this.quick.getContainer(made.id).inspect()).Created);
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw this.translate(error, 'inspect');
+    }
+    for (;;) {
+      const now = await this.inspectContainer(made.id);
+      if (!now) return null;
+      if (now.status !== 'created') return now;
+      const waited = Date.now() - createdAt;
+      if (waited >= this.startedByMakerWithinMs) return null;
+      await sleep(Math.min(MAKER_POLL_MS, this.startedByMakerWithinMs - waited));
+    }
+  }
+
+  /** Removes the container only if it never started: Docker refuses (409) a running one. */
+  private async removeUnstarted(made: Workload): Promise<void> {
+    try {
+      await this.quick.getContainer(made.id).remove({ force: false });
+    } catch (error) {
+      const status = statusOf(error);
+      // 404: gone already; 409: its maker started it after all, or it is being removed: the next
+      // round finds out which.
+      if (status !== 404 && status !== 409) throw this.translate(error, 'remove');
+    }
   }
 
   private containerConfig(spec: WorkloadSpec): Docker.ContainerCreateOptions {
