@@ -10,12 +10,13 @@ import { StartupError } from './startup-error';
 
 export const OIDC_SECRET_VARIABLE = 'JOBDECK_OIDC_CLIENT_SECRET';
 const FAILURE_WINDOW_MS = 15 * 60_000;
-/** Ended sessions and abandoned provider sign-ins are deleted this often. */
-const PRUNE_EVERY_MS = 10 * 60_000;
 
-export type ConsoleSignIn = Omit<SignInRouteOptions, 'failures'> & { stop(): void };
+export type ConsoleSignIn = Omit<SignInRouteOptions, 'failures'>;
 
-/** The console's sign-in as the configuration sets it up, and its housekeeping. */
+/**
+ * The console's sign-in as the configuration sets it up. Its ended sessions are deleted by the
+ * retention pass (sessions.prune).
+ */
 export function consoleSignIn(config: JobdeckConfig, storage: Store): ConsoleSignIn {
   const { auth } = config;
   const sessions = new ConsoleSessions(storage.users, storage.members, storage.sessions, {
@@ -45,8 +46,6 @@ export function consoleSignIn(config: JobdeckConfig, storage: Store): ConsoleSig
       sessions,
     ),
   };
-  const prune = setInterval(() => void sessions.prune().catch(() => {}), PRUNE_EVERY_MS);
-  prune.unref();
   return {
     sessions,
     cookie,
@@ -55,7 +54,6 @@ export function consoleSignIn(config: JobdeckConfig, storage: Store): ConsoleSig
       storage.users,
     ),
     oidc: oidc ?? null,
-    stop: () => clearInterval(prune),
   };
 }
 

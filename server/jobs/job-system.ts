@@ -48,6 +48,8 @@ export interface WebhookWiring {
   render: EventRenderer;
   refusesHost: HostPolicy;
   options: RelayOptions;
+  /** Ended deliveries are kept this long for the delivery log (the retention pass deletes them). */
+  keepDeliveriesMs: number;
 }
 
 export interface JobSystemPorts {
@@ -235,6 +237,9 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
   const retention = new RetentionPruner(ports.retention, catalog, logger, {
     ...options.retention,
     audit: { store: ports.audit, keepMs: options.keepAuditMs },
+    ...(ports.webhooks && {
+      deliveries: { store: ports.webhooks.store, keepMs: ports.webhooks.keepDeliveriesMs },
+    }),
   });
   const roller = new TrendRoller(ports.trends, logger, options.trends);
   const trends: TrendsReader = (project, queue, range) =>

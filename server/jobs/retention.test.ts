@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Catalog, type QueueSettings, type ScheduleSettings } from './catalog';
-import type { RetentionStore } from './ports';
+import type { AuditStore, RetentionStore } from './ports';
 import { RetentionPruner } from './retention';
 
 const queue = (ref: string, keepFinishedMs: number | null): QueueSettings => ({
@@ -95,6 +95,45 @@ describe('RetentionPruner', () => {
       queues: { 'p::a': 5, 'p::b': 2 },
       reclaimedBytes: 12_288,
     });
+  });
+
+  it('deletes audit events, ended deliveries and sessions in the same pass, a batch at a time', async () => {
+    const { store } = storeWith({});
+    const audit: number[] = [];
+    const deliveries: { before: number; limit: number }[] = [];
+    let endedDeliveries = 5;
+    let sessionPrunes = 0;
+    const pruner = new RetentionPruner(store, new Catalog([queue('p::a', 1000)], [], 4), logger(), {
+      intervalMs: 60_000,
+      batchSize: 2,
+      audit: {
+        store: {
+          prune: async (before: number) => (audit.push(before), 0),
+        } as unknown as AuditStore,
+        keepMs: 90_000,
+      },
+      deliveries: {
+        store: {
+          pruneEnded: async (before, limit) => {
+            deliveries.push({ before, limit });
+            const deleted = Math.min(limit, endedDeliveries);
+            endedDeliveries -= deleted;
+            return deleted;
+          },
+        },
+        keepMs: 7_000,
+      },
+      sessions: { prune: async () => void sessionPrunes++ },
+    });
+    await pruner.pass(NOW);
+    expect(audit).toEqual([NOW - 90_000]);
+    expect(deliveries).toEqual([
+      { before: NOW - 7_000, limit: 2 },
+      { before: NOW - 7_000, limit: 2 },
+      { before: NOW - 7_000, limit: 2 },
+    ]);
+    expect(endedDeliveries).toBe(0);
+    expect(sessionPrunes).toBe(1);
   });
 
   it('logs nothing and gives nothing back when nothing was past its time', async () => {

@@ -23,18 +23,14 @@ const POLL_MS = 5000;
  * send again: long enough to record the outcome, short enough that a crash delays little.
  */
 const LEASE_MARGIN_MS = 5000;
-const PRUNE_EVERY_MS = 3_600_000;
 /** While changes fire nothing, the cursor is stored at most this often (never without webhooks). */
 const IDLE_ADVANCE_MS = 5000;
-const PRUNE_BATCH = 1000;
 
 export interface RelayOptions {
   timeoutMs: number;
   /** Attempts in all, the first included. */
   maxAttempts: number;
   firstRetryMs: number;
-  /** Ended deliveries are kept this long for the delivery log. */
-  keepDeliveriesMs: number;
   /**
    * A change older than this when it is read is not sent (the relay was off a long while):
    * each webhook's log gets one `webhook.skipped` record counting those it would have fired.
@@ -72,7 +68,6 @@ export class WebhookRelay {
   private unsubscribe: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private fanOutSoon: NodeJS.Timeout | undefined;
-  private pruner: NodeJS.Timeout | undefined;
   /** Sends under way, and the passes that may start more: a stop waits for all of them. */
   private readonly inFlight = new Set<Promise<void>>();
   private readonly passes = new Set<Promise<void>>();
@@ -130,8 +125,6 @@ export class WebhookRelay {
     this.aborts = new AbortController();
     await this.deps.webhooks.cursor(await this.deps.store.lastChangeSeq());
     await this.follows();
-    this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
-    this.pruner.unref();
     this.later(GAP_GRACE_MS);
     this.kick();
   }
@@ -170,7 +163,6 @@ export class WebhookRelay {
     clearTimeout(this.timer);
     clearTimeout(this.fanOutSoon);
     this.fanOutSoon = undefined;
-    clearInterval(this.pruner);
     this.aborts.abort();
     while (this.passes.size + this.inFlight.size > 0) {
       await Promise.allSettled([...this.passes, ...this.inFlight]);
@@ -497,16 +489,5 @@ export class WebhookRelay {
       timeoutMs: options.timeoutMs,
       signal: this.aborts.signal,
     });
-  }
-
-  private async prune(): Promise<void> {
-    const before = Date.now() - this.deps.options.keepDeliveriesMs;
-    try {
-      while ((await this.deps.webhooks.pruneEnded(before, PRUNE_BATCH)) === PRUNE_BATCH) {
-        if (this.stopped) return;
-      }
-    } catch (error) {
-      this.deps.logger.warn({ err: error }, 'webhooks: could not prune old deliveries');
-    }
   }
 }
