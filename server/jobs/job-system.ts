@@ -38,7 +38,8 @@ import {
   type TrendsReader,
 } from './trends';
 import { JobStateMachine } from './state-machine';
-import { WebhookRelay, type RelayOptions } from './webhook-relay';
+import type { RelayOptions } from './webhook-delivery';
+import { WebhookRelay } from './webhook-relay';
 import { Webhooks, type EventRenderer, type HostPolicy } from './webhooks';
 
 /** What webhooks need from outside the domain: their table, outbound HTTP, the wire format. */
