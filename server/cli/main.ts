@@ -203,6 +203,7 @@ configured(program.command('prune'))
           store: store.webhooks,
           keepMs: config.webhooks.keep_deliveries_days * 86_400_000,
         },
+        trends: store.trends,
       });
       const forever = catalog.queuesByPriority.filter((queue) => queue.keepFinishedMs === null);
       const out = (line: string) => process.stdout.write(`${line}\n`);

@@ -238,6 +238,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
   const retention = new RetentionPruner(ports.retention, catalog, logger, {
     ...options.retention,
     audit: { store: ports.audit, keepMs: options.keepAuditMs },
+    trends: ports.trends,
     ...(ports.webhooks && {
       deliveries: { store: ports.webhooks.store, keepMs: ports.webhooks.keepDeliveriesMs },
     }),

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { Catalog, type QueueSettings, type ScheduleSettings } from './catalog';
 import type { AuditStore, RetentionStore } from './ports';
@@ -97,12 +99,13 @@ describe('RetentionPruner', () => {
     });
   });
 
-  it('deletes audit events, ended deliveries and sessions in the same pass, a batch at a time', async () => {
+  it('deletes audit events, ended deliveries, trend rollups and sessions in the same pass, a batch at a time', async () => {
     const { store } = storeWith({});
     const audit: number[] = [];
     const deliveries: { before: number; limit: number }[] = [];
     let endedDeliveries = 5;
     let sessionPrunes = 0;
+    const rollups: string[] = [];
     const pruner = new RetentionPruner(store, new Catalog([queue('p::a', 1000)], [], 4), logger(), {
       intervalMs: 60_000,
       batchSize: 2,
@@ -123,6 +126,7 @@ describe('RetentionPruner', () => {
         },
         keepMs: 7_000,
       },
+      trends: { pruneBefore: async (period, before) => (rollups.push(period), before) },
       sessions: { prune: async () => void sessionPrunes++ },
     });
     await pruner.pass(NOW);
@@ -133,6 +137,7 @@ describe('RetentionPruner', () => {
       { before: NOW - 7_000, limit: 2 },
     ]);
     expect(endedDeliveries).toBe(0);
+    expect(rollups).toEqual(['hour', 'day']);
     expect(sessionPrunes).toBe(1);
   });
 
@@ -188,5 +193,27 @@ describe('RetentionPruner', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+/** The service's modules, tests and the store's own implementations left out. */
+function serviceModules(dir = join(import.meta.dirname, '..')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'store' ? [] : serviceModules(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+describe('the retention pass', () => {
+  it('is the only caller of the ports that delete rows by age: no timer of its own elsewhere', () => {
+    const pruning =
+      /\.(prune|pruneFinished|pruneFirings|pruneBulkActions|pruneEnded|pruneBefore|forgetFinishedCounts)\(/;
+    const root = join(import.meta.dirname, '..');
+    const callers = serviceModules()
+      .filter((path) => pruning.test(readFileSync(path, 'utf8')))
+      .map((path) => relative(root, path));
+    // console-sessions.ts's prune() is the session step the pass calls, with its idle time.
+    expect(callers.sort()).toEqual(['auth/console-sessions.ts', 'jobs/retention.ts']);
   });
 });

@@ -1,6 +1,13 @@
 import type { Catalog, QueueSettings } from './catalog';
-import type { AuditStore, Logger, Prunable, RetentionStore, WebhookStore } from './ports';
-import { DAY_MS } from './trends';
+import type {
+  AuditStore,
+  Logger,
+  Prunable,
+  RetentionStore,
+  TrendStore,
+  WebhookStore,
+} from './ports';
+import { DAY_MS, keptFrom } from './trends';
 
 export interface RetentionOptions {
   /** How often a pass runs. */
@@ -13,6 +20,8 @@ export interface RetentionOptions {
   audit?: { store: AuditStore; keepMs: number };
   /** Webhook deliveries that ended over keepMs ago (where webhooks are served). */
   deliveries?: { store: Pick<WebhookStore, 'pruneEnded'>; keepMs: number };
+  /** The trends' rollups older than each period keeps. */
+  trends?: Pick<TrendStore, 'pruneBefore'>;
   /** The console's sessions past their ends and abandoned sign-ins (where a console signs in). */
   sessions?: { prune(): Promise<void> };
 }
@@ -40,7 +49,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * The one pass that deletes what is past its time: finished jobs once past their queue's
  * retention (keepFinishedMs; null keeps them forever), with their schedules' firings and bulk
- * actions, then audit events, webhook deliveries and console sessions; a batch per transaction
+ * actions, then audit events, webhook deliveries, trend rollups and console sessions; a batch per transaction
  * with a pause between batches so that submits keep their latency, then gives the freed space
  * back where the store needs to be asked. Every instance runs it: the store serializes prunes,
  * and a row deleted by one is not there for the other.
@@ -106,12 +115,17 @@ export class RetentionPruner {
     }
     // The overview counts the last day: what finished before it is never counted again.
     await this.store.forgetFinishedCounts(now - DAY_MS);
-    const { audit, deliveries, sessions } = this.options;
+    const { audit, deliveries, trends, sessions } = this.options;
     if (audit) await this.inBatches((limit) => audit.store.prune(now - audit.keepMs, limit));
     if (deliveries) {
       await this.inBatches((limit) => deliveries.store.pruneEnded(now - deliveries.keepMs, limit));
     }
-    // One statement, as the sessions a console holds are few.
+    // One statement each, as today: a session or a rollup row is a handful per user or queue.
+    if (trends) {
+      for (const period of ['hour', 'day'] as const) {
+        await trends.pruneBefore(period, keptFrom(period, now));
+      }
+    }
     await sessions?.prune();
     let reclaimedBytes = 0;
     if (pruned.length > 0) {
