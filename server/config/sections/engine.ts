@@ -121,7 +121,7 @@ const simulatedEngineSchema = z.strictObject({
         .default(10)
         .describe('How long each outage lasts'),
     })
-    .default({ outage_seconds: 10 })
+    .prefault({})
     .describe('Faults on a timer (none by default)'),
 });
 
@@ -132,7 +132,7 @@ const engineSchema = z.discriminatedUnion(
 );
 
 export const engineSection = engineSchema
-  .default({ type: 'docker', socket: DEFAULT_DOCKER_SOCKET, init: true })
+  .prefault({ type: 'docker' })
   .describe('Where jobs run: the local Docker Engine, a Docker Swarm, or a simulated engine');
 
 export type EngineConfig = z.infer<typeof engineSchema>;

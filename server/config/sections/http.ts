@@ -33,7 +33,7 @@ export const httpTimeoutsSection = z
   .refine((t) => t.headers_seconds <= t.request_seconds, {
     message: 'headers_seconds: must not exceed request_seconds',
   })
-  .default({ headers_seconds: 10, request_seconds: 30, keep_alive_seconds: 5 })
+  .prefault({})
   .describe(
     'How long a client may take: a slow or stalled one is cut, so it cannot hold a connection',
   );
@@ -47,7 +47,7 @@ export const eventsSection = z
       .default(15)
       .describe('A comment line this often, so that proxies keep an idle stream open'),
   })
-  .default({ streams_per_key: 4, heartbeat_seconds: 15 })
+  .prefault({})
   .describe('The event stream extension');
 
 export const metricsSection = z
@@ -70,5 +70,5 @@ export const metricsSection = z
       .default('127.0.0.1')
       .describe('Where metrics.port listens: loopback unless Prometheus scrapes from elsewhere'),
   })
-  .default({ on_api_port: false, host: '127.0.0.1' })
+  .prefault({})
   .describe('Prometheus metrics: off unless asked for, on the API port or on a port of their own');

@@ -13,7 +13,7 @@ const jobDefaultsSchema = z.strictObject({
 });
 
 export const jobDefaultsSection = jobDefaultsSchema
-  .default({ memory: 512 * 1024 ** 2, cpus: 1, pids_limit: 512 })
+  .prefault({})
   .describe('Limits every job container gets unless its definition sets its own');
 
 export const jobOutputSection = z
@@ -32,8 +32,5 @@ export const jobOutputSection = z
   .refine((o) => o.max_bytes_per_project >= o.max_bytes_per_job, {
     message: 'max_bytes_per_project: must be at least max_bytes_per_job',
   })
-  .default({
-    max_bytes_per_job: DEFAULT_KEPT_OUTPUT_BYTES,
-    max_bytes_per_project: 256 * 1024 ** 2,
-  })
+  .prefault({})
   .describe('How much of what jobs print is kept once they ended, compressed in the store');

@@ -19,11 +19,7 @@ export const retentionSection = z
         'Jobs deleted per transaction; submits are served between batches (an array counts its children)',
       ),
   })
-  .prefault({
-    keep_finished_jobs: DEFAULT_KEEP_FINISHED,
-    prune_every_seconds: 60,
-    batch_size: 200,
-  })
+  .prefault({})
   .describe(
     "How long finished jobs are kept: this is every project's default; a project's or a queue's keep_finished_jobs overrides it (docs/api.md, Retention)",
   );

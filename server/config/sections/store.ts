@@ -31,5 +31,5 @@ const storeSchema = z.discriminatedUnion(
 );
 
 export const storeSection = storeSchema
-  .default({ type: 'sqlite', path: 'jobdeck.sqlite' })
+  .prefault({ type: 'sqlite' })
   .describe('Where jobs are stored: the embedded SQLite file, or PostgreSQL');
