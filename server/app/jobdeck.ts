@@ -148,8 +148,8 @@ export async function startJobdeck(
   const webhookHosts = hostPolicy(config.webhooks.allowed_hosts);
   let signIn: ConsoleSignIn;
   try {
-    if (options.withConsole) await checkSomeoneCanSignIn(config, storage);
-    signIn = consoleSignIn(config, storage);
+    if (options.withConsole) await checkSomeoneCanSignIn(config.auth, config.host, storage);
+    signIn = consoleSignIn(config.auth, config.host, storage);
   } catch (error) {
     await storage.close();
     throw error;

@@ -15,6 +15,7 @@ import { auditSection, retentionSection } from './sections/retention';
 import { storeSection } from './sections/store';
 import { webhooksSection } from './sections/webhooks';
 
+export type { AuthConfig } from './sections/auth';
 export { DEFAULT_DOCKER_SOCKET, type EngineConfig } from './sections/engine';
 export { DEFAULT_KEEP_FINISHED } from './sections/fields';
 export { DEFAULT_KEPT_OUTPUT_BYTES } from './sections/jobs';

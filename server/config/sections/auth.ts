@@ -77,3 +77,5 @@ export const authSection = z
   })
   .prefault({})
   .describe("The console's sign-in (docs/deploy.md, A team's console)");
+
+export type AuthConfig = z.infer<typeof authSection>;
