@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ConsoleSessions } from '../auth/console-sessions';
 import { OidcSignIn } from '../auth/oidc-sign-in';
 import { listensBeyondLoopback, signInMode } from '../auth/sign-in-mode';
-import type { JobdeckConfig } from '../config/schema';
+import type { AuthConfig } from '../config/schema';
 import type { SignInRouteOptions } from '../http/routes/sign-in';
 import { sessionCookie } from '../http/session-cookie';
 import type { Store } from '../store/ports';
@@ -10,14 +10,21 @@ import { StartupError } from './startup-error';
 
 export const OIDC_SECRET_VARIABLE = 'JOBDECK_OIDC_CLIENT_SECRET';
 const FAILURE_WINDOW_MS = 15 * 60_000;
-/** Ended sessions and abandoned provider sign-ins are deleted this often. */
-const PRUNE_EVERY_MS = 10 * 60_000;
 
-export type ConsoleSignIn = Omit<SignInRouteOptions, 'failures'> & { stop(): void };
+export type ConsoleSignIn = Omit<SignInRouteOptions, 'failures'>;
 
-/** The console's sign-in as the configuration sets it up, and its housekeeping. */
-export function consoleSignIn(config: JobdeckConfig, storage: Store): ConsoleSignIn {
-  const { auth } = config;
+/** The tables sign-in reads and writes. */
+type SignInStorage = Pick<Store, 'users' | 'members' | 'sessions'>;
+
+/**
+ * The console's sign-in as the configuration sets it up. Its ended sessions are deleted by the
+ * retention pass (sessions.prune).
+ */
+export function consoleSignIn(
+  auth: AuthConfig,
+  host: string,
+  storage: SignInStorage,
+): ConsoleSignIn {
   const sessions = new ConsoleSessions(storage.users, storage.members, storage.sessions, {
     idleMs: auth.session_idle_minutes * 60_000,
     maxMs: auth.session_max_hours * 3_600_000,
@@ -45,17 +52,14 @@ export function consoleSignIn(config: JobdeckConfig, storage: Store): ConsoleSig
       sessions,
     ),
   };
-  const prune = setInterval(() => void sessions.prune().catch(() => {}), PRUNE_EVERY_MS);
-  prune.unref();
   return {
     sessions,
     cookie,
     mode: signInMode(
-      { host: config.host, requireSignIn: auth.require_sign_in, oidc: oidc !== undefined },
+      { host, requireSignIn: auth.require_sign_in, oidc: oidc !== undefined },
       storage.users,
     ),
     oidc: oidc ?? null,
-    stop: () => clearInterval(prune),
   };
 }
 
@@ -63,11 +67,15 @@ export function consoleSignIn(config: JobdeckConfig, storage: Store): ConsoleSig
  * A console beyond loopback that nobody can sign in to would be either open to all or useless:
  * the start says what to set instead.
  */
-export async function checkSomeoneCanSignIn(config: JobdeckConfig, storage: Store): Promise<void> {
-  if (!listensBeyondLoopback(config.host) || config.auth.oidc) return;
+export async function checkSomeoneCanSignIn(
+  auth: AuthConfig,
+  host: string,
+  storage: SignInStorage,
+): Promise<void> {
+  if (!listensBeyondLoopback(host) || auth.oidc) return;
   if ((await storage.users.countLocal()) > 0) return;
   throw new StartupError(
-    `host: the console listens on ${config.host}, beyond loopback, and nobody can sign in: add a user (jobdeck users add EMAIL --project PROJECT --role admin), configure auth.oidc, or start with --no-console`,
+    `host: the console listens on ${host}, beyond loopback, and nobody can sign in: add a user (jobdeck users add EMAIL --project PROJECT --role admin), configure auth.oidc, or start with --no-console`,
   );
 }
 

@@ -146,6 +146,14 @@ export async function startJobdeck(
   if (storage.migrated.length > 0) logger.info({ migrations: storage.migrated }, 'store migrated');
   storage.startUpkeep?.(logger);
   const webhookHosts = hostPolicy(config.webhooks.allowed_hosts);
+  let signIn: ConsoleSignIn;
+  try {
+    if (options.withConsole) await checkSomeoneCanSignIn(config.auth, config.host, storage);
+    signIn = consoleSignIn(config.auth, config.host, storage);
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   const jobs = createJobSystem(
     {
       store,
@@ -171,9 +179,9 @@ export async function startJobdeck(
             timeoutMs: config.webhooks.timeout_seconds * 1000,
             maxAttempts: config.webhooks.max_attempts,
             firstRetryMs: config.webhooks.first_retry_seconds * 1000,
-            keepDeliveriesMs: config.webhooks.keep_deliveries_days * 86_400_000,
             replayMaxAgeMs: config.webhooks.replay_max_age_hours * 3_600_000,
           },
+          keepDeliveriesMs: config.webhooks.keep_deliveries_days * 86_400_000,
         },
       }),
     },
@@ -198,6 +206,7 @@ export async function startJobdeck(
         intervalMs: config.retention.prune_every_seconds * 1000,
         batchSize: config.retention.batch_size,
         onPruned: metrics.observePruned,
+        sessions: signIn.sessions,
       },
       keepAuditMs: config.audit.keep_days * 86_400_000,
       trends: TREND_ROLLER_DEFAULTS,
@@ -206,14 +215,6 @@ export async function startJobdeck(
 
   jobs.machine.onTransition(metrics.observeTransition);
 
-  let signIn: ConsoleSignIn;
-  try {
-    if (options.withConsole) await checkSomeoneCanSignIn(config, storage);
-    signIn = consoleSignIn(config, storage);
-  } catch (error) {
-    await storage.close();
-    throw error;
-  }
   // Only this process's console server can vouch for a browser's address to its API.
   const consoleProof = newConsoleProof();
   const api = await buildHttpApp({
@@ -276,7 +277,6 @@ export async function startJobdeck(
     await consoleServer?.close();
     await api.close();
     await jobs.stop();
-    signIn.stop();
     await storage.close();
   };
 

@@ -203,6 +203,11 @@ configured(program.command('prune'))
         intervalMs: config.retention.prune_every_seconds * 1000,
         batchSize: config.retention.batch_size,
         audit: { store: store.audit, keepMs: config.audit.keep_days * 86_400_000 },
+        deliveries: {
+          store: store.webhooks,
+          keepMs: config.webhooks.keep_deliveries_days * 86_400_000,
+        },
+        trends: store.trends,
       });
       const forever = catalog.queuesByPriority.filter((queue) => queue.keepFinishedMs === null);
       const out = (line: string) => process.stdout.write(`${line}\n`);

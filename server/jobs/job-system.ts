@@ -38,7 +38,8 @@ import {
   type TrendsReader,
 } from './trends';
 import { JobStateMachine } from './state-machine';
-import { WebhookRelay, type RelayOptions } from './webhook-relay';
+import type { RelayOptions } from './webhook-delivery';
+import { WebhookRelay } from './webhook-relay';
 import { Webhooks, type EventRenderer, type HostPolicy } from './webhooks';
 
 /** What webhooks need from outside the domain: their table, outbound HTTP, the wire format. */
@@ -48,6 +49,8 @@ export interface WebhookWiring {
   render: EventRenderer;
   refusesHost: HostPolicy;
   options: RelayOptions;
+  /** Ended deliveries are kept this long for the delivery log (the retention pass deletes them). */
+  keepDeliveriesMs: number;
 }
 
 export interface JobSystemPorts {
@@ -235,6 +238,10 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
   const retention = new RetentionPruner(ports.retention, catalog, logger, {
     ...options.retention,
     audit: { store: ports.audit, keepMs: options.keepAuditMs },
+    trends: ports.trends,
+    ...(ports.webhooks && {
+      deliveries: { store: ports.webhooks.store, keepMs: ports.webhooks.keepDeliveriesMs },
+    }),
   });
   const roller = new TrendRoller(ports.trends, logger, options.trends);
   const trends: TrendsReader = (project, queue, range) =>

@@ -1,6 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { Catalog, type QueueSettings, type ScheduleSettings } from './catalog';
-import type { RetentionStore } from './ports';
+import type { AuditStore, RetentionStore } from './ports';
 import { RetentionPruner } from './retention';
 
 const queue = (ref: string, keepFinishedMs: number | null): QueueSettings => ({
@@ -97,6 +99,48 @@ describe('RetentionPruner', () => {
     });
   });
 
+  it('deletes audit events, ended deliveries, trend rollups and sessions in the same pass, a batch at a time', async () => {
+    const { store } = storeWith({});
+    const audit: number[] = [];
+    const deliveries: { before: number; limit: number }[] = [];
+    let endedDeliveries = 5;
+    let sessionPrunes = 0;
+    const rollups: string[] = [];
+    const pruner = new RetentionPruner(store, new Catalog([queue('p::a', 1000)], [], 4), logger(), {
+      intervalMs: 60_000,
+      batchSize: 2,
+      audit: {
+        store: {
+          prune: async (before: number) => (audit.push(before), 0),
+        } as unknown as AuditStore,
+        keepMs: 90_000,
+      },
+      deliveries: {
+        store: {
+          pruneEnded: async (before, limit) => {
+            deliveries.push({ before, limit });
+            const deleted = Math.min(limit, endedDeliveries);
+            endedDeliveries -= deleted;
+            return deleted;
+          },
+        },
+        keepMs: 7_000,
+      },
+      trends: { pruneBefore: async (period, before) => (rollups.push(period), before) },
+      sessions: { prune: async () => void sessionPrunes++ },
+    });
+    await pruner.pass(NOW);
+    expect(audit).toEqual([NOW - 90_000]);
+    expect(deliveries).toEqual([
+      { before: NOW - 7_000, limit: 2 },
+      { before: NOW - 7_000, limit: 2 },
+      { before: NOW - 7_000, limit: 2 },
+    ]);
+    expect(endedDeliveries).toBe(0);
+    expect(rollups).toEqual(['hour', 'day']);
+    expect(sessionPrunes).toBe(1);
+  });
+
   it('logs nothing and gives nothing back when nothing was past its time', async () => {
     const { store } = storeWith({}, [4096]);
     const log = logger();
@@ -149,5 +193,27 @@ describe('RetentionPruner', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+/** The service's modules, tests and the store's own implementations left out. */
+function serviceModules(dir = join(import.meta.dirname, '..')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'store' ? [] : serviceModules(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+describe('the retention pass', () => {
+  it('is the only caller of the ports that delete rows by age: no timer of its own elsewhere', () => {
+    const pruning =
+      /\.(prune|pruneFinished|pruneFirings|pruneBulkActions|pruneEnded|pruneBefore|forgetFinishedCounts)\(/;
+    const root = join(import.meta.dirname, '..');
+    const callers = serviceModules()
+      .filter((path) => pruning.test(readFileSync(path, 'utf8')))
+      .map((path) => relative(root, path));
+    // console-sessions.ts's prune() is the session step the pass calls, with its idle time.
+    expect(callers.sort()).toEqual(['auth/console-sessions.ts', 'jobs/retention.ts']);
   });
 });

@@ -1,6 +1,13 @@
 import type { Catalog, QueueSettings } from './catalog';
-import type { AuditStore, Logger, Prunable, RetentionStore } from './ports';
-import { DAY_MS } from './trends';
+import type {
+  AuditStore,
+  Logger,
+  Prunable,
+  RetentionStore,
+  TrendStore,
+  WebhookStore,
+} from './ports';
+import { DAY_MS, keptFrom } from './trends';
 
 export interface RetentionOptions {
   /** How often a pass runs. */
@@ -11,6 +18,12 @@ export interface RetentionOptions {
   onPruned?: (queue: string, jobs: number) => void;
   /** The audit trail's events, deleted once older than keepMs. */
   audit?: { store: AuditStore; keepMs: number };
+  /** Webhook deliveries that ended over keepMs ago (where webhooks are served). */
+  deliveries?: { store: Pick<WebhookStore, 'pruneEnded'>; keepMs: number };
+  /** The trends' rollups older than each period keeps. */
+  trends?: Pick<TrendStore, 'pruneBefore'>;
+  /** The console's sessions past their ends and abandoned sign-ins (where a console signs in). */
+  sessions?: { prune(): Promise<void> };
 }
 
 /** What a pass would delete of one queue now. */
@@ -34,11 +47,12 @@ const FIRST_PASS_DELAY_MS = 5000;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Deletes finished jobs once they are past their queue's retention (keepFinishedMs; null keeps
- * them forever), a batch per transaction with a pause between batches so that submits keep
- * their latency, then gives the freed space back where the store needs to be asked. Every
- * instance runs it: the store serializes prunes, and a job deleted by one is not there for
- * the other.
+ * The one pass that deletes what is past its time: finished jobs once past their queue's
+ * retention (keepFinishedMs; null keeps them forever), with their schedules' firings and bulk
+ * actions, then audit events, webhook deliveries, trend rollups and console sessions; a batch per transaction
+ * with a pause between batches so that submits keep their latency, then gives the freed space
+ * back where the store needs to be asked. Every instance runs it: the store serializes prunes,
+ * and a row deleted by one is not there for the other.
  */
 export class RetentionPruner {
   private timer: NodeJS.Timeout | undefined;
@@ -101,8 +115,18 @@ export class RetentionPruner {
     }
     // The overview counts the last day: what finished before it is never counted again.
     await this.store.forgetFinishedCounts(now - DAY_MS);
-    const audit = this.options.audit;
+    const { audit, deliveries, trends, sessions } = this.options;
     if (audit) await this.inBatches((limit) => audit.store.prune(now - audit.keepMs, limit));
+    if (deliveries) {
+      await this.inBatches((limit) => deliveries.store.pruneEnded(now - deliveries.keepMs, limit));
+    }
+    // One statement each, as today: a session or a rollup row is a handful per user or queue.
+    if (trends) {
+      for (const period of ['hour', 'day'] as const) {
+        await trends.pruneBefore(period, keptFrom(period, now));
+      }
+    }
+    await sessions?.prune();
     let reclaimedBytes = 0;
     if (pruned.length > 0) {
       for (let step = -1; step !== 0 && !this.halted;) {

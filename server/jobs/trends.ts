@@ -39,8 +39,6 @@ export type TrendsReader = (
 const GAP_GRACE_MS = 5000;
 /** Between two batches: the submits waiting on the store go first. */
 const BATCH_PAUSE_MS = 20;
-/** Old rollups are pruned at most this often. */
-const PRUNE_EVERY_MS = HOUR_MS;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -65,7 +63,6 @@ export class TrendRoller {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private halted = false;
-  private prunedAt = 0;
 
   constructor(
     private readonly store: TrendStore,
@@ -104,12 +101,6 @@ export class TrendRoller {
       if (settled.length < this.options.batchSize || this.halted) break;
       await pause(BATCH_PAUSE_MS);
     }
-    if (now - this.prunedAt >= PRUNE_EVERY_MS) {
-      for (const period of ['hour', 'day'] as const) {
-        await this.store.pruneBefore(period, keptFrom(period, now));
-      }
-      this.prunedAt = now;
-    }
     return rolled;
   }
 
@@ -137,7 +128,9 @@ export const startOf = (period: TrendPeriod, time: number) =>
   Math.floor(time / PERIOD_MS[period]) * PERIOD_MS[period];
 
 /** The oldest rollup of the period kept at `now`. */
-const keptFrom = (period: TrendPeriod, now: number) => startOf(period, now - KEPT_MS[period]);
+/** Where the rollups of a period kept at `now` start: older ones are pruned by the retention pass. */
+export const keptFrom = (period: TrendPeriod, now: number) =>
+  startOf(period, now - KEPT_MS[period]);
 
 /**
  * The changes that can be counted now: in order after `cursor`, up to a missing seq whose next

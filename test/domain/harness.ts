@@ -97,9 +97,9 @@ export async function startDomain(
             timeoutMs: 1000,
             maxAttempts: 3,
             firstRetryMs: 100,
-            keepDeliveriesMs: 60_000,
             replayMaxAgeMs: 86_400_000,
           },
+          keepDeliveriesMs: 60_000,
         },
       },
       {
