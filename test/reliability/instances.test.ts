@@ -337,21 +337,27 @@ describe('three instances on one PostgreSQL', () => {
     ) {
       if (Date.now() > deadline) throw new Error('no job ever took a slot');
     }
-    // A heartbeat made late on purpose: the busiest instance goes on working while its heartbeat
-    // reads a minute old, so the others take its jobs over while it is alive and acting on them
-    // (as under a burst). (Frozen instead, between a container's create and its start, it can
-    // start a container its successor already ran: the control plane's fencing is to close that.)
+    // A heartbeat made late on purpose, twice: the busiest instance goes on working while its
+    // heartbeat reads a minute old, so the others take its jobs over while it is alive and acting
+    // on them (as under a burst); then it stops dead past the store's idle-in-transaction timeout
+    // (a paused VM), maybe between a container's create and its start, and goes on as if nothing
+    // happened.
     const { owner: lateId, pid: latePid } = (await ownersNow())[0]!;
+    const late = byPid(latePid);
     for (const until = Date.now() + 3000; Date.now() < until; await sleep(200)) {
       await db!.query('UPDATE instances SET heartbeat_at = $1 WHERE id = $2', [
         Date.now() - 60_000,
         lateId,
       ]);
     }
+    await sleep(1500);
+    process.kill(late.pid(), 'SIGSTOP');
+    await sleep(6500);
+    process.kill(late.pid(), 'SIGCONT');
     await sleep(2500);
     // Then a kill of another that holds jobs now, mid-run: the third adopts what it held.
     const holders = await ownersNow();
-    const victim = byPid((holders.find((h) => h.pid !== latePid) ?? holders[0]!).pid);
+    const victim = byPid((holders.find((h) => h.pid !== late.pid()) ?? holders[0]!).pid);
     await victim.stop('SIGKILL');
     const survivors = instances.filter((service) => service !== victim);
     const started = Date.now();
@@ -380,7 +386,7 @@ describe('three instances on one PostgreSQL', () => {
       (service) => (service.output().match(/took over the jobs of a lost instance/g) ?? []).length,
     );
     recordFigure(
-      `3 instances on PostgreSQL: one taken over while alive, then another killed, ${jobs} jobs`,
+      `3 instances on PostgreSQL: one taken over while alive, frozen, then another killed, ${jobs} jobs`,
       `${jobs} of ${jobs} completed once, 1 container each; takeovers logged by the survivors: ${takeovers.join('/')}; the last job ended ${((Date.now() - started) / 1000).toFixed(1)} s after the kill`,
     );
   });
