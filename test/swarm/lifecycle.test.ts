@@ -1,5 +1,6 @@
 import { createConnection, createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/free-port';
 import { detail, logsOf, statesOf, submit, waitForState } from '../support/jobs';
 import type { TestService } from '../support/service';
 import { MANAGER_SOCKET, hostname } from '../support/swarm';
@@ -175,8 +176,8 @@ describe('a swarm manager over TCP', () => {
       client.on('error', close);
       upstream.on('error', close);
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const { port } = proxy.address() as { port: number };
+    const port = await freePort();
+    await new Promise<void>((resolve) => proxy.listen(port, '127.0.0.1', resolve));
     tcpService = await startSwarmService({ host: `127.0.0.1:${port}` });
   });
   afterAll(async () => {
