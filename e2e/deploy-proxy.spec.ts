@@ -15,12 +15,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { JOB_EVENT } from '../contract/events';
 import { docSnippet } from '../scripts/doc-snippet';
+import { freePort } from '../test/support/free-port';
 import { chromiumLaunchOptions } from './chromium';
 import { expect, test } from './fixtures';
 
@@ -31,14 +31,6 @@ const PASSWORD = 'e2e-basic-auth';
 let dir = '';
 let port = 0;
 let nginx: ChildProcess | undefined;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port: free } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return free;
-}
 
 /** Replaces `from` with `to`, insisting it is there: a changed doc must fail here, not pass. */
 function swap(text: string, from: string | RegExp, to: string): string {

@@ -103,4 +103,35 @@ describe('bulk actions across instances', () => {
       expect(reached.has(ids[0]!) || reached.has(later)).toBe(false);
     },
   );
+  it(
+    'stops when asked: the jobs reached are cancelled, each with its result; the rest wait',
+    SLOW,
+    async () => {
+      domain = await startDomain(new FakeRuntime());
+      await waitingJobs('stopped');
+      const action = await domain.system.bulk.start('t', 'key-1', {
+        labels: [{ key: 'batch', value: 'stopped' }],
+      });
+      expect((await domain.system.bulk.stopAction('t', action.id)).state).toBe('stopped');
+      // The batch in hand when the stop came is recorded a moment later: wait until it holds.
+      let processed = -1;
+      for (let still = 0; still < 3;) {
+        await new Promise((r) => setTimeout(r, 100));
+        const now = (await domain.bulkActions.get(action.id))!.processed;
+        still = now === processed ? still + 1 : 0;
+        processed = now;
+      }
+      expect(processed).toBeLessThan(JOBS);
+      const results = await resultsOf(action.id);
+      expect(results).toHaveLength(processed);
+      const jobs = await domain.system.service.list({
+        project: 't',
+        labels: [{ key: 'batch', value: 'stopped' }],
+        limit: JOBS,
+      });
+      const cancelled = jobs.filter((job) => job.state === 'cancelled').map((job) => job.id);
+      expect(cancelled.sort()).toEqual(results.map((r) => r.jobId).sort());
+      expect(jobs.filter((job) => job.state === 'runnable')).toHaveLength(JOBS - processed);
+    },
+  );
 });

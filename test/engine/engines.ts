@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { DEFAULT_RUN_OPTIONS } from '../../server/jobs/model';
-import type { ContainerRuntime, WorkloadSpec } from '../../server/jobs/ports';
+import type { ContainerRuntime, Workload, WorkloadSpec } from '../../server/jobs/ports';
 import { DEFAULT_KEPT_OUTPUT_BYTES } from '../../server/config/schema';
 import { DockerRuntime } from '../../server/runtime/docker/docker-runtime';
 import { engineLogDriver } from '../../server/runtime/job-container';
@@ -19,7 +19,9 @@ export type Behaviour =
   /** Runs until stopped, and ends on SIGTERM. */
   | 'runs'
   /** Runs until stopped, and ignores SIGTERM: only the grace period's SIGKILL ends it. */
-  | 'ignores-term';
+  | 'ignores-term'
+  /** Allocates past its memory limit, so that the kernel kills it (SIGKILL: 137). */
+  | 'allocates-past-limit';
 
 /** One row of the engine contract suite: an engine, a fresh store id, and how to drive a job. */
 export interface EngineRow {
@@ -34,6 +36,16 @@ export interface EngineRow {
   keepsStartOfEnded: boolean;
   /** After launch: what the engine does by itself for a real process, a fake is told to do. */
   drive(runtime: ContainerRuntime, jobId: string, behaviour: Behaviour): void;
+  /**
+   * Whether it says a workload was killed for memory (Workload.cause `oom_killed`): one that
+   * allocates past its limit (`allocates-past-limit`) is.
+   */
+  reportsOutOfMemory: boolean;
+  /**
+   * Loses the node a running workload is on, when the engine reports that (cause `node_lost`) and
+   * its row can bring it about here (the swarm's nodes are stopped by test/swarm/node-faults).
+   */
+  loseNode?(runtime: ContainerRuntime, workload: Workload): void;
   cleanup(): void;
 }
 
@@ -41,7 +53,10 @@ const COMMANDS: Record<Behaviour, string> = {
   'prints-and-exits-3': 'echo one; echo two >&2; exit 3',
   runs: 'sleep 30',
   'ignores-term': "trap '' TERM; sleep 30 & wait; sleep 30",
+  // A 64 MiB buffer, filled, under a 16 MiB limit (32 MiB with Docker's default swap).
+  'allocates-past-limit': 'dd if=/dev/zero of=/dev/null bs=64M count=1',
 };
+const LIMITED_MEMORY_BYTES = 16 * 1024 ** 2;
 
 function specOf(behaviour: Behaviour): WorkloadSpec {
   return {
@@ -51,7 +66,7 @@ function specOf(behaviour: Behaviour): WorkloadSpec {
     command: ['sh', '-c', COMMANDS[behaviour]],
     env: [],
     cpus: 0.5,
-    memoryBytes: 64 * 1024 ** 2,
+    memoryBytes: behaviour === 'allocates-past-limit' ? LIMITED_MEMORY_BYTES : 64 * 1024 ** 2,
     pidsLimit: 64,
     stopGraceSeconds: 1,
     network: 'none',
@@ -71,6 +86,7 @@ const SIMULATED_SCRIPTS: Record<Behaviour, string[]> = {
   ],
   runs: [`${SIMULATE.runMs}=30000`],
   'ignores-term': [`${SIMULATE.runMs}=30000`, `${SIMULATE.ignoresTerm}=1`],
+  'allocates-past-limit': [], // it holds no memory: no row case asks for it
 };
 
 /** The engines every contract case runs on; a new engine adds a row here. */
@@ -88,7 +104,11 @@ export const ENGINES: EngineRow[] = [
         fake.exit(jobId, 3);
       }
       if (behaviour === 'ignores-term') fake.ignoreTerm(jobId);
+      if (behaviour === 'allocates-past-limit') fake.killForMemory(jobId);
     },
+    reportsOutOfMemory: true, // drive kills it
+    loseNode: (runtime, workload) =>
+      (runtime as FakeRuntime).loseNode(workload.jobId, 'its node was lost'),
     cleanup: () => undefined,
   },
   {
@@ -105,6 +125,12 @@ export const ENGINES: EngineRow[] = [
     spec: (behaviour) => ({ ...specOf(behaviour), env: SIMULATED_SCRIPTS[behaviour] }),
     keepsStartOfEnded: true,
     drive: () => undefined, // its script does it
+    reportsOutOfMemory: false, // it holds no memory
+    // It loses its busiest node: with one workload running, that workload's; twice, whichever.
+    loseNode(runtime) {
+      (runtime as SimulatedRuntime).loseNode();
+      (runtime as SimulatedRuntime).loseNode();
+    },
     cleanup: () => undefined,
   },
   {
@@ -120,6 +146,7 @@ export const ENGINES: EngineRow[] = [
     spec: specOf,
     keepsStartOfEnded: true,
     drive: () => undefined, // the process does it
+    reportsOutOfMemory: true, // the kernel kills it
     cleanup() {
       const ids = execFileSync('docker', [
         'ps',
@@ -150,6 +177,8 @@ export const SWARM_ROW: EngineRow = {
   spec: specOf,
   keepsStartOfEnded: false,
   drive: () => undefined, // the process does it
+  // A task's status says nothing of memory; its nodes are lost in test/swarm/node-faults.
+  reportsOutOfMemory: false,
   cleanup() {
     const docker = (...args: string[]) =>
       execFileSync('docker', ['-H', `unix://${MANAGER_SOCKET}`, ...args])

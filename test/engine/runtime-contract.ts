@@ -1,5 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ContainerRuntime, Workload } from '../../server/jobs/ports';
+import {
+  RuntimeError,
+  type ContainerRuntime,
+  type Workload,
+  type WorkloadSpec,
+} from '../../server/jobs/ports';
 import type { Behaviour, EngineRow } from './engines';
 
 /**
@@ -13,8 +18,11 @@ export function describeRuntimeContract(row: EngineRow): void {
     const runtime = row.runtime();
     afterAll(() => row.cleanup());
 
-    async function launched(behaviour: Behaviour): Promise<Workload> {
-      const spec = row.spec(behaviour);
+    /** A workload doing `behaviour`: a new job's, or the one `spec` (made for it) says. */
+    async function launched(
+      behaviour: Behaviour,
+      spec: WorkloadSpec = row.spec(behaviour),
+    ): Promise<Workload> {
       const workload = await runtime.launch(spec);
       row.drive(runtime, spec.jobId, behaviour);
       return workload;
@@ -125,6 +133,68 @@ export function describeRuntimeContract(row: EngineRow): void {
         await runtime.stop(done, 1); // already ended: resolves, no error
         await runtime.remove(done);
       }
+    });
+
+    it.runIf(row.reportsOutOfMemory)(
+      'says a workload was killed for memory past its limit (137, oom_killed)',
+      async () => {
+        const done = await ended(runtime, await launched('allocates-past-limit'));
+        expect([done.exitCode, done.cause]).toEqual([137, 'oom_killed']);
+        await runtime.remove(done);
+      },
+    );
+
+    it.runIf(row.loseNode)('says a workload ended with its node (node_lost), and why', async () => {
+      const workload = await running(await launched('runs'));
+      row.loseNode!(runtime, workload);
+      const done = await ended(runtime, workload);
+      // The exit code went with the node; the message is for the job's note.
+      expect([done.exitCode, done.cause]).toEqual([null, 'node_lost']);
+      expect(done.message).toBeTruthy();
+      await runtime.remove(done);
+    });
+
+    it('gives no cause to a workload that ended by itself or was stopped', async () => {
+      const exited = await ended(runtime, await launched('prints-and-exits-3'));
+      const stopped = await running(await launched('runs'));
+      await runtime.stop(stopped, 1);
+      for (const done of [exited, await ended(runtime, stopped)]) {
+        expect(done.cause).toBeUndefined();
+        await runtime.remove(done);
+      }
+    });
+
+    it('reads no output of a removed workload: the engine says it is gone (RuntimeError)', async () => {
+      const done = await ended(runtime, await launched('prints-and-exits-3'));
+      await runtime.remove(done);
+      await expect(runtime.readOutput(done, { after: null, maxBytes: 1024 })).rejects.toThrow(
+        RuntimeError,
+      );
+    });
+
+    it("never shows one attempt's workload as another's: its status, its wait, its output", async () => {
+      const first = row.spec('prints-and-exits-3');
+      const earlier = await ended(runtime, await launched('prints-and-exits-3', first));
+      // Launched again before the earlier one is removed (a crash between the two): that one,
+      // saying its attempt, so that the runner removes it rather than take it for the new one.
+      const again = await runtime.launch({ ...first, attempt: 2 });
+      expect([again.id, again.attempt]).toEqual([earlier.id, 1]);
+      await runtime.remove(earlier);
+
+      const next = await running(
+        await launched('runs', { ...row.spec('runs'), jobId: first.jobId, attempt: 2 }),
+      );
+      expect(next.id).not.toBe(earlier.id);
+      expect((await runtime.inspect(first.jobId))?.attempt).toBe(2);
+      // The earlier one's wait ends at once (gone is ended), not with the next attempt.
+      await runtime.waitForChange({ ...earlier, status: 'running' });
+      await expect(runtime.readOutput(earlier, { after: null, maxBytes: 1024 })).rejects.toThrow(
+        RuntimeError,
+      );
+      const nextOutput = await runtime.readOutput(next, { after: null, maxBytes: 1024 });
+      expect(nextOutput.lines).toEqual([]);
+      await runtime.stop(next, 1);
+      await runtime.remove(next);
     });
 
     it("lists only this store's workloads, and removes idempotently", async () => {

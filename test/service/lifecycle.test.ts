@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../support/service';
-import { logsOf, statesOf, submit, waitForState } from '../support/jobs';
+import { submit, waitForState } from '../support/jobs';
 
 let service: TestService;
 beforeAll(async () => {
@@ -8,52 +8,8 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-describe('a job runs as a real container', () => {
-  it('completes on exit code 0, with its output kept and its path recorded', async () => {
-    const id = await submit(service, {
-      job_definition: 't::echo:1',
-      container_cmd_parameter: { greeting: 'hi there' },
-    });
-    const job = await waitForState(service, id, 'completed');
-    expect(job.system_note).toBeNull();
-    // The id's millisecond (low 32 bits) and its last 6 digits.
-    expect(job.name).toBe(`echo-${id.slice(4, 8)}${id.slice(9, 13)}${id.slice(-6)}`);
-    expect(await logsOf(service, id)).toBe('hi there\n');
-    expect(await statesOf(service, id)).toEqual([
-      'submitted',
-      'runnable',
-      'starting',
-      'running',
-      'completed',
-    ]);
-  });
-
-  it('fails on a non-zero exit and says the code', async () => {
-    const id = await submit(service, {
-      job_definition: 't::sh:1',
-      container_cmd_parameter: { script: 'echo oops >&2; exit 3' },
-    });
-    const job = await waitForState(service, id, 'failed');
-    expect(job.system_note).toBe('exited with code 3');
-    expect(await logsOf(service, id)).toBe('oops\n');
-  });
-
-  it('times out past the definition timeout and is stopped', async () => {
-    const id = await submit(service, { job_definition: 't::short:1' });
-    const job = await waitForState(service, id, 'timeout');
-    expect(job.system_note).toMatch(
-      /^ran past its timeout of 1 s and was stopped \(exit code \d+\)$/,
-    );
-  });
-
-  it('is an error with an actionable note when the image is missing', async () => {
-    const id = await submit(service, { job_definition: 't::ghost:1' });
-    const job = await waitForState(service, id, 'error');
-    expect(job.system_note).toContain(
-      'image jobdeck/no-such-image:missing is not on the container engine',
-    );
-  });
-
+// What a job does on each engine is test/support/engine-cases.ts's (engines.test.ts runs it here).
+describe('jobs over HTTP', () => {
   it('returns exactly the seven fields of the job record, times in RFC 3339 with milliseconds', async () => {
     const id = await submit(service, { job_definition: 't::echo:1', name: 'seven-fields' });
     const job = await waitForState(service, id, 'completed');
@@ -66,6 +22,7 @@ describe('a job runs as a real container', () => {
   });
 
   it('lists jobs newest first with a cursor, within the project only', async () => {
+    for (let i = 0; i < 3; i += 1) await submit(service, { job_definition: 't::echo:1' });
     const first = await service.request('GET', '/v1/client/jobs?limit=2');
     const page = first.body.data as { items: { id: string }[]; next_cursor: string | null };
     expect(page.items).toHaveLength(2);
@@ -91,15 +48,6 @@ describe('a job runs as a real container', () => {
     );
     await service.request('POST', `/v1/client/job/${blocker}/cancel`);
     await waitForState(service, waiting, 'completed');
-  });
-
-  it('applies the definition memory and CPU limits to the container', async () => {
-    const id = await submit(service, { job_definition: 't::limited:1' });
-    await waitForState(service, id, 'completed');
-    const [memory, cpu] = (await logsOf(service, id)).trim().split('\n');
-    expect(Number(memory)).toBe(64 * 1024 * 1024);
-    // cgroup v2 prints "50000 100000"; v1 prints the quota for a 100000 µs period.
-    expect(cpu!.split(' ')[0]).toBe('50000');
   });
 
   it('holds jobs of a paused queue as runnable and says so', async () => {

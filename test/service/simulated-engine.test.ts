@@ -89,17 +89,4 @@ describe('the simulated engine, behind the whole service', () => {
     expect(await logsOf(service, id)).toContain('disk quota exceeded');
     expect((await executionOf(id)).exit_code).toBe(3);
   });
-
-  it('cancels a running job: SIGTERM, 143, cancelled', async () => {
-    const id = await submit(service, {
-      job_definition: 't::echo:1',
-      container_env: env({ [SIMULATE.runMs]: '60000' }),
-    });
-    await waitForState(service, id, 'running');
-    const cancelled = await service.request('POST', `/v1/client/job/${id}/cancel`);
-    expect(cancelled.status).toBe(202);
-    const job = await waitForState(service, id, 'cancelled');
-    expect(job.system_note).toBe('cancelled on request; the container exited with code 143');
-    expect((await executionOf(id)).exit_code).toBe(143);
-  });
 });

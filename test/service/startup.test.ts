@@ -13,6 +13,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { freePort } from '../support/free-port';
 import { CLI, TEST_IMAGE } from '../support/service';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -87,21 +88,15 @@ function expectOneLine(outcome: Outcome): string {
   return outcome.stderr;
 }
 
-function listenOnFreePort(): Promise<Server> {
+async function listenOnFreePort(): Promise<Server> {
+  const port = await freePort();
   return new Promise((done) => {
     const server = createServer();
-    server.listen(0, '127.0.0.1', () => done(server));
+    server.listen(port, '127.0.0.1', () => done(server));
   });
 }
 
 const portOf = (server: Server) => (server.address() as { port: number }).port;
-
-async function freePort(): Promise<number> {
-  const server = await listenOnFreePort();
-  const port = portOf(server);
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 describe('start-up failures are one line that says what to do', () => {
   it('a port in use names the key, the address and the ways to choose another', async () => {

@@ -2,14 +2,14 @@
  * A real OpenID Provider (oidc-provider, certified) for the tests, run as its own process by
  * oidc-provider.ts: `node --import tsx test/support/oidc-provider-server.ts` with
  * OIDC_PROVIDER_CLIENT={"clientId","clientSecret","redirectUris"} in the environment. It listens
- * on 127.0.0.1 on a port the OS picks and prints {"issuer": "http://127.0.0.1:<port>"} as one
+ * on 127.0.0.1 on a port from freePort (free-port.ts) and prints {"issuer": "http://127.0.0.1:<port>"} as one
  * line on stdout when it is ready. Sign-in is its development login page: any login name is an
  * account (see ACCOUNTS), no password is checked.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
+import { freePort } from './free-port';
 
 // The two warnings that a provider made for tests is expected to give (its in-memory store and
 // its development login page) would be printed by every run: dropped. Any other warning still
@@ -58,8 +58,9 @@ const signingKey = {
 
 let handler: RequestListener = (_request, response) => response.writeHead(503).end();
 const server = createServer((request, response) => handler(request, response));
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const port = await freePort();
+await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+const issuer = `http://127.0.0.1:${port}`;
 
 const provider = new Provider(issuer, {
   clients: [

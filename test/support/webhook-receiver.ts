@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookEvent } from '../../contract';
+import { freePort } from './free-port';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -43,8 +43,9 @@ export class WebhookReceiver {
         setTimeout(() => response.writeHead(status, headers).end('ok'), delayMs).unref();
       });
     });
+    // Reserved, so that another test's server cannot take it while this one is closed.
+    if (this.port === 0) this.port = await freePort();
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.port = (server.address() as AddressInfo).port;
     this.server = server;
     return this;
   }

@@ -1,9 +1,11 @@
 import { createConnection, createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/free-port';
 import { detail, logsOf, statesOf, submit, waitForState } from '../support/jobs';
 import type { TestService } from '../support/service';
 import { MANAGER_SOCKET, hostname } from '../support/swarm';
-import { leftOnSwarm, nodeOfJob, startSwarmService, swarmServiceForFile } from './swarm';
+import { describeEngineCases, nodeOfJob } from '../support/engine-cases';
+import { SWARM, leftOnSwarm, startSwarmService, swarmServiceForFile } from './swarm';
 
 const swarm = swarmServiceForFile();
 const submitted: string[] = [];
@@ -14,70 +16,11 @@ const run = async (payload: Record<string, unknown>) => {
   return id;
 };
 
+// The lifecycle and cancel cases every engine runs (test/support/engine-cases.ts), on this file's
+// service; then what only a cluster does.
+describeEngineCases(SWARM, swarm, ['lifecycle', 'cancel']);
+
 describe('a job on the swarm', () => {
-  it('completes on one of its nodes, output kept, its service and network removed', async () => {
-    const id = await run({
-      job_definition: 't::echo:1',
-      container_cmd_parameter: { greeting: 'hi from the swarm' },
-    });
-    const job = await waitForState(swarm.service, id, 'completed');
-    expect(job.system_note).toBeNull();
-    expect(await logsOf(swarm.service, id)).toBe('hi from the swarm\n');
-    expect(await statesOf(swarm.service, id)).toEqual([
-      'submitted',
-      'runnable',
-      'starting',
-      'running',
-      'completed',
-    ]);
-    expect([1, 2, 3].map(hostname)).toContain(await nodeOfJob(swarm.service, id));
-    expect(leftOnSwarm(id)).toBe('');
-  });
-
-  it('fails with the exit code of the job', async () => {
-    const id = await run({
-      job_definition: 't::sh:1',
-      container_cmd_parameter: { script: 'echo oops >&2; exit 3' },
-    });
-    const job = await waitForState(swarm.service, id, 'failed');
-    expect(job.system_note).toBe('exited with code 3');
-    expect(await logsOf(swarm.service, id)).toBe('oops\n');
-  });
-
-  it('times out past the definition timeout and is stopped', async () => {
-    const id = await run({ job_definition: 't::short:1' });
-    const job = await waitForState(swarm.service, id, 'timeout');
-    // sleep as the init's child ends on SIGTERM: 143.
-    expect(job.system_note).toBe('ran past its timeout of 1 s and was stopped (exit code 143)');
-  });
-
-  it('cancels a running job, keeping the exit code: SIGTERM, then SIGKILL after the grace period', async () => {
-    const polite = await run({ job_definition: 't::sleep:1' });
-    const stubborn = await run({ job_definition: 't::stubborn:1' });
-    for (const id of [polite, stubborn]) await waitForState(swarm.service, id, 'running');
-    for (const id of [polite, stubborn]) {
-      const response = await swarm.service.request('POST', `/v1/client/job/${id}/cancel`);
-      expect(response.status).toBe(202);
-      expect((await detail(swarm.service, id)).state).toBe('cancelling');
-    }
-    expect((await waitForState(swarm.service, polite, 'cancelled')).system_note).toBe(
-      'cancelled on request; the container exited with code 143',
-    );
-    // It ignores SIGTERM: only the definition's 1 s grace period, fixed on its swarm.service, ends it.
-    expect((await waitForState(swarm.service, stubborn, 'cancelled')).system_note).toBe(
-      'cancelled on request; the container exited with code 137',
-    );
-    for (const id of [polite, stubborn]) expect(leftOnSwarm(id)).toBe('');
-  });
-
-  it('cancels a waiting job at once, and it never reaches the swarm', async () => {
-    const id = await run({ job_definition: 't::echo:1', job_queue: 't::paused' });
-    await waitForState(swarm.service, id, 'runnable');
-    await swarm.service.request('POST', `/v1/client/job/${id}/cancel`);
-    const job = await waitForState(swarm.service, id, 'cancelled');
-    expect(job.system_note).toBe('cancelled on request before it started');
-  });
-
   it('says why a job the swarm cannot place waits, and cancels it before it starts', async () => {
     const id = await run({ job_definition: 't::huge:1' });
     const deadline = Date.now() + 30_000;
@@ -96,28 +39,8 @@ describe('a job on the swarm', () => {
     expect(leftOnSwarm(id)).toBe('');
   });
 
-  it('is an error with an actionable note when the image is on no node', async () => {
-    const id = await run({ job_definition: 't::ghost:1' });
-    const job = await waitForState(swarm.service, id, 'error');
-    expect(job.system_note).toMatch(
-      /^image jobdeck\/no-such-image:missing is not on the swarm's nodes \(node jdswarm\d has none\); load it on every node/,
-    );
-    // It never ran, and its history does not say it did.
-    expect(await statesOf(swarm.service, id)).toEqual([
-      'submitted',
-      'runnable',
-      'starting',
-      'error',
-    ]);
-  });
-
-  it('runs with the limits, capabilities and no-new-privileges of the local engine, and no network', async () => {
-    const limited = await run({ job_definition: 't::limited:1' });
+  it('runs with the capabilities and no-new-privileges of the local engine, and no network', async () => {
     const probe = await run({ job_definition: 't::probe:1' });
-    await waitForState(swarm.service, limited, 'completed');
-    const [memory, cpu] = (await logsOf(swarm.service, limited)).trim().split('\n');
-    expect(Number(memory)).toBe(64 * 1024 * 1024);
-    expect(cpu!.split(' ')[0]).toBe('50000');
     await waitForState(swarm.service, probe, 'completed');
     const seen = await logsOf(swarm.service, probe);
     expect(seen).toContain('NoNewPrivs:\t1'); // from the nodes' daemon default (swarm-up.sh)
@@ -159,7 +82,8 @@ describe('a job on the swarm', () => {
     }
     expect(ran.length).toBeGreaterThan(10);
     for (const id of ran) expect(byJob.get(id), id).toBe(1);
-    expect([...byJob.keys()].filter((id) => !ran.includes(id))).toEqual([]);
+    // A job that never ran (the one no node can take) never started either.
+    expect(submitted.filter((id) => !ran.includes(id) && byJob.has(id))).toEqual([]);
   });
 });
 
@@ -175,8 +99,8 @@ describe('a swarm manager over TCP', () => {
       client.on('error', close);
       upstream.on('error', close);
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const { port } = proxy.address() as { port: number };
+    const port = await freePort();
+    await new Promise<void>((resolve) => proxy.listen(port, '127.0.0.1', resolve));
     tcpService = await startSwarmService({ host: `127.0.0.1:${port}` });
   });
   afterAll(async () => {

@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AttemptsAnswer } from '../../contract';
 import { detail, submit, waitForState } from '../support/jobs';
 import { NODES, hostname, nodeSocket, onNode, repairSwarm } from '../support/swarm';
-import { nodeOfJob, swarmServiceForFile } from './swarm';
+import { nodeOfJob } from '../support/engine-cases';
+import { swarmServiceForFile } from './swarm';
 
 // Jobs on the workers only: their faults never take the manager (and its API) down.
 const swarm = swarmServiceForFile({ constraints: ['node.role==worker'] });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { ContainerStarts } from '../support/engine-events';
-import { transitions } from '../support/jobs';
+import { CONTAINER_JOBS, type EngineCasesRow } from '../support/engine-cases';
 import { startService, testProjects, type TestService } from '../support/service';
 import { MANAGER_SOCKET, NODES, hostname, nodeSocket, onNode } from '../support/swarm';
 
@@ -51,14 +51,6 @@ export function startSwarmService(
     projects: swarmProjects(),
     ...settings,
   });
-}
-
-/** The node the job ran on, from the note the runner wrote when it started. */
-export async function nodeOfJob(service: TestService, id: string): Promise<string> {
-  const running = (await transitions(service, id)).find((t) => t.to === 'running');
-  const node = /^running on node (\S+)$/.exec(running?.note ?? '')?.[1];
-  if (!node) throw new Error(`job ${id} has no running note: ${JSON.stringify(running)}`);
-  return node;
 }
 
 /** Services (and job networks) the manager still holds for a job. */
@@ -112,3 +104,28 @@ export function swarmServiceForFile(
   });
   return context;
 }
+
+/** Resolves once the job's task has ended by itself (its service's task failed or completed). */
+async function taskEnded(jobId: string): Promise<void> {
+  const state = () =>
+    onNode(1, 'service', 'ps', '--format', '{{.CurrentState}}', `jobdeck-${jobId}`);
+  for (let i = 0; i < 60 && !/^(Failed|Complete)/.test(state()); i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** The swarm's row of the service's shared cases (test/support/engine-cases.ts). */
+export const SWARM: EngineCasesRow = {
+  name: 'the test swarm (3 nodes)',
+  serviceForCases: () => swarmServiceForFile(),
+  job: (behaviour) => CONTAINER_JOBS[behaviour],
+  nodes: NODES.map(hostname),
+  leftOf: leftOnSwarm,
+  missingImageNote:
+    /^image jobdeck\/no-such-image:missing is not on the swarm's nodes \(node jdswarm\d has none\); load it on every node/,
+  appliesLimits: true,
+  recovery: {
+    removeWorkload: (jobId) => void onNode(1, 'service', 'rm', `jobdeck-${jobId}`),
+    exited: taskEnded,
+  },
+};

@@ -109,6 +109,17 @@ export class FakeRuntime extends InMemoryEngine implements ContainerRuntime {
     this.table.change(jobId, { status: 'exited', exitCode, finishedAt: Date.now(), message });
   }
 
+  /** Its node was lost: the engine ends it with no exit code, saying so (cause `node_lost`). */
+  loseNode(jobId: string, message: string): void {
+    this.table.change(jobId, {
+      status: 'exited',
+      exitCode: null,
+      finishedAt: Date.now(),
+      message,
+      cause: 'node_lost',
+    });
+  }
+
   /** Its process ignores SIGTERM: a stop ends it only with the grace period's SIGKILL (137). */
   ignoreTerm(jobId: string): void {
     this.table.required(jobId);

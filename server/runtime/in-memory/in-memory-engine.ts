@@ -36,6 +36,6 @@ export abstract class InMemoryEngine {
 
   async readOutput(workload: Workload, window: OutputWindow): Promise<WorkloadOutput> {
     this.answer();
-    return this.table.readOutput(workload.jobId, window);
+    return this.table.readOutput(workload, window);
   }
 }

@@ -2,6 +2,7 @@ import { logInstantOfNanos } from '../../jobs/log-instant';
 import type { OutputStream } from '../../jobs/model';
 import {
   EngineUnavailableError,
+  RuntimeError,
   type OutputWindow,
   type Workload,
   type WorkloadLine,
@@ -87,8 +88,14 @@ export class WorkloadTable {
     }
   }
 
-  async waitForChange(workload: Workload): Promise<void> {
+  /** The workload itself, never the job's next attempt's made since it was removed. */
+  private held(workload: Workload): HeldWorkload | undefined {
     const current = this.workloads.get(workload.jobId);
+    return current?.id === workload.id ? current : undefined;
+  }
+
+  async waitForChange(workload: Workload): Promise<void> {
+    const current = this.held(workload);
     if (!current || current.status !== workload.status) return;
     await new Promise<void>((resolve, reject) => current.waiters.add({ resolve, reject }));
   }
@@ -101,9 +108,12 @@ export class WorkloadTable {
     }
   }
 
-  readOutput(jobId: string, { after, maxBytes, whole }: OutputWindow): WorkloadOutput {
+  readOutput(workload: Workload, { after, maxBytes, whole }: OutputWindow): WorkloadOutput {
+    const held = this.held(workload);
+    // As a real engine's: the engine answered, the workload is gone (read as it was removed).
+    if (!held) throw new RuntimeError(`the workload ${workload.id} is gone`);
     const sink = new LineTail(maxBytes);
-    for (const line of this.required(jobId).output) {
+    for (const line of held.output) {
       if (after === null || line.at > after) sink.add(line);
     }
     return whole ? { ...sink.tail(false), printed: sink.added } : sink.tail(false);

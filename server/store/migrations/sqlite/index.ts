@@ -1,4 +1,4 @@
-import type { Migration } from '../../sql/migrate';
+import { inOrder } from '../in-order';
 import * as m001 from './001-jobs';
 import * as m002 from './002-keys-and-meta';
 import * as m003 from './003-job-owner';
@@ -30,36 +30,36 @@ import * as m030 from './030-finished-counts';
 import * as m031 from './031-label-states';
 import * as m032 from './032-dependency-ends';
 
-/** The names are those in existing files' schema_migrations: never rename one. */
-export const sqliteMigrations: readonly Migration[] = [
-  { name: '001-jobs', up: m001.up },
-  { name: '002-keys-and-meta', up: m002.up },
-  { name: '003-job-owner', up: m003.up },
-  { name: '004-instances', up: m004.up },
-  { name: '005-run-options', up: m005.up },
-  { name: '006-log-lines', up: m006.up },
-  { name: '007-job-node', up: m007.up },
-  { name: '008-queue-finished', up: m008.up },
-  { name: '009-job-output', up: m009.up },
-  { name: '010-job-attempts', up: m010.up },
-  { name: '011-job-dependencies', up: m011.up },
-  { name: '012-schedules', up: m012.up },
-  { name: '013-waiting-jobs-index', up: m013.up },
-  { name: '014-job-arrays', up: m014.up },
-  { name: '015-project-output', up: m015.up },
-  { name: '016-queue-controls', up: m016.up },
-  { name: '017-job-labels', up: m017.up },
-  { name: '018-saved-views', up: m018.up },
-  { name: '019-bulk-actions', up: m019.up },
-  { name: '020-retention', up: m020.up },
-  { name: '021-runnable-not-before', up: m021.up },
-  { name: '022-trends', up: m022.up },
-  { name: '023-webhooks', up: m023.up },
-  { name: '024-key-roles', up: m024.up },
-  { name: '025-audit', up: m025.up },
-  { name: '026-sign-in', up: m026.up },
-  { name: '029-list-indexes', up: m029.up },
-  { name: '030-finished-counts', up: m030.up },
-  { name: '031-label-states', up: m031.up },
-  { name: '032-dependency-ends', up: m032.up },
-];
+/** SQLite's, under the names existing files' schema_migrations hold. */
+export const sqliteMigrations = inOrder({
+  '001-jobs': m001,
+  '002-keys-and-meta': m002,
+  '003-job-owner': m003,
+  '004-instances': m004,
+  '005-run-options': m005,
+  '006-log-lines': m006,
+  '007-job-node': m007,
+  '008-queue-finished': m008,
+  '009-job-output': m009,
+  '010-job-attempts': m010,
+  '011-job-dependencies': m011,
+  '012-schedules': m012,
+  '013-waiting-jobs-index': m013,
+  '014-job-arrays': m014,
+  '015-project-output': m015,
+  '016-queue-controls': m016,
+  '017-job-labels': m017,
+  '018-saved-views': m018,
+  '019-bulk-actions': m019,
+  '020-retention': m020,
+  '021-runnable-not-before': m021,
+  '022-trends': m022,
+  '023-webhooks': m023,
+  '024-key-roles': m024,
+  '025-audit': m025,
+  '026-sign-in': m026,
+  '029-list-indexes': m029,
+  '030-finished-counts': m030,
+  '031-label-states': m031,
+  '032-dependency-ends': m032,
+});

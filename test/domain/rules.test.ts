@@ -1,0 +1,151 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Job } from '../../server/jobs/model';
+import { startDomain } from './harness';
+
+/**
+ * The rules of retries, dependencies and arrays on the fake engine, in milliseconds: the service
+ * tier (test/service/retries, dependencies, arrays) keeps what only HTTP shows (the answers, the
+ * refusals at their fields, a kill -9 of the real process).
+ */
+let domain: Awaited<ReturnType<typeof startDomain>>;
+afterEach(() => domain.close());
+
+const quick = { initial_seconds: 0.3, jitter: 0 };
+
+async function until(done: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The workload of the job's `attempt`, once it runs. */
+const runningAttempt = (id: string, attempt: number) =>
+  until(() => {
+    const workload = domain.engine.workload(id);
+    return workload?.attempt === attempt && workload.status === 'running';
+  }, `attempt ${attempt} of ${id} running`);
+
+async function childrenOf(parent: string): Promise<Job[]> {
+  const page = { afterIndex: -1, limit: 100 };
+  return (await domain.system.service.array('t', parent, page)).children.items;
+}
+
+// The file's first test opens and migrates the store: seconds on a loaded machine.
+describe('retries', { timeout: 15_000 }, () => {
+  it('tries again on a fresh workload until an exit rule says stop, and ends as that attempt ended', async () => {
+    domain = await startDomain();
+    const id = await domain.submit({
+      retry: { attempts: 5, backoff: quick, on_exit: [{ exit_codes: [4], action: 'exit' }] },
+    });
+    await runningAttempt(id, 1);
+    domain.engine.exit(id, 3);
+    await runningAttempt(id, 2);
+    domain.engine.exit(id, 4);
+    const job = await domain.waitFor(id, 'failed');
+    expect([job.systemNote, job.exitCode]).toEqual(['exited with code 4', 4]);
+    const attempts = await domain.store.attempts(id);
+    expect(attempts.map((a) => [a.attempt, a.exitCode, a.retried])).toEqual([
+      [1, 3, true],
+      [2, 4, false],
+    ]);
+    expect(domain.engine.launches.filter((launched) => launched === id)).toHaveLength(2);
+  });
+
+  it('ends as its last attempt ended once the attempts are used', async () => {
+    domain = await startDomain();
+    const id = await domain.submit({ retry: { attempts: 2, backoff: quick } });
+    await runningAttempt(id, 1);
+    domain.engine.exit(id, 4);
+    await runningAttempt(id, 2);
+    domain.engine.exit(id, 5);
+    expect((await domain.waitFor(id, 'failed')).systemNote).toBe('exited with code 5');
+    expect(domain.engine.launches.filter((launched) => launched === id)).toHaveLength(2);
+  });
+});
+
+describe('dependencies', () => {
+  it('cancels an afterok dependent of a job that failed, and what waits for it; runs afternotok and afterany ones', async () => {
+    domain = await startDomain();
+    const failing = await domain.submit();
+    const onSuccess = await domain.submit({ depends_on: [{ job_id: failing }] });
+    const chained = await domain.submit({ depends_on: [{ job_id: onSuccess }] });
+    const onFailure = await domain.submit({
+      depends_on: [{ job_id: failing, type: 'afternotok' }],
+    });
+    const onAny = await domain.submit({ depends_on: [{ job_id: failing, type: 'afterany' }] });
+    for (const id of [onSuccess, chained, onFailure, onAny]) await domain.waitFor(id, 'pending');
+    await domain.waitFor(failing, 'running');
+    domain.engine.exit(failing, 3);
+
+    const name = (await domain.system.service.detail('t', failing)).name;
+    expect((await domain.waitFor(onSuccess, 'cancelled')).systemNote).toBe(
+      `cancelled: it was to start after job ${name} (${failing}) to complete (afterok), which ended failed`,
+    );
+    expect((await domain.waitFor(chained, 'cancelled')).systemNote).toMatch(
+      new RegExp(
+        `^cancelled: it was to start after job \\S+ \\(${onSuccess}\\) .*ended cancelled$`,
+      ),
+    );
+    for (const id of [onFailure, onAny]) {
+      await domain.waitFor(id, 'running');
+      domain.engine.exit(id, 0);
+      await domain.waitFor(id, 'completed');
+    }
+    expect(domain.engine.launches).not.toContain(onSuccess);
+    expect(domain.engine.launches).not.toContain(chained);
+  });
+});
+
+describe('arrays', () => {
+  it('fails the parent when a child fails, with the counts in its note', async () => {
+    domain = await startDomain();
+    const parent = await domain.submit({ array: { size: 3 } });
+    await domain.waitFor(parent, 'running');
+    const children = await childrenOf(parent);
+    for (const child of children) await domain.waitFor(child.id, 'running');
+    children.forEach((child, index) => domain.engine.exit(child.id, index === 1 ? 3 : 0));
+    const done = await domain.waitFor(parent, ['completed', 'failed', 'cancelled']);
+    expect([done.state, done.systemNote]).toEqual(['failed', '2 of 3 completed, 1 failed']);
+  });
+
+  it('cancels the rest of a sequential array when a child fails, and the parent ends failed', async () => {
+    domain = await startDomain();
+    const parent = await domain.submit({
+      array: { size: 4 },
+      depends_on: [{ type: 'sequential' }],
+    });
+    const [first, second] = await childrenOf(parent);
+    await domain.waitFor(first!.id, 'running');
+    expect((await domain.system.service.detail('t', second!.id)).state).toBe('pending');
+    domain.engine.exit(first!.id, 0);
+    await domain.waitFor(second!.id, 'running');
+    domain.engine.exit(second!.id, 4);
+    const done = await domain.waitFor(parent, ['completed', 'failed', 'cancelled']);
+    expect([done.state, done.systemNote]).toEqual([
+      'failed',
+      '1 of 4 completed, 1 failed, 2 cancelled',
+    ]);
+    const states = (await childrenOf(parent)).map((child) => child.state);
+    expect(states).toEqual(['completed', 'failed', 'cancelled', 'cancelled']);
+    expect(domain.engine.launches).toHaveLength(2);
+  });
+
+  it('cancels every child not yet ended when the parent is cancelled, running or waiting for a slot', async () => {
+    domain = await startDomain();
+    const parent = await domain.submit({ array: { size: 6 } });
+    await domain.waitFor(parent, 'running');
+    // Four slots in the queue: four run, two wait.
+    await until(
+      async () => (await childrenOf(parent)).filter((c) => c.state === 'running').length === 4,
+      'four children running',
+    );
+    await domain.system.service.cancel('t', parent, 'key:test');
+    const done = await domain.waitFor(parent, ['cancelled', 'failed', 'completed']);
+    expect(done.state).toBe('cancelled');
+    const children = await childrenOf(parent);
+    expect(children.map((child) => child.state)).toEqual(Array(6).fill('cancelled'));
+    expect(domain.engine.launches).toHaveLength(4);
+  });
+});
