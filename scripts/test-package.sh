@@ -86,6 +86,11 @@ for _ in $(seq 1 240); do
   sleep 0.25
 done
 [ "$state" = completed ] || fail "job $id ended as '$state', expected completed"
+# The installed client verbs, from their own bundle: a second job submitted and followed to its end.
+client_id=$(JOBDECK_URL=$api JOBDECK_API_KEY=$key node_modules/.bin/jobdeck submit demo::hello:1 demo::default --wait 2>/dev/null) ||
+  fail "jobdeck submit --wait from the package exited $?"
+[ "$(JOBDECK_URL=$api JOBDECK_API_KEY=$key node_modules/.bin/jobdeck logs "$client_id")" = "hello from the package" ] ||
+  fail "jobdeck logs from the package did not print the job's output"
 # The first start writes the code cache for this Node, beside the bundle.
 compgen -G "node_modules/jobdeck/dist/server/jobdeck.*.v8cache" >/dev/null ||
   fail "the first start wrote no code cache into node_modules/jobdeck/dist/server"
@@ -114,4 +119,4 @@ ready=$(curl -sS -o /dev/null -w '%{http_code}' "$api/readyz")
 for _ in $(seq 1 40); do compgen -G "$work/cache/jobdeck.*.v8cache" >/dev/null && break; sleep 0.25; done
 compgen -G "$work/cache/jobdeck.*.v8cache" >/dev/null ||
   fail "the unit's start wrote no code cache into its JOBDECK_CODE_CACHE_DIR"
-echo "package test: packed, installed into an empty folder, started, job $id completed; deploy.md's systemd unit verified and started ($(($(date +%s) - started)) s)"
+echo "package test: packed, installed into an empty folder, started, job $id completed (and $client_id through the client verbs); deploy.md's systemd unit verified and started ($(($(date +%s) - started)) s)"
