@@ -36,7 +36,10 @@ export function PaletteLauncher() {
         aria-keyshortcuts="Control+K Meta+K"
         data-testid="palette-button"
       >
-        Go to… <span aria-hidden="true">&nbsp;{isMac ? '⌘K' : 'Ctrl K'}</span>
+        Go to…{' '}
+        <span aria-hidden="true" className={classes.shortcut}>
+          &nbsp;{isMac ? '⌘K' : 'Ctrl K'}
+        </span>
       </UnstyledButton>
       {used && (
         <Suspense fallback={null}>
