@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobList } from '../../contract';
-import { submit } from '../support/jobs';
+import { listPage, submit } from '../support/jobs';
 import { startService, type TestService } from '../support/service';
 
 /** The list's `id_suffix` filter: a job found by the short id the console shows. */
@@ -12,17 +11,13 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 const held = { job_definition: 't::echo:1', job_queue: 't::paused' };
-const list = async (query: string) => {
-  const response = await service.request('GET', `/v1/client/jobs?${query}`);
-  expect(response.status, response.text).toBe(200);
-  return response.body.data as JobList;
-};
+const list = (query: string) => listPage(service, query);
 const ids = async (query: string) => (await list(query)).items.map((item) => item.id);
 
 describe('id_suffix', () => {
   it('finds a job by the end of its id, in either case, where jobs made together share the start', async () => {
     const jobs = await Promise.all([1, 2, 3].map(() => submit(service, held)));
-    // UUIDv7: the same millisecond's ids share their first digits, never their ends.
+    // UUIDv7: ids made together share their first digits (the time) and differ at the end.
     expect(new Set(jobs.map((id) => id.slice(0, 8))).size).toBeLessThan(jobs.length);
     for (const id of jobs) {
       expect(await ids(`id_suffix=${id.slice(-8)}`)).toEqual([id]);

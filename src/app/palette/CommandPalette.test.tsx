@@ -25,6 +25,9 @@ const second = '019af3c2-7b1e-7d4a-9c8e-77771a3c5d6e';
 
 afterEach(() => vi.unstubAllGlobals());
 
+// The palette's chunk, a 200 ms debounce and a read: seconds on a loaded machine.
+const LOADED = { timeout: 10_000 };
+
 describe('the command palette', () => {
   it('opens with Ctrl-K and opens a job by its short id, keyboard only', async () => {
     const fetch = stubService([
@@ -44,15 +47,15 @@ describe('the command palette', () => {
     const user = userEvent.setup();
     await screen.findByTestId('where');
     await user.keyboard('{Control>}k{/Control}');
-    const box = await screen.findByRole('combobox', {}, { timeout: 10_000 });
-    await waitFor(() => expect(box).toHaveFocus());
+    const box = await screen.findByRole('combobox', {}, LOADED);
+    await waitFor(() => expect(box).toHaveFocus(), LOADED);
     await user.keyboard('…1a3c5d6e');
-    const option = await screen.findByRole('option', { name: /nightly-7/ });
+    const option = await screen.findByRole('option', { name: /nightly-7/ }, LOADED);
     expect(option).toHaveAttribute('aria-selected', 'true');
     expect(option).toHaveTextContent('…1a3c5d6e');
     await user.keyboard('{Enter}');
     expect(await screen.findByTestId('where')).toHaveTextContent(`/jobs/${first}`);
-    await waitFor(() => expect(screen.queryByRole('combobox')).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('combobox')).toBeNull(), LOADED);
     expect(requestedPaths(fetch).some((path) => path.includes('id_suffix=1a3c5d6e'))).toBe(true);
   });
 
@@ -86,13 +89,13 @@ describe('the command palette', () => {
     renderWithService(shell, capabilities({ identity: false }), '/');
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('palette-button'));
-    await screen.findByRole('combobox', {}, { timeout: 10_000 });
+    await screen.findByRole('combobox', {}, LOADED);
     await user.keyboard('1a3c5d6e');
-    const jobs = await screen.findByRole('group', { name: 'Jobs' });
-    await waitFor(() => expect(within(jobs).getAllByRole('option')).toHaveLength(2));
+    const jobs = await screen.findByRole('group', { name: 'Jobs' }, LOADED);
+    await waitFor(() => expect(within(jobs).getAllByRole('option')).toHaveLength(2), LOADED);
     await user.clear(screen.getByRole('combobox'));
     await user.keyboard('night');
-    const queues = await screen.findByRole('group', { name: 'Queues' });
+    const queues = await screen.findByRole('group', { name: 'Queues' }, LOADED);
     expect(
       within(queues)
         .getAllByRole('option')
