@@ -76,6 +76,9 @@ const oneOrMany = <T extends z.ZodType>(item: T) =>
     z.array(item).min(1),
   );
 
+/** The end of a job id: its random part (ids are UUIDv7), at least 6 digits to narrow it down. */
+const ID_SUFFIX = /^[0-9a-fA-F]{6,12}$/;
+
 export const jobListQuerySchema = z.strictObject({
   state: oneOrMany(jobStateSchema).optional(),
   /** A queue as Job Submit's `job_queue` names one. */
@@ -84,6 +87,15 @@ export const jobListQuerySchema = z.strictObject({
   name: plainText(
     z.string().max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
   ).optional(),
+  /** Jobs whose id ends with these hex digits: the console's short id (docs/console.md). */
+  id_suffix: z
+    .string()
+    .regex(ID_SUFFIX, 'must be 6 to 12 hex digits, the end of a job id')
+    .optional()
+    .meta({
+      description:
+        'Jobs whose id ends with these 6 to 12 hex digits, in either case: a short id. Several may match',
+    }),
   created_after: timestamp.optional(),
   created_before: timestamp.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),

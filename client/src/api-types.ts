@@ -1918,6 +1918,8 @@ export interface operations {
         )[];
         queue?: string;
         name?: string;
+        /** @description Jobs whose id ends with these 6 to 12 hex digits, in either case: a short id. Several may match */
+        id_suffix?: string;
         created_after?: string;
         created_before?: string;
         limit?: number;

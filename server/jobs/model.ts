@@ -285,6 +285,8 @@ export interface JobListFilter {
   states?: readonly JobState[];
   queue?: string;
   namePrefix?: string;
+  /** Jobs whose id ends with these hex digits (6 to 12, lower case): the console's short id. */
+  idSuffix?: string;
   createdAfter?: number;
   createdBefore?: number;
   /** Jobs with every one of these labels. */

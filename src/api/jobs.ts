@@ -12,6 +12,7 @@ import {
   type BulkFilter,
   type JobExecution,
   type JobList,
+  type JobListItem,
   type JobLogs,
   type JobRecord,
   type JobState,
@@ -144,6 +145,30 @@ export function jobListSearch(filter: JobFilter, page: { cursor?: string; limit:
   if (page.cursor) query.set('cursor', page.cursor);
   query.set('limit', String(page.limit));
   return query;
+}
+
+/**
+ * Extension: up to `limit` jobs whose id ends with `end` (the short id's digits), or whose name
+ * starts with `name`. Null when the service cannot answer it: it has no list, or a list without
+ * the `id_suffix` filter (a 400 naming it), or the name is none a job could have.
+ */
+export async function findJobs(
+  by: { end: string } | { name: string },
+  limit: number,
+): Promise<JobListItem[] | null> {
+  const query = new URLSearchParams({ limit: String(limit) });
+  if ('end' in by) query.set('id_suffix', by.end);
+  else query.set('name', by.name);
+  try {
+    return await optional(
+      async () =>
+        (await apiRequest('GET', `/v1/client/jobs?${query}`, successEnvelope(jobListSchema))).data
+          .items,
+    );
+  } catch (error) {
+    if (isApiError(error) && error.status === 400) return null;
+    throw error;
+  }
 }
 
 /** Extension: one page of the project's jobs, newest first; null when the service has no list. */

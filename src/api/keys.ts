@@ -12,6 +12,8 @@ export const jobKeys = {
   lists: () => [...jobKeys.all, 'list'] as const,
   list: (filter: JobFilter, cursor: string | undefined) =>
     [...jobKeys.lists(), { filter, cursor: cursor ?? null }] as const,
+  /** Jobs found by a short id or a name prefix (the command palette). */
+  search: (by: { end: string } | { name: string }) => [...jobKeys.all, 'search', by] as const,
   details: () => [...jobKeys.all, 'detail'] as const,
   detail: (id: string) => [...jobKeys.details(), id] as const,
   logs: (id: string) => [...jobKeys.detail(id), 'logs'] as const,

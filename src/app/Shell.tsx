@@ -21,6 +21,7 @@ import { identityQuery } from '../api/identity';
 import { useCan } from '../api/permissions';
 import { needsSignIn, useSession } from '../api/session';
 import { lazyPage } from '../lib/lazy-page';
+import { PaletteLauncher } from './PaletteLauncher';
 import { ServiceUnreachableNotice } from './ServiceUnreachableNotice';
 
 // Only a signed-in user has them: their menus stay out of everyone's first page load.
@@ -147,7 +148,10 @@ function Header({
           </Badge>
         )}
       </Group>
-      <Account session={session} />
+      <Group gap="xs" wrap="nowrap">
+        <PaletteLauncher />
+        <Account session={session} />
+      </Group>
     </Group>
   );
 }

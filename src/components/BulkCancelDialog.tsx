@@ -8,6 +8,7 @@ import {
   type CancelTarget,
 } from '../lib/bulk-cancel-plan';
 import { JobNameList } from './JobNameList';
+import { shortId } from '../lib/short-id';
 
 function PlanGroup({
   title,
@@ -47,7 +48,12 @@ function Outcomes({ outcomes }: { outcomes: CancelOutcome[] }) {
       <Table.Tbody>
         {outcomes.map((outcome) => (
           <Table.Tr key={outcome.id} data-result={outcome.result}>
-            <Table.Td>{outcome.name}</Table.Td>
+            <Table.Td>
+              {outcome.name}{' '}
+              <Text span size="xs" c="dimmed" ff="monospace">
+                {shortId(outcome.id)}
+              </Text>
+            </Table.Td>
             <Table.Td>
               <Badge color={OUTCOME_LABELS[outcome.result].color} variant="filled">
                 {OUTCOME_LABELS[outcome.result].text}

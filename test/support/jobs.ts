@@ -1,4 +1,4 @@
-import type { JobRecord, JobState } from '../../contract';
+import type { JobList, JobRecord, JobState } from '../../contract';
 import type { ApiResponse, TestService } from './service';
 
 /**
@@ -32,6 +32,12 @@ export async function submit(
 export async function detail(service: TestService, id: string): Promise<JobRecord> {
   return expectStatus(await service.request('GET', `/v1/client/job/${id}`), 200).body
     .data as JobRecord;
+}
+
+/** One page of List Jobs with this query string (`state=failed&limit=5`). */
+export async function listPage(service: TestService, query: string): Promise<JobList> {
+  return expectStatus(await service.request('GET', `/v1/client/jobs?${query}`), 200).body
+    .data as JobList;
 }
 
 /** Polls Job Detail until the job is in one of `states`; fails with the last record seen. */

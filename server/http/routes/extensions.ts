@@ -62,7 +62,8 @@ export function extensionRoutes(
       const beforeSeq =
         query.cursor === undefined ? undefined : positions.decode(project, query.cursor);
       if (beforeSeq === null) throw new HttpError(400, `cursor: ${CURSOR_MESSAGE}`);
-      const filter = { ...jobFilterOf(query), project };
+      const idSuffix = query.id_suffix?.toLowerCase();
+      const filter = { ...jobFilterOf(query), idSuffix, project };
       const [jobs, counted] = await Promise.all([
         service.list({ ...filter, limit: query.limit, beforeSeq }),
         service.count(filter, MAX_COUNTED_JOBS),

@@ -34,6 +34,7 @@ export const MIGRATION_NAMES = [
   '030-finished-counts',
   '031-label-states',
   '032-dependency-ends',
+  '033-job-id-ends',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];

@@ -18,6 +18,7 @@ import { AUDIT_ACTIONS, type AuditAction, type AuditEvent } from '../../../contr
 import { auditQuery, type AuditFilter } from '../../api/audit';
 import { useCapabilities } from '../../api/capabilities';
 import { identityQuery } from '../../api/identity';
+import { shortId } from '../../lib/short-id';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { TimeText } from '../../components/TimeText';
 
@@ -40,7 +41,7 @@ const detailText = (detail: AuditEvent['detail']) =>
 function EventTable({ events }: { events: AuditEvent[] }) {
   return (
     <Table.ScrollContainer minWidth={800}>
-      <Table striped withTableBorder fz="sm" aria-label="Audit events">
+      <Table data-cards striped withTableBorder fz="sm" aria-label="Audit events">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Time</Table.Th>
@@ -54,16 +55,22 @@ function EventTable({ events }: { events: AuditEvent[] }) {
         <Table.Tbody>
           {events.map((event) => (
             <Table.Tr key={event.id} data-testid="audit-event">
-              <Table.Td>
+              <Table.Td data-label="Time">
                 <TimeText iso={event.at} />
               </Table.Td>
-              <Table.Td ff="monospace">{event.actor}</Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Actor" ff="monospace">
+                {event.actor}
+              </Table.Td>
+              <Table.Td data-label="Action">
                 <Code>{event.action}</Code>
               </Table.Td>
-              <Table.Td ff="monospace">{event.target ?? '—'}</Table.Td>
-              <Table.Td ff="monospace">{event.address}</Table.Td>
-              <Table.Td>{detailText(event.detail)}</Table.Td>
+              <Table.Td data-label="Target" ff="monospace" title={event.target ?? undefined}>
+                {event.target ? shortId(event.target) : '—'}
+              </Table.Td>
+              <Table.Td data-label="Address" ff="monospace">
+                {event.address}
+              </Table.Td>
+              <Table.Td data-label="Detail">{detailText(event.detail)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

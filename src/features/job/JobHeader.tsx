@@ -1,4 +1,4 @@
-import { Button, Code, Group, Stack, Title } from '@mantine/core';
+import { Button, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { UNSUCCESSFUL_STATES, dependencyStatus, type JobRecord } from '../../../contract';
 import { childrenNotEnded, isArrayParent, type ArrayAnswer } from '../../api/arrays';
@@ -7,6 +7,7 @@ import { useCan } from '../../api/permissions';
 import { CopyTextButton } from '../../components/CopyTextButton';
 import { StateBadge } from '../../components/StateBadge';
 import { recentJobsStore } from '../../lib/history';
+import { shortId } from '../../lib/short-id';
 import { ArrayPlace } from './ArrayPlace';
 import { CancelButton } from './CancelControl';
 
@@ -41,7 +42,10 @@ export function JobHeader({ job, array }: { job: JobRecord; array: ArrayAnswer |
           <StateBadge state={job.state} size="lg" />
         </Group>
         <Group gap={6}>
-          <Code>{job.id}</Code>
+          <Code data-testid="job-short-id">{shortId(job.id)}</Code>
+          <Text span size="xs" c="dimmed" ff="monospace">
+            {job.id}
+          </Text>
           <CopyTextButton value={job.id} label="Copy id" size="compact-xs" variant="subtle" />
         </Group>
         {array && <ArrayPlace name={job.name} array={array} />}

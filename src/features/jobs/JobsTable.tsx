@@ -11,6 +11,7 @@ import {
 import { StateBadge } from '../../components/StateBadge';
 import { TimeText } from '../../components/TimeText';
 import { durationMs, formatDuration } from '../../lib/time';
+import { shortId } from '../../lib/short-id';
 import { isFailureNote, rowNote } from '../../lib/waiting-text';
 import { useNow } from '../../lib/use-now';
 import { sortJobs } from './sort-jobs';
@@ -27,12 +28,6 @@ function nextSort(sort: TableSort, key: SortKey): TableSort {
   if (sort.key !== key) return { key, direction: FIRST_DIRECTION[key] };
   return { key, direction: sort.direction === 'ascending' ? 'descending' : 'ascending' };
 }
-
-/**
- * The id's last 8 characters: ids are time-ordered (UUIDv7), so a page's jobs share their first
- * ones and differ at the end. The copy button copies the whole id.
- */
-const shortId = (id: string) => (id.length > 9 ? `…${id.slice(-8)}` : id);
 
 function SortableHeader({
   label,
@@ -67,7 +62,7 @@ function SortableHeader({
 function NoteCell({ job }: { job: JobListItem }) {
   const note = rowNote(job);
   return (
-    <Table.Td data-testid="note" style={{ whiteSpace: 'normal' }}>
+    <Table.Td data-testid="note" data-label="Note" style={{ whiteSpace: 'normal' }}>
       {note === null ? (
         <Text span c="dimmed">
           —
@@ -92,7 +87,7 @@ function JobRow({ job, now, selection }: { job: JobListItem; now: number; select
       <Table.Td>
         <SelectRowCheckbox id={job.id} name={job.name} {...selection} />
       </Table.Td>
-      <Table.Td style={{ whiteSpace: 'normal' }}>
+      <Table.Td data-label="Name" style={{ whiteSpace: 'normal' }}>
         {/* Name and definition on one line when they fit: a row a line high. */}
         <Group gap={6} style={{ rowGap: 0 }}>
           <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`} size="sm">
@@ -104,7 +99,7 @@ function JobRow({ job, now, selection }: { job: JobListItem; now: number; select
         </Group>
         <LabelBadges labels={job.labels} />
       </Table.Td>
-      <Table.Td>
+      <Table.Td data-label="Id">
         <Group gap={4} wrap="nowrap">
           <Text span ff="monospace" size="sm" data-testid="job-id">
             {shortId(job.id)}
@@ -113,23 +108,23 @@ function JobRow({ job, now, selection }: { job: JobListItem; now: number; select
         </Group>
       </Table.Td>
       {/* Wide enough for every state's word: a squeezed badge would cut it short. */}
-      <Table.Td miw={104}>
+      <Table.Td miw={104} data-label="State">
         <StateBadge state={job.state} size="sm" />
       </Table.Td>
-      <Table.Td>{job.job_queue}</Table.Td>
-      <Table.Td data-testid="created">
+      <Table.Td data-label="Queue">{job.job_queue}</Table.Td>
+      <Table.Td data-testid="created" data-label="Created">
         <TimeText iso={job.created_at} relativeTo={now} short />
       </Table.Td>
-      <Table.Td data-testid="started">
+      <Table.Td data-testid="started" data-label="Started">
         <TimeText iso={job.started_at} relativeTo={now} short />
       </Table.Td>
-      <Table.Td data-testid="ended">
+      <Table.Td data-testid="ended" data-label="Ended">
         <TimeText iso={job.finished_at} relativeTo={now} short />
       </Table.Td>
-      <Table.Td ff="monospace" data-testid="duration">
+      <Table.Td ff="monospace" data-testid="duration" data-label="Duration">
         {duration === null ? '—' : formatDuration(duration)}
       </Table.Td>
-      <Table.Td ff="monospace" data-testid="exit-code">
+      <Table.Td ff="monospace" data-testid="exit-code" data-label="Exit code">
         {job.exit_code ?? '—'}
       </Table.Td>
       <NoteCell job={job} />
@@ -162,6 +157,7 @@ export function JobsTable({
         striped
         highlightOnHover
         aria-label="Project jobs"
+        data-cards
         fz="sm"
         verticalSpacing={4}
         horizontalSpacing="xs"

@@ -8,6 +8,7 @@ import { jobDetailQuery } from '../../api/queries';
 import { StateBadge } from '../../components/StateBadge';
 import { TimeText } from '../../components/TimeText';
 import { forgetJob, recentJobsStore, recordObservedState, type RecentJob } from '../../lib/history';
+import { shortId } from '../../lib/short-id';
 import { useSettings } from '../../lib/settings';
 import { rowNote } from '../../lib/waiting-text';
 
@@ -23,25 +24,25 @@ function RecentJobRow({ job, pollMs }: { job: RecentJob; pollMs: number }) {
   const note = query.data ? rowNote(query.data) : null;
   return (
     <Table.Tr>
-      <Table.Td>
+      <Table.Td data-label="Job">
         <Anchor component={Link} to={`/jobs/${encodeURIComponent(job.id)}`}>
-          {job.name ?? job.id.slice(0, 8)}
+          {job.name ?? shortId(job.id)}
         </Anchor>
         <Text size="xs" c="dimmed" ff="monospace">
           {job.id}
         </Text>
       </Table.Td>
-      <Table.Td>
+      <Table.Td data-label="State">
         {notFound ? (
           <Text c="dimmed">not found</Text>
         ) : (
           <StateBadge state={job.lastState} size="sm" />
         )}
       </Table.Td>
-      <Table.Td visibleFrom="sm">
+      <Table.Td data-label="Opened" visibleFrom="sm">
         <TimeText iso={job.submittedAt} />
       </Table.Td>
-      <Table.Td data-testid="note">
+      <Table.Td data-label="Note" data-testid="note">
         <Text size="xs" lineClamp={2} c={note === null ? 'dimmed' : undefined}>
           {note ?? '—'}
         </Text>
@@ -68,7 +69,7 @@ export function RecentJobs() {
     return <Text c="dimmed">No jobs yet. Submitted and opened jobs appear here.</Text>;
   return (
     <Table.ScrollContainer minWidth={360}>
-      <Table striped highlightOnHover aria-label="Recent jobs">
+      <Table data-cards striped highlightOnHover aria-label="Recent jobs">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Job</Table.Th>

@@ -19,7 +19,7 @@ export function KeyTable({ keys, actor }: { keys: ApiKey[]; actor: string | unde
   return (
     <>
       <Table.ScrollContainer minWidth={880}>
-        <Table striped fz="sm" aria-label="API keys">
+        <Table data-cards striped fz="sm" aria-label="API keys">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Label</Table.Th>
@@ -40,7 +40,7 @@ export function KeyTable({ keys, actor }: { keys: ApiKey[]; actor: string | unde
               const status = keyStatus(key, now);
               return (
                 <Table.Tr key={key.id} data-testid="api-key">
-                  <Table.Td>
+                  <Table.Td data-label="Label">
                     {key.label ?? (
                       <Text span c="dimmed">
                         {key.id}
@@ -52,22 +52,22 @@ export function KeyTable({ keys, actor }: { keys: ApiKey[]; actor: string | unde
                       </Badge>
                     )}
                   </Table.Td>
-                  <Table.Td>{key.role}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Role">{key.role}</Table.Td>
+                  <Table.Td data-label="Created">
                     <TimeText iso={key.created_at} relativeTo={now} />
                   </Table.Td>
-                  <Table.Td>{key.created_by ?? 'command line'}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="By">{key.created_by ?? 'command line'}</Table.Td>
+                  <Table.Td data-label="Expires">
                     {key.expires_at ? <TimeText iso={key.expires_at} /> : 'never'}
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Last used">
                     {key.last_used_at ? (
                       <TimeText iso={key.last_used_at} relativeTo={now} />
                     ) : (
                       'never'
                     )}
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Status">
                     <Badge variant="filled" color={STATUS_COLORS[status]}>
                       {status}
                     </Badge>

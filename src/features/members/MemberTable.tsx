@@ -44,7 +44,7 @@ export function MemberTable({ members }: { members: Member[] }) {
       {/* A refusal (the last admin, say) in the service's words, above the table it is about. */}
       {put.isError && <ErrorAlert error={put.error} title="The role was not changed" />}
       <Table.ScrollContainer minWidth={760}>
-        <Table striped fz="sm" aria-label="Members">
+        <Table data-cards striped fz="sm" aria-label="Members">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Identity</Table.Th>
@@ -60,8 +60,8 @@ export function MemberTable({ members }: { members: Member[] }) {
           <Table.Tbody>
             {members.map((member) => (
               <Table.Tr key={member.identity} data-testid="member">
-                <Table.Td>{member.identity}</Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Identity">{member.identity}</Table.Td>
+                <Table.Td data-label="Role">
                   <RoleSelect
                     aria-label={`Role of ${member.identity}`}
                     size="xs"
@@ -71,11 +71,11 @@ export function MemberTable({ members }: { members: Member[] }) {
                     onChange={(role) => put.mutate({ identity: member.identity, role })}
                   />
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Added">
                   <TimeText iso={member.added_at} relativeTo={now} />
                 </Table.Td>
-                <Table.Td>{member.added_by ?? 'command line'}</Table.Td>
-                <Table.Td>
+                <Table.Td data-label="By">{member.added_by ?? 'command line'}</Table.Td>
+                <Table.Td data-label="Last signed in">
                   {member.last_sign_in_at ? (
                     <TimeText iso={member.last_sign_in_at} relativeTo={now} />
                   ) : (

@@ -5,6 +5,7 @@ import type { WebhookDelivery } from '../../../contract';
 import { webhookDeliveriesQuery } from '../../api/webhooks';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { TimeText } from '../../components/TimeText';
+import { shortId } from '../../lib/short-id';
 import { useNow } from '../../lib/use-now';
 
 const STATE_COLORS: Record<WebhookDelivery['state'], string> = {
@@ -43,7 +44,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
     );
   return (
     <Table.ScrollContainer minWidth={720}>
-      <Table striped fz="sm" aria-label="Deliveries">
+      <Table data-cards striped fz="sm" aria-label="Deliveries">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Created</Table.Th>
@@ -59,30 +60,30 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
         <Table.Tbody>
           {deliveries.data.map((delivery) => (
             <Table.Tr key={delivery.id} data-testid="delivery">
-              <Table.Td>
+              <Table.Td data-label="Created">
                 <TimeText iso={delivery.created_at} relativeTo={now} />
               </Table.Td>
-              <Table.Td>{delivery.event_type}</Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Event">{delivery.event_type}</Table.Td>
+              <Table.Td data-label="Job">
                 {delivery.job_id ? (
                   <Anchor component={Link} to={`/jobs/${delivery.job_id}`} size="sm">
-                    {delivery.job_id.slice(0, 8)}
+                    {shortId(delivery.job_id)}
                   </Anchor>
                 ) : (
                   '—'
                 )}
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Delivery">
                 <Badge variant="filled" color={STATE_COLORS[delivery.state]}>
                   {delivery.state}
                 </Badge>
               </Table.Td>
-              <Table.Td>{delivery.attempts}</Table.Td>
-              <Table.Td>{delivery.response_status ?? '—'}</Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Attempts">{delivery.attempts}</Table.Td>
+              <Table.Td data-label="Status">{delivery.response_status ?? '—'}</Table.Td>
+              <Table.Td data-label="Latency">
                 {delivery.latency_ms === null ? '—' : `${delivery.latency_ms} ms`}
               </Table.Td>
-              <Table.Td>
+              <Table.Td data-label="Last error">
                 <Outcome delivery={delivery} now={now} />
               </Table.Td>
             </Table.Tr>

@@ -19,7 +19,7 @@ const webhook: Webhook = {
 const delivery = (fields: Partial<WebhookDelivery>): WebhookDelivery => ({
   id: 'd-1',
   event_type: 'job.failed',
-  job_id: 'job-12345678',
+  job_id: '019af3c2-7b1e-7d4a-9c8e-4b2f1a3c5d6e',
   state: 'delivered',
   attempts: 1,
   response_status: 200,
@@ -87,8 +87,9 @@ describe('the webhooks page', () => {
     expect(within(rows[0]!).getByText('pending')).toBeTruthy();
     expect(within(rows[0]!).getByText(/answered 500 · next try/)).toBeTruthy();
     expect(within(rows[1]!).getByText('12 ms')).toBeTruthy();
-    expect(within(rows[1]!).getByRole('link', { name: 'job-1234' }).getAttribute('href')).toBe(
-      '/jobs/job-12345678',
+    // The short id: the random end of the UUIDv7, not its start (the time, shared by a burst).
+    expect(within(rows[1]!).getByRole('link', { name: '…1a3c5d6e' }).getAttribute('href')).toBe(
+      '/jobs/019af3c2-7b1e-7d4a-9c8e-4b2f1a3c5d6e',
     );
   });
 

@@ -29,6 +29,7 @@ import * as m029 from './029-list-indexes';
 import * as m030 from './030-finished-counts';
 import * as m031 from './031-label-states';
 import * as m032 from './032-dependency-ends';
+import * as m033 from './033-job-id-ends';
 
 /** SQLite's, under the names existing files' schema_migrations hold. */
 export const sqliteMigrations = inOrder({
@@ -62,4 +63,5 @@ export const sqliteMigrations = inOrder({
   '030-finished-counts': m030,
   '031-label-states': m031,
   '032-dependency-ends': m032,
+  '033-job-id-ends': m033,
 });

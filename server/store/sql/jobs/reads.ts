@@ -22,6 +22,10 @@ const FEW_NAMED = 10_000;
  */
 const FEW_IN_STATES = 1_000;
 
+/** The index's key is an id's last 6 digits (migration 033); a longer end is checked on its rows. */
+const ID_END_KEY = 6;
+const UUID_LENGTH = 36;
+
 type Reads = Pick<
   JobStore,
   | 'getJob'
@@ -106,8 +110,9 @@ export class JobReads implements Reads, JobCounts {
 
   /** Counting stops past `atMost`: a count of a filter over millions of jobs costs a bounded read. */
   async countJobs(filter: JobFilter, atMost: number) {
-    const { states, queue, namePrefix, createdAfter, createdBefore, labels } = filter;
-    const byLabels = labels?.length && !queue && !namePrefix && !createdAfter && !createdBefore;
+    const { states, queue, namePrefix, idSuffix, createdAfter, createdBefore, labels } = filter;
+    const byLabels =
+      labels?.length && !queue && !namePrefix && !idSuffix && !createdAfter && !createdBefore;
     // By labels, and states if asked, their index answers: 10,000 jobs of a common label were
     // 10,000 job rows, each read for its state too.
     const bounded = byLabels
@@ -161,7 +166,8 @@ export class JobReads implements Reads, JobCounts {
    * of them soon: sorting every one of them would cost in proportion to how many there are.
    */
   private async matchingWithin(filter: JobFilter) {
-    const { project, states, queue, labels, createdAfter, createdBefore, namePrefix } = filter;
+    const { project, states, queue, labels, createdAfter, createdBefore, namePrefix, idSuffix } =
+      filter;
     const timed = createdAfter !== undefined || createdBefore !== undefined;
     // PostgreSQL's statistics already choose between the state's index and the walk.
     const byStatesAlone =
@@ -170,6 +176,7 @@ export class JobReads implements Reads, JobCounts {
       !queue &&
       !labels?.length &&
       !namePrefix &&
+      !idSuffix &&
       !timed;
     const [window, manyNamed, sortFew] = await Promise.all([
       timed ? seqWindow(this.tables.db, project, createdAfter, createdBefore) : {},
@@ -178,7 +185,11 @@ export class JobReads implements Reads, JobCounts {
         ? this.hasMore({ project, states }, FEW_IN_STATES).then((many) => !many)
         : false,
     ]);
-    return { ...this.matching(filter, { window, walkNames: manyNamed }), sortFew };
+    // An id's end matches a handful of jobs at most: read from its index and sorted.
+    return {
+      ...this.matching(filter, { window, walkNames: manyNamed }),
+      sortFew: sortFew || idSuffix !== undefined,
+    };
   }
 
   /** Whether more than `few` of the project's listed jobs match. */
@@ -224,6 +235,16 @@ export class JobReads implements Reads, JobCounts {
       query = query
         .where(name, '>=', filter.namePrefix)
         .where(name, '<', `${filter.namePrefix}\x7f`);
+    }
+    if (filter.idSuffix) {
+      // The index's expression literally: PostgreSQL matches an index's expression only to the
+      // same text (a parameter is not), and a longer end is then checked on the rows it finds.
+      const suffix = filter.idSuffix;
+      query = query.where(sql<string>`substr(jobs.id, 31)`, '=', suffix.slice(-ID_END_KEY));
+      if (suffix.length > ID_END_KEY) {
+        const from = sql.lit(UUID_LENGTH - suffix.length + 1);
+        query = query.where(sql<string>`substr(jobs.id, ${from})`, '=', suffix);
+      }
     }
     if (filter.createdAfter !== undefined) {
       query = query.where('jobs.created_at', '>', filter.createdAfter);
