@@ -71,6 +71,7 @@ describe('the SQLite driver', () => {
         '030-finished-counts',
         '031-label-states',
         '032-dependency-ends',
+        '033-list-sort-indexes',
       ]);
       expect(modeOf(file)).toBe(0o600);
       const day = await store.jobs.countByQueue(

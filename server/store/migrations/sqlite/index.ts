@@ -29,6 +29,7 @@ import * as m029 from './029-list-indexes';
 import * as m030 from './030-finished-counts';
 import * as m031 from './031-label-states';
 import * as m032 from './032-dependency-ends';
+import * as m033 from './033-list-sort-indexes';
 
 /** The names are those in existing files' schema_migrations: never rename one. */
 export const sqliteMigrations: readonly Migration[] = [
@@ -62,4 +63,5 @@ export const sqliteMigrations: readonly Migration[] = [
   { name: '030-finished-counts', up: m030.up },
   { name: '031-label-states', up: m031.up },
   { name: '032-dependency-ends', up: m032.up },
+  { name: '033-list-sort-indexes', up: m033.up },
 ];
