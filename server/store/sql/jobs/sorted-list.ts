@@ -25,6 +25,15 @@ function sortKey(field: ListOrder['field']): RawBuilder<number | null> {
   }
 }
 
+/**
+ * The jobs that have a value. Created always has one, and SQLite drops an `IS NOT NULL` on a
+ * column declared NOT NULL before it matches partial indexes, so that 029's index would not
+ * serve: a bound any creation time passes keeps it (800 ms → 1 ms a page at 100,000 jobs).
+ */
+function hasKey(field: ListOrder['field'], key: RawBuilder<number | null>): RawBuilder<boolean> {
+  return field === 'created_at' ? sql`jobs.created_at >= 0` : sql`${key} IS NOT NULL`;
+}
+
 type Matching = SelectQueryBuilder<Database, 'jobs', object>;
 
 /**
@@ -46,7 +55,7 @@ export async function sortedPage(
   if (after?.key !== null) {
     let keyed = matching
       .selectAll('jobs')
-      .where(key, 'is not', null)
+      .where(hasKey(order.field, key))
       .orderBy(key, direction)
       .orderBy('jobs.seq', direction)
       .limit(limit);
