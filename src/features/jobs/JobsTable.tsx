@@ -75,7 +75,12 @@ function NoteCell({ job }: { job: JobListItem }) {
           —
         </Text>
       ) : (
-        <Text size="xs" lineClamp={2} title={note} c={isFailureNote(job) ? 'red' : undefined}>
+        <Text
+          size="xs"
+          lineClamp={2}
+          title={note}
+          c={isFailureNote(job) ? 'var(--mantine-color-error)' : undefined}
+        >
           {note}
         </Text>
       )}
