@@ -19,7 +19,7 @@ const timestamp = z.iso.datetime({ offset: true });
 
 /** The list's filters (GET /v1/client/jobs), as a JSON object: what the jobs table's URL says. */
 export const bulkFilterSchema = z.strictObject(
-  jobListQuerySchema.omit({ limit: true, cursor: true, id_suffix: true }).shape,
+  jobListQuerySchema.omit({ limit: true, cursor: true, id_suffix: true, sort: true }).shape,
   { error: 'must be an object of the list’s filters, like { "state": ["runnable"] }' },
 );
 export type BulkFilter = z.input<typeof bulkFilterSchema>;

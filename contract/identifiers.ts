@@ -14,6 +14,8 @@ export const PARAM_PREFIX = 'Param::';
  * changes, valid for the project it was given to; it reveals nothing of other projects' activity.
  */
 export const POSITION_TOKEN = /^[A-Za-z0-9_-]{22}$/;
+/** A sorted job list's cursor: two such blocks (the last job's sort key, then its position). */
+export const LIST_CURSOR_TOKEN = /^[A-Za-z0-9_-]{22}(?:[A-Za-z0-9_-]{22})?$/;
 export const CURSOR_MESSAGE = 'must be a next_cursor value from an earlier page';
 
 /** The formats as people read them, and the contract's messages for each rule above. */

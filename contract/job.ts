@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CURSOR_MESSAGE, IDENTIFIER_MESSAGES, POSITION_TOKEN, QUEUE_REF } from './identifiers';
+import {
+  CURSOR_MESSAGE,
+  IDENTIFIER_MESSAGES,
+  LIST_CURSOR_TOKEN,
+  POSITION_TOKEN,
+  QUEUE_REF,
+} from './identifiers';
 import { labelSelectorsSchema } from './labels';
 import { DEFAULT_LIMITS } from './limits';
 import { jobStateSchema } from './states';
@@ -65,6 +71,12 @@ export const issuedCursorSchema = z.string().regex(POSITION_TOKEN, CURSOR_MESSAG
     'The next_cursor of an earlier page, as given: any other token, even of this shape, is a 400',
 });
 
+/** The job list's cursor: a sorted list's is longer (it holds the last job's sort key). */
+const listCursorSchema = z.string().regex(LIST_CURSOR_TOKEN, CURSOR_MESSAGE).meta({
+  description:
+    'The next_cursor of an earlier page of the same filters and sort, as given: any other token, even of this shape, is a 400',
+});
+
 /** One value or several (`?state=running&state=runnable`, or `?state=running,runnable`). */
 const oneOrMany = <T extends z.ZodType>(item: T) =>
   z.preprocess(
@@ -78,6 +90,27 @@ const oneOrMany = <T extends z.ZodType>(item: T) =>
 
 /** The end of a job id: its random part (ids are UUIDv7), at least 6 digits to narrow it down. */
 const ID_SUFFIX = /^[0-9a-fA-F]{6,12}$/;
+
+/** The fields the list sorts on (docs/api.md): duration is ended − started. */
+export const LIST_SORT_FIELDS = [
+  'state',
+  'created_at',
+  'started_at',
+  'ended_at',
+  'duration',
+] as const;
+export type ListSortField = (typeof LIST_SORT_FIELDS)[number];
+
+/** A field ascending, or descending with a leading `-`. */
+export const listSortSchema = z
+  .enum([...LIST_SORT_FIELDS, ...LIST_SORT_FIELDS.map((field) => `-${field}` as const)], {
+    error: `must be one of ${LIST_SORT_FIELDS.join(', ')}, each ascending or with a leading - for descending`,
+  })
+  .meta({
+    description:
+      'The order of every matching job (default: newest first): state (lifecycle order), created_at, started_at, ended_at or duration (ended − started), ascending or with a leading - descending; jobs without the value last, ties by their order of creation in the same direction',
+  });
+export type ListSort = z.infer<typeof listSortSchema>;
 
 export const jobListQuerySchema = z.strictObject({
   state: oneOrMany(jobStateSchema).optional(),
@@ -98,8 +131,13 @@ export const jobListQuerySchema = z.strictObject({
     }),
   created_after: timestamp.optional(),
   created_before: timestamp.optional(),
+  ended_after: timestamp
+    .optional()
+    .meta({ description: 'Jobs that ended (reached a final state) after this time' }),
+  ended_before: timestamp.optional().meta({ description: 'Jobs that ended before this time' }),
+  sort: listSortSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: issuedCursorSchema.optional(),
+  cursor: listCursorSchema.optional(),
   /** Jobs with every one of these labels: `key=value`, or `key` for any value. */
   label: labelSelectorsSchema.optional().meta({
     description:

@@ -1922,8 +1922,24 @@ export interface operations {
         id_suffix?: string;
         created_after?: string;
         created_before?: string;
+        /** @description Jobs that ended (reached a final state) after this time */
+        ended_after?: string;
+        /** @description Jobs that ended before this time */
+        ended_before?: string;
+        /** @description The order of every matching job (default: newest first): state (lifecycle order), created_at, started_at, ended_at or duration (ended − started), ascending or with a leading - descending; jobs without the value last, ties by their order of creation in the same direction */
+        sort?:
+          | 'state'
+          | 'created_at'
+          | 'started_at'
+          | 'ended_at'
+          | 'duration'
+          | '-state'
+          | '-created_at'
+          | '-started_at'
+          | '-ended_at'
+          | '-duration';
         limit?: number;
-        /** @description The next_cursor of an earlier page, as given: any other token, even of this shape, is a 400 */
+        /** @description The next_cursor of an earlier page of the same filters and sort, as given: any other token, even of this shape, is a 400 */
         cursor?: string;
         /** @description Jobs with every one of these labels: key=value, or key for any value; repeated for several */
         label?: string[];
@@ -3769,6 +3785,16 @@ export interface operations {
             created_after?: string;
             /** Format: date-time */
             created_before?: string;
+            /**
+             * Format: date-time
+             * @description Jobs that ended (reached a final state) after this time
+             */
+            ended_after?: string;
+            /**
+             * Format: date-time
+             * @description Jobs that ended before this time
+             */
+            ended_before?: string;
             /** @description Jobs with every one of these labels: key=value, or key for any value; repeated for several */
             label?: string[];
           };

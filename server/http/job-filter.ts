@@ -17,6 +17,8 @@ export function jobFilterOf(fields: FilterFields): ProjectJobFilter {
     namePrefix: fields.name,
     createdAfter: timeOf(fields.created_after),
     createdBefore: timeOf(fields.created_before),
+    endedAfter: timeOf(fields.ended_after),
+    endedBefore: timeOf(fields.ended_before),
     labels: fields.label,
   };
 }
@@ -29,6 +31,8 @@ export function filterFieldsOf(filter: ProjectJobFilter): Record<string, unknown
     name: filter.namePrefix,
     created_after: textOf(filter.createdAfter),
     created_before: textOf(filter.createdBefore),
+    ended_after: textOf(filter.endedAfter),
+    ended_before: textOf(filter.endedBefore),
     label: filter.labels?.map(labelSelectorText),
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));

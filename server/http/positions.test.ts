@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { POSITION_TOKEN } from '../../contract';
+import { LIST_CURSOR_TOKEN, POSITION_TOKEN } from '../../contract';
 import { PositionCodec } from './positions';
 
 describe('PositionCodec', () => {
@@ -29,5 +29,21 @@ describe('PositionCodec', () => {
     for (const malformed of ['42', '', `${token}=`, token.slice(1)]) {
       expect(codec.decode('demo', malformed)).toBeNull();
     }
+  });
+
+  it('round-trips a sorted cursor (a key, none, or negative) and binds it to its project and sort', () => {
+    for (const key of [null, 0, -5, Date.parse('2026-12-07T06:00:00Z'), Number.MAX_SAFE_INTEGER]) {
+      const token = codec.encodeSorted('demo', '-ended_at', key, 42);
+      expect(token).toMatch(LIST_CURSOR_TOKEN);
+      expect(codec.decodeSorted('demo', '-ended_at', token)).toEqual({ key, position: 42 });
+      expect(codec.decodeSorted('demo', 'ended_at', token)).toBeNull();
+      expect(codec.decodeSorted('other', '-ended_at', token)).toBeNull();
+      expect(codec.decode('demo', token)).toBeNull();
+    }
+    const plain = codec.encode('demo', 42);
+    expect(codec.decodeSorted('demo', 'state', plain)).toBeNull();
+    const token = codec.encodeSorted('demo', 'state', 3, 42);
+    const tampered = (token[0] === 'A' ? 'B' : 'A') + token.slice(1);
+    expect(codec.decodeSorted('demo', 'state', tampered)).toBeNull();
   });
 });

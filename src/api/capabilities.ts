@@ -25,6 +25,10 @@ export interface Capabilities {
   schedules: boolean;
   /** Labels on submit and the list's label filter; only from the OpenAPI document. */
   labels: boolean;
+  /** The list sorts every matching job (`sort`); only from the OpenAPI document. */
+  listSort: boolean;
+  /** The list filters by when jobs ended (`ended_after`); only from the OpenAPI document. */
+  endedFilter: boolean;
   /** Views of the jobs table shared by the project; only from the OpenAPI document. */
   views: boolean;
   /** Cancel every job a filter matches, in the service; only from the OpenAPI document. */

@@ -62,6 +62,9 @@ export async function detectCapabilities(): Promise<Capabilities> {
   const document = await apiRequest('GET', '/v1/openapi.json', openApiSchema).catch(() => null);
   if (document) {
     const has = (path: string) => path in document.paths;
+    const listParameters = listOperationSchema.safeParse(document.paths[EXTENSION_PATHS.jobList])
+      .data?.get.parameters;
+    const listTakes = (name: string) => listParameters?.some((p) => p.name === name) ?? false;
     return {
       source: 'openapi',
       queues: has(EXTENSION_PATHS.queues),
@@ -83,10 +86,9 @@ export async function detectCapabilities(): Promise<Capabilities> {
       audit: has(EXTENSION_PATHS.audit),
       keys: has(EXTENSION_PATHS.keys),
       members: has(EXTENSION_PATHS.members),
-      labels:
-        listOperationSchema
-          .safeParse(document.paths[EXTENSION_PATHS.jobList])
-          .data?.get.parameters?.some((parameter) => parameter.name === 'label') ?? false,
+      labels: listTakes('label'),
+      listSort: listTakes('sort'),
+      endedFilter: listTakes('ended_after'),
     };
   }
   const [queues, jobList, events] = await Promise.all([
@@ -109,6 +111,8 @@ export async function detectCapabilities(): Promise<Capabilities> {
     arrays: jobList,
     schedules: false,
     labels: false,
+    listSort: false,
+    endedFilter: false,
     views: false,
     bulk: false,
     webhooks: false,

@@ -18,6 +18,10 @@ export function matchesFilter(filter: JobFilter, job: JobListItem): boolean {
   if (filter.createdBefore && created >= Date.parse(filter.createdBefore)) return false;
   if (filter.createdWithinMs !== undefined && created < Date.now() - filter.createdWithinMs)
     return false;
+  if (filter.endedWithinMs !== undefined) {
+    const ended = job.finished_at === null ? null : Date.parse(job.finished_at);
+    if (ended === null || ended < Date.now() - filter.endedWithinMs) return false;
+  }
   for (const text of filter.labels ?? []) {
     const selector = parseLabelSelector(text);
     if (selector && !matchesLabel(job.labels, selector)) return false;

@@ -17,6 +17,7 @@ import {
   type JobRecord,
   type JobState,
   type JobTransition,
+  type ListSort,
   type SubmitJobRequest,
 } from '../../contract';
 import { apiRequest, isApiError } from './client';
@@ -115,6 +116,10 @@ export interface JobFilter {
   createdWithinMs?: number;
   /** Labels every job has: `key=value`, or `key` for any value. */
   labels?: string[];
+  /** Ended within this long before each read (a service with `ended_after`). */
+  endedWithinMs?: number;
+  /** The service's order of every matching job; left out, newest first. */
+  sort?: ListSort;
 }
 
 /**
@@ -134,6 +139,9 @@ export function filterFields(filter: JobFilter): BulkFilter {
   if (after) fields.created_after = after;
   if (filter.createdBefore) fields.created_before = filter.createdBefore;
   if (filter.labels?.length) fields.label = filter.labels;
+  if (filter.endedWithinMs !== undefined) {
+    fields.ended_after = new Date(Date.now() - filter.endedWithinMs).toISOString();
+  }
   return fields;
 }
 
@@ -142,6 +150,7 @@ export function jobListSearch(filter: JobFilter, page: { cursor?: string; limit:
   for (const [name, value] of Object.entries(filterFields(filter))) {
     for (const each of [value].flat()) query.append(name, String(each));
   }
+  if (filter.sort) query.set('sort', filter.sort);
   if (page.cursor) query.set('cursor', page.cursor);
   query.set('limit', String(page.limit));
   return query;

@@ -56,9 +56,10 @@ export function createLiveCache(queryClient: QueryClient) {
           ...list,
           items: list.items.map((row) => (row.id === job.id ? job : row)),
         });
-        if (isFetching(queryClient, key)) markStale(key);
-      } else if (index >= 0 || (belongs && cursor === null)) {
-        // Newest first: a job that newly matches shows on the first page.
+        // In the service's sort the job may have moved: the page is read again.
+        if (filter.sort || isFetching(queryClient, key)) markStale(key);
+      } else if (index >= 0 || (belongs && (cursor === null || filter.sort))) {
+        // Newest first: a job that newly matches shows on the first page; sorted, on any.
         markStale(key);
       }
     }

@@ -26,6 +26,8 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     arrays: true,
     schedules: true,
     labels: true,
+    listSort: true,
+    endedFilter: true,
     views: true,
     bulk: true,
     webhooks: true,

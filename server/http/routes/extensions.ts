@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Query } from '../query-rule';
 import {
-  CURSOR_MESSAGE,
   MAX_COUNTED_JOBS,
   SCHEDULE_LIMITS,
   type AuditAction,
@@ -21,6 +20,7 @@ import { audit } from '../audit';
 import { principalOf, whoAmIOf } from '../auth';
 import { HttpError } from '../errors';
 import { jobFilterOf } from '../job-filter';
+import { listPageOf, nextCursorOf } from '../list-page';
 import { parseBodyOrThrow, parseOrThrow } from '../parse';
 import type { PositionCodec } from '../positions';
 import {
@@ -59,24 +59,21 @@ export function extensionRoutes(
     async (request) => {
       const { query } = request;
       const { project } = principalOf(request);
-      const beforeSeq =
-        query.cursor === undefined ? undefined : positions.decode(project, query.cursor);
-      if (beforeSeq === null) throw new HttpError(400, `cursor: ${CURSOR_MESSAGE}`);
       const idSuffix = query.id_suffix?.toLowerCase();
       const filter = { ...jobFilterOf(query), idSuffix, project };
+      const page = listPageOf(query, project, positions);
       const [jobs, counted] = await Promise.all([
-        service.list({ ...filter, limit: query.limit, beforeSeq }),
+        service.list({ ...filter, limit: query.limit, ...page }),
         service.count(filter, MAX_COUNTED_JOBS),
       ]);
-      const last = jobs.at(-1);
+      const last = jobs.length === query.limit ? jobs.at(-1) : undefined;
       return {
         ok: true,
         data: {
           items: jobs.map(toJobListItem),
           total: Math.min(counted, MAX_COUNTED_JOBS),
           total_exact: counted <= MAX_COUNTED_JOBS,
-          next_cursor:
-            jobs.length === query.limit && last ? positions.encode(project, last.seq) : null,
+          next_cursor: last ? nextCursorOf(last, project, page.sort, positions) : null,
         },
       };
     },

@@ -35,6 +35,7 @@ export const MIGRATION_NAMES = [
   '031-label-states',
   '032-dependency-ends',
   '033-job-id-ends',
+  '034-list-sort-indexes',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];

@@ -12,6 +12,8 @@ export function FilterBar(props: {
   queues: string[];
   /** Whether the service filters by label. */
   labels: boolean;
+  /** Whether the service filters by when jobs ended. */
+  ended: boolean;
   onChange: (change: ViewChange) => void;
 }) {
   const theme = useMantineTheme();

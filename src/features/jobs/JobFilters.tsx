@@ -16,6 +16,7 @@ import {
   CREATED_PRESETS,
   countFilters,
   type CreatedChoice,
+  type EndedChoice,
   type TableView,
   type ViewChange,
 } from './url-filters';
@@ -24,6 +25,11 @@ const CREATED_OPTIONS = [
   { value: 'any', label: 'Any time' },
   ...Object.entries(CREATED_PRESETS).map(([value, preset]) => ({ value, label: preset.label })),
   { value: 'custom', label: 'Custom range' },
+];
+
+const ENDED_OPTIONS = [
+  { value: 'any', label: 'Any time, or not' },
+  ...Object.entries(CREATED_PRESETS).map(([value, preset]) => ({ value, label: preset.label })),
 ];
 
 /** A text filter applied when the typing pauses: one list request per word, not per key. */
@@ -94,11 +100,13 @@ export function JobFilters({
   view,
   queues,
   labels,
+  ended,
   onChange,
 }: {
   view: TableView;
   queues: string[];
   labels: boolean;
+  ended: boolean;
   onChange: (change: ViewChange) => void;
 }) {
   const [name, setName] = useDebouncedText(view.name, (next) => onChange({ name: next }));
@@ -158,6 +166,16 @@ export function JobFilters({
           />
         </>
       )}
+      {ended && (
+        <Select
+          label="Ended"
+          data={ENDED_OPTIONS}
+          value={view.ended}
+          allowDeselect={false}
+          onChange={(value) => onChange({ ended: (value ?? 'any') as EndedChoice })}
+          w={160}
+        />
+      )}
       {labels && <LabelFilter view={view} onChange={onChange} />}
       {countFilters(view) > 0 && (
         <Button
@@ -168,6 +186,7 @@ export function JobFilters({
               queue: '',
               name: '',
               created: 'any',
+              ended: 'any',
               after: '',
               before: '',
               labels: [],

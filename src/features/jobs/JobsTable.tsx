@@ -20,6 +20,8 @@ import type { SortDirection, SortKey, TableSort } from './url-filters';
 /** A first click sorts the way one usually looks: newest and longest first, states in order. */
 const FIRST_DIRECTION: Record<SortKey, SortDirection> = {
   created: 'descending',
+  started: 'descending',
+  ended: 'descending',
   duration: 'descending',
   state: 'ascending',
 };
@@ -68,7 +70,12 @@ function NoteCell({ job }: { job: JobListItem }) {
           —
         </Text>
       ) : (
-        <Text size="xs" lineClamp={2} title={note} c={isFailureNote(job) ? 'red' : undefined}>
+        <Text
+          size="xs"
+          lineClamp={2}
+          title={note}
+          c={isFailureNote(job) ? 'var(--mantine-color-error)' : undefined}
+        >
           {note}
         </Text>
       )}
@@ -135,12 +142,15 @@ function JobRow({ job, now, selection }: { job: JobListItem; now: number; select
 export function JobsTable({
   jobs,
   sort,
+  sortedByService = false,
   onSortChange,
   selected,
   onSelectionChange,
 }: {
   jobs: JobListItem[];
   sort: TableSort;
+  /** The service ordered the jobs by `sort`, every matching one: the page is shown as it came. */
+  sortedByService?: boolean;
   onSortChange: (sort: TableSort) => void;
   selected: ReadonlySet<string>;
   onSelectionChange: (selected: Set<string>) => void;
@@ -148,7 +158,7 @@ export function JobsTable({
   // One clock for the page: every second while a duration ticks, else often enough for "ago".
   const running = jobs.some((job) => job.started_at && !job.finished_at);
   const now = useNow(true, running ? 1000 : 15_000);
-  const rows = sortJobs(jobs, sort, now);
+  const rows = sortedByService ? jobs : sortJobs(jobs, sort, now);
   const sortable = { sort, onSortChange };
   return (
     <Table.ScrollContainer minWidth={1100}>
@@ -177,8 +187,8 @@ export function JobsTable({
             <SortableHeader label="State" column="state" {...sortable} />
             <Table.Th>Queue</Table.Th>
             <SortableHeader label="Created" column="created" {...sortable} />
-            <Table.Th>Started</Table.Th>
-            <Table.Th>Ended</Table.Th>
+            <SortableHeader label="Started" column="started" {...sortable} />
+            <SortableHeader label="Ended" column="ended" {...sortable} />
             <SortableHeader label="Duration" column="duration" {...sortable} />
             <Table.Th>Exit code</Table.Th>
             <Table.Th miw={220}>Reason / note</Table.Th>

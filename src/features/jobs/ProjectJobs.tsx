@@ -15,7 +15,13 @@ import { SavedViews } from './SavedViews';
 import { JobsTable } from './JobsTable';
 import { MatchingSelected, SelectAllMatching } from './MatchingSelection';
 import { baseSearch, withAsk, type Asks } from './url-asks';
-import { filterOfView, searchFromView, viewFromSearch, type ViewChange } from './url-filters';
+import {
+  filterOfView,
+  isDefaultSort,
+  searchFromView,
+  viewFromSearch,
+  type ViewChange,
+} from './url-filters';
 
 /**
  * The table's view is the URL's, and only the URL's: what a link shares, a reload keeps and Back
@@ -60,8 +66,13 @@ export function ProjectJobs() {
   const labels = capabilities?.labels ? view.labels : [];
   const search = searchFromView({ ...view, labels, cursor: '' }).toString();
   // One filter object per view, so the query key (and the cached page) stays put across renders.
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- `search` stands for the view's fields
-  const filter = useMemo(() => filterOfView({ ...view, labels }), [search]);
+  const serviceSorts = capabilities?.listSort ?? false;
+  const ended = capabilities?.endedFilter ? view.ended : 'any';
+  const filter = useMemo(
+    () => filterOfView({ ...view, labels, ended }, serviceSorts),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `search` stands for the view's fields
+    [search, serviceSorts, ended],
+  );
   const list = useQuery(jobListQuery(filter, view.cursor || undefined, stream));
   // Only suggestions for the queue filter: never polled, so an idle table with the stream down
   // costs one request (the list) per poll, not two.
@@ -94,6 +105,7 @@ export function ProjectJobs() {
           view={view}
           queues={queues.data?.map((queue) => queue.queue) ?? []}
           labels={capabilities?.labels ?? false}
+          ended={capabilities?.endedFilter ?? false}
           onChange={onChange}
         />
         <Group gap="sm">
@@ -129,9 +141,13 @@ export function ProjectJobs() {
       ) : (
         <JobsTable
           jobs={jobs}
-          // A sort orders the page shown: it stays on this page, and so does the selection.
           sort={view.sort}
-          onSortChange={(sort) => changeView({ sort, cursor: view.cursor })}
+          sortedByService={serviceSorts}
+          // The service's sort orders every matching job, from the first page; a page-local one
+          // orders the page shown: it stays on this page, and so does the selection.
+          onSortChange={(sort) =>
+            serviceSorts ? onChange({ sort }) : changeView({ sort, cursor: view.cursor })
+          }
           selected={selected}
           onSelectionChange={select}
         />
@@ -139,12 +155,12 @@ export function ProjectJobs() {
       <Group>
         {view.cursor && (
           <Button variant="default" onClick={() => changeView({ cursor: '' })}>
-            Newest jobs
+            {serviceSorts && !isDefaultSort(view.sort) ? 'First page' : 'Newest jobs'}
           </Button>
         )}
         {list.data?.next_cursor && (
           <Button variant="default" onClick={() => changeView({ cursor: list.data!.next_cursor! })}>
-            Older jobs
+            {serviceSorts && !isDefaultSort(view.sort) ? 'Next page' : 'Older jobs'}
           </Button>
         )}
       </Group>

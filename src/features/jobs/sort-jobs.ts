@@ -4,6 +4,8 @@ import type { SortKey, TableSort } from './url-filters';
 
 const SORT_VALUE: Record<SortKey, (job: JobListItem, now: number) => number | null> = {
   created: (job) => Date.parse(job.created_at),
+  started: (job) => (job.started_at === null ? null : Date.parse(job.started_at)),
+  ended: (job) => (job.finished_at === null ? null : Date.parse(job.finished_at)),
   duration: durationMs,
   // Lifecycle order (waiting, running, ended), which says more than the alphabet.
   state: (job) => JOB_STATES.indexOf(job.state),

@@ -4,7 +4,7 @@ import { DEFAULT_SORT, filterOfView, searchFromView, viewFromSearch } from './ur
 describe('the jobs table view in the URL', () => {
   it('round-trips every filter and drops what is not one', () => {
     const search = new URLSearchParams(
-      'state=running&state=runnable,bogus&queue=demo::default&name=nightly-&created=custom&after=2026-11-21T10:00:00.000Z&cursor=42&sort=-duration&label=team%3Ddata&label=ticket&label=bad%20key',
+      'state=running&state=runnable,bogus&queue=demo::default&name=nightly-&created=custom&after=2026-11-21T10:00:00.000Z&ended=24h&cursor=42&sort=-duration&label=team%3Ddata&label=ticket&label=bad%20key',
     );
     const view = viewFromSearch(search);
     expect(view).toEqual({
@@ -14,15 +14,24 @@ describe('the jobs table view in the URL', () => {
       created: 'custom',
       after: '2026-11-21T10:00:00.000Z',
       before: '',
+      ended: '24h',
       cursor: '42',
       sort: { key: 'duration', direction: 'descending' },
       labels: ['team=data', 'ticket'],
     });
     expect(viewFromSearch(searchFromView(view))).toEqual(view);
     expect(filterOfView(view).labels).toEqual(['team=data', 'ticket']);
+    expect(filterOfView(view).endedWithinMs).toBe(86_400_000);
+    // The sort is the service's only where it sorts; newest first is its order without one.
+    expect(filterOfView(view).sort).toBeUndefined();
+    expect(filterOfView(view, true).sort).toBe('-duration');
+    expect(
+      filterOfView({ ...view, sort: { key: 'ended', direction: 'ascending' } }, true).sort,
+    ).toBe('ended_at');
+    expect(filterOfView({ ...view, sort: DEFAULT_SORT }, true).sort).toBeUndefined();
     expect(
       searchFromView(
-        viewFromSearch(new URLSearchParams('created=never&after=x&sort=-created')),
+        viewFromSearch(new URLSearchParams('created=never&ended=custom&after=x&sort=-created')),
       ).toString(),
     ).toBe('');
     expect(viewFromSearch(new URLSearchParams('sort=state')).sort).toEqual({

@@ -1,4 +1,4 @@
-import { parseLabelSelector, type JobState } from '../../../contract';
+import { parseLabelSelector, type JobState, type ListSort } from '../../../contract';
 import type { JobFilter } from '../../api/jobs';
 import { statesFromParams } from '../../lib/state-params';
 
@@ -11,8 +11,11 @@ export const CREATED_PRESETS = {
 export type CreatedPreset = keyof typeof CREATED_PRESETS;
 export type CreatedChoice = CreatedPreset | 'custom' | 'any';
 
-/** Columns the table sorts by; the service lists newest first and takes no order of its own. */
-export const SORT_KEYS = ['created', 'duration', 'state'] as const;
+/**
+ * Columns the table sorts by: every matching job on a service with `sort`, the page shown on one
+ * that lists newest first only.
+ */
+export const SORT_KEYS = ['created', 'started', 'ended', 'duration', 'state'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 export type SortDirection = 'ascending' | 'descending';
 export interface TableSort {
@@ -21,6 +24,18 @@ export interface TableSort {
 }
 /** The service's own order, so a URL without `sort` shows the page as it came. */
 export const DEFAULT_SORT: TableSort = { key: 'created', direction: 'descending' };
+
+/** Each column as the service's `sort` names it. */
+const SERVICE_SORT_FIELD = {
+  created: 'created_at',
+  started: 'started_at',
+  ended: 'ended_at',
+  duration: 'duration',
+  state: 'state',
+} as const satisfies Record<SortKey, string>;
+
+/** Ended-time choices (a service with `ended_after`): a window ending now. */
+export type EndedChoice = CreatedPreset | 'any';
 
 /**
  * A change to the view: the fields to set, or, where a pick toggles one value of a list (a
@@ -38,6 +53,7 @@ export interface TableView {
   /** ISO times of a custom range; empty when open-ended. */
   after: string;
   before: string;
+  ended: EndedChoice;
   cursor: string;
   sort: TableSort;
   /** Label filters as the list takes them: `key=value` or `key`. */
@@ -59,6 +75,9 @@ function sortFromParam(param: string | null): TableSort {
 
 const sortParam = (sort: TableSort) => `${sort.direction === 'descending' ? '-' : ''}${sort.key}`;
 
+/** Whether a sort is the service's own order, newest first. */
+export const isDefaultSort = (sort: TableSort) => sortParam(sort) === sortParam(DEFAULT_SORT);
+
 export function viewFromSearch(search: URLSearchParams): TableView {
   const created = search.get('created') ?? 'any';
   return {
@@ -69,6 +88,10 @@ export function viewFromSearch(search: URLSearchParams): TableView {
       created in CREATED_PRESETS || created === 'custom' ? (created as CreatedChoice) : 'any',
     after: isIso(search.get('after') ?? '') ? search.get('after')! : '',
     before: isIso(search.get('before') ?? '') ? search.get('before')! : '',
+    ended:
+      (search.get('ended') ?? '') in CREATED_PRESETS
+        ? (search.get('ended') as CreatedPreset)
+        : 'any',
     cursor: search.get('cursor') ?? '',
     sort: sortFromParam(search.get('sort')),
     labels: search.getAll('label').filter((text) => parseLabelSelector(text) !== undefined),
@@ -87,8 +110,9 @@ export function searchFromView(view: TableView): URLSearchParams {
     if (view.before) search.set('before', view.before);
   }
   for (const label of view.labels) search.append('label', label);
+  if (view.ended !== 'any') search.set('ended', view.ended);
   if (view.cursor) search.set('cursor', view.cursor);
-  if (sortParam(view.sort) !== sortParam(DEFAULT_SORT)) search.set('sort', sortParam(view.sort));
+  if (!isDefaultSort(view.sort)) search.set('sort', sortParam(view.sort));
   return search;
 }
 
@@ -99,13 +123,23 @@ export function countFilters(view: TableView): number {
     view.queue,
     view.name,
     view.created !== 'any',
+    view.ended !== 'any',
     view.labels.length > 0,
   ].filter(Boolean).length;
 }
 
-/** The service's filter for a view; a preset is a window ending at each read. */
-export function filterOfView(view: TableView): JobFilter {
+/**
+ * The service's filter for a view; a preset is a window ending at each read. `serviceSorts`: the
+ * service orders every matching job, so the view's sort is asked of it (the default, newest
+ * first, is its order without one).
+ */
+export function filterOfView(view: TableView, serviceSorts = false): JobFilter {
   const filter: JobFilter = { states: view.states };
+  if (serviceSorts && !isDefaultSort(view.sort)) {
+    const field = SERVICE_SORT_FIELD[view.sort.key];
+    filter.sort = (view.sort.direction === 'descending' ? `-${field}` : field) as ListSort;
+  }
+  if (view.ended !== 'any') filter.endedWithinMs = CREATED_PRESETS[view.ended].ms;
   if (view.queue) filter.queue = view.queue;
   if (view.name) filter.name = view.name;
   if (view.labels.length > 0) filter.labels = view.labels;

@@ -37,9 +37,24 @@ describe('a queue card’s retention', () => {
 });
 
 describe('a queue card’s ended counts', () => {
-  it('link to that state’s jobs created in the last hour, not to every one ever', async () => {
+  it('link to that state’s jobs ended in the last hour, on a list that filters by it', async () => {
     stubService([[/\/v1\/client\/queues$/, { items: [queue('default')] }]]);
     renderWithService(<OverviewPage />, capabilities({ events: false }));
+    const card = await screen.findByRole('region', { name: 'Queue demo::default' });
+    const link = within(card).getByTestId('ended-failed');
+    const target = new URL(link.getAttribute('href')!, 'http://console');
+    expect(Object.fromEntries(target.searchParams)).toEqual({
+      queue: 'demo::default',
+      state: 'failed',
+      ended: '1h',
+    });
+    expect(link).toHaveAccessibleName(/: list those ended in the last hour$/);
+    expect(within(card).queryByText(/filters by creation time/)).toBeNull();
+  });
+
+  it('link to that state’s jobs created in the last hour elsewhere, not to every one ever', async () => {
+    stubService([[/\/v1\/client\/queues$/, { items: [queue('default')] }]]);
+    renderWithService(<OverviewPage />, capabilities({ events: false, endedFilter: false }));
     const card = await screen.findByRole('region', { name: 'Queue demo::default' });
     const link = within(card).getByTestId('ended-failed');
     const target = new URL(link.getAttribute('href')!, 'http://console');

@@ -11,6 +11,7 @@ import {
 } from '@mantine/core';
 import { Link } from 'react-router';
 import { SLOT_STATES, type JobState, type QueueSummary } from '../../../contract';
+import { useCapabilities } from '../../api/capabilities';
 import { isQueueControllable } from '../../api/queues';
 import { formatDuration, formatPeriod } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
@@ -24,12 +25,12 @@ const jobsLink = (queue: string, state: JobState) =>
   `/jobs?${new URLSearchParams({ queue, state })}`;
 
 /**
- * The last hour's ended jobs, as near as the list's filters go: it filters by creation time only,
- * so the link lists those created in the last hour (a job created earlier that ended in it is not
- * there), never every job of that state since the queue began. `1h`: the jobs list's preset.
+ * The last hour's ended jobs: by when they ended on a service whose list filters by it (`ended`,
+ * the jobs list's preset `1h`); elsewhere as near as creation time goes (a job created earlier
+ * that ended in the hour is not there), never every job of that state since the queue began.
  */
-const endedLastHourLink = (queue: string, state: JobState) =>
-  `/jobs?${new URLSearchParams({ queue, state, created: '1h' })}`;
+const endedLastHourLink = (queue: string, state: JobState, byEnd: boolean) =>
+  `/jobs?${new URLSearchParams({ queue, state, [byEnd ? 'ended' : 'created']: '1h' })}`;
 
 /** One count, a link to exactly those jobs in the table. */
 function Count({ queue, state, count }: { queue: string; state: JobState; count: number }) {
@@ -105,6 +106,7 @@ function Retention({ seconds }: { seconds: number | null | undefined }) {
 
 /** A queue at a glance: slots in use against its limit, what waits, what ended lately. */
 export function QueueCard({ summary }: { summary: QueueSummary }) {
+  const byEnd = useCapabilities().data?.endedFilter ?? false;
   const used = SLOT_STATES.reduce(
     (sum, state) => sum + (summary.now[state as keyof typeof summary.now] ?? 0),
     0,
@@ -161,11 +163,11 @@ export function QueueCard({ summary }: { summary: QueueSummary }) {
             <Stack key={state} gap={0} align="center">
               <Anchor
                 component={Link}
-                to={endedLastHourLink(summary.queue, state)}
+                to={endedLastHourLink(summary.queue, state, byEnd)}
                 underline="hover"
                 c="inherit"
                 data-testid={`ended-${state}`}
-                aria-label={`${summary.last_hour[state]} ${state} in the last hour, ${summary.last_day[state]} in the last day, in ${summary.queue}: list those created in the last hour`}
+                aria-label={`${summary.last_hour[state]} ${state} in the last hour, ${summary.last_day[state]} in the last day, in ${summary.queue}: list those ${byEnd ? 'ended' : 'created'} in the last hour`}
               >
                 <Stack gap={0} align="center">
                   <Text fw={700} c={summary.last_hour[state] > 0 ? undefined : 'dimmed'}>
@@ -180,9 +182,11 @@ export function QueueCard({ summary }: { summary: QueueSummary }) {
             </Stack>
           ))}
         </SimpleGrid>
-        <Text size="xs" c="dimmed">
-          Each links to those created in the last hour (the list filters by creation time).
-        </Text>
+        {!byEnd && (
+          <Text size="xs" c="dimmed">
+            Each links to those created in the last hour (the list filters by creation time).
+          </Text>
+        )}
         <Retention seconds={summary.retention_seconds} />
         {isQueueControllable(summary) && <QueueControls summary={summary} />}
       </Stack>

@@ -30,6 +30,7 @@ import * as m030 from './030-finished-counts';
 import * as m031 from './031-label-states';
 import * as m032 from './032-dependency-ends';
 import * as m033 from './033-job-id-ends';
+import * as m034 from './034-list-sort-indexes';
 
 /** SQLite's, under the names existing files' schema_migrations hold. */
 export const sqliteMigrations = inOrder({
@@ -64,4 +65,5 @@ export const sqliteMigrations = inOrder({
   '031-label-states': m031,
   '032-dependency-ends': m032,
   '033-job-id-ends': m033,
+  '034-list-sort-indexes': m034,
 });

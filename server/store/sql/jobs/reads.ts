@@ -10,6 +10,7 @@ import { toJob } from './rows';
 import { seqWindow, type SeqWindow } from './time-window';
 import { countFinished } from './finished-counts';
 import { notFinal } from './not-final';
+import { sortedPage } from './sorted-list';
 
 /**
  * Up to how many jobs a name prefix is read from the name index and sorted: past it, the walk
@@ -99,6 +100,10 @@ export class JobReads implements Reads, JobCounts {
   }
 
   async listJobs(filter: JobListFilter) {
+    if (filter.sort) {
+      const { query } = await this.matchingWithin(filter);
+      return (await sortedPage(query, filter.sort, filter.after, filter.limit)).map(toJob);
+    }
     const { query, seq, sortFew } = await this.matchingWithin(filter);
     // An expression, which no index's order stands for: SQLite reads the few matches by the
     // filter's own index and sorts them, rather than walk every job of the project for them.
@@ -111,8 +116,15 @@ export class JobReads implements Reads, JobCounts {
   /** Counting stops past `atMost`: a count of a filter over millions of jobs costs a bounded read. */
   async countJobs(filter: JobFilter, atMost: number) {
     const { states, queue, namePrefix, idSuffix, createdAfter, createdBefore, labels } = filter;
+    const ended = filter.endedAfter !== undefined || filter.endedBefore !== undefined;
     const byLabels =
-      labels?.length && !queue && !namePrefix && !idSuffix && !createdAfter && !createdBefore;
+      labels?.length &&
+      !queue &&
+      !namePrefix &&
+      !idSuffix &&
+      !createdAfter &&
+      !createdBefore &&
+      !ended;
     // By labels, and states if asked, their index answers: 10,000 jobs of a common label were
     // 10,000 job rows, each read for its state too.
     const bounded = byLabels
@@ -155,6 +167,9 @@ export class JobReads implements Reads, JobCounts {
     const bounded = query.select(seq.as('job_seq')).limit(atMost + 1);
     if (filter.createdAfter !== undefined || filter.createdBefore !== undefined) {
       return bounded.orderBy('jobs.created_at');
+    }
+    if (filter.endedAfter !== undefined || filter.endedBefore !== undefined) {
+      return bounded.orderBy('jobs.finished_at');
     }
     return filter.namePrefix ? bounded.orderBy(this.tables.dialect.bytewise('jobs.name')) : bounded;
   }
@@ -251,6 +266,12 @@ export class JobReads implements Reads, JobCounts {
     }
     if (filter.createdBefore !== undefined) {
       query = query.where('jobs.created_at', '<', filter.createdBefore);
+    }
+    if (filter.endedAfter !== undefined) {
+      query = query.where('jobs.finished_at', '>', filter.endedAfter);
+    }
+    if (filter.endedBefore !== undefined) {
+      query = query.where('jobs.finished_at', '<', filter.endedBefore);
     }
     const seq = driver ? sql<number>`driver.job_seq` : sql<number>`jobs.seq`;
     if (window.above !== undefined) query = query.where(seq, '>', window.above);
