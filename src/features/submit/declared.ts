@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { useRef } from 'react';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useCallback, useEffect, useRef } from 'react';
+import { useWatch } from 'react-hook-form';
 import type { UseFormReturn } from 'react-hook-form';
 import { useCapabilities } from '../../api/capabilities';
 import type { DefinitionSummary as DeclaredDefinition } from '../../../contract';
@@ -30,22 +32,51 @@ const sameFill = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
  * is on the page to edit. Only over what is empty or what an earlier pick filled in: words a
  * person typed are never replaced.
  */
-export function useDefinitionFill(
+function useDefinitionFill(
+  form: UseFormReturn<SubmitFormValues>,
+): (definition: DeclaredDefinition) => void {
+  const lastFill = useRef<Pick<SubmitFormValues, 'command' | 'parameters'> | null>(null);
+  return useCallback(
+    (definition) => {
+      const current = form.getValues();
+      const untouched =
+        (current.command.length === 0 && current.parameters.length === 0) ||
+        sameFill({ command: current.command, parameters: current.parameters }, lastFill.current);
+      if (!untouched) return;
+      const fill = { command: commandOf(definition), parameters: parametersOf(definition) };
+      form.setValue('command', fill.command, { shouldDirty: true });
+      form.setValue('parameters', fill.parameters, { shouldDirty: true });
+      lastFill.current = fill;
+    },
+    [form],
+  );
+}
+
+/** How long typing rests before a name typed whole loads its definition. */
+export const TYPED_DEFINITION_DELAY_MS = 300;
+
+/**
+ * The definition the form names, and its loading: picked from the list, or typed whole (once the
+ * typing rests), it fills the form alike. The service matches a reference exactly (case and all),
+ * so the form does too: `Demo::hello:1` loads nothing where `demo::hello:1` is declared.
+ */
+export function useNamedDefinition(
   form: UseFormReturn<SubmitFormValues>,
   definitions: DeclaredDefinition[] | null,
-): (ref: string) => void {
-  const lastFill = useRef<Pick<SubmitFormValues, 'command' | 'parameters'> | null>(null);
-  return (ref) => {
-    const definition = definitions?.find((d) => d.job_definition === ref);
-    if (!definition) return;
-    const current = form.getValues();
-    const untouched =
-      (current.command.length === 0 && current.parameters.length === 0) ||
-      sameFill({ command: current.command, parameters: current.parameters }, lastFill.current);
-    if (!untouched) return;
-    const fill = { command: commandOf(definition), parameters: parametersOf(definition) };
-    form.setValue('command', fill.command, { shouldDirty: true });
-    form.setValue('parameters', fill.parameters, { shouldDirty: true });
-    lastFill.current = fill;
+): { definition: DeclaredDefinition | undefined; onPick: (ref: string) => void } {
+  const fill = useDefinitionFill(form);
+  const find = (ref: string) => definitions?.find((d) => d.job_definition === ref.trim());
+  const typed = useWatch({ control: form.control, name: 'job_definition' });
+  const [rested] = useDebouncedValue(typed, TYPED_DEFINITION_DELAY_MS);
+  const restedDefinition = find(rested);
+  useEffect(() => {
+    if (restedDefinition) fill(restedDefinition);
+  }, [restedDefinition, fill]);
+  return {
+    definition: find(typed),
+    onPick: (ref) => {
+      const picked = find(ref);
+      if (picked) fill(picked);
+    },
   };
 }
