@@ -200,7 +200,7 @@ test('the grid: a cell per child by state, failures first, a range selected and 
   await expect(cell(page, 1)).toHaveAttribute('data-state', 'failed');
   await expect(cell(page, 0)).toHaveAttribute('data-state', 'completed');
   await expect(grid(page).getByRole('option').first()).toHaveAttribute('data-child-index', '0');
-  await arraySection(page).getByText('Failures first').click();
+  await arraySection(page).getByRole('switch', { name: 'Failures first' }).click();
   await expect(grid(page).getByRole('option').nth(0)).toHaveAttribute('data-child-index', '1');
   await expect(grid(page).getByRole('option').nth(1)).toHaveAttribute('data-child-index', '4');
   // Keyboard: the first cell, then Shift+→ takes the next into the range.

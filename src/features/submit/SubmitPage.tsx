@@ -151,7 +151,13 @@ function SubmitForm() {
           again.
         </Alert>
       )}
-      <form onSubmit={onSubmit} noValidate aria-label="Submit a job">
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        aria-label="Submit a job"
+        // For the browser tests: a definition typed whole has been looked up (and loaded).
+        data-definition-settled={declared.definitionsKnown && named.settled}
+      >
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 7 }}>
             <Stack>

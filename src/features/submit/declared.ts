@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useDebouncedValue } from '@mantine/hooks';
-import { useCallback, useEffect, useRef } from 'react';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import type { UseFormReturn } from 'react-hook-form';
 import { useCapabilities } from '../../api/capabilities';
@@ -12,6 +12,8 @@ import type { SubmitFormValues } from './form-model';
 export function useDeclared(): {
   definitions: DeclaredDefinition[] | null;
   queues: string[] | null;
+  /** Whether the definitions are known: read, failed, or not offered. */
+  definitionsKnown: boolean;
 } {
   const capabilities = useCapabilities().data;
   const definitions = useQuery({
@@ -19,7 +21,13 @@ export function useDeclared(): {
     enabled: capabilities?.definitions === true,
   });
   const queues = useQuery({ ...queueNamesQuery, enabled: capabilities?.queues === true });
-  return { definitions: definitions.data ?? null, queues: queues.data ?? null };
+  return {
+    definitions: definitions.data ?? null,
+    queues: queues.data ?? null,
+    definitionsKnown:
+      capabilities !== undefined &&
+      (capabilities.definitions !== true || definitions.isSuccess || definitions.isError),
+  };
 }
 
 const commandOf = (definition: DeclaredDefinition) => definition.command.map((word) => ({ word }));
@@ -63,17 +71,28 @@ export const TYPED_DEFINITION_DELAY_MS = 300;
 export function useNamedDefinition(
   form: UseFormReturn<SubmitFormValues>,
   definitions: DeclaredDefinition[] | null,
-): { definition: DeclaredDefinition | undefined; onPick: (ref: string) => void } {
+): {
+  definition: DeclaredDefinition | undefined;
+  onPick: (ref: string) => void;
+  /** Whether what is typed has rested and been looked up (or there is no list to look in). */
+  settled: boolean;
+} {
   const fill = useDefinitionFill(form);
   const find = (ref: string) => definitions?.find((d) => d.job_definition === ref.trim());
   const typed = useWatch({ control: form.control, name: 'job_definition' });
-  const [rested] = useDebouncedValue(typed, TYPED_DEFINITION_DELAY_MS);
-  const restedDefinition = find(rested);
-  useEffect(() => {
-    if (restedDefinition) fill(restedDefinition);
-  }, [restedDefinition, fill]);
+  // What was last looked up, in which list, once typing rested: settled when it is what the field
+  // holds, in the list the page has.
+  const [lookedUp, setLookedUp] = useState({ ref: typed, in: definitions });
+  const lookUp = useDebouncedCallback((ref: string) => {
+    const definition = find(ref);
+    if (definition) fill(definition);
+    setLookedUp({ ref, in: definitions });
+  }, TYPED_DEFINITION_DELAY_MS);
+  // Again once the list is read: a name typed before it came is looked up in it.
+  useEffect(() => lookUp(typed), [typed, definitions, lookUp]);
   return {
     definition: find(typed),
+    settled: definitions === null || (lookedUp.ref === typed && lookedUp.in === definitions),
     onPick: (ref) => {
       const picked = find(ref);
       if (picked) fill(picked);
