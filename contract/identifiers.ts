@@ -25,6 +25,7 @@ export const IDENTIFIER_MESSAGES = {
   definitionRef: `must look like ${DEFINITION_REF_FORMAT}`,
   queueRef: `must look like ${QUEUE_REF_FORMAT}`,
   jobName: 'may contain only letters, digits, ".", "_" and "-"',
+  envName: 'is not a valid variable name (use [A-Za-z_][A-Za-z0-9_]*)',
 } as const;
 
 export const definitionRefOf = ({ project, name, version }: DefinitionRef) =>

@@ -12,6 +12,16 @@ export function scheduleAtToMillis(value: string | number): number {
   return typeof value === 'number' ? Math.round(value * 1000) : Date.parse(value);
 }
 
+/**
+ * What a form finds before there is a body to check: a required field left blank, a key given
+ * twice (a JSON object holds each key once, so the schema never sees the second). Kept beside the
+ * schema's own messages so that the console copies none of them.
+ */
+export const SUBMIT_FORM_MESSAGES = {
+  required: 'is required',
+  duplicate: (noun: string, key: string) => `duplicate ${noun} "${key}"`,
+} as const;
+
 export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
   const maxAheadMs = limits.scheduleMaxAheadDays * 24 * 3600 * 1000;
   const notTooFarAhead = (value: string | number) =>
@@ -19,9 +29,7 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
   const tooFarMessage = `must be at most ${limits.scheduleMaxAheadDays} days ahead`;
 
   const parameterName = plainText(z.string());
-  const envName = z
-    .string()
-    .regex(ENV_NAME, 'is not a valid variable name (use [A-Za-z_][A-Za-z0-9_]*)');
+  const envName = z.string().regex(ENV_NAME, IDENTIFIER_MESSAGES.envName);
 
   return z.strictObject(
     {

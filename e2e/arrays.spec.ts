@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { auditBothThemes } from './axe';
 import { expect, test } from './fixtures';
 import {
   addParameter,
@@ -28,6 +29,11 @@ const children = (page: Page) => arraySection(page).getByRole('table', { name: '
 const childRow = (page: Page, index: number) =>
   children(page).locator(`[data-child-index="${index}"]`);
 const stateOf = (row: Locator) => row.getByTestId('state-badge');
+/** The children as a table: the section opens on its grid. */
+const showTable = (page: Page) => arraySection(page).getByText('Table', { exact: true }).click();
+const grid = (page: Page) => arraySection(page).getByRole('listbox', { name: 'Children by index' });
+/** A child's cell in the grid by its index. */
+const cell = (page: Page, index: number) => grid(page).locator(`[data-child-index="${index}"]`);
 
 test('an array submitted from the form: its children complete, a filter, a child and back', async ({
   page,
@@ -55,7 +61,7 @@ test('an array submitted from the form: its children complete, a filter, a child
   await size.fill('1');
   await page.getByRole('button', { name: 'Submit job' }).click();
   await expect(size).toHaveAttribute('aria-invalid', 'true');
-  await expect(size).toHaveAccessibleDescription(/^Array size must be a whole number from 2 to/);
+  await expect(size).toHaveAccessibleDescription(/^must be at least 2 /);
   await size.fill('4');
   await expect(size).not.toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByTestId('array-summary')).toContainText('Set: 4 children');
@@ -71,6 +77,8 @@ test('an array submitted from the form: its children complete, a filter, a child
   });
   await expectState(page, 'completed');
   await expect(page.getByTestId('system-note')).toContainText('4 of 4 completed');
+  await expect(grid(page).getByRole('option')).toHaveCount(4);
+  await showTable(page);
   await expect(children(page).getByRole('row')).toHaveCount(5);
   for (const index of [0, 1, 2, 3]) {
     const row = childRow(page, index);
@@ -99,6 +107,7 @@ test('an array submitted from the form: its children complete, a filter, a child
   await page.goBack();
   await expect(page).toHaveURL(new RegExp(`\\?children=completed$`));
   await expect(page.getByRole('checkbox', { name: '4 completed' })).toBeChecked();
+  await showTable(page);
   await childRow(page, 2).getByRole('link').click();
   await page.getByTestId('array-place').getByRole('link', { name }).click();
   await expect(page).toHaveURL(new RegExp(`/jobs/${parent}$`));
@@ -127,6 +136,7 @@ test('an array of sleeping children: some cancelled by selection, the rest with 
   });
   await page.goto(`/jobs/${parent}`);
   await expectState(page, 'running');
+  await showTable(page);
   await expect(stateOf(childRow(page, 0))).toHaveAttribute('data-state', 'running');
   await expect(stateOf(childRow(page, 5))).toHaveAttribute('data-state', 'runnable');
 
@@ -166,5 +176,73 @@ test('an array of sleeping children: some cancelled by selection, the rest with 
   await expect(page.getByTestId('child-count-cancelled')).toHaveText('6 cancelled');
   await expect(page.getByTestId('system-note')).toContainText('6 cancelled');
   await expect(page.getByRole('button', { name: 'Cancel job' })).toHaveCount(0);
+  expect(await violations()).toEqual([]);
+});
+
+test('the grid: a cell per child by state, failures first, a range selected and cancelled', async ({
+  page,
+  extensions,
+}) => {
+  test.skip(!extensions, 'Arrays are an extension (the first test checks the page has none).');
+  const violations = await watchCspViolations(page);
+  // Children 1 and 4 fail, the others complete.
+  const failing = await submitViaApi(page, {
+    job_definition: 'demo::shell:1',
+    name: unique('some-fail'),
+    container_cmd_parameter: { script: 'exit $((JOBDECK_ARRAY_INDEX % 3 == 1))' },
+    array: { size: 6 },
+  });
+  await page.goto(`/jobs/${failing}`);
+  await expect(arraySection(page).getByTestId('child-count-failed')).toHaveText('2 failed', {
+    timeout: 60_000,
+  });
+  await expect(grid(page).getByRole('option')).toHaveCount(6);
+  await expect(cell(page, 1)).toHaveAttribute('data-state', 'failed');
+  await expect(cell(page, 0)).toHaveAttribute('data-state', 'completed');
+  await expect(grid(page).getByRole('option').first()).toHaveAttribute('data-child-index', '0');
+  await arraySection(page).getByRole('switch', { name: 'Failures first' }).click();
+  await expect(grid(page).getByRole('option').nth(0)).toHaveAttribute('data-child-index', '1');
+  await expect(grid(page).getByRole('option').nth(1)).toHaveAttribute('data-child-index', '4');
+  // Keyboard: the first cell, then Shift+→ takes the next into the range.
+  await grid(page).getByRole('option').nth(0).focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Shift+ArrowRight');
+  await expect(page.getByTestId('selection-count')).toHaveText('2 selected');
+  await expect(page.getByTestId('focused-child')).toContainText(':4');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('array-place')).toContainText('Child 4 of array');
+  await page.goBack();
+  await expect(grid(page)).toBeVisible();
+  await auditBothThemes(page, 'array grid', 'section[aria-labelledby="array-title"]');
+
+  const name = unique('grid-sleepers');
+  const sleepers = await submitViaApi(page, {
+    job_definition: 'demo::sleep:1',
+    name,
+    container_cmd_parameter: { seconds: '120' },
+    array: { size: 6 },
+  });
+  await page.goto(`/jobs/${sleepers}`);
+  await expectState(page, 'running');
+  await expect(cell(page, 0)).toHaveAttribute('data-state', 'running');
+  // A click, then a shift-click: the four children between, both ends included.
+  await cell(page, 1).click();
+  await cell(page, 4).click({ modifiers: ['Shift'] });
+  await expect(page.getByTestId('selection-count')).toHaveText('4 selected');
+  for (const index of [1, 2, 3, 4])
+    await expect(cell(page, index)).toHaveAttribute('aria-selected', 'true');
+  await expect(cell(page, 0)).toHaveAttribute('aria-selected', 'false');
+  await expect(cell(page, 5)).toHaveAttribute('aria-selected', 'false');
+  await page.getByRole('button', { name: 'Cancel selected…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cancel the selected jobs?' });
+  await dialog.getByRole('button', { name: 'Cancel 4 jobs' }).click();
+  const answered = page.getByRole('dialog', { name: 'What happened to each job' });
+  await expect(answered.locator('[data-result="accepted"]')).toHaveCount(4);
+  await answered.getByRole('button', { name: 'Done' }).click();
+  for (const index of [1, 2, 3, 4])
+    await expect(cell(page, index)).toHaveAttribute('data-state', 'cancelled');
+  await expect(page.getByTestId('child-count-cancelled')).toHaveText('4 cancelled');
+  await confirmCancel(await openCancelDialog(page));
+  await expectState(page, 'cancelled');
   expect(await violations()).toEqual([]);
 });

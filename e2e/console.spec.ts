@@ -115,7 +115,7 @@ test('bad input is stopped at its field before any request', async ({ page }) =>
   await expect(
     page.getByText('refers to parameter "missing", which the parameters below do not define'),
   ).toBeVisible();
-  await expect(page.getByText(/must be a POSIX name/)).toBeVisible();
+  await expect(page.getByText(/is not a valid variable name/)).toBeVisible();
   await screenshot(page, 'submit-invalid');
   expect(submits).toEqual([]);
 });

@@ -4,10 +4,23 @@ import { test } from './fixtures';
 /** A name no other test uses, so filters and counts see only that test's jobs. */
 export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}`;
 
+/**
+ * The submit form with its definition and queue typed, and nothing else: a definition typed whole
+ * loads its command and parameters (where the service declares it), which are removed again so
+ * that each test starts from the same form on every service.
+ */
 export async function fillBasics(page: Page, definition: string, queue = 'demo::default') {
   await page.goto('/submit');
   await page.getByRole('combobox', { name: 'Job definition' }).fill(definition);
   await page.getByRole('combobox', { name: 'Job queue' }).fill(queue);
+  await expect(page.getByRole('form', { name: 'Submit a job' })).toHaveAttribute(
+    'data-definition-settled',
+    'true',
+  );
+  for (const remove of [/^Remove word \d+$/, /^Remove parameter \d+$/]) {
+    const buttons = page.getByRole('button', { name: remove });
+    while ((await buttons.count()) > 0) await buttons.first().click();
+  }
 }
 
 export async function addParameter(page: Page, key: string, value: string) {

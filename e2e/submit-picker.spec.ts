@@ -1,3 +1,4 @@
+import { auditBothThemes } from './axe';
 import { expect, test } from './fixtures';
 import { expectState, submitAndOpen } from './helpers';
 
@@ -56,4 +57,36 @@ test('the submit form offers what the service declares and fills the command fro
   await submitAndOpen(page);
   await expectState(page, 'completed');
   expect(catalogReads.length).toBeGreaterThan(0);
+});
+
+test('a definition typed whole loads as a pick does, and the form shows what it runs', async ({
+  page,
+  extensions,
+}) => {
+  await page.goto('/submit');
+  const definition = page.getByRole('combobox', { name: 'Job definition' });
+  await definition.fill('demo::sleep:1');
+  await page.keyboard.press('Escape');
+  const details = page.getByTestId('definition-details');
+  if (!extensions) {
+    // A service that does not declare its definitions: the form as it was, nothing filled.
+    await page.waitForTimeout(1000);
+    await expect(details).toHaveCount(0);
+    await expect(page.getByRole('combobox', { name: 'Command word 1' })).toHaveCount(0);
+    return;
+  }
+  await expect(page.getByRole('combobox', { name: 'Command word 1' })).toHaveValue('sleep');
+  await expect(page.getByRole('combobox', { name: 'Command word 2' })).toHaveValue(
+    'Param::seconds',
+  );
+  await expect(page.getByRole('textbox', { name: 'Parameter 1 value' })).toHaveValue('60');
+  await expect(details).toContainText('jobdeck/busybox:local');
+  await expect(details).toContainText('Stop grace1 s');
+  await expect(details.getByRole('table', { name: 'Declared parameters' })).toContainText(
+    'seconds60',
+  );
+  await auditBothThemes(page, 'submit form with its definition', 'form');
+  // The service matches the reference exactly: another case names no definition.
+  await definition.fill('demo::Sleep:1');
+  await expect(details).toHaveCount(0);
 });

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -36,6 +36,9 @@ function Address() {
 /** Each row of the children's table as its cells' text, the checkbox's cell left out. */
 const rowsOf = (table: HTMLElement) => rowTexts(table, 1);
 
+/** The children as a table (the section opens on its grid). */
+const showTable = async () => fireEvent.click(await screen.findByRole('radio', { name: 'Table' }));
+
 const arrayRequests = (fetch: ReturnType<typeof stubService>) =>
   requestedPaths(fetch).filter((path) => path.includes('/array'));
 
@@ -57,6 +60,7 @@ describe("an array's parent", () => {
         .map((chip) => chip.closest('div')?.textContent),
     ).toEqual(['All 3', '1 completed', '1 failed', '1 running']);
     expect(within(chips).getByRole('checkbox', { name: 'All 3' })).toBeChecked();
+    await showTable();
     const table = within(section).getByRole('table', { name: 'Children' });
     expect(rowsOf(table)).toEqual([
       ['0', 'fan-out:0', 'completed', '0', '0:07', ''],
@@ -111,6 +115,7 @@ describe("an array's parent", () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('checkbox', { name: '1 failed' }));
     expect(screen.getByTestId('address')).toHaveTextContent(`/jobs/${PARENT}?children=failed`);
+    await showTable();
     const table = screen.getByRole('table', { name: 'Children' });
     await vi.waitFor(() => expect(rowsOf(table).map((row) => row[1])).toEqual(['fan-out:2']));
     expect(screen.getByTestId('children-shown')).toHaveTextContent('1 of 1 shown');
@@ -138,6 +143,7 @@ describe("an array's parent", () => {
     renderWithService(<JobView job={record('running')} />);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('checkbox', { name: '1 failed' }));
+    await showTable();
     const table = screen.getByRole('table', { name: 'Children' });
     expect(table).toHaveAttribute('aria-busy', 'true');
     expect(rowsOf(table)).toHaveLength(3);
@@ -177,6 +183,7 @@ describe("an array's parent", () => {
     const user = userEvent.setup();
     expect(await screen.findByTestId('children-shown')).toHaveTextContent('2 of 150 shown');
     await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await showTable();
     const table = screen.getByRole('table', { name: 'Children' });
     await vi.waitFor(() => expect(rowsOf(table).map((row) => row[0])).toEqual(['0', '99', '100']));
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
@@ -190,6 +197,7 @@ describe("an array's parent", () => {
     ]);
     renderWithService(<JobView job={record('running')} />);
     const user = userEvent.setup();
+    await showTable();
     await user.click(await screen.findByRole('checkbox', { name: 'Select fan-out:0' }));
     await user.click(screen.getByRole('checkbox', { name: 'Select fan-out:1' }));
     expect(screen.getByTestId('selection-count')).toHaveTextContent('2 selected');
@@ -202,6 +210,70 @@ describe("an array's parent", () => {
     expect(cancelRequests(fetch)).toEqual([`/v1/client/job/${childId(1)}/cancel`]);
     await user.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.getByTestId('selection-count')).toHaveTextContent('0 selected');
+  });
+
+  it('shows a cell per child coloured by state, the failures first on asking', async () => {
+    stubService([[/\/array\?/, parentAnswer(3, children)]]);
+    renderWithService(<JobView job={record('running')} />);
+    const grid = await screen.findByRole('listbox', { name: 'Children by index' });
+    const cells = () =>
+      within(grid)
+        .getAllByRole('option')
+        .map((cell) => cell.textContent);
+    expect(cells()).toEqual(['0', '1', '2']);
+    expect(within(grid).getByRole('option', { name: '2: failed' })).toHaveAttribute(
+      'data-state',
+      'failed',
+    );
+    fireEvent.click(screen.getByRole('switch', { name: 'Failures first' }));
+    expect(cells()).toEqual(['2', '0', '1']);
+  });
+
+  it('selects a range with shift-click and with Shift and the arrows, then cancels those not ended', async () => {
+    const many = [
+      arrayChild(0),
+      arrayChild(1, { state: 'running', exit_code: null, finished_at: null }),
+      arrayChild(2, { state: 'runnable', exit_code: null, started_at: null, finished_at: null }),
+      arrayChild(3, { state: 'running', exit_code: null, finished_at: null }),
+      arrayChild(4),
+    ];
+    const fetch = stubService([
+      [/\/cancel$/, null],
+      [/\/array\?/, parentAnswer(5, many)],
+    ]);
+    renderWithService(<JobView job={record('running')} />);
+    const user = userEvent.setup();
+    const grid = await screen.findByRole('listbox', { name: 'Children by index' });
+    const cell = (index: number) =>
+      within(grid).getByRole('option', { name: new RegExp(`^${index}:`) });
+    await user.click(cell(1));
+    await user.keyboard('{Shift>}');
+    await user.click(cell(3));
+    await user.keyboard('{/Shift}');
+    expect(screen.getByTestId('selection-count')).toHaveTextContent('3 selected');
+    expect([0, 1, 2, 3, 4].map((i) => cell(i).getAttribute('aria-selected'))).toEqual([
+      'false',
+      'true',
+      'true',
+      'true',
+      'false',
+    ]);
+    // Space switches the child in focus off; Shift+→ selects from the last switched to the next.
+    await user.keyboard(' ');
+    expect(cell(3)).toHaveAttribute('aria-selected', 'false');
+    await user.keyboard('{Shift>}{ArrowRight}{/Shift}');
+    expect(cell(4)).toHaveAttribute('aria-selected', 'true');
+    expect(cell(4)).toHaveFocus();
+    expect(screen.getByTestId('focused-child')).toHaveTextContent('fan-out:4');
+    expect(screen.getByTestId('selection-count')).toHaveTextContent('4 selected');
+
+    await user.click(screen.getByRole('button', { name: 'Cancel selected…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel the selected jobs?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel 3 jobs' }));
+    await screen.findByTestId('bulk-cancel-results');
+    expect(cancelRequests(fetch).sort()).toEqual(
+      [1, 2, 3].map((i) => `/v1/client/job/${childId(i)}/cancel`),
+    );
   });
 
   it('says, before its own cancel, that its children that have not ended are cancelled with it', async () => {

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, SegmentedControl, Stack, Switch, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { JobState } from '../../../contract';
 import {
@@ -8,6 +8,8 @@ import {
   type JobArrayView,
 } from '../../api/arrays';
 import { CancelSelected } from '../../components/SelectionControls';
+import { gridOrder } from './child-grid';
+import { ChildrenGrid } from './ChildrenGrid';
 import { ChildrenTable } from './ChildrenTable';
 import { ChildStateChips } from './ChildStateChips';
 
@@ -17,9 +19,10 @@ const childrenInFilter = (array: ArrayAnswer & { size: number }, states: readonl
 
 /**
  * An array's parent's children (extension; nothing for any other job): counted by state, each
- * count a filter (in the URL); a table of them by index, a page at a time; select some to cancel
- * those that have not ended, with the plan and then each one's answer, as the jobs table does.
- * The parent's own Cancel (in the header) cancels them all.
+ * count a filter (in the URL); a grid of cells coloured by state (or a table), by index or the
+ * failures first, a page at a time; select some (ranges too) to cancel those that have not
+ * ended, with the plan and then each one's answer, as the jobs table does. The parent's own
+ * Cancel (in the header) cancels them all.
  */
 export function ArraySection({
   view,
@@ -31,6 +34,8 @@ export function ArraySection({
   onStatesChange: (states: JobState[]) => void;
 }) {
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [layout, setLayout] = useState<'grid' | 'table'>('grid');
+  const [failuresFirst, setFailuresFirst] = useState(false);
   const { array } = view;
   if (!isArrayParent(array)) return null;
   const chosen = array.items.filter((child) => selected.has(child.id));
@@ -57,12 +62,36 @@ export function ArraySection({
           }}
         />
         <Group gap="sm">
+          <SegmentedControl
+            size="xs"
+            aria-label="Show the children as"
+            value={layout}
+            onChange={(value) => setLayout(value as 'grid' | 'table')}
+            data={[
+              { value: 'grid', label: 'Grid' },
+              { value: 'table', label: 'Table' },
+            ]}
+          />
+          {layout === 'grid' && (
+            <Switch
+              label="Failures first"
+              checked={failuresFirst}
+              onChange={(event) => setFailuresFirst(event.currentTarget.checked)}
+            />
+          )}
           <CancelSelected jobs={chosen} onDone={() => setSelected(new Set())} />
         </Group>
         {array.items.length === 0 ? (
           <Text c="dimmed" data-testid="no-children">
             No child is {states.join(' or ')} now.
           </Text>
+        ) : layout === 'grid' ? (
+          <ChildrenGrid
+            order={gridOrder(array.items, failuresFirst)}
+            selected={selected}
+            onSelectionChange={setSelected}
+            busy={view.filtering}
+          />
         ) : (
           <ChildrenTable
             items={array.items}

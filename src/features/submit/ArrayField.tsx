@@ -1,7 +1,8 @@
 import { Stack, Text } from '@mantine/core';
 import { useWatch } from 'react-hook-form';
 import { ARRAY_INDEX_VARIABLE, ARRAY_LIMITS, ARRAY_SIZE_VARIABLE } from '../../../contract';
-import { isArraySize, type SectionEditorProps } from './form-model';
+import type { SectionEditorProps } from './form-model';
+import { arraySizeProblem } from './validate-form';
 import { NumberField } from './NumberField';
 
 const { minSize, maxSize } = ARRAY_LIMITS;
@@ -9,8 +10,8 @@ const { minSize, maxSize } = ARRAY_LIMITS;
 /** What the typed size will do, in words. */
 function sizeText(typed: string): string {
   if (typed.trim() === '') return 'Left empty, the job runs once.';
+  if (arraySizeProblem(typed)) return 'Set, with a fault to fix.';
   const size = Number(typed);
-  if (!isArraySize(size)) return 'Set, with a fault to fix.';
   const count = size.toLocaleString('en');
   return `Set: ${count} children run the job's container, each with ${ARRAY_INDEX_VARIABLE} (0 to ${(size - 1).toLocaleString('en')}) and ${ARRAY_SIZE_VARIABLE}=${size}; the job's page follows them.`;
 }

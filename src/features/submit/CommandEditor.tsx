@@ -20,8 +20,9 @@ export function CommandEditor({ control, errors }: Omit<SectionEditorProps, 'reg
   const words = useWatch({ control, name: 'command' });
   const parameters = useWatch({ control, name: 'parameters' });
   const [pasted, setPasted] = useState('');
-  const keys = parameters.map((p) => p.key).filter(Boolean);
-  const suggestions = keys.map((key) => `${PARAM_PREFIX}${key}`);
+  // Each key once: a key typed twice (a fault the form names) must not break the suggestions.
+  const keys = new Set(parameters.map((p) => p.key).filter(Boolean));
+  const suggestions = [...keys].map((key) => `${PARAM_PREFIX}${key}`);
   const resolved = resolveCommand(
     words.map((w) => w.word),
     Object.fromEntries(parameters.map((p) => [p.key, p.value])),

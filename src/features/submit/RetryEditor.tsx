@@ -13,7 +13,8 @@ import { useId, useState } from 'react';
 import { useFieldArray, useWatch } from 'react-hook-form';
 import { RETRY_LIMITS, RETRY_REASONS, retryStrategySchema } from '../../../contract';
 import { reasonText, strategyText } from '../../lib/retry-text';
-import { emptyRule, retryFromForm, retryIsSet, type SectionEditorProps } from './form-model';
+import type { SectionEditorProps } from './form-model';
+import { emptyRule, retryFromForm, retryIsSet } from './retry-model';
 import { NumberField } from './NumberField';
 import { RowButton } from './RowButton';
 

@@ -79,3 +79,19 @@ describe('SubmitPage', () => {
     expect(screen.getByTestId('payload-preview')).toHaveTextContent('<redacted>');
   });
 });
+
+describe('SubmitPage with a parameter key typed twice', () => {
+  it('names the duplicate and keeps the page up while a command word is typed', async () => {
+    vi.stubGlobal('fetch', vi.fn());
+    renderPage();
+    const user = userEvent.setup();
+    for (const index of [1, 2]) {
+      await user.click(screen.getByRole('button', { name: 'Add parameter' }));
+      await user.type(screen.getByRole('textbox', { name: `Parameter ${index} key` }), 'who');
+    }
+    await user.click(screen.getByRole('button', { name: 'Add word' }));
+    await user.type(screen.getByRole('combobox', { name: 'Command word 1' }), 'Param::who');
+    await user.click(screen.getByRole('button', { name: 'Submit job' }));
+    expect(await screen.findByText('duplicate key "who"')).toBeInTheDocument();
+  });
+});

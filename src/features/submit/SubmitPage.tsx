@@ -16,10 +16,9 @@ import { recentJobsStore, recentValuesStore } from '../../lib/history';
 import { strategyText } from '../../lib/retry-text';
 import { ArrayField } from './ArrayField';
 import { CommandEditor } from './CommandEditor';
-import { useDeclared, useDefinitionFill } from './declared';
+import { useDeclared, useNamedDefinition } from './declared';
+import { DefinitionDetails } from './DefinitionDetails';
 import { DependenciesEditor } from './DependenciesEditor';
-import { EnvEditor } from './EnvEditor';
-import { LabelsEditor } from './LabelsEditor';
 import {
   emptyDependency,
   emptyForm,
@@ -31,7 +30,7 @@ import {
 } from './form-model';
 import { submitFormResolver } from './form-resolver';
 import { ImportDialog } from './ImportDialog';
-import { ParametersEditor } from './ParametersEditor';
+import { EnvEditor, LabelsEditor, ParametersEditor } from './RowSections';
 import { PayloadPreview } from './PayloadPreview';
 import { ReferenceField } from './ReferenceField';
 import { RetryEditor } from './RetryEditor';
@@ -84,7 +83,7 @@ function SubmitForm() {
   const { control, register, handleSubmit, formState, setError, reset } = form;
   const values = useWatch({ control }) as SubmitFormValues;
   const declared = useDeclared();
-  const fillFromDefinition = useDefinitionFill(form, declared.definitions);
+  const named = useNamedDefinition(form, declared.definitions);
   // A command word's reference is checked against the parameters: re-check when their keys change.
   const parameterKeys = values.parameters.map((p) => p.key).join('\u0000');
   const { trigger } = form;
@@ -105,10 +104,8 @@ function SubmitForm() {
     (initial.resubmitted && initial.values.env.some((e) => e.sensitive)) ||
     (source.data?.execution.env.some((e) => e.sensitive) ?? false);
 
-  // The picked definition's retry strategy, which an empty Retries section leaves in force.
-  const picked = declared.definitions?.find(
-    (definition) => definition.job_definition === values.job_definition.trim(),
-  );
+  // The named definition's retry strategy, which an empty Retries section leaves in force.
+  const picked = named.definition;
   const definitionRetry = picked ? (picked.retry ? strategyText(picked.retry) : null) : undefined;
 
   const mutation = useSubmitJob();
@@ -154,7 +151,13 @@ function SubmitForm() {
           again.
         </Alert>
       )}
-      <form onSubmit={onSubmit} noValidate aria-label="Submit a job">
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        aria-label="Submit a job"
+        // For the browser tests: a definition typed whole has been looked up (and loaded).
+        data-definition-settled={declared.definitionsKnown && named.settled}
+      >
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 7 }}>
             <Stack>
@@ -168,8 +171,9 @@ function SubmitForm() {
                     example="demo::hello:1"
                     recent={recent.definitions}
                     declared={declared.definitions?.map((d) => d.job_definition) ?? null}
-                    onPick={fillFromDefinition}
+                    onPick={named.onPick}
                   />
+                  {picked && <DefinitionDetails definition={picked} />}
                   <ReferenceField
                     control={control}
                     name="job_queue"

@@ -5,10 +5,10 @@ import {
   errorsFromMessage,
   formFromPayload,
   payloadFromForm,
-  validateForm,
   type DependencyValues,
   type SubmitFormValues,
 } from './form-model';
+import { validateForm } from './validate-form';
 
 const A = '01a20274-e614-709d-917d-d51b4dc7e757';
 const B = '01a20274-e614-709d-917d-d51b4dc7e758';

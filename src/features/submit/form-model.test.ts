@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JobExecution } from '../../../contract';
+import { IDENTIFIER_MESSAGES, type JobExecution } from '../../../contract';
 import { splitCommandLine } from './CommandEditor';
 import {
   emptyForm,
@@ -8,9 +8,9 @@ import {
   formFromPayload,
   payloadFromForm,
   unusedParameterKeys,
-  validateForm,
   type SubmitFormValues,
 } from './form-model';
+import { validateForm } from './validate-form';
 import { curlCommand, redactedPayload } from './redact';
 
 const valid = (): SubmitFormValues => ({
@@ -54,7 +54,7 @@ describe('validateForm', () => {
       scheduleMode: 'unix',
       scheduleUnix: 'soon',
     });
-    expect(errors['env.0.name']).toMatch(/POSIX/);
+    expect(errors['env.0.name']).toBe(IDENTIFIER_MESSAGES.envName);
     expect(errors.scheduleUnix).toBe('enter Unix seconds');
   });
 

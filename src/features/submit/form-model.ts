@@ -1,68 +1,23 @@
 import type { Control, FieldErrors as FormErrors, UseFormRegister } from 'react-hook-form';
-import type { z } from 'zod';
 import {
-  ARRAY_LIMITS,
-  DEFINITION_REF,
-  dependsOnSchema,
   type DependencyType,
-  ENV_NAME,
-  IDENTIFIER_MESSAGES,
-  JOB_NAME,
-  LABEL_KEY,
-  LABEL_KEY_MESSAGE,
-  LABEL_LIMITS,
-  QUEUE_REF,
   fieldErrorsOf,
-  formatIssues,
   paramKeyOf,
   isJobDependencyType,
-  retryStrategySchema,
-  type RetryAction,
-  type RetryReason,
-  type RetryStrategy,
   type JobExecution,
-  submitJobSchema,
   type SubmitJobRequest,
 } from '../../../contract';
 import { dayjs } from '../../lib/time';
+import {
+  emptyRetry,
+  numberOf,
+  retryFieldOf,
+  retryFromForm,
+  retryToForm,
+  type RetryValues,
+} from './retry-model';
 
 export type ScheduleMode = 'none' | 'datetime' | 'unix';
-
-/** One rule of `retry.on_exit`: each matcher given must match (empty ones are left out). */
-export interface RetryRuleValues {
-  /** `137, 1-5`: exit codes and ranges, separated by commas or spaces. */
-  exitCodes: string;
-  reason: '' | RetryReason;
-  /** A glob on the engine's status text. */
-  status: string;
-  action: RetryAction;
-}
-
-/** The retry strategy as typed: empty numbers are left out (the service's defaults apply). */
-export interface RetryValues {
-  attempts: string;
-  initialSeconds: string;
-  factor: string;
-  maxSeconds: string;
-  jitter: string;
-  rules: RetryRuleValues[];
-}
-
-export const emptyRetry = (): RetryValues => ({
-  attempts: '',
-  initialSeconds: '',
-  factor: '',
-  maxSeconds: '',
-  jitter: '',
-  rules: [],
-});
-
-export const emptyRule = (): RetryRuleValues => ({
-  exitCodes: '',
-  reason: '',
-  status: '',
-  action: 'retry',
-});
 
 /** One job of `depends_on`: its id as typed, and what this job waits for it to do. */
 export interface DependencyValues {
@@ -136,76 +91,6 @@ export function scheduleInstant(values: SubmitFormValues): Date | null {
     return Number.isFinite(seconds) ? new Date(seconds * 1000) : null;
   }
   return null;
-}
-
-const BACKOFF_FIELDS = [
-  ['initialSeconds', 'initial_seconds'],
-  ['factor', 'factor'],
-  ['maxSeconds', 'max_seconds'],
-  ['jitter', 'jitter'],
-] as const;
-
-/** Whether the person set anything of the strategy: only then does the body carry `retry`. */
-export function retryIsSet(retry: RetryValues): boolean {
-  return (
-    retry.attempts.trim() !== '' ||
-    BACKOFF_FIELDS.some(([field]) => retry[field].trim() !== '') ||
-    retry.rules.length > 0
-  );
-}
-
-/** A typed number; left out when empty. Not a number: NaN, which the schema names. */
-const numberOf = (text: string) => (text.trim() === '' ? undefined : Number(text.trim()));
-
-/** `137, 1-5` → `[137, "1-5"]`; what is not a code stays text, for the schema to name. */
-const exitCodesOf = (text: string) =>
-  text
-    .split(/[\s,]+/)
-    .filter((word) => word !== '')
-    .map((word) => (/^\d+$/.test(word) ? Number(word) : word));
-
-/** The strategy the fields describe, as sent; undefined when nothing of it is set. */
-export function retryFromForm(retry: RetryValues): RetryStrategy | undefined {
-  if (!retryIsSet(retry)) return undefined;
-  // Attempts left empty with the rest set: sent without, for the schema to say it is required.
-  const strategy = { attempts: numberOf(retry.attempts) } as RetryStrategy;
-  const backoff: NonNullable<RetryStrategy['backoff']> = {};
-  for (const [field, key] of BACKOFF_FIELDS) {
-    const value = numberOf(retry[field]);
-    if (value !== undefined) backoff[key] = value;
-  }
-  if (Object.keys(backoff).length > 0) strategy.backoff = backoff;
-  if (retry.rules.length > 0) {
-    strategy.on_exit = retry.rules.map((rule) => {
-      const codes = exitCodesOf(rule.exitCodes);
-      return {
-        ...(codes.length > 0 && { exit_codes: codes }),
-        ...(rule.reason && { reason: rule.reason }),
-        ...(rule.status !== '' && { status: rule.status }),
-        action: rule.action,
-      };
-    });
-  }
-  return strategy;
-}
-
-/** The fields for a strategy (of a payload submitted before, or imported). */
-export function retryToForm(strategy: RetryStrategy | undefined): RetryValues {
-  if (!strategy) return emptyRetry();
-  const text = (value: number | undefined) => (value === undefined ? '' : String(value));
-  return {
-    attempts: text(strategy.attempts),
-    initialSeconds: text(strategy.backoff?.initial_seconds),
-    factor: text(strategy.backoff?.factor),
-    maxSeconds: text(strategy.backoff?.max_seconds),
-    jitter: text(strategy.backoff?.jitter),
-    rules: (strategy.on_exit ?? []).map((rule) => ({
-      exitCodes: (rule.exit_codes ?? []).join(', '),
-      reason: rule.reason ?? '',
-      status: rule.status ?? '',
-      action: rule.action,
-    })),
-  };
 }
 
 /** The request body the form describes. Empty optional parts are left out, as the spec allows. */
@@ -336,7 +221,7 @@ export function formFieldOf(field: string, values: SubmitFormValues): string | n
     const index = values.labels.findIndex((l) => l.key.trim() === label[1]);
     return index >= 0 ? `labels.${index}.value` : 'labels';
   }
-  return retryFieldOf(field, values);
+  return retryFieldOf(field, values.retry.rules.length);
 }
 
 /**
@@ -350,34 +235,6 @@ function dependencyFieldOf(field: string, values: SubmitFormValues): string | nu
   const index = Number(row[1]);
   if (index >= values.dependsOn.length) return 'dependsOn';
   return `dependsOn.${index}.${row[2] === 'type' ? 'type' : 'jobId'}`;
-}
-
-const RULE_FIELDS = {
-  exit_codes: 'exitCodes',
-  reason: 'reason',
-  status: 'status',
-  action: 'action',
-} as const;
-
-/**
- * `retry.attempts`, `retry.backoff.factor`, `retry.on_exit[0].exit_codes[1]`: the control of the
- * retries section that holds it. A fault of a whole rule (no matcher) shows at its exit codes.
- */
-function retryFieldOf(field: string, values: SubmitFormValues): string | null {
-  if (field === 'retry.attempts') return 'retry.attempts';
-  const backoff = /^retry\.backoff\.(\w+)$/.exec(field);
-  if (backoff) {
-    const control = BACKOFF_FIELDS.find(([, key]) => key === backoff[1])?.[0];
-    return control ? `retry.${control}` : null;
-  }
-  if (field === 'retry.on_exit') return 'retry.rules';
-  const rule = /^retry\.on_exit\[(\d+)\](?:\.(exit_codes|reason|status|action)(?:\[\d+\])?)?$/.exec(
-    field,
-  );
-  if (!rule) return null;
-  const index = Number(rule[1]);
-  if (index >= values.retry.rules.length) return 'retry.rules';
-  return `retry.rules.${index}.${RULE_FIELDS[(rule[2] ?? 'exit_codes') as keyof typeof RULE_FIELDS]}`;
 }
 
 /** Splits a `field: reason; …` message onto form controls; what names no control stays general. */
@@ -395,104 +252,6 @@ export function errorsFromMessage(
     else general.push(`${field}: ${reason}`);
   }
   return { fields, general };
-}
-
-/** A section's value checked by its own schema: each fault at its control, or the form's when none. */
-function addSectionFaults(
-  errors: FieldErrors,
-  values: SubmitFormValues,
-  field: string,
-  schema: z.ZodType,
-  value: unknown,
-) {
-  const checked = schema.safeParse(value);
-  if (checked.success) return;
-  const issues = checked.error.issues.map((issue) => ({ ...issue, path: [field, ...issue.path] }));
-  const { fields, general } = errorsFromMessage(formatIssues(issues), values);
-  Object.assign(errors, fields);
-  if (general.length > 0) errors.root = [errors.root, ...general].filter(Boolean).join('; ');
-}
-
-const { minSize, maxSize } = ARRAY_LIMITS;
-export const isArraySize = (size: number) =>
-  Number.isInteger(size) && size >= minSize && size <= maxSize;
-/** Says which field and what it takes: read out alone, it still makes sense. */
-export const ARRAY_SIZE_MESSAGE = `Array size must be a whole number from ${minSize} to ${maxSize.toLocaleString('en')}`;
-
-/** Checks the contract cannot express (duplicates, references), then the contract itself. */
-export function validateForm(values: SubmitFormValues): FieldErrors {
-  const errors: FieldErrors = {};
-  if (!values.job_definition.trim()) errors.job_definition = 'is required';
-  else if (!DEFINITION_REF.test(values.job_definition.trim())) {
-    errors.job_definition = IDENTIFIER_MESSAGES.definitionRef;
-  }
-  if (!values.job_queue.trim()) errors.job_queue = 'is required';
-  else if (!QUEUE_REF.test(values.job_queue.trim()))
-    errors.job_queue = IDENTIFIER_MESSAGES.queueRef;
-  const name = values.name.trim();
-  if (name && !JOB_NAME.test(name)) errors.name = IDENTIFIER_MESSAGES.jobName;
-
-  const keys = definedParameterKeys(values);
-  values.command.forEach(({ word }, index) => {
-    const key = paramKeyOf(word);
-    if (key !== null && !keys.has(key)) {
-      errors[`command.${index}.word`] =
-        `refers to parameter "${key}", which the parameters below do not define`;
-    }
-  });
-  const seenKeys = new Set<string>();
-  values.parameters.forEach(({ key }, index) => {
-    if (!key) errors[`parameters.${index}.key`] = 'is required';
-    else if (seenKeys.has(key)) errors[`parameters.${index}.key`] = `duplicate key "${key}"`;
-    seenKeys.add(key);
-  });
-  const seenLabels = new Set<string>();
-  values.labels.forEach(({ key }, index) => {
-    const trimmed = key.trim();
-    if (!trimmed) errors[`labels.${index}.key`] = 'is required';
-    else if (trimmed.length > LABEL_LIMITS.keyMaxLength || !LABEL_KEY.test(trimmed))
-      errors[`labels.${index}.key`] = LABEL_KEY_MESSAGE;
-    else if (seenLabels.has(trimmed))
-      errors[`labels.${index}.key`] = `duplicate label "${trimmed}"`;
-    seenLabels.add(trimmed);
-  });
-  const seenNames = new Set<string>();
-  values.env.forEach(({ name: variable, value, sensitive }, index) => {
-    // A secret blanked by "Submit again" or Retry (the service never sends one back) would run as
-    // an empty value nobody typed: the person types it again, or removes the variable.
-    if (sensitive && value === '')
-      errors[`env.${index}.value`] =
-        'is empty: type the secret again (sensitive values are never kept), or remove the variable';
-    if (!ENV_NAME.test(variable)) {
-      errors[`env.${index}.name`] =
-        'must be a POSIX name: letters, digits and _, not starting with a digit';
-    } else if (seenNames.has(variable))
-      errors[`env.${index}.name`] = `duplicate variable "${variable}"`;
-    seenNames.add(variable);
-  });
-  if (values.scheduleMode === 'datetime' && !scheduleInstant(values))
-    errors.scheduleLocal = 'pick a date and time';
-  if (values.scheduleMode === 'unix') {
-    const seconds = Number(values.scheduleUnix);
-    if (values.scheduleUnix.trim() === '' || !Number.isFinite(seconds))
-      errors.scheduleUnix = 'enter Unix seconds';
-  }
-  // The extensions' sections show their own faults at once, with the rest of the form's.
-  const retry = retryFromForm(values.retry);
-  if (retry) addSectionFaults(errors, values, 'retry', retryStrategySchema, retry);
-  const dependsOn = payloadFromForm(values).depends_on;
-  if (dependsOn) addSectionFaults(errors, values, 'depends_on', dependsOnSchema, dependsOn);
-  const arraySize = numberOf(values.arraySize);
-  if (arraySize !== undefined && !isArraySize(arraySize)) errors.arraySize = ARRAY_SIZE_MESSAGE;
-  if (Object.keys(errors).length > 0) return errors;
-
-  const parsed = submitJobSchema.safeParse(payloadFromForm(values));
-  if (!parsed.success) {
-    const { fields, general } = errorsFromMessage(formatIssues(parsed.error.issues), values);
-    Object.assign(errors, fields);
-    if (general.length > 0) errors.root = general.join('; ');
-  }
-  return errors;
 }
 
 /** Parameters no command word refers to: allowed, but probably a mistake. */

@@ -1,5 +1,6 @@
 import type { FieldError, Resolver } from 'react-hook-form';
-import { validateForm, type FieldErrors, type SubmitFormValues } from './form-model';
+import type { FieldErrors, SubmitFormValues } from './form-model';
+import { validateForm } from './validate-form';
 
 /** react-hook-form wants errors nested like the values: `command.2.word` → { command: [, , { word }] }. */
 export function nestErrors(flat: FieldErrors): Record<string, unknown> {

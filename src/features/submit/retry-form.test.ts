@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   emptyForm,
-  emptyRetry,
-  emptyRule,
   errorsFromMessage,
   formFromPayload,
   payloadFromForm,
-  validateForm,
-  type RetryValues,
   type SubmitFormValues,
 } from './form-model';
+import { emptyRetry, emptyRule, type RetryValues } from './retry-model';
+import { validateForm } from './validate-form';
 
 const withRetry = (retry: Partial<RetryValues>): SubmitFormValues => ({
   ...emptyForm(),
