@@ -1,0 +1,4 @@
+export interface SecretBox {
+  seal(plaintext: string): string;
+  open(sealed: string): string;
+}
