@@ -268,7 +268,7 @@ export class ArraySettler {
       };
       await machine.move(parent, summary.to, summary.note, fields);
     } else if (summary.note !== parent.systemNote) {
-      await store.setNote(parent.id, parent.state, summary.note);
+      await store.setNote({ id: parent.id, state: parent.state, note: summary.note });
     }
   }
 
@@ -305,7 +305,12 @@ export class ArraySettler {
   private async cancelActiveChildren(parent: Job, now: number): Promise<void> {
     const { store, machine, runner } = this.parts;
     for (let after = -1; ;) {
-      const page = await store.arrayChildren(parent.id, ['starting', 'running'], after, 500);
+      const page = await store.arrayChildren({
+        parentId: parent.id,
+        states: ['starting', 'running'],
+        afterIndex: after,
+        limit: 500,
+      });
       for (const child of page.items) {
         const moved = await machine.decideAndMove(child.id, (job) =>
           isFinalState(job.state) ? undefined : cancelMove(job, now, parent.cancelRequestedBy),

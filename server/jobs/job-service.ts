@@ -253,7 +253,12 @@ export class JobService {
       return { job, counts: new Map(), children: { items: [], more: false } };
     const [counts, children] = await Promise.all([
       this.store.arrayCounts(id),
-      this.store.arrayChildren(id, page.states, page.afterIndex, page.limit),
+      this.store.arrayChildren({
+        parentId: id,
+        states: page.states,
+        afterIndex: page.afterIndex,
+        limit: page.limit,
+      }),
     ]);
     return { job, counts, children };
   }
@@ -326,11 +331,11 @@ export class JobService {
     const queues = this.catalog.queuesByPriority.filter(
       (q) => q.project === project && (only === undefined || q.ref === only),
     );
-    const counts = await this.store.countByQueue(
-      queues.map((q) => q.ref),
-      now - DAY_MS,
-      now - HOUR_MS,
-    );
+    const counts = await this.store.countByQueue({
+      queues: queues.map((q) => q.ref),
+      since: now - DAY_MS,
+      recentSince: now - HOUR_MS,
+    });
     return Promise.all(
       queues.map(async (queue) => ({
         queue: this.controls.live(queue),
@@ -371,7 +376,7 @@ export class JobService {
     uptoSeq: number,
     limit: number,
   ): Promise<{ seq: number; job: Job }[]> {
-    const changes = await this.store.changesAfter(project, afterSeq, uptoSeq, limit);
+    const changes = await this.store.changesAfter({ project, afterSeq, uptoSeq, limit });
     const counts = changes.some((c) => isLatest(c) && c.job.state === 'runnable')
       ? await this.store.activeCountsByQueue()
       : undefined;

@@ -84,11 +84,13 @@ export class RetentionPruner {
     for (const queue of this.limitedQueues()) {
       const before = now - queue.keepFinishedMs;
       const jobs = await this.inBatches((limit) =>
-        this.store.pruneFinished(queue.ref, before, limit),
+        this.store.pruneFinished({ queue: queue.ref, before, limit }),
       );
       // A schedule's firings that submitted no job go after its queue's time too.
       for (const schedule of this.catalog.schedules.filter((s) => s.queue === queue.ref)) {
-        await this.inBatches((limit) => this.store.pruneFirings(schedule.ref, before, limit));
+        await this.inBatches((limit) =>
+          this.store.pruneFirings({ schedule: schedule.ref, before, limit }),
+        );
       }
       if (jobs === 0) continue;
       this.options.onPruned?.(queue.ref, jobs);
@@ -97,12 +99,13 @@ export class RetentionPruner {
     // A bulk action's results name jobs: they go once every job of the project could.
     for (const [project, keepMs] of this.longestKeepByProject()) {
       const before = now - keepMs;
-      await this.inBatches((limit) => this.store.pruneBulkActions(project, before, limit));
+      await this.inBatches((limit) => this.store.pruneBulkActions({ project, before, limit }));
     }
     // The overview counts the last day: what finished before it is never counted again.
     await this.store.forgetFinishedCounts(now - DAY_MS);
     const audit = this.options.audit;
-    if (audit) await this.inBatches((limit) => audit.store.prune(now - audit.keepMs, limit));
+    if (audit)
+      await this.inBatches((limit) => audit.store.prune({ before: now - audit.keepMs, limit }));
     let reclaimedBytes = 0;
     if (pruned.length > 0) {
       for (let step = -1; step !== 0 && !this.halted;) {

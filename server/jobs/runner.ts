@@ -301,7 +301,8 @@ export class Runner {
       }
       if (workload.status === 'pending') {
         const note = notes.waitingForPlacement(workload.message ?? 'placing the job');
-        if (note !== job.systemNote) await this.store.setNote(job.id, job.state, note);
+        if (note !== job.systemNote)
+          await this.store.setNote({ id: job.id, state: job.state, note });
         this.follow(job, workload);
         return true;
       }

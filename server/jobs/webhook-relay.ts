@@ -215,7 +215,14 @@ export class WebhookRelay {
       // Changes before the oldest webhook's start fire none: skipped unread.
       const from = Math.max(read, Math.min(upto, ...known.map((hook) => hook.fromSeq)));
       const changes =
-        states.size === 0 ? [] : await webhooks.changesInto([...states], from, upto, FAN_OUT_PAGE);
+        states.size === 0
+          ? []
+          : await webhooks.changesInto({
+              states: [...states],
+              afterSeq: from,
+              uptoSeq: upto,
+              limit: FAN_OUT_PAGE,
+            });
       // Read again once the changes are: a webhook created since starts after every change read
       // (its fromSeq), one created before is matched. One that wants states not read: again.
       const hooks = await webhooks.list();
@@ -255,7 +262,7 @@ export class WebhookRelay {
         this.readUpTo = to;
       } else {
         // Not moved: another instance read these; read the cursor again.
-        if (!(await webhooks.advance(cursor, to, deliveries))) continue;
+        if (!(await webhooks.advance({ fromSeq: cursor, toSeq: to, deliveries }))) continue;
         this.advancedAt = now;
         this.readUpTo = to;
         for (const delivery of handed) this.track(this.attempt(delivery));
@@ -297,7 +304,12 @@ export class WebhookRelay {
       }
       if (this.stopped) return;
       if (page.length < FAN_OUT_PAGE) break;
-      page = await webhooks.changesInto(states, page.at(-1)!.seq, upto, FAN_OUT_PAGE);
+      page = await webhooks.changesInto({
+        states,
+        afterSeq: page.at(-1)!.seq,
+        uptoSeq: upto,
+        limit: FAN_OUT_PAGE,
+      });
     }
     // A webhook created meanwhile that wants states not read: the next pass reads again.
     if ((await webhooks.list()).some((hook) => hook.states.some((s) => !states.includes(s)))) {
@@ -310,7 +322,7 @@ export class WebhookRelay {
       lastError: `${count} ${count === 1 ? 'event' : 'events'} from ${new Date(first).toISOString()} to ${new Date(last).toISOString()} not sent: older than ${hours} h (webhooks.replay_max_age_hours) when read`,
       finishedAt: now,
     }));
-    if (!(await webhooks.advance(cursor, to, notes))) return;
+    if (!(await webhooks.advance({ fromSeq: cursor, toSeq: to, deliveries: notes }))) return;
     this.advancedAt = now;
     this.readUpTo = to;
     if (skipped.size > 0) {
@@ -356,7 +368,12 @@ export class WebhookRelay {
       if (free <= 0) return; // a request that ends looks again
       const now = Date.now();
       const leaseUntil = this.leaseFrom(now);
-      const claimed = await this.deps.webhooks.claimDue(now, leaseUntil, free, PER_WEBHOOK);
+      const claimed = await this.deps.webhooks.claimDue({
+        now,
+        leaseUntil,
+        limit: free,
+        perWebhook: PER_WEBHOOK,
+      });
       if (this.stopped) {
         await this.giveBack(claimed);
         return;
@@ -502,7 +519,9 @@ export class WebhookRelay {
   private async prune(): Promise<void> {
     const before = Date.now() - this.deps.options.keepDeliveriesMs;
     try {
-      while ((await this.deps.webhooks.pruneEnded(before, PRUNE_BATCH)) === PRUNE_BATCH) {
+      while (
+        (await this.deps.webhooks.pruneEnded({ before, limit: PRUNE_BATCH })) === PRUNE_BATCH
+      ) {
         if (this.stopped) return;
       }
     } catch (error) {

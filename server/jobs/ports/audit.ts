@@ -1,3 +1,4 @@
+import type { PruneBatch } from './retention';
 import type { AuditAction } from '../../../contract';
 
 /** One audit event as stored; `seq` orders them (newest first in lists). */
@@ -34,5 +35,5 @@ export interface AuditStore {
   append(entries: readonly AuditEntry[]): Promise<void>;
   list(project: string, filter: AuditFilter): Promise<(AuditEntry & { seq: number })[]>;
   /** Deletes up to `limit` of the oldest events before `before`; how many went. */
-  prune(before: number, limit: number): Promise<number>;
+  prune(params: PruneBatch): Promise<number>;
 }

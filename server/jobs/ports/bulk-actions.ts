@@ -10,28 +10,20 @@ export interface BulkActionStore {
    * Takes the oldest running action that no instance holds (its lease ran out) or that `owner`
    * holds already, leasing it to `owner` until `leaseUntil`.
    */
-  claim(owner: string, now: number, leaseUntil: number): Promise<BulkActionRecord | undefined>;
+  claim(params: Lease & { now: number }): Promise<BulkActionRecord | undefined>;
   /**
    * Stores the batch's jobs as pending results and moves the cursor past them, renewing the
    * lease, in one transaction; false, storing nothing, unless `owner` holds the running action.
    */
-  beginBatch(
-    id: string,
-    owner: string,
-    batch: { pending: BulkResultRecord[]; cursorSeq: number; leaseUntil: number },
-  ): Promise<boolean>;
+  beginBatch(params: BeginBatchParams): Promise<boolean>;
   /** Renews `owner`'s lease; answers the action's state, or undefined when `owner` lost it. */
-  heartbeat(id: string, owner: string, leaseUntil: number): Promise<BulkActionState | undefined>;
+  heartbeat(params: HeldAction): Promise<BulkActionState | undefined>;
   /**
    * In one transaction: records what each of these jobs answered and adds them to the counts,
    * ends a running action when `done`, and (when it was stopped) drops the results still pending;
    * answers the state after it, or undefined, recording nothing, when `owner` lost the action.
    */
-  finishBatch(
-    id: string,
-    owner: string,
-    batch: { results: BulkResultRecord[]; done: boolean; now: number; leaseUntil: number },
-  ): Promise<BulkActionState | undefined>;
+  finishBatch(params: FinishBatchParams): Promise<BulkActionState | undefined>;
   /** The results of the batch a holder began and did not finish. */
   pendingResults(id: string): Promise<BulkResultRecord[]>;
   /** Gives up `owner`'s leases, so that another instance carries its actions on at once. */
@@ -39,5 +31,30 @@ export interface BulkActionStore {
   /** Stops a running action; false when it was not running. */
   stop(id: string, now: number): Promise<boolean>;
   /** Its results for jobs with a seq below `beforeSeq`, newest first. */
-  results(id: string, beforeSeq: number, limit: number): Promise<BulkResultRecord[]>;
+  results(params: BulkResultsParams): Promise<BulkResultRecord[]>;
 }
+
+/** `owner`'s lease, to hold until `leaseUntil`. */
+export interface Lease {
+  owner: string;
+  leaseUntil: number;
+}
+
+/** The action `id`, held by `owner`, whose lease is renewed to `leaseUntil`. */
+export interface HeldAction extends Lease {
+  id: string;
+}
+
+export interface BulkResultsParams {
+  id: string;
+  beforeSeq: number;
+  limit: number;
+}
+
+export type BeginBatchParams = HeldAction & { pending: BulkResultRecord[]; cursorSeq: number };
+
+export type FinishBatchParams = HeldAction & {
+  results: BulkResultRecord[];
+  done: boolean;
+  now: number;
+};

@@ -40,7 +40,7 @@ export interface JobStore {
   moveJob(change: StateChange): Promise<Job | undefined>;
   jobsInStates(states: readonly JobState[]): Promise<Job[]>;
   /** Replaces the note of a job still in `state` (what it waits for changed); no transition. */
-  setNote(id: string, state: JobState, note: string | null): Promise<void>;
+  setNote(params: SetNoteParams): Promise<void>;
   /** Pending jobs whose time has come, of those that wait for no other job. */
   dueJobs(now: number): Promise<Job[]>;
   /** The earliest schedule_at of a pending job, or not_before after `now` of a runnable one. */
@@ -59,7 +59,7 @@ export interface JobStore {
    * owners were recorded); returns their ids. Two survivors taking over at once split nothing:
    * each job goes to exactly one.
    */
-  takeOver(from: string | null, to: string): Promise<string[]>;
+  takeOver(params: TakeOverParams): Promise<string[]>;
   listJobs(filter: JobListFilter): Promise<Job[]>;
   /** How many jobs pass the list's filters, counted up to `atMost + 1` and no further. */
   countJobs(filter: JobFilter, atMost: number): Promise<number>;
@@ -76,22 +76,13 @@ export interface JobStore {
    * A runnable job's place among its queue's jobs that a claim at `now` would take, in the order
    * claims take them (1: next), and how many such wait there; each counted up to `atMost` + 1.
    */
-  placeInQueue(
-    queue: string,
-    seq: number,
-    now: number,
-    atMost: number,
-  ): Promise<{ place: number; waiting: number }>;
+  placeInQueue(params: PlaceInQueueParams): Promise<{ place: number; waiting: number }>;
   /**
    * Jobs of the given queues counted by state: unfinished ones as they are now; final ones that
    * finished at or after `since`, with how many of those at or after `recentSince`. Exact for a
    * `since` no earlier than the last forgetFinishedCounts' `before`.
    */
-  countByQueue(
-    queues: readonly string[],
-    since: number,
-    recentSince: number,
-  ): Promise<QueueStateCount[]>;
+  countByQueue(params: CountByQueueParams): Promise<QueueStateCount[]>;
   transitions(id: string): Promise<Transition[]>;
   /** The sequence number of the latest state change of any job (0 when none). */
   lastChangeSeq(): Promise<number>;
@@ -100,14 +91,9 @@ export interface JobStore {
    * number can be missing for a while (its transaction has not committed yet) or for good (it
    * rolled back): numbers are taken in insert order, not in commit order.
    */
-  changeSeqsAfter(afterSeq: number, limit: number): Promise<number[]>;
+  changeSeqsAfter(params: SeqPage): Promise<number[]>;
   /** The project's state changes with `afterSeq` < seq ≤ `uptoSeq`, oldest first. */
-  changesAfter(
-    project: string,
-    afterSeq: number,
-    uptoSeq: number,
-    limit: number,
-  ): Promise<JobChange[]>;
+  changesAfter(params: ChangesAfterParams): Promise<JobChange[]>;
   getLogs(id: string): Promise<ContainerLogs | undefined>;
   /** The job's attempts that ended, oldest first. */
   attempts(id: string): Promise<AttemptRecord[]>;
@@ -145,12 +131,7 @@ export interface JobStore {
   /** The parent's children counted by state. */
   arrayCounts(parentId: string): Promise<ArrayCounts>;
   /** Children with an index above `afterIndex` (in `states`, when given), by index. */
-  arrayChildren(
-    parentId: string,
-    states: readonly JobState[] | undefined,
-    afterIndex: number,
-    limit: number,
-  ): Promise<ArrayChildrenPage>;
+  arrayChildren(params: ArrayChildrenParams): Promise<ArrayChildrenPage>;
   /** Parents not yet in a final state, oldest first. */
   unfinishedArrayParents(): Promise<Job[]>;
   /** Moves every child of the parent in one of `move.from` states at once; how many moved. */
@@ -173,4 +154,51 @@ export interface ChildrenMove {
   to: 'runnable' | 'cancelled';
   at: number;
   note: string | null;
+}
+
+// Parameters of the methods that would otherwise take two or more arguments of one type side by
+// side, where a swap would still compile.
+
+export interface SetNoteParams {
+  id: string;
+  state: JobState;
+  note: string | null;
+}
+
+export interface TakeOverParams {
+  /** Null: jobs claimed before owners were recorded. */
+  from: string | null;
+  to: string;
+}
+
+export interface PlaceInQueueParams {
+  queue: string;
+  seq: number;
+  now: number;
+  atMost: number;
+}
+
+export interface CountByQueueParams {
+  queues: readonly string[];
+  since: number;
+  recentSince: number;
+}
+
+/** Up to `limit` state changes with a seq above `afterSeq`. */
+export interface SeqPage {
+  afterSeq: number;
+  limit: number;
+}
+
+export interface ChangesAfterParams extends SeqPage {
+  project: string;
+  uptoSeq: number;
+}
+
+export interface ArrayChildrenParams {
+  parentId: string;
+  /** Undefined: children in any state. */
+  states?: readonly JobState[];
+  afterIndex: number;
+  limit: number;
 }

@@ -28,5 +28,12 @@ export interface QueueControlStore {
   ): Promise<void>;
   controls(): Promise<QueueControl[]>;
   /** Returns false when no such queue is stored. */
-  change(ref: string, change: QueueControlChange, by: string, now: number): Promise<boolean>;
+  change(params: QueueControlChangeParams): Promise<boolean>;
+}
+
+export interface QueueControlChangeParams {
+  ref: string;
+  change: QueueControlChange;
+  by: string;
+  now: number;
 }

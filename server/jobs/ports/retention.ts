@@ -17,19 +17,19 @@ export interface RetentionStore {
    * kept: the event streams start from that change. Returns how many jobs it deleted (fewer
    * than `limit`: none is left). Two instances pruning at once delete each job once.
    */
-  pruneFinished(queue: string, before: number, limit: number): Promise<number>;
+  pruneFinished(params: PruneBatch & { queue: string }): Promise<number>;
   /**
    * Deletes up to `limit` of the schedule's firings before `before` that submitted no job
    * (skipped, or refused, with their notes); how many went. A firing that submitted one goes
    * with its job.
    */
-  pruneFirings(schedule: string, before: number, limit: number): Promise<number>;
+  pruneFirings(params: PruneBatch & { schedule: string }): Promise<number>;
   /**
    * Deletes up to `limit` results of the project's oldest bulk action that ended before
    * `before`, and the action with its last results; `limit` while there may be more, 0 once
    * none is left.
    */
-  pruneBulkActions(project: string, before: number, limit: number): Promise<number>;
+  pruneBulkActions(params: PruneBatch & { project: string }): Promise<number>;
   /**
    * Forgets what the store keeps to count finished jobs quickly (countByQueue) for those that
    * finished before `before`: counts from an earlier `since` are no longer exact.
@@ -42,4 +42,10 @@ export interface RetentionStore {
    * the database does not reuse it by itself; returns the bytes given back.
    */
   reclaimSpace(): Promise<number>;
+}
+
+/** Up to about `limit` rows of what ended (or happened) before `before`. */
+export interface PruneBatch {
+  before: number;
+  limit: number;
 }

@@ -33,7 +33,7 @@ export interface ScheduleStore {
    * Returns false when no such schedule is stored. Resuming counts as a firing at `now`: what
    * came due while paused is not run.
    */
-  setPaused(ref: string, paused: boolean, reason: string | null, now: number): Promise<boolean>;
+  setPaused(params: SetPausedParams): Promise<boolean>;
   /**
    * The job of its latest firing before `before` that submitted one: never the job of the
    * firing at `before` itself, which another instance may have just stored.
@@ -46,4 +46,11 @@ export interface ScheduleStore {
   fire(firing: Firing): Promise<{ fired: false } | { fired: true; job: Job | null }>;
   /** The newest `limit` firings, newest first. */
   recentFirings(ref: string, limit: number): Promise<FiringRecord[]>;
+}
+
+export interface SetPausedParams {
+  ref: string;
+  paused: boolean;
+  reason: string | null;
+  now: number;
 }

@@ -1,3 +1,4 @@
+import type { SeqPage } from './job-store';
 import type { JobState } from '../../../contract';
 
 /** How a job ended, as trends count it (timeout and error count as failed). */
@@ -57,26 +58,31 @@ export interface TrendStore {
    */
   seqBefore(at: number): Promise<number>;
   /** Up to `limit` changes after `afterSeq`, in order. */
-  changesAfter(afterSeq: number, limit: number): Promise<TrendChange[]>;
+  changesAfter(params: SeqPage): Promise<TrendChange[]>;
   /**
    * In one transaction: moves the cursor from `from` to `to` (compare-and-set) and adds the
    * counts to the rollups. False, with nothing added, when the cursor was not at `from`: another
    * instance counted that batch.
    */
-  addCounts(
-    from: number,
-    to: number,
-    outcomes: readonly OutcomeCount[],
-    durations: readonly DurationCount[],
-  ): Promise<boolean>;
+  addCounts(params: AddCountsParams): Promise<boolean>;
   /** Deletes the rollups of the period that start before `before`; how many rows went. */
   pruneBefore(period: TrendPeriod, before: number): Promise<number>;
   /** The queue's counts of the period from `from` on, per period and outcome. */
-  outcomes(queue: string, period: TrendPeriod, from: number): Promise<OutcomeCount[]>;
+  outcomes(params: RollupRange): Promise<OutcomeCount[]>;
   /** The queue's histograms of the period from `from` on, summed, per measure and bucket. */
-  durations(
-    queue: string,
-    period: TrendPeriod,
-    from: number,
-  ): Promise<Omit<DurationCount, 'queue' | 'period' | 'start'>[]>;
+  durations(params: RollupRange): Promise<Omit<DurationCount, 'queue' | 'period' | 'start'>[]>;
+}
+
+/** A queue's rollups of one period from `from` on. */
+export interface RollupRange {
+  queue: string;
+  period: TrendPeriod;
+  from: number;
+}
+
+export interface AddCountsParams {
+  from: number;
+  to: number;
+  outcomes: readonly OutcomeCount[];
+  durations: readonly DurationCount[];
 }

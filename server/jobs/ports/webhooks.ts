@@ -1,3 +1,5 @@
+import type { SeqPage } from './job-store';
+import type { PruneBatch } from './retention';
 import type { JobState } from '../../../contract';
 import type {
   AttemptOutcome,
@@ -22,24 +24,19 @@ export interface WebhookStore {
   /** Changes what fires it and where it goes; false when there is none. */
   update(id: string, changes: WebhookChanges): Promise<boolean>;
   /** Replaces its sealed secret, only if it is still the text read (`secrets rotate`). */
-  replaceSecret(id: string, readSealed: string, sealed: string): Promise<boolean>;
+  replaceSecret(params: ReplaceSecretParams): Promise<boolean>;
   /** How far the state changes were read for webhooks; created at `initial` the first time. */
   cursor(initial: number): Promise<number>;
   /**
    * The state changes after `afterSeq` up to `uptoSeq` into one of `states`, oldest first, every
    * project's, at most `limit`.
    */
-  changesInto(
-    states: readonly JobState[],
-    afterSeq: number,
-    uptoSeq: number,
-    limit: number,
-  ): Promise<JobChange[]>;
+  changesInto(params: ChangesIntoParams): Promise<JobChange[]>;
   /**
    * Moves the cursor from `fromSeq` to `toSeq` and stores the deliveries, in one transaction;
    * false, storing nothing, when the cursor was no longer at `fromSeq` (another instance read).
    */
-  advance(fromSeq: number, toSeq: number, deliveries: DeliveryRecord[]): Promise<boolean>;
+  advance(params: AdvanceParams): Promise<boolean>;
   /** Stores one delivery (a test event). */
   enqueue(delivery: DeliveryRecord): Promise<void>;
   /**
@@ -47,12 +44,7 @@ export interface WebhookStore {
    * at most `perWebhook` held per webhook, counting an attempt on each: a courier that dies
    * mid-request leaves them to another after `leaseUntil`.
    */
-  claimDue(
-    now: number,
-    leaseUntil: number,
-    limit: number,
-    perWebhook: number,
-  ): Promise<ClaimedDelivery[]>;
+  claimDue(params: ClaimDueParams): Promise<ClaimedDelivery[]>;
   /**
    * Records the attempts the claims counted, in one transaction: each delivered, failed for good,
    * or pending again at its `nextAttemptAt`; one claimed again meanwhile is left alone. An attempt
@@ -64,7 +56,7 @@ export interface WebhookStore {
   /** The webhook's latest deliveries, newest first. */
   deliveries(webhookId: string, limit: number): Promise<DeliveryRecord[]>;
   /** Deletes ended deliveries that ended before `before`; how many went. */
-  pruneEnded(before: number, limit: number): Promise<number>;
+  pruneEnded(params: PruneBatch): Promise<number>;
 }
 
 /** What a person may change of a webhook. */
@@ -89,4 +81,25 @@ export interface WebhookSender {
     /** Aborted when the instance stops: the attempt is given back, not counted as failed. */
     signal: AbortSignal;
   }): Promise<AttemptOutcome & { delivered: boolean }>;
+}
+
+export interface ReplaceSecretParams {
+  id: string;
+  readSealed: string;
+  sealed: string;
+}
+
+export type ChangesIntoParams = SeqPage & { states: readonly JobState[]; uptoSeq: number };
+
+export interface AdvanceParams {
+  fromSeq: number;
+  toSeq: number;
+  deliveries: DeliveryRecord[];
+}
+
+export interface ClaimDueParams {
+  now: number;
+  leaseUntil: number;
+  limit: number;
+  perWebhook: number;
 }
