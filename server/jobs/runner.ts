@@ -1,6 +1,5 @@
 import { SLOT_STATES, isFinalState } from '../../contract';
 import type { EngineHealth } from './engine-health';
-import { SecretKeyMissingError } from './errors';
 import type { JobLogs } from './job-logs';
 import { JobSecrets } from './job-secrets';
 import type { Job } from './model';
@@ -9,6 +8,7 @@ import { deadlineOf, outcomeOf } from './outcome';
 import {
   EngineUnavailableError,
   RuntimeError,
+  SecretKeyMissingError,
   type ContainerRuntime,
   type JobStore,
   type Logger,
