@@ -219,6 +219,7 @@ export async function startJobdeck(
   const consoleProof = newConsoleProof();
   const api = await buildHttpApp({
     service: jobs.service,
+    reads: jobs.reads,
     scheduler: jobs.scheduler,
     controls: jobs.controls,
     bulk: jobs.bulk,
