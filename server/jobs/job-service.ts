@@ -1,4 +1,4 @@
-import { ARRAY_CHUNK, childIds, childrenInChunks, followedChildIds, indexesUpTo } from './arrays';
+import { admitArray, type ArrayAdmissionParts } from './array-admission';
 import { cancelMove } from './cancellation';
 import { failpoint } from './failpoints';
 import type { SubmitJobRequest } from '../../contract';
@@ -6,11 +6,11 @@ import type { Catalog } from './catalog';
 import { dependencyTargets, judgeDependencies } from './dependencies';
 import type { Dispatcher } from './dispatcher';
 import { conflict, invalid, notFound } from './errors';
-import { isArrayParent, parentRole, type Admission, type Job, type NewJob } from './model';
+import { isArrayParent, type Admission, type Job, type NewJob } from './model';
 import type { JobStore, SecretBox } from './ports';
 import { visibleJob, type JobReadModel } from './read-model';
 import type { Runner } from './runner';
-import { ContendedError, admissionOf, type JobStateMachine } from './state-machine';
+import { ContendedError, type JobStateMachine } from './state-machine';
 import { planJob } from './submission';
 
 const GENERATED_NAME_ATTEMPTS = 3;
@@ -39,6 +39,7 @@ export class JobService {
   private readonly runner: Runner;
   private readonly secrets: SecretBox;
   private readonly reads: JobReadModel;
+  private readonly arrayParts: ArrayAdmissionParts;
 
   constructor(parts: JobServiceParts) {
     this.store = parts.store;
@@ -48,23 +49,17 @@ export class JobService {
     this.runner = parts.runner;
     this.secrets = parts.secrets;
     this.reads = parts.reads;
+    this.arrayParts = { store: parts.store, machine: parts.machine, dispatcher: parts.dispatcher };
   }
 
   /** `by`: the actor who submits, kept with the job. */
   async submit(project: string, payload: SubmitJobRequest, by: string): Promise<string> {
     for (let attempt = 1; ; attempt += 1) {
-      const { job, definitionFingerprint } = planJob(
-        payload,
-        project,
-        this.catalog,
-        this.secrets,
-        Date.now(),
-        by,
-      );
+      const plan = planJob(payload, project, this.catalog, this.secrets, Date.now(), by);
+      const { job, definitionFingerprint } = plan;
       const admission = await this.dependencyAdmission(job);
-      const arrayOf = parentRole(job);
-      const result = arrayOf
-        ? await this.admitArray(job, arrayOf.size, definitionFingerprint, admission, payload)
+      const result = isArrayParent(job)
+        ? await admitArray(this.arrayParts, plan, admission)
         : await this.machine.admit(job, definitionFingerprint, admission);
       if (result.inserted) {
         failpoint('after-insert');
@@ -79,65 +74,6 @@ export class JobService {
         `name: "${job.name}" is already held by job ${result.nameHeldBy} in queue ${job.queue}, which has not finished`,
       );
     }
-  }
-
-  /**
-   * The parent with its first children in one transaction, then the rest a chunk at a time,
-   * letting other requests through in between: ten thousand rows in one go held every other
-   * submit for the whole write (docs/benchmarks.md). What a crash leaves unstored, the settler
-   * stores (ArraySettler).
-   */
-  private async admitArray(
-    parent: NewJob,
-    size: number,
-    definitionFingerprint: string,
-    dependencies: Admission | undefined,
-    payload: SubmitJobRequest,
-  ) {
-    const admission = dependencies ?? admissionOf(parent, parent.createdAt);
-    const followed = await this.followedArray(parent, size, payload);
-    const ids = childIds(size, new Map(), followed);
-    const chunks = childrenInChunks(parent, admission, indexesUpTo(size), ids, ARRAY_CHUNK);
-    const first = chunks.next().value!;
-    const result = await this.store.insertArray(parent, admission, first, definitionFingerprint);
-    if (!result.inserted) return result;
-    failpoint('after-array-first-chunk');
-    // Heard of like an admitted job; `dispatcher.admitted` then claims its children in its queue.
-    this.machine.announce(result.job, 'submitted');
-    for (const chunk of chunks) {
-      await new Promise((resolve) => setImmediate(resolve));
-      await this.store.insertArrayChildren(chunk);
-    }
-    // Children that follow others are moved on by the dependency check of a full tick.
-    if ('links' in parent.array!) this.dispatcher.kick();
-    return result;
-  }
-
-  /**
-   * The children of the array an n_to_n dependency names, by index: an array of this project,
-   * of the same size, with its children stored. Refused at the field otherwise.
-   */
-  private async followedArray(parent: NewJob, size: number, payload: SubmitJobRequest) {
-    const field = (payload.depends_on ?? []).findIndex((d) => d.type === 'n_to_n');
-    if (field < 0) return null;
-    const refuse = (reason: string) => invalid(`depends_on[${field}].job_id: ${reason}`);
-    const id = payload.depends_on![field]!.job_id!.toLowerCase();
-    const other = await this.store.getJob(id);
-    if (!other || other.project !== parent.project) throw refuse(`no job ${id} in this project`);
-    const arrayFollowed = parentRole(other);
-    if (!arrayFollowed) {
-      throw refuse(`job ${id} is not an array job, so n_to_n has no child to follow`);
-    }
-    if (arrayFollowed.size !== size) {
-      throw refuse(
-        `job ${id} has ${arrayFollowed.size} children and this array ${size}: n_to_n needs the same size`,
-      );
-    }
-    const followed = await followedChildIds(this.store, parent);
-    if (followed === null || followed.length < size) {
-      throw refuse(`job ${id} is still storing its children; submit again in a moment`);
-    }
-    return followed;
   }
 
   /**
