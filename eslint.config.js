@@ -71,6 +71,10 @@ export default tseslint.config(
             '../http/*',
             '../store/*',
             '../runtime/*',
+            // From the ports' folder (jobs/ports/) too.
+            '../../http/*',
+            '../../store/*',
+            '../../runtime/*',
             ...storeInternals,
           ],
         },

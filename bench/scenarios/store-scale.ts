@@ -121,7 +121,12 @@ async function placeLatency(settings: StoreSettings, dataDir: string, queue: str
     let waiting = 0;
     for (let i = 0; i < 200; i += 1) {
       const begin = performance.now();
-      ({ waiting } = await store.jobs.placeInQueue(queue, last.seq, Date.now(), PLACES_COUNTED));
+      ({ waiting } = await store.jobs.placeInQueue({
+        queue,
+        seq: last.seq,
+        now: Date.now(),
+        atMost: PLACES_COUNTED,
+      }));
       took.push(performance.now() - begin);
     }
     return { waiting, ms: summary(took) };

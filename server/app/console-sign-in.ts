@@ -6,7 +6,7 @@ import type { AuthConfig } from '../config/schema';
 import type { SignInRouteOptions } from '../http/routes/sign-in';
 import { sessionCookie } from '../http/session-cookie';
 import type { Store } from '../store/ports';
-import { StartupError } from './startup-error';
+import { StartupError } from '../errors/startup-error';
 
 export const OIDC_SECRET_VARIABLE = 'JOBDECK_OIDC_CLIENT_SECRET';
 const FAILURE_WINDOW_MS = 15 * 60_000;

@@ -13,7 +13,8 @@ import { isProcessAlive, thisInstance } from './instance';
 import { createLogger } from '../observability/logging';
 import { ServiceMetrics } from '../observability/metrics';
 import { consoleDistDir, packageVersion } from './package-info';
-import { ensureWritableDirectory, listenError, StartupError } from './startup-error';
+import { StartupError } from '../errors/startup-error';
+import { ensureWritableDirectory, listenError } from './startup-error';
 import { checkSomeoneCanSignIn, consoleSignIn, type ConsoleSignIn } from './console-sign-in';
 import { createRuntime } from '../runtime/create-runtime';
 import { buildMetricsServer } from '../http/metrics-server';
@@ -219,6 +220,7 @@ export async function startJobdeck(
   const consoleProof = newConsoleProof();
   const api = await buildHttpApp({
     service: jobs.service,
+    reads: jobs.reads,
     scheduler: jobs.scheduler,
     controls: jobs.controls,
     bulk: jobs.bulk,

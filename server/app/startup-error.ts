@@ -1,12 +1,6 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
-
-/**
- * A start that cannot go on for a reason the operator fixes (configuration, a port, a directory,
- * the database, the engine). The CLI prints its message as one line, never a stack trace, so
- * every message says what is wrong and what to do about it.
- */
-export class StartupError extends Error {}
+import { StartupError } from '../errors/startup-error';
 
 const whoAmI = () => {
   const { username, uid } = userInfo();

@@ -1,5 +1,5 @@
 import * as openid from 'openid-client';
-import { StartupError } from '../app/startup-error';
+import { StartupError } from '../errors/startup-error';
 
 export interface OidcSettings {
   /** `auth.oidc.issuer`: discovered from its /.well-known/openid-configuration. */

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { definitionRefOf, queueRefOf } from '../../contract';
-import { SecretKeyMissingError } from '../jobs/errors';
-import type { Logger } from '../jobs/ports';
+import { SecretKeyMissingError, type Logger } from '../jobs/ports';
 import { RetentionPruner } from '../jobs/retention';
 import { catalogFromConfig } from '../config/catalog';
 import { ConfigError } from '../config/load';
@@ -12,7 +11,7 @@ import { addKeyCommands } from './key-commands';
 import { addUserCommands } from './user-commands';
 import { configFrom, configured, port, withStore, type CommonOptions } from './options';
 import { startJobdeck, type ConsoleKey } from '../app/jobdeck';
-import { StartupError } from '../app/startup-error';
+import { StartupError } from '../errors/startup-error';
 import { resealAll } from '../secrets/rotate';
 import { openSecretBox, replaceKeyFile } from '../secrets/secret-box';
 import { backupStore } from '../store/open-store';

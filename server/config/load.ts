@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, dirname, resolve } from 'node:path';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { formatPath } from '../../contract';
-import { StartupError } from '../app/startup-error';
+import { StartupError } from '../errors/startup-error';
 import type { ConfigLayer } from './environment';
 import { exampleConfigFile } from '../app/package-info';
 import { closestKeyName } from './key-names';

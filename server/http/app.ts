@@ -12,6 +12,7 @@ import type { AuditTrail } from '../jobs/audit';
 import type { BulkActions } from '../jobs/bulk-actions';
 import type { ChangeFeed } from '../jobs/change-feed';
 import type { JobService } from '../jobs/job-service';
+import type { JobReadModel } from '../jobs/read-model';
 import type { QueueControls } from '../jobs/queue-controls';
 import type { Scheduler } from '../jobs/scheduler';
 import type { TrendsReader } from '../jobs/trends';
@@ -65,6 +66,7 @@ export interface ExtensionOptions {
 
 export interface HttpAppOptions {
   service: JobService;
+  reads: JobReadModel;
   scheduler: Scheduler;
   controls: QueueControls;
   bulk: BulkActions;
@@ -185,7 +187,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     }
     jobRoutes(client, { service: options.service, submitSchema: options.submitSchema });
     if (options.extensions) {
-      extensionRoutes(client, options.service, {
+      extensionRoutes(client, options.reads, {
         scheduler: options.scheduler,
         controls: options.controls,
         version: options.version,
@@ -193,7 +195,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         positions: options.extensions.positions,
       });
       eventRoutes(client, {
-        service: options.service,
+        reads: options.reads,
         credentials,
         metrics: options.metrics,
         ...options.extensions,

@@ -21,7 +21,7 @@ import {
 } from '../../contract';
 import type { DefinitionSettings } from '../jobs/catalog';
 import type { EngineStatus } from '../jobs/engine-health';
-import type { Execution, JobArray, JobDependencies, QueueOverview } from '../jobs/job-service';
+import type { Execution, JobArray, JobDependencies, QueueOverview } from '../jobs/read-model';
 import type { FollowedLogs } from '../jobs/job-logs';
 import type { ScheduleView } from '../jobs/scheduler';
 import { millisIsoOf } from '../jobs/log-instant';

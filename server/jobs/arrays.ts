@@ -240,7 +240,7 @@ export class ArraySettler {
     const has = (states: readonly JobState[]) => states.some((state) => counts.has(state));
     // Counted first: most passes find nothing to move, and write nothing but the note.
     if (parent.state === 'cancelling' && has([...WAITING_STATES, 'starting', 'running'])) {
-      await store.moveArrayChildren(parent.id, {
+      await machine.moveArrayChildren(parent.id, {
         from: WAITING_STATES,
         to: 'cancelled',
         at: now,
@@ -249,7 +249,7 @@ export class ArraySettler {
       await this.cancelActiveChildren(parent, now);
       counts = await store.arrayCounts(parent.id);
     } else if ((parent.state === 'runnable' || parent.state === 'running') && has(['pending'])) {
-      const released = await store.moveArrayChildren(parent.id, {
+      const released = await machine.moveArrayChildren(parent.id, {
         from: ['pending'],
         withoutDependencies: true,
         to: 'runnable',
@@ -268,7 +268,7 @@ export class ArraySettler {
       };
       await machine.move(parent, summary.to, summary.note, fields);
     } else if (summary.note !== parent.systemNote) {
-      await store.setNote(parent.id, parent.state, summary.note);
+      await store.setNote({ id: parent.id, state: parent.state, note: summary.note });
     }
   }
 
@@ -282,7 +282,7 @@ export class ArraySettler {
     const stored = [...counts.values()].reduce((sum, n) => sum + n, 0);
     if (stored >= size) return;
     if (parent.createdAt >= this.startedAt && now - parent.createdAt < ADMISSION_GRACE_MS) return;
-    const { store } = this.parts;
+    const { store, machine } = this.parts;
     const present = await store.arrayChildIds(parent.id);
     const missing = indexesUpTo(size).filter((index) => !present.has(index));
     const followed = await followedChildIds(store, parent);
@@ -292,7 +292,7 @@ export class ArraySettler {
       note: null,
     };
     for (const chunk of childrenInChunks(parent, admission, missing, ids, ARRAY_CHUNK)) {
-      await store.insertArrayChildren(chunk);
+      await machine.admitArrayChildren(chunk);
     }
     this.parts.logger.warn(
       { jobId: parent.id, missing: missing.length, size },
@@ -305,7 +305,12 @@ export class ArraySettler {
   private async cancelActiveChildren(parent: Job, now: number): Promise<void> {
     const { store, machine, runner } = this.parts;
     for (let after = -1; ;) {
-      const page = await store.arrayChildren(parent.id, ['starting', 'running'], after, 500);
+      const page = await store.arrayChildren({
+        parentId: parent.id,
+        states: ['starting', 'running'],
+        afterIndex: after,
+        limit: 500,
+      });
       for (const child of page.items) {
         const moved = await machine.decideAndMove(child.id, (job) =>
           isFinalState(job.state) ? undefined : cancelMove(job, now, parent.cancelRequestedBy),

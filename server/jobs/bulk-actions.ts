@@ -133,7 +133,7 @@ export class BulkActions {
     await this.get(project, id);
     let beforeSeq = Number.MAX_SAFE_INTEGER;
     for (;;) {
-      const page = await this.deps.actions.results(id, beforeSeq, 1000);
+      const page = await this.deps.actions.results({ id, beforeSeq, limit: 1000 });
       if (page.length === 0) return;
       yield page;
       beforeSeq = page.at(-1)!.jobSeq;
@@ -169,7 +169,7 @@ export class BulkActions {
       for (;;) {
         if (this.stopping) return;
         const now = Date.now();
-        const action = await actions.claim(owner, now, now + leaseMs);
+        const action = await actions.claim({ owner, now, leaseUntil: now + leaseMs });
         if (!action) return;
         await this.carryOn(action);
       }
@@ -205,7 +205,7 @@ export class BulkActions {
       cursorSeq = jobs.at(-1)?.seq ?? cursorSeq;
       const leaseUntil = Date.now() + leaseMs;
       if (
-        !(await actions.beginBatch(action.id, owner, { pending: batch, cursorSeq, leaseUntil }))
+        !(await actions.beginBatch({ id: action.id, owner, pending: batch, cursorSeq, leaseUntil }))
       ) {
         return;
       }
@@ -226,7 +226,9 @@ export class BulkActions {
     const results: BulkResultRecord[] = [];
     const finish = async (done: boolean) => {
       const now = Date.now();
-      const state = await actions.finishBatch(action.id, owner, {
+      const state = await actions.finishBatch({
+        id: action.id,
+        owner,
         results,
         done,
         now,
@@ -241,7 +243,11 @@ export class BulkActions {
       const begin = performance.now();
       const some = batch.slice(i, i + CANCELS_AT_ONCE);
       results.push(...(await Promise.all(some.map((job) => this.cancelOne(action, job)))));
-      const state = await actions.heartbeat(action.id, owner, Date.now() + leaseMs);
+      const state = await actions.heartbeat({
+        id: action.id,
+        owner,
+        leaseUntil: Date.now() + leaseMs,
+      });
       if (state === 'stopped') return finish(false);
       if (state !== 'running') return false;
       // Idle as long as these cancels took: the action takes at most half of the service's

@@ -106,7 +106,7 @@ export class ChangeFeed {
   private async read(): Promise<void> {
     const before = this.head;
     for (;;) {
-      const seqs = await this.store.changeSeqsAfter(this.head, PAGE);
+      const seqs = await this.store.changeSeqsAfter({ afterSeq: this.head, limit: PAGE });
       let blocked = false;
       for (const seq of seqs) {
         if (seq !== this.head + 1 && !this.gapExpired(this.head + 1)) {

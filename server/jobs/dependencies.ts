@@ -155,6 +155,7 @@ export async function settleDependencies(
     }
     const next = verdict.kind === 'met' ? admissionOf(job, now) : { to: 'pending', ...verdict };
     if (next.to === 'runnable') await machine.move(job, 'runnable', null);
-    else if (next.note !== job.systemNote) await store.setNote(job.id, 'pending', next.note);
+    else if (next.note !== job.systemNote)
+      await store.setNote({ id: job.id, state: 'pending', note: next.note });
   }
 }

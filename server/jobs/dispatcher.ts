@@ -249,7 +249,14 @@ export class Dispatcher {
     const queue = this.liveQueue(job.queue);
     const [active, place] = await Promise.all([
       counts ?? this.store.activeCountsByQueue(),
-      counts ? undefined : this.store.placeInQueue(job.queue, job.seq, Date.now(), PLACES_COUNTED),
+      counts
+        ? undefined
+        : this.store.placeInQueue({
+            queue: job.queue,
+            seq: job.seq,
+            now: Date.now(),
+            atMost: PLACES_COUNTED,
+          }),
     ]);
     const inQueue = active.get(job.queue) ?? 0;
     const total = totalOf(active);
@@ -272,7 +279,12 @@ export class Dispatcher {
   async slotWait(job: Job): Promise<{ place: number; slots: number } | undefined> {
     const queue = this.liveQueue(job.queue);
     if (job.state !== 'runnable' || !queue || this.heldNote(job) !== undefined) return undefined;
-    const { place } = await this.store.placeInQueue(job.queue, job.seq, Date.now(), PLACES_COUNTED);
+    const { place } = await this.store.placeInQueue({
+      queue: job.queue,
+      seq: job.seq,
+      now: Date.now(),
+      atMost: PLACES_COUNTED,
+    });
     const slots = Math.min(queue.maxRunning, this.catalog.maxRunning);
     return place > 0 && place <= PLACES_COUNTED ? { place, slots } : undefined;
   }

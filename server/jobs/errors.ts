@@ -23,15 +23,3 @@ export const notFoundQueue = (ref: string) =>
 export const conflict = (message: string) => new JobRequestError('conflict', message);
 /** Something the request needs is away for a while (the engine): worth a retry. */
 export const unavailable = (message: string) => new JobRequestError('unavailable', message);
-
-/**
- * A sensitive value was sealed with a key this instance does not have (a retired key removed too
- * early, a restore without the key file, instances configured apart): the job waits for it.
- */
-export class SecretKeyMissingError extends Error {
-  constructor(readonly keyId: string) {
-    super(
-      `secret key ${keyId} is not configured: put it back (secret_key, retired_secret_keys, or data_dir/secret.key and secret.key.retired)`,
-    );
-  }
-}

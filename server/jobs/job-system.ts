@@ -7,6 +7,7 @@ import { Dispatcher } from './dispatcher';
 import { EngineHealth } from './engine-health';
 import { JobLogs, type OutputLimits } from './job-logs';
 import { JobService } from './job-service';
+import { JobReadModel } from './read-model';
 import { Membership, type InstanceIdentity } from './membership';
 import type {
   AuditStore,
@@ -180,19 +181,17 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       bulk.kick();
     },
   });
-  const service = new JobService({
+  const reads = new JobReadModel({
     store,
-    machine,
     catalog,
     dispatcher,
-    runner,
-    secrets,
     health,
     output: logs,
     controls,
     runTimes: (queue) => recentRunTimes(ports.trends, queue),
     options: { engine: options.engine, defaults: options.defaults },
   });
+  const service = new JobService({ store, machine, catalog, dispatcher, runner, secrets, reads });
   const scheduler = new Scheduler({
     schedules,
     catalog,
@@ -247,7 +246,10 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
   const trends: TrendsReader = (project, queue, range) =>
     readTrends(ports.trends, catalog, project, queue, range);
   return {
+    /** The spec's three operations: submit, detail, cancel. */
     service,
+    /** Every other read of jobs (lists, counts, queues, logs, the event streams' changes). */
+    reads,
     scheduler,
     /** Pause, resume and slot limits of queues, as operators change them. */
     controls,

@@ -36,7 +36,7 @@ export class Membership {
       stoppedAt: null,
     });
     // Jobs claimed before owners were recorded belong to nobody alive: this instance adopts them.
-    await this.store.takeOver(null, this.self.id);
+    await this.store.takeOver({ from: null, to: this.self.id });
   }
 
   /** Says this instance is alive. */
@@ -49,7 +49,7 @@ export class Membership {
     const taken = new Set<string>();
     for (const instance of await this.registry.list()) {
       if (!this.isLost(instance, now)) continue;
-      const ids = await this.store.takeOver(instance.id, this.self.id);
+      const ids = await this.store.takeOver({ from: instance.id, to: this.self.id });
       if (ids.length > 0) {
         this.logger.warn(
           { lost: instance.id, host: instance.host, jobs: ids.length },

@@ -57,7 +57,12 @@ export class QueueControls {
       const differs = control.paused !== settings.pausedAtStart || control.maxRunning !== null;
       if (differs && configRules) {
         const paused = settings.pausedAtStart ? { reason: null } : false;
-        await store.change(settings.ref, { paused, maxRunning: null }, 'configuration', Date.now());
+        await store.change({
+          ref: settings.ref,
+          change: { paused, maxRunning: null },
+          by: 'configuration',
+          now: Date.now(),
+        });
       } else if (control.paused !== settings.pausedAtStart) {
         logger.warn(
           { queue: settings.ref, changed: control.changed },
@@ -129,7 +134,8 @@ export class QueueControls {
         `max_running: must be at most ${ceiling}, the queue's max_running_ceiling in the configuration`,
       );
     }
-    if (!(await this.parts.store.change(ref, change, by, Date.now()))) throw notFoundQueue(ref);
+    if (!(await this.parts.store.change({ ref, change, by, now: Date.now() })))
+      throw notFoundQueue(ref);
     await this.refresh();
     this.parts.signals.publish({ kind: 'queues' }).catch((error: unknown) => {
       this.parts.logger.warn(

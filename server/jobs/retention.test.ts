@@ -21,14 +21,14 @@ function storeWith(waiting: Record<string, number>, reclaimSteps: number[] = [])
   const firings: { schedule: string; before: number; limit: number }[] = [];
   const countsForgotten: number[] = [];
   const store: RetentionStore = {
-    pruneFinished: async (queue, before, limit) => {
+    pruneFinished: async ({ queue, before, limit }) => {
       calls.push({ queue, before, limit });
       const deleted = Math.min(limit, waiting[queue] ?? 0);
       waiting[queue] = (waiting[queue] ?? 0) - deleted;
       return deleted;
     },
     pruneBulkActions: async () => 0,
-    pruneFirings: async (schedule, before, limit) => {
+    pruneFirings: async ({ schedule, before, limit }) => {
       firings.push({ schedule, before, limit });
       return 0;
     },
@@ -117,7 +117,7 @@ describe('RetentionPruner', () => {
       },
       deliveries: {
         store: {
-          pruneEnded: async (before, limit) => {
+          pruneEnded: async ({ before, limit }) => {
             deliveries.push({ before, limit });
             const deleted = Math.min(limit, endedDeliveries);
             endedDeliveries -= deleted;

@@ -98,11 +98,13 @@ export class RetentionPruner {
     for (const queue of this.limitedQueues()) {
       const before = now - queue.keepFinishedMs;
       const jobs = await this.inBatches((limit) =>
-        this.store.pruneFinished(queue.ref, before, limit),
+        this.store.pruneFinished({ queue: queue.ref, before, limit }),
       );
       // A schedule's firings that submitted no job go after its queue's time too.
       for (const schedule of this.catalog.schedules.filter((s) => s.queue === queue.ref)) {
-        await this.inBatches((limit) => this.store.pruneFirings(schedule.ref, before, limit));
+        await this.inBatches((limit) =>
+          this.store.pruneFirings({ schedule: schedule.ref, before, limit }),
+        );
       }
       if (jobs === 0) continue;
       this.options.onPruned?.(queue.ref, jobs);
@@ -111,14 +113,18 @@ export class RetentionPruner {
     // A bulk action's results name jobs: they go once every job of the project could.
     for (const [project, keepMs] of this.longestKeepByProject()) {
       const before = now - keepMs;
-      await this.inBatches((limit) => this.store.pruneBulkActions(project, before, limit));
+      await this.inBatches((limit) => this.store.pruneBulkActions({ project, before, limit }));
     }
     // The overview counts the last day: what finished before it is never counted again.
     await this.store.forgetFinishedCounts(now - DAY_MS);
     const { audit, deliveries, trends, sessions } = this.options;
-    if (audit) await this.inBatches((limit) => audit.store.prune(now - audit.keepMs, limit));
+    if (audit) {
+      await this.inBatches((limit) => audit.store.prune({ before: now - audit.keepMs, limit }));
+    }
     if (deliveries) {
-      await this.inBatches((limit) => deliveries.store.pruneEnded(now - deliveries.keepMs, limit));
+      await this.inBatches((limit) =>
+        deliveries.store.pruneEnded({ before: now - deliveries.keepMs, limit }),
+      );
     }
     // One statement each, as today: a session or a rollup row is a handful per user or queue.
     if (trends) {

@@ -1,6 +1,5 @@
 import { SLOT_STATES, isFinalState } from '../../contract';
 import type { EngineHealth } from './engine-health';
-import { SecretKeyMissingError } from './errors';
 import type { JobLogs } from './job-logs';
 import { JobSecrets } from './job-secrets';
 import type { Job } from './model';
@@ -8,7 +7,6 @@ import { notes } from './notes';
 import { deadlineOf, outcomeOf } from './outcome';
 import {
   EngineUnavailableError,
-  RuntimeError,
   type ContainerRuntime,
   type JobStore,
   type Logger,
@@ -19,6 +17,7 @@ import {
 import { KeyedSerial } from './serial';
 import { DECIDE_ATTEMPTS, type JobStateMachine } from './state-machine';
 import { attemptEnd } from './attempts';
+import { OWNED, afterLaunchFailure, messageOf } from './launch-failure';
 
 /** Limits every job container gets unless its definition sets its own. */
 export interface ContainerDefaults {
@@ -39,8 +38,6 @@ export interface RunnerOptions {
 const STOP_RETRY_AFTER_GRACE_MS = 10_000;
 // setTimeout's ceiling; a later deadline is caught by the reconciler's passes instead.
 const MAX_TIMER_MS = 2 ** 31 - 1;
-// Every move the runner makes is its own as the job's owner: taken over, it changes nothing.
-const OWNED = { owned: true } as const;
 
 /** What a Runner works with. */
 export interface RunnerParts {
@@ -185,60 +182,8 @@ export class Runner {
     secrets: JobSecrets | undefined,
   ): Promise<void> {
     if (this.stopped) return;
-    if (error instanceof EngineUnavailableError) {
-      // Not the job's fault: it waits for the engine. Should the engine have made the container
-      // after all, the next launch finds it by the job's id instead of making a second.
-      this.health.markDown(error.message);
-      const since = this.health.unreachableSince ?? Date.now();
-      await this.machine.decideAndMove(
-        jobId,
-        (job) =>
-          job.state === 'starting'
-            ? { to: 'runnable', note: notes.waitingForEngine(since) }
-            : undefined,
-        OWNED,
-      );
-      return;
-    }
-    if (error instanceof SecretKeyMissingError) {
-      // Not the job's fault either, nor the engine's: it waits until an instance has the key.
-      this.logger.warn(
-        { jobId, keyId: error.keyId },
-        'a job needs a secret key this instance lacks',
-      );
-      await this.machine.decideAndMove(
-        jobId,
-        (job) =>
-          job.state === 'starting'
-            ? { to: 'runnable', note: notes.waitingForSecretKey(error.keyId) }
-            : undefined,
-        OWNED,
-      );
-      return;
-    }
-    const message =
-      error instanceof RuntimeError ? error.message : notes.engineFailed(messageOf(error));
-    const reason = secrets ? secrets.scrub(message) : message;
-    this.logger.warn({ jobId, reason }, 'the engine could not run a job');
-    const finishedAt = Date.now();
-    await this.machine.decideAndMove(
-      jobId,
-      (job) => {
-        if (job.state === 'starting') {
-          const outcome = {
-            to: 'error' as const,
-            note: reason,
-            fields: { exitCode: null, finishedAt },
-          };
-          return attemptEnd(job, outcome, null, undefined, finishedAt);
-        }
-        if (job.state === 'cancelling') {
-          return { to: 'cancelled', note: notes.cancelledBeforeContainer, fields: { finishedAt } };
-        }
-        return undefined;
-      },
-      OWNED,
-    );
+    const { machine, health, logger } = this;
+    await afterLaunchFailure({ machine, health, logger }, jobId, error, secrets);
   }
 
   private async settleNow(
@@ -301,7 +246,8 @@ export class Runner {
       }
       if (workload.status === 'pending') {
         const note = notes.waitingForPlacement(workload.message ?? 'placing the job');
-        if (note !== job.systemNote) await this.store.setNote(job.id, job.state, note);
+        if (note !== job.systemNote)
+          await this.store.setNote({ id: job.id, state: job.state, note });
         this.follow(job, workload);
         return true;
       }
@@ -446,8 +392,4 @@ export class Runner {
     const reason = job ? new JobSecrets(job, this.secrets).scrub(messageOf(error)) : 'withheld';
     this.logger.warn({ jobId, reason }, 'an engine call for a job failed');
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

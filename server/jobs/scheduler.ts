@@ -103,7 +103,13 @@ export class Scheduler {
       (s) => s.project === project && s.name === name,
     );
     const changed =
-      schedule && (await this.parts.schedules.setPaused(schedule.ref, paused, reason, Date.now()));
+      schedule &&
+      (await this.parts.schedules.setPaused({
+        ref: schedule.ref,
+        paused,
+        reason,
+        now: Date.now(),
+      }));
     if (!schedule || !changed) throw notFoundSchedule(name);
     this.kick();
     return this.view(schedule, await this.states(), shown.next, shown.recent);

@@ -11,13 +11,15 @@ import {
   type TransitionFields,
 } from './model';
 import { notes } from './notes';
-import type { JobStore } from './ports';
+import type { AdmittedJob } from './arrays';
+import type { ChildrenMove, JobStore } from './ports';
 
 /**
  * The legal transitions of docs/api.md's state table. This module is the only writer of a job's state:
  * every change goes through `move`, which checks the table and compare-and-sets in the store,
  * so a cancel racing a dispatch can never both win, or through `claim`, the dispatcher's
- * runnable → starting.
+ * runnable → starting; new jobs through `admit` and `admitArray`, an array's children in bulk
+ * through `moveArrayChildren`.
  */
 const LEGAL: Record<JobState, readonly JobState[]> = {
   submitted: ['pending', 'runnable', 'cancelled'],
@@ -173,6 +175,46 @@ export class JobStateMachine {
       this.notify(result.job, 'submitted');
     }
     return result;
+  }
+
+  /**
+   * Stores an array's parent with its first children in one transaction, each moved on from
+   * `submitted` as its admission says (JobStore.insertArray); listeners hear of the parent like
+   * an admitted job.
+   */
+  async admitArray(
+    parent: NewJob,
+    admission: Admission,
+    children: readonly AdmittedJob[],
+    definitionFingerprint: string,
+  ) {
+    const result = await this.store.insertArray(parent, admission, children, definitionFingerprint);
+    if (result.inserted) {
+      failpoint('after-array-first-chunk');
+      this.notify(result.job, 'submitted');
+    }
+    return result;
+  }
+
+  /**
+   * Stores more children of a stored parent, moved on from `submitted` as each admission says;
+   * 0 when another instance stored them first (JobStore.insertArrayChildren).
+   */
+  admitArrayChildren(children: readonly AdmittedJob[]): Promise<number> {
+    return this.store.insertArrayChildren(children);
+  }
+
+  /**
+   * Moves every child of the parent in one of `move.from` at once (JobStore.moveArrayChildren),
+   * each move checked against the table first; returns how many moved.
+   */
+  moveArrayChildren(parentId: string, move: ChildrenMove): Promise<number> {
+    for (const from of move.from) {
+      if (!canMove(from, move.to)) {
+        throw new Error(`illegal transition ${from} → ${move.to} for the children of ${parentId}`);
+      }
+    }
+    return this.store.moveArrayChildren(parentId, move);
   }
 
   /**

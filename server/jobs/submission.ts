@@ -27,10 +27,14 @@ export const shortId = (id: string) => `${id.slice(4, 8)}${id.slice(9, 13)}${id.
  * What the children of an array wait for, from its n_to_n and sequential dependencies (refused,
  * at their field, on a job that is not an array).
  */
-function arrayLinks(payload: SubmitJobRequest): { links?: ArrayLinks } {
+function arrayLinks(payload: SubmitJobRequest): { links?: ArrayLinks; nToNField?: number } {
   const links: ArrayLinks = {};
+  let nToNField: number | undefined;
   for (const [index, d] of (payload.depends_on ?? []).entries()) {
-    if (d.type === 'n_to_n') links.nToN = d.job_id!.toLowerCase();
+    if (d.type === 'n_to_n') {
+      links.nToN = d.job_id!.toLowerCase();
+      nToNField = index;
+    }
     if (d.type === 'sequential') links.sequential = true;
     if ((d.type === 'n_to_n' || d.type === 'sequential') && !payload.array) {
       throw invalid(
@@ -38,13 +42,15 @@ function arrayLinks(payload: SubmitJobRequest): { links?: ArrayLinks } {
       );
     }
   }
-  return Object.keys(links).length > 0 ? { links } : {};
+  return Object.keys(links).length > 0 ? { links, nToNField } : {};
 }
 
 /** A job to store, with the fingerprint of the definition it was made from (looked up once). */
 export interface JobPlan {
   job: NewJob;
   definitionFingerprint: string;
+  /** Which depends_on entry is the array's n_to_n dependency: refusals of it name that field. */
+  nToNField?: number;
 }
 
 /**
@@ -100,7 +106,7 @@ export function planJob(
     );
   }
 
-  const links = arrayLinks(payload);
+  const { links, nToNField } = arrayLinks(payload);
   // Ids that grow with time land at the end of the indexes keyed by them (the id's, the
   // transitions'), where random ones dirtied a random page each, at a cost in Job Submit's CPU.
   const id = timeOrderedUuid();
@@ -131,9 +137,9 @@ export function planJob(
       // Ids are answered in lower case; a client may write them in upper.
       return isJobDependencyType(type) ? [{ jobId: d.job_id!.toLowerCase(), type }] : [];
     }),
-    array: payload.array ? { size: payload.array.size, ...links } : null,
+    array: payload.array ? { size: payload.array.size, ...(links && { links }) } : null,
     labels: payload.labels ?? {},
     submittedBy,
   };
-  return { job, definitionFingerprint: definition.fingerprint };
+  return { job, definitionFingerprint: definition.fingerprint, nToNField };
 }

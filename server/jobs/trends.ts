@@ -87,12 +87,15 @@ export class TrendRoller {
     let cursor = (await this.store.cursor()) ?? (await this.firstCursor(now));
     let rolled = 0;
     for (;;) {
-      const changes = await this.store.changesAfter(cursor, this.options.batchSize);
+      const changes = await this.store.changesAfter({
+        afterSeq: cursor,
+        limit: this.options.batchSize,
+      });
       const settled = settledPrefix(cursor, changes, now - GAP_GRACE_MS);
       if (settled.length === 0) break;
       const to = settled.at(-1)!.seq;
       const { outcomes, durations } = countsOf(settled, now);
-      if (await this.store.addCounts(cursor, to, outcomes, durations)) {
+      if (await this.store.addCounts({ from: cursor, to, outcomes, durations })) {
         rolled += settled.length;
         cursor = to;
       } else {
@@ -244,8 +247,8 @@ export async function readTrends(
   const bucketMs = PERIOD_MS[period];
   const first = startOf(period, now) - (buckets - 1) * bucketMs;
   const [outcomes, durations] = await Promise.all([
-    store.outcomes(queue, period, first),
-    store.durations(queue, period, first),
+    store.outcomes({ queue, period, from: first }),
+    store.durations({ queue, period, from: first }),
   ]);
   const points = Array.from({ length: buckets }, (_, i) => ({
     start: first + i * bucketMs,
@@ -292,5 +295,5 @@ export async function recentRunTimes(
   now = Date.now(),
 ): Promise<DurationFigures> {
   const since = startOf('hour', now) - HOUR_MS;
-  return figuresOf(await store.durations(queue, 'hour', since), 'run');
+  return figuresOf(await store.durations({ queue, period: 'hour', from: since }), 'run');
 }

@@ -137,7 +137,12 @@ export class WebhookDelivery {
       if (free <= 0) return; // a request that ends looks again
       const now = Date.now();
       const leaseUntil = this.leaseFrom(now);
-      const claimed = await this.deps.webhooks.claimDue(now, leaseUntil, free, PER_WEBHOOK);
+      const claimed = await this.deps.webhooks.claimDue({
+        now,
+        leaseUntil,
+        limit: free,
+        perWebhook: PER_WEBHOOK,
+      });
       if (!this.loop.running()) {
         await this.giveBack(claimed);
         return;

@@ -119,7 +119,14 @@ export class WebhookFanOut {
       // Changes before the oldest webhook's start fire none: skipped unread.
       const from = Math.max(read, Math.min(upto, ...known.map((hook) => hook.fromSeq)));
       const changes =
-        states.size === 0 ? [] : await webhooks.changesInto([...states], from, upto, FAN_OUT_PAGE);
+        states.size === 0
+          ? []
+          : await webhooks.changesInto({
+              states: [...states],
+              afterSeq: from,
+              uptoSeq: upto,
+              limit: FAN_OUT_PAGE,
+            });
       // Read again once the changes are: a webhook created since starts after every change read
       // (its fromSeq), one created before is matched. One that wants states not read: again.
       const hooks = await webhooks.list();
@@ -159,7 +166,7 @@ export class WebhookFanOut {
         this.readUpTo = to;
       } else {
         // Not moved: another instance read these; read the cursor again.
-        if (!(await webhooks.advance(cursor, to, deliveries))) continue;
+        if (!(await webhooks.advance({ fromSeq: cursor, toSeq: to, deliveries }))) continue;
         this.advancedAt = now;
         this.readUpTo = to;
         this.delivery.sendNow(handed);
@@ -201,7 +208,12 @@ export class WebhookFanOut {
       }
       if (!this.loop.running()) return;
       if (page.length < FAN_OUT_PAGE) break;
-      page = await webhooks.changesInto(states, page.at(-1)!.seq, upto, FAN_OUT_PAGE);
+      page = await webhooks.changesInto({
+        states,
+        afterSeq: page.at(-1)!.seq,
+        uptoSeq: upto,
+        limit: FAN_OUT_PAGE,
+      });
     }
     // A webhook created meanwhile that wants states not read: the next pass reads again.
     if ((await webhooks.list()).some((hook) => hook.states.some((s) => !states.includes(s)))) {
@@ -214,7 +226,7 @@ export class WebhookFanOut {
       lastError: `${count} ${count === 1 ? 'event' : 'events'} from ${new Date(first).toISOString()} to ${new Date(last).toISOString()} not sent: older than ${hours} h (webhooks.replay_max_age_hours) when read`,
       finishedAt: now,
     }));
-    if (!(await webhooks.advance(cursor, to, notes))) return;
+    if (!(await webhooks.advance({ fromSeq: cursor, toSeq: to, deliveries: notes }))) return;
     this.advancedAt = now;
     this.readUpTo = to;
     if (skipped.size > 0) {

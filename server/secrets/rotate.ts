@@ -62,7 +62,13 @@ async function resealWebhookSecrets(webhooks: WebhookStore, box: AesGcmSecretBox
   let resealed = 0;
   for (const { id, sealedSecret } of all) {
     if (AesGcmSecretBox.keyIdOfSealed(sealedSecret) === box.currentKeyId) continue;
-    if (await webhooks.replaceSecret(id, sealedSecret, box.seal(box.open(sealedSecret)))) {
+    if (
+      await webhooks.replaceSecret({
+        id,
+        readSealed: sealedSecret,
+        sealed: box.seal(box.open(sealedSecret)),
+      })
+    ) {
       resealed += 1;
     }
   }

@@ -9,8 +9,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { JobdeckConfig } from '../config/schema';
-import { SecretKeyMissingError } from '../jobs/errors';
-import type { SecretBox } from '../jobs/ports';
+import { SecretKeyMissingError, type SecretBox } from '../jobs/ports';
 
 /**
  * Sealed values: `v2:<key id>:<iv>:<tag>:<data>` (base64 parts). The key id names the key that

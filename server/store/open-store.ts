@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { DATABASE_URL_VARIABLE, type JobdeckConfig } from '../config/schema';
-import { StartupError } from '../app/startup-error';
+import { StartupError } from '../errors/startup-error';
 import type { Store } from './ports';
 import { backupSqliteFile } from './sqlite/backup';
 

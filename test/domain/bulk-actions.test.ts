@@ -124,7 +124,7 @@ describe('bulk actions across instances', () => {
       expect(processed).toBeLessThan(JOBS);
       const results = await resultsOf(action.id);
       expect(results).toHaveLength(processed);
-      const jobs = await domain.system.service.list({
+      const jobs = await domain.system.reads.list({
         project: 't',
         labels: [{ key: 'batch', value: 'stopped' }],
         limit: JOBS,

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { Membership } from '../../server/jobs/membership';
-import type { InstanceRecord, InstanceRegistry, JobStore } from '../../server/jobs/ports';
+import type {
+  InstanceRecord,
+  InstanceRegistry,
+  JobStore,
+  TakeOverParams,
+} from '../../server/jobs/ports';
 import { INSTANCE_TIMEOUT_MS, startDomain } from './harness';
 
 let domain: Awaited<ReturnType<typeof startDomain>> | undefined;
@@ -141,7 +146,7 @@ describe('an instance is lost', () => {
       list: async () => [{ ...me, startedAt: now, heartbeatAt: now, stoppedAt: null }, instance],
     };
     const store = {
-      takeOver: async (from: string | null) => {
+      takeOver: async ({ from }: TakeOverParams) => {
         taken.push(String(from));
         return [];
       },

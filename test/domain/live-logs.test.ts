@@ -13,7 +13,7 @@ describe('following the output of a running job, on a fake engine', () => {
     const id = await domain.submit({
       container_env: { TOKEN: { value: secret, sensitive: true } },
     });
-    const logs = (after: LogInstant | null) => domain.system.service.logs('t', id, after);
+    const logs = (after: LogInstant | null) => domain.system.reads.logs('t', id, after);
 
     const waiting = await logs(null);
     expect(waiting).toMatchObject({ lines: [], truncated: false });

@@ -43,14 +43,14 @@ describe('queue controls', () => {
       'waiting for a slot: 2nd of 2 waiting in queue t::default; 1 of 1 running in queue t::default',
     );
     // The list counts once for many jobs: the slots alone.
-    const listed = await domain.system.service.list({ project: 't', limit: 10 });
+    const listed = await domain.system.reads.list({ project: 't', limit: 10 });
     expect(listed.find((job) => job.id === ids[2])?.systemNote).toBe(
       'waiting for a slot: 1 of 1 running in queue t::default',
     );
 
     await domain.system.controls.change('t', QUEUE, { maxRunning: 3 }, 'key-1');
     for (const id of ids) await domain.waitFor(id, 'running', 1000);
-    const [overview] = await domain.system.service.queues('t', QUEUE);
+    const [overview] = await domain.system.reads.queues('t', QUEUE);
     expect(overview?.queue).toMatchObject({ maxRunning: 3, paused: false });
     expect(overview?.queue.settings.maxRunning).toBe(4);
   });

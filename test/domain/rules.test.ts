@@ -29,7 +29,7 @@ const runningAttempt = (id: string, attempt: number) =>
 
 async function childrenOf(parent: string): Promise<Job[]> {
   const page = { afterIndex: -1, limit: 100 };
-  return (await domain.system.service.array('t', parent, page)).children.items;
+  return (await domain.system.reads.array('t', parent, page)).children.items;
 }
 
 // The file's first test opens and migrates the store: seconds on a loaded machine.

@@ -106,16 +106,26 @@ describe.each(DRIVERS)('array jobs in the JobStore on $name', (driver) => {
       note: null,
     });
     expect(await store.jobs.activeCountsByQueue()).toEqual(new Map([['p::arrays', 2]]));
-    expect(await store.jobs.takeOver(null, 'other')).toHaveLength(0);
+    expect(await store.jobs.takeOver({ from: null, to: 'other' })).toHaveLength(0);
     expect(Object.fromEntries(await store.jobs.arrayCounts(parent.id))).toEqual({
       starting: 2,
       runnable: 3,
     });
 
-    const page = await store.jobs.arrayChildren(parent.id, ['runnable'], -1, 2);
+    const page = await store.jobs.arrayChildren({
+      parentId: parent.id,
+      states: ['runnable'],
+      afterIndex: -1,
+      limit: 2,
+    });
     expect(page.items.map((job) => job.name)).toEqual([children[2]!.name, children[3]!.name]);
     expect(page.more).toBe(true);
-    const rest = await store.jobs.arrayChildren(parent.id, ['runnable'], 3, 2);
+    const rest = await store.jobs.arrayChildren({
+      parentId: parent.id,
+      states: ['runnable'],
+      afterIndex: 3,
+      limit: 2,
+    });
     expect(rest).toMatchObject({ items: [{ id: children[4]!.id }], more: false });
 
     const cancelled = await store.jobs.moveArrayChildren(parent.id, {
@@ -143,7 +153,11 @@ describe.each(DRIVERS)('array jobs in the JobStore on $name', (driver) => {
     const listed = await store.jobs.listJobs({ project: 'p', limit: 50 });
     expect(listed.map((job) => job.id)).toEqual([parent.id]);
     expect(await store.jobs.countJobs({ project: 'p' }, 100)).toBe(1);
-    const counts = await store.jobs.countByQueue(['p::default'], 0, 0);
+    const counts = await store.jobs.countByQueue({
+      queues: ['p::default'],
+      since: 0,
+      recentSince: 0,
+    });
     expect(counts).toEqual([{ queue: 'p::default', state: 'runnable', count: 3, recent: 3 }]);
   });
 });

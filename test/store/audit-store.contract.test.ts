@@ -76,9 +76,9 @@ describe.each(DRIVERS)('AuditStore on $name', (driver) => {
     const old = Array.from({ length: 5 }, () => entry({ at: T0 - 1000 }));
     const kept = entry({ at: T0 + 1000 });
     await store.audit.append([...old, kept]);
-    expect(await store.audit.prune(T0, 3)).toBe(3);
-    expect(await store.audit.prune(T0, 3)).toBe(2);
-    expect(await store.audit.prune(T0, 3)).toBe(0);
+    expect(await store.audit.prune({ before: T0, limit: 3 })).toBe(3);
+    expect(await store.audit.prune({ before: T0, limit: 3 })).toBe(2);
+    expect(await store.audit.prune({ before: T0, limit: 3 })).toBe(0);
     expect(ids(await store.audit.list('p', { limit: 10 }))).toEqual([kept.id]);
   });
 });

@@ -45,13 +45,13 @@ describe.each(DRIVERS)('instances, takeover and signals on $name', (driver) => {
 
     // Two survivors at once: the second finds nothing left.
     const [first, second] = await Promise.all([
-      store.jobs.takeOver('lost', 'x'),
-      store.jobs.takeOver('lost', 'y'),
+      store.jobs.takeOver({ from: 'lost', to: 'x' }),
+      store.jobs.takeOver({ from: 'lost', to: 'y' }),
     ]);
     expect([...first, ...second].sort()).toEqual(jobs.map((j) => j.id).sort());
     expect(first.length === 0 || second.length === 0).toBe(true);
-    expect(await store.jobs.takeOver(null, 'x')).toEqual([unowned.id]);
-    expect(await store.jobs.takeOver('lost', 'x')).toEqual([]);
+    expect(await store.jobs.takeOver({ from: null, to: 'x' })).toEqual([unowned.id]);
+    expect(await store.jobs.takeOver({ from: 'lost', to: 'x' })).toEqual([]);
   });
 
   it('delivers a signal to every subscriber of the store, this one included', async () => {

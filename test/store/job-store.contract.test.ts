@@ -193,7 +193,7 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       note: null,
       fields: { owner: 'instance-a' },
     });
-    expect(await store.jobs.takeOver('instance-a', 'instance-b')).toEqual([job.id]);
+    expect(await store.jobs.takeOver({ from: 'instance-a', to: 'instance-b' })).toEqual([job.id]);
     const running = { id: job.id, from: 'starting' as const, to: 'running' as const, note: null };
     expect(await store.jobs.moveJob({ ...running, at: T0 + 3, heldBy: 'instance-a' })).toBe(
       undefined,
@@ -212,13 +212,17 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
 
   it('replaces the note of a job only while it is in the state given, recording no transition', async () => {
     const job = await walk(await insert(), 'runnable', 'starting');
-    await store.jobs.setNote(job.id, 'starting', 'waiting for a node: no\0 capacity');
+    await store.jobs.setNote({
+      id: job.id,
+      state: 'starting',
+      note: 'waiting for a node: no\0 capacity',
+    });
     expect((await store.jobs.getJob(job.id))!.systemNote).toMatch(
       /^waiting for a node: no(\0|\uFFFD) capacity$/,
     );
-    await store.jobs.setNote(job.id, 'runnable', 'too late');
+    await store.jobs.setNote({ id: job.id, state: 'runnable', note: 'too late' });
     expect((await store.jobs.getJob(job.id))!.systemNote).not.toBe('too late');
-    await store.jobs.setNote(job.id, 'starting', null);
+    await store.jobs.setNote({ id: job.id, state: 'starting', note: null });
     expect((await store.jobs.getJob(job.id))!.systemNote).toBeNull();
     expect(await store.jobs.transitions(job.id)).toHaveLength(3);
   });
@@ -467,11 +471,11 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     await finish('p::default', 'failed', now - 2 * HOUR);
     await finish('p::default', 'completed', now - 30 * HOUR); // too old
     await finish('q::default', 'completed', now - 60_000); // not asked for
-    const counts = await store.jobs.countByQueue(
-      ['p::default', 'p::other'],
-      now - 24 * HOUR,
-      now - HOUR,
-    );
+    const counts = await store.jobs.countByQueue({
+      queues: ['p::default', 'p::other'],
+      since: now - 24 * HOUR,
+      recentSince: now - HOUR,
+    });
     const byKey = Object.fromEntries(
       counts.map((c) => [`${c.queue} ${c.state}`, [c.count, c.recent]]),
     );
@@ -482,7 +486,7 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       'p::default completed': [2, 1],
       'p::default failed': [1, 0],
     });
-    expect(await store.jobs.countByQueue([], 0, 0)).toEqual([]);
+    expect(await store.jobs.countByQueue({ queues: [], since: 0, recentSince: 0 })).toEqual([]);
   });
 
   it('counts what finished in a window exactly, on the edges of its minute buckets too, through deletes and forgetting', async () => {
@@ -522,7 +526,11 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
         const [count, recent] = want[`${job.queue} ${job.state}`] ?? [0, 0];
         want[`${job.queue} ${job.state}`] = [count + 1, recent + (job.at >= recentSince ? 1 : 0)];
       }
-      const counts = await store.jobs.countByQueue(['p::default', 'p::other'], since, recentSince);
+      const counts = await store.jobs.countByQueue({
+        queues: ['p::default', 'p::other'],
+        since,
+        recentSince,
+      });
       const got = Object.fromEntries(
         counts
           .filter((c) => c.count > 0 && ends.includes(c.state))
@@ -533,7 +541,11 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     };
     await expectExact();
     // Retention deletes what finished before 20 hours ago: the counts go down with the jobs.
-    const deleted = await store.retention.pruneFinished('p::default', now - 20 * HOUR, 100);
+    const deleted = await store.retention.pruneFinished({
+      queue: 'p::default',
+      before: now - 20 * HOUR,
+      limit: 100,
+    });
     expect(deleted).toBeGreaterThan(3);
     finished.splice(
       0,
@@ -551,13 +563,20 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     const mine = await walk(await insert(), 'runnable');
     const theirs = await walk(await insert({ project: 'q', queue: 'q::default' }), 'runnable');
     await walk(mine, 'cancelled');
-    const seqs = await store.jobs.changeSeqsAfter(0, 10);
+    const seqs = await store.jobs.changeSeqsAfter({ afterSeq: 0, limit: 10 });
     expect(seqs).toHaveLength(5);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     expect(await store.jobs.lastChangeSeq()).toBe(seqs.at(-1));
-    expect(await store.jobs.changeSeqsAfter(seqs[1]!, 2)).toEqual(seqs.slice(2, 4));
+    expect(await store.jobs.changeSeqsAfter({ afterSeq: seqs[1]!, limit: 2 })).toEqual(
+      seqs.slice(2, 4),
+    );
 
-    const changes = await store.jobs.changesAfter('p', 0, seqs.at(-1)!, 10);
+    const changes = await store.jobs.changesAfter({
+      project: 'p',
+      afterSeq: 0,
+      uptoSeq: seqs.at(-1)!,
+      limit: 10,
+    });
     expect(changes.map((c) => [c.job.id, c.transition.to])).toEqual([
       [mine.id, 'submitted'],
       [mine.id, 'runnable'],
@@ -566,14 +585,29 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     expect(changes.every((c) => c.job.state === 'cancelled')).toBe(true);
     expect(changes.map((c) => c.seq)).toEqual([seqs[0], seqs[1], seqs[4]]);
     // Bounds: after the first, up to the fourth; and the limit.
-    expect((await store.jobs.changesAfter('p', seqs[0]!, seqs[3]!, 10)).map((c) => c.seq)).toEqual([
-      seqs[1],
-    ]);
-    expect(await store.jobs.changesAfter('p', 0, seqs.at(-1)!, 1)).toHaveLength(1);
-    expect((await store.jobs.changesAfter('q', 0, seqs.at(-1)!, 10)).map((c) => c.job.id)).toEqual([
-      theirs.id,
-      theirs.id,
-    ]);
+    expect(
+      (
+        await store.jobs.changesAfter({
+          project: 'p',
+          afterSeq: seqs[0]!,
+          uptoSeq: seqs[3]!,
+          limit: 10,
+        })
+      ).map((c) => c.seq),
+    ).toEqual([seqs[1]]);
+    expect(
+      await store.jobs.changesAfter({ project: 'p', afterSeq: 0, uptoSeq: seqs.at(-1)!, limit: 1 }),
+    ).toHaveLength(1);
+    expect(
+      (
+        await store.jobs.changesAfter({
+          project: 'q',
+          afterSeq: 0,
+          uptoSeq: seqs.at(-1)!,
+          limit: 10,
+        })
+      ).map((c) => c.job.id),
+    ).toEqual([theirs.id, theirs.id]);
   });
 
   describe('claiming runnable jobs', () => {

@@ -89,7 +89,11 @@ describe('the overview counts on PostgreSQL (migration 030)', () => {
       const migrated = await openStore(config);
       try {
         expect(migrated.migrated).toEqual(['030-finished-counts']);
-        const counts = await migrated.jobs.countByQueue(['p::default'], now - 86_400_000, now);
+        const counts = await migrated.jobs.countByQueue({
+          queues: ['p::default'],
+          since: now - 86_400_000,
+          recentSince: now,
+        });
         expect(counts).toEqual([{ queue: 'p::default', state: 'completed', count: 12, recent: 0 }]);
       } finally {
         await migrated.close();

@@ -13,7 +13,12 @@ describe.each(DRIVERS)('QueueControlStore on $name', (driver) => {
 
   it('registers a queue once: later starts with the same configuration change nothing', async () => {
     await store.queues.register([{ ref: 'p::default', paused: true, maxRunning: 4 }], T0);
-    await store.queues.change('p::default', { paused: false, maxRunning: 6 }, 'k1', T0 + 1);
+    await store.queues.change({
+      ref: 'p::default',
+      change: { paused: false, maxRunning: 6 },
+      by: 'k1',
+      now: T0 + 1,
+    });
     await store.queues.register(
       [
         { ref: 'p::default', paused: true, maxRunning: 4 },
@@ -36,7 +41,12 @@ describe.each(DRIVERS)('QueueControlStore on $name', (driver) => {
 
   it('an edited configuration wins over what the API set before it', async () => {
     await store.queues.register([{ ref: 'p::default', paused: false, maxRunning: 4 }], T0);
-    await store.queues.change('p::default', { paused: { reason: 'r' }, maxRunning: 6 }, 'k1', T0);
+    await store.queues.change({
+      ref: 'p::default',
+      change: { paused: { reason: 'r' }, maxRunning: 6 },
+      by: 'k1',
+      now: T0,
+    });
     await store.queues.register([{ ref: 'p::default', paused: false, maxRunning: 8 }], T0 + 5);
     expect(await store.queues.controls()).toEqual([
       {
@@ -54,9 +64,19 @@ describe.each(DRIVERS)('QueueControlStore on $name', (driver) => {
   it('changes only the fields given, with who and when; resuming drops the reason', async () => {
     await store.queues.register([{ ref: 'p::default', paused: false, maxRunning: 4 }], T0);
     expect(
-      await store.queues.change('p::default', { paused: { reason: 'bad release' } }, 'k1', T0),
+      await store.queues.change({
+        ref: 'p::default',
+        change: { paused: { reason: 'bad release' } },
+        by: 'k1',
+        now: T0,
+      }),
     ).toBe(true);
-    await store.queues.change('p::default', { maxRunning: 9 }, 'k2', T0 + 1);
+    await store.queues.change({
+      ref: 'p::default',
+      change: { maxRunning: 9 },
+      by: 'k2',
+      now: T0 + 1,
+    });
     expect(await store.queues.controls()).toEqual([
       {
         ref: 'p::default',
@@ -66,7 +86,12 @@ describe.each(DRIVERS)('QueueControlStore on $name', (driver) => {
         changed: { at: T0 + 1, by: 'k2' },
       },
     ]);
-    await store.queues.change('p::default', { paused: false, maxRunning: null }, 'k1', T0 + 2);
+    await store.queues.change({
+      ref: 'p::default',
+      change: { paused: false, maxRunning: null },
+      by: 'k1',
+      now: T0 + 2,
+    });
     expect(await store.queues.controls()).toEqual([
       {
         ref: 'p::default',
@@ -76,7 +101,14 @@ describe.each(DRIVERS)('QueueControlStore on $name', (driver) => {
         changed: { at: T0 + 2, by: 'k1' },
       },
     ]);
-    expect(await store.queues.change('p::missing', { paused: false }, 'k1', T0)).toBe(false);
+    expect(
+      await store.queues.change({
+        ref: 'p::missing',
+        change: { paused: false },
+        by: 'k1',
+        now: T0,
+      }),
+    ).toBe(false);
   });
 
   it("counts a runnable job's place among its queue's runnable jobs, in claim order", async () => {
@@ -86,13 +118,23 @@ describe.each(DRIVERS)('QueueControlStore on $name', (driver) => {
     const third = await insertRunnable(store.jobs);
     const seqOf = async (id: string) => (await store.jobs.getJob(id))!.seq;
     expect(
-      await store.jobs.placeInQueue('p::default', await seqOf(first.id), T0 + 10, 1000),
+      await store.jobs.placeInQueue({
+        queue: 'p::default',
+        seq: await seqOf(first.id),
+        now: T0 + 10,
+        atMost: 1000,
+      }),
     ).toEqual({
       place: 1,
       waiting: 3,
     });
     expect(
-      await store.jobs.placeInQueue('p::default', await seqOf(third.id), T0 + 10, 1000),
+      await store.jobs.placeInQueue({
+        queue: 'p::default',
+        seq: await seqOf(third.id),
+        now: T0 + 10,
+        atMost: 1000,
+      }),
     ).toEqual({
       place: 3,
       waiting: 3,
@@ -105,13 +147,25 @@ describe.each(DRIVERS)('QueueControlStore on $name', (driver) => {
       note: null,
     });
     expect(
-      await store.jobs.placeInQueue('p::default', await seqOf(second.id), T0 + 10, 1000),
+      await store.jobs.placeInQueue({
+        queue: 'p::default',
+        seq: await seqOf(second.id),
+        now: T0 + 10,
+        atMost: 1000,
+      }),
     ).toEqual({
       place: 1,
       waiting: 2,
     });
     // Counted this far and no further; a job waiting out a backoff is not in line.
-    expect(await store.jobs.placeInQueue('p::default', await seqOf(third.id), T0 + 10, 1)).toEqual({
+    expect(
+      await store.jobs.placeInQueue({
+        queue: 'p::default',
+        seq: await seqOf(third.id),
+        now: T0 + 10,
+        atMost: 1,
+      }),
+    ).toEqual({
       place: 2,
       waiting: 2,
     });
@@ -124,7 +178,12 @@ describe.each(DRIVERS)('QueueControlStore on $name', (driver) => {
       fields: { notBefore: T0 + 60_000 },
     });
     expect(
-      await store.jobs.placeInQueue('p::default', await seqOf(third.id), T0 + 10, 1000),
+      await store.jobs.placeInQueue({
+        queue: 'p::default',
+        seq: await seqOf(third.id),
+        now: T0 + 10,
+        atMost: 1000,
+      }),
     ).toEqual({
       place: 1,
       waiting: 1,

@@ -176,7 +176,13 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
       oldestFinishedAt: T0 - 20 * DAY,
     });
     expect(await rowCounts(config)).toEqual(before); // a dry run deletes nothing
-    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(6);
+    expect(
+      await store.retention.pruneFinished({
+        queue: 'p::default',
+        before: T0 - 14 * DAY,
+        limit: 100,
+      }),
+    ).toBe(6);
 
     for (const job of [...old, fired]) {
       expect(await store.jobs.getJob(job.id)).toBeUndefined();
@@ -213,7 +219,13 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     )) as [{ sum: number }];
     expect((await projectOutput(config)).p).toBe(Number(sum));
     expect(Number(sum)).toBeLessThan(outputBefore);
-    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(0);
+    expect(
+      await store.retention.pruneFinished({
+        queue: 'p::default',
+        before: T0 - 14 * DAY,
+        limit: 100,
+      }),
+    ).toBe(0);
   });
 
   it('deletes a schedule’s firings that submitted nothing before a time, a batch at a time', async () => {
@@ -228,9 +240,27 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
       note: null,
       submit: { job: withJob, definitionFingerprint: 'fingerprint', admission: RUNNABLE },
     });
-    expect(await store.retention.pruneFirings('p::nightly', T0 - 14 * DAY, 10)).toBe(10);
-    expect(await store.retention.pruneFirings('p::nightly', T0 - 14 * DAY, 10)).toBe(6);
-    expect(await store.retention.pruneFirings('p::nightly', T0 - 14 * DAY, 10)).toBe(0);
+    expect(
+      await store.retention.pruneFirings({
+        schedule: 'p::nightly',
+        before: T0 - 14 * DAY,
+        limit: 10,
+      }),
+    ).toBe(10);
+    expect(
+      await store.retention.pruneFirings({
+        schedule: 'p::nightly',
+        before: T0 - 14 * DAY,
+        limit: 10,
+      }),
+    ).toBe(6);
+    expect(
+      await store.retention.pruneFirings({
+        schedule: 'p::nightly',
+        before: T0 - 14 * DAY,
+        limit: 10,
+      }),
+    ).toBe(0);
     const left = await store.schedules.recentFirings('p::nightly', 100);
     expect(left).toHaveLength(14 + 1);
     expect(left.at(-1)).toMatchObject({ fireAt: T0 - 40 * DAY, job: { id: withJob.id } });
@@ -262,8 +292,18 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
         result: 'pending' as const,
         message: null,
       }));
-      await store.bulkActions.claim('owner', T0 + 20 * DAY, T0 + 21 * DAY);
-      await store.bulkActions.beginBatch(id, 'owner', { pending, cursorSeq: 1, leaseUntil: 0 });
+      await store.bulkActions.claim({
+        owner: 'owner',
+        now: T0 + 20 * DAY,
+        leaseUntil: T0 + 21 * DAY,
+      });
+      await store.bulkActions.beginBatch({
+        id,
+        owner: 'owner',
+        pending,
+        cursorSeq: 1,
+        leaseUntil: 0,
+      });
     };
     // Results are written while an action runs: the old one's, then it is ended.
     await store.bulkActions.create(action('old', 't', null));
@@ -276,7 +316,7 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     const before = T0 + DAY;
     const calls: number[] = [];
     for (let step = -1; step !== 0;) {
-      step = await store.retention.pruneBulkActions('t', before, 200);
+      step = await store.retention.pruneBulkActions({ project: 't', before, limit: 200 });
       calls.push(step);
     }
     // 200, 200, then the last 50 with the action; then nothing left.
@@ -296,7 +336,9 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     const jobs = [];
     for (let i = 0; i < 7; i++) jobs.push(await finished(T0 - (30 - i) * DAY));
     await newestChange();
-    expect(await store.retention.pruneFinished('p::default', T0, 3)).toBe(3);
+    expect(await store.retention.pruneFinished({ queue: 'p::default', before: T0, limit: 3 })).toBe(
+      3,
+    );
     const left = await Promise.all(jobs.map((job) => store.jobs.getJob(job.id)));
     expect(left.map((job) => job !== undefined)).toEqual([
       false,
@@ -307,9 +349,15 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
       true,
       true,
     ]);
-    expect(await store.retention.pruneFinished('p::default', T0, 3)).toBe(3);
-    expect(await store.retention.pruneFinished('p::default', T0, 3)).toBe(1);
-    expect(await store.retention.pruneFinished('p::default', T0, 3)).toBe(0);
+    expect(await store.retention.pruneFinished({ queue: 'p::default', before: T0, limit: 3 })).toBe(
+      3,
+    );
+    expect(await store.retention.pruneFinished({ queue: 'p::default', before: T0, limit: 3 })).toBe(
+      1,
+    );
+    expect(await store.retention.pruneFinished({ queue: 'p::default', before: T0, limit: 3 })).toBe(
+      0,
+    );
   });
 
   it('keeps the job holding the newest state change: event streams start there', async () => {
@@ -318,10 +366,14 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
       jobs: 0,
       oldestFinishedAt: null,
     });
-    expect(await store.retention.pruneFinished('p::default', T0, 10)).toBe(0);
+    expect(
+      await store.retention.pruneFinished({ queue: 'p::default', before: T0, limit: 10 }),
+    ).toBe(0);
     expect(await store.jobs.getJob(last.id)).toBeDefined();
     await newestChange();
-    expect(await store.retention.pruneFinished('p::default', T0, 10)).toBe(1);
+    expect(
+      await store.retention.pruneFinished({ queue: 'p::default', before: T0, limit: 10 }),
+    ).toBe(1);
   });
 
   it('deletes an array with its children only once its parent is final, the children a batch at a time', async () => {
@@ -333,9 +385,13 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
       oldestFinishedAt: T0 - 30 * DAY,
     });
     // Four children first, then the last child with its parent.
-    expect(await store.retention.pruneFinished('p::default', T0, 4)).toBe(4);
+    expect(await store.retention.pruneFinished({ queue: 'p::default', before: T0, limit: 4 })).toBe(
+      4,
+    );
     expect(await store.jobs.getJob(done[0]!.id)).toBeDefined();
-    expect(await store.retention.pruneFinished('p::default', T0, 4)).toBe(2);
+    expect(await store.retention.pruneFinished({ queue: 'p::default', before: T0, limit: 4 })).toBe(
+      2,
+    );
     for (const job of done) expect(await store.jobs.getJob(job.id)).toBeUndefined();
     // The unfinished array's children ended long ago but stay with their parent.
     for (const job of unfinished) expect(await store.jobs.getJob(job.id)).toBeDefined();
@@ -371,7 +427,13 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     const late = await waitingOn({ jobId: before.id, type: 'afterany' });
     await endLongAgo(during.id, 'runnable', 'completed');
     await newestChange();
-    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(2);
+    expect(
+      await store.retention.pruneFinished({
+        queue: 'p::default',
+        before: T0 - 14 * DAY,
+        limit: 100,
+      }),
+    ).toBe(2);
     expect(await store.jobs.jobSummaries([before.id, during.id])).toEqual([]);
     expect(await store.jobs.dependencyEnds([waiting.id, late.id])).toEqual(
       expect.arrayContaining([
@@ -384,7 +446,13 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     // An edge goes with the job that waits.
     await endLongAgo(late.id, 'pending', 'cancelled');
     await anotherChange();
-    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(1);
+    expect(
+      await store.retention.pruneFinished({
+        queue: 'p::default',
+        before: T0 - 14 * DAY,
+        limit: 100,
+      }),
+    ).toBe(1);
     expect(await store.jobs.dependencyEnds([late.id])).toEqual([]);
   });
 
@@ -392,7 +460,13 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     const [parent, first] = await cancelledArray(3, T0 - 30 * DAY, T0 - 20 * DAY);
     const waiting = await waitingOn({ jobId: first!.id, type: 'afterany' });
     await newestChange();
-    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(4);
+    expect(
+      await store.retention.pruneFinished({
+        queue: 'p::default',
+        before: T0 - 14 * DAY,
+        limit: 100,
+      }),
+    ).toBe(4);
     expect(await store.jobs.getJob(parent!.id)).toBeUndefined();
     expect(await store.jobs.dependencyEnds([waiting.id])).toEqual([
       { jobId: waiting.id, dependsOn: first!.id, state: 'cancelled' },
@@ -408,11 +482,23 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     await execBeside(config, 'UPDATE job_dependencies SET ended_state = NULL');
     await newestChange();
     // The array's other child goes; its parent stays with the child that is waited for.
-    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(1);
+    expect(
+      await store.retention.pruneFinished({
+        queue: 'p::default',
+        before: T0 - 14 * DAY,
+        limit: 100,
+      }),
+    ).toBe(1);
     expect(await store.jobs.jobSummaries([named.id, child[0]!.id, child[1]!.id])).toHaveLength(3);
     // The dry run counts what a pass deletes: neither of them, nor the parent.
     expect(await store.retention.prunable('p::default', T0 - 14 * DAY)).toMatchObject({ jobs: 0 });
-    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(0);
+    expect(
+      await store.retention.pruneFinished({
+        queue: 'p::default',
+        before: T0 - 14 * DAY,
+        limit: 100,
+      }),
+    ).toBe(0);
     await store.jobs.moveJob({
       id: waiting.id,
       from: 'pending',
@@ -422,7 +508,13 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     });
     await newestChange();
     expect(await store.retention.prunable('p::default', T0 - 14 * DAY)).toMatchObject({ jobs: 3 });
-    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(3);
+    expect(
+      await store.retention.pruneFinished({
+        queue: 'p::default',
+        before: T0 - 14 * DAY,
+        limit: 100,
+      }),
+    ).toBe(3);
   });
 
   it('leaves a webhook’s pending delivery for a deleted job whole: it is still sent', async () => {
@@ -447,9 +539,20 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     const pending = newDelivery('w1', { type: 'job.completed', jobId: job.id, payload }, T0);
     await store.webhooks.enqueue(pending);
     await newestChange();
-    expect(await store.retention.pruneFinished('p::default', T0 - 14 * DAY, 100)).toBe(1);
+    expect(
+      await store.retention.pruneFinished({
+        queue: 'p::default',
+        before: T0 - 14 * DAY,
+        limit: 100,
+      }),
+    ).toBe(1);
     expect(await store.jobs.getJob(job.id)).toBeUndefined();
-    const claimed = await store.webhooks.claimDue(T0, T0 + 1000, 5, 4);
+    const claimed = await store.webhooks.claimDue({
+      now: T0,
+      leaseUntil: T0 + 1000,
+      limit: 5,
+      perWebhook: 4,
+    });
     expect(claimed.map((d) => [d.id, d.jobId, d.payload])).toEqual([[pending.id, job.id, payload]]);
   });
 
@@ -465,7 +568,11 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
         const prune = async (s: Store) => {
           let deleted = 0;
           for (let n = -1; n !== 0;) {
-            n = await s.retention.pruneFinished('p::default', T0 - DAY, 7);
+            n = await s.retention.pruneFinished({
+              queue: 'p::default',
+              before: T0 - DAY,
+              limit: 7,
+            });
             deleted += n;
           }
           return deleted;
@@ -500,7 +607,9 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     const pages = async () =>
       Number((await query<{ page_count: number }>(config, 'PRAGMA page_count'))[0]!.page_count);
     const full = await pages();
-    while ((await store.retention.pruneFinished('p::default', T0, 500)) > 0);
+    while (
+      (await store.retention.pruneFinished({ queue: 'p::default', before: T0, limit: 500 })) > 0
+    );
     let given = 0;
     for (
       let step = await store.retention.reclaimSpace();

@@ -67,21 +67,33 @@ describe.each(DRIVERS)('ScheduleStore on $name', (driver) => {
 
   it('pauses with a reason and resumes as of now: what came due while paused is passed', async () => {
     await store.schedules.register([{ ref: 'p::nightly', paused: false }], T0);
-    expect(await store.schedules.setPaused('p::nightly', true, 'maintenance', T0 + 1000)).toBe(
-      true,
-    );
+    expect(
+      await store.schedules.setPaused({
+        ref: 'p::nightly',
+        paused: true,
+        reason: 'maintenance',
+        now: T0 + 1000,
+      }),
+    ).toBe(true);
     expect((await store.schedules.states())[0]).toMatchObject({
       paused: true,
       pausedReason: 'maintenance',
       lastFiredAt: T0,
     });
-    await store.schedules.setPaused('p::nightly', false, null, T0 + 5000);
+    await store.schedules.setPaused({
+      ref: 'p::nightly',
+      paused: false,
+      reason: null,
+      now: T0 + 5000,
+    });
     expect((await store.schedules.states())[0]).toEqual({
       ref: 'p::nightly',
       paused: false,
       pausedReason: null,
       lastFiredAt: T0 + 5000,
     });
-    expect(await store.schedules.setPaused('p::nope', true, null, T0)).toBe(false);
+    expect(
+      await store.schedules.setPaused({ ref: 'p::nope', paused: true, reason: null, now: T0 }),
+    ).toBe(false);
   });
 });

@@ -46,11 +46,11 @@ describe('the SQLite driver', () => {
       // Every migration after 0.1's two, in order.
       expect(store.migrated).toEqual(MIGRATION_NAMES.slice(2));
       expect(modeOf(file)).toBe(0o600);
-      const day = await store.jobs.countByQueue(
-        ['p::default'],
-        Date.now() - 24 * 3_600_000,
-        Date.now() - 3_600_000,
-      );
+      const day = await store.jobs.countByQueue({
+        queues: ['p::default'],
+        since: Date.now() - 24 * 3_600_000,
+        recentSince: Date.now() - 3_600_000,
+      });
       expect(day.find((c) => c.state === 'completed')).toMatchObject({ count: 1, recent: 0 });
       expect(await store.meta.storeId()).toBe('76ff9718-6217-4192-ab89-c5ac56ea2153');
       expect(
@@ -139,7 +139,9 @@ describe('the SQLite driver', () => {
       }
     };
     const prune = async () => {
-      while ((await store.retention.pruneFinished('p::default', T0, 200)) > 0);
+      while (
+        (await store.retention.pruneFinished({ queue: 'p::default', before: T0, limit: 200 })) > 0
+      );
       let given = 0;
       for (let step = -1; step !== 0; given += step) step = await store.retention.reclaimSpace();
       return given;
@@ -180,7 +182,7 @@ describe('the SQLite driver', () => {
       const again = await store.jobs.insertJob(newJob({ name: 'nightly' }), 'fingerprint');
       expect(again).toEqual({ inserted: false, nameHeldBy: job.id });
       await store.jobs.unfinishedArrayParents();
-      await store.jobs.countByQueue(['p::default'], T0, T0);
+      await store.jobs.countByQueue({ queues: ['p::default'], since: T0, recentSince: T0 });
     });
     expect(planOf('"array_size" is not null')).toContain('USING INDEX jobs_unfinished_arrays');
     expect(planOf('"name" = ?')).toContain('USING INDEX jobs_active_name (queue=? AND name=?)');
@@ -193,7 +195,12 @@ describe('the SQLite driver', () => {
     const planOf = await plansOf(async (store) => {
       const job = newJob();
       await store.jobs.insertJob(job, 'fingerprint');
-      const changes = await store.jobs.changesAfter(job.project, 0, 10, 200);
+      const changes = await store.jobs.changesAfter({
+        project: job.project,
+        afterSeq: 0,
+        uptoSeq: 10,
+        limit: 200,
+      });
       expect(changes.map((change) => [change.job.id, change.transition.to])).toEqual([
         [job.id, 'submitted'],
       ]);
@@ -206,7 +213,7 @@ describe('the SQLite driver', () => {
   });
   it("counts the overview's last day from the kept counts and the index's edges, not every job that finished", async () => {
     const planOf = await plansOf(async (store) => {
-      await store.jobs.countByQueue(['p::default'], T0, T0);
+      await store.jobs.countByQueue({ queues: ['p::default'], since: T0, recentSince: T0 });
     });
     // Counting the whole day through the index was 784 ms with 10⁶ jobs finished in it.
     expect(planOf('from "queue_finished_counts"')).toMatch(

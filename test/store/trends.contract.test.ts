@@ -120,7 +120,9 @@ describe.each(DRIVERS)('trends on $name', (driver) => {
     await ended('failed', T0 - DAY_MS);
     await ended('completed', T0);
     // Retention deleted a job of another queue with its changes: a gap of old numbers.
-    expect(await store.retention.pruneFinished('p::short', T0, 10)).toBe(1);
+    expect(await store.retention.pruneFinished({ queue: 'p::short', before: T0, limit: 10 })).toBe(
+      1,
+    );
     // The first job's three changes are older than the rollups keep.
     expect(await store.trends.seqBefore(NOW - 31 * DAY_MS)).toBe(3);
 
@@ -136,8 +138,8 @@ describe.each(DRIVERS)('trends on $name', (driver) => {
     const rows = async () =>
       Promise.all(
         (['hour', 'day'] as const).map(async (period) => [
-          (await store.trends.outcomes('p::default', period, 0)).length,
-          (await store.trends.durations('p::default', period, 0)).length,
+          (await store.trends.outcomes({ queue: 'p::default', period, from: 0 })).length,
+          (await store.trends.durations({ queue: 'p::default', period, from: 0 })).length,
         ]),
       );
     expect(await rows()).toEqual([

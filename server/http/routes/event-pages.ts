@@ -1,5 +1,5 @@
 import { JOB_EVENT } from '../../../contract';
-import type { JobService } from '../../jobs/job-service';
+import type { JobReadModel } from '../../jobs/read-model';
 import type { PositionCodec } from '../positions';
 import { toJobListItem } from '../presenters';
 import { sseBytes, type SseBytes } from './sse-writer';
@@ -27,7 +27,7 @@ export class SharedPages {
   private readonly pages = new Map<string, Promise<RenderedPage>>();
 
   constructor(
-    private readonly service: JobService,
+    private readonly reads: JobReadModel,
     private readonly positions: PositionCodec,
   ) {}
 
@@ -47,7 +47,12 @@ export class SharedPages {
   }
 
   private async render(project: string, after: number, upto: number): Promise<RenderedPage> {
-    const changes = await this.service.changes(project, after, upto, PAGE);
+    const changes = await this.reads.changes({
+      project,
+      afterSeq: after,
+      uptoSeq: upto,
+      limit: PAGE,
+    });
     const text = changes
       .map(
         ({ seq, job }) =>

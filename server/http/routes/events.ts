@@ -9,7 +9,7 @@ import {
 } from '../../../contract';
 import type { ChangeFeed } from '../../jobs/change-feed';
 import type { ServiceMetrics } from '../../observability/metrics';
-import type { JobService } from '../../jobs/job-service';
+import type { JobReadModel } from '../../jobs/read-model';
 import { coalesced } from '../../jobs/serial';
 import { principalFor, principalOf, type Credentials } from '../auth';
 import { HttpError } from '../errors';
@@ -20,7 +20,7 @@ import { SendRounds } from './send-rounds';
 import { sseBytes, SseWriter } from './sse-writer';
 
 export interface EventRoutesOptions {
-  service: JobService;
+  reads: JobReadModel;
   feed: ChangeFeed;
   credentials: Credentials;
   streamsPerKey: number;
@@ -49,7 +49,7 @@ const RETRY_MS = 2000;
  */
 export function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): void {
   const open = new Set<EventStream>();
-  const pages = new SharedPages(options.service, options.positions);
+  const pages = new SharedPages(options.reads, options.positions);
   const rounds = new SendRounds(ROUND_MS);
   const perKey = new Map<string, number>();
   options.metrics?.observeEventStreams(() => {

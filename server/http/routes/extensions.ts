@@ -11,7 +11,7 @@ import {
   pauseRequestSchema,
   queueMaxRunningSchema,
 } from '../../../contract';
-import type { JobService } from '../../jobs/job-service';
+import type { JobReadModel } from '../../jobs/read-model';
 import type { QueueControlChange } from '../../jobs/ports';
 import type { QueueControls } from '../../jobs/queue-controls';
 import { toLogInstant } from '../../jobs/log-instant';
@@ -43,7 +43,7 @@ type QueueRequest = { Params: { queue: string } };
 /** Jobdeck's extensions, for the console and scripts (the event stream aside). */
 export function extensionRoutes(
   app: FastifyInstance,
-  service: JobService,
+  reads: JobReadModel,
   options: {
     scheduler: Scheduler;
     controls: QueueControls;
@@ -63,8 +63,8 @@ export function extensionRoutes(
       const filter = { ...jobFilterOf(query), idSuffix, project };
       const page = listPageOf(query, project, positions);
       const [jobs, counted] = await Promise.all([
-        service.list({ ...filter, limit: query.limit, ...page }),
-        service.count(filter, MAX_COUNTED_JOBS),
+        reads.list({ ...filter, limit: query.limit, ...page }),
+        reads.count(filter, MAX_COUNTED_JOBS),
       ]);
       const last = jobs.length === query.limit ? jobs.at(-1) : undefined;
       return {
@@ -80,7 +80,7 @@ export function extensionRoutes(
   );
 
   app.get<{ Params: JobParams }>('/v1/client/job/:job_id/transitions', async (request) => {
-    const items = await service.transitions(principalOf(request).project, request.params.job_id);
+    const items = await reads.transitions(principalOf(request).project, request.params.job_id);
     return { ok: true, data: { items: items.map(toTransition) } };
   });
 
@@ -91,13 +91,13 @@ export function extensionRoutes(
       const { since } = request.query;
       const after = since === undefined ? null : toLogInstant(since);
       if (after === undefined) throw new HttpError(400, 'since: is not a valid time');
-      const logs = await service.logs(principalOf(request).project, request.params.job_id, after);
+      const logs = await reads.logs(principalOf(request).project, request.params.job_id, after);
       return { ok: true, data: toJobLogs(logs) };
     },
   );
 
   app.get<{ Params: JobParams }>('/v1/client/job/:job_id/attempts', async (request) => {
-    const { job, items } = await service.attempts(
+    const { job, items } = await reads.attempts(
       principalOf(request).project,
       request.params.job_id,
     );
@@ -109,13 +109,13 @@ export function extensionRoutes(
     async (request) => {
       const { job_id, attempt } = parseOrThrow(attemptLogsPathSchema, request.params);
       const { project } = principalOf(request);
-      const logs = await service.attemptLogs(project, job_id, attempt);
+      const logs = await reads.attemptLogs(project, job_id, attempt);
       return { ok: true, data: toJobLogs({ ...logs, next: null }) };
     },
   );
 
   app.get<{ Params: JobParams }>('/v1/client/job/:job_id/dependencies', async (request) => {
-    const found = await service.dependencies(principalOf(request).project, request.params.job_id);
+    const found = await reads.dependencies(principalOf(request).project, request.params.job_id);
     return { ok: true, data: toDependencies(found) };
   });
 
@@ -124,7 +124,7 @@ export function extensionRoutes(
     { config: { query: arrayChildrenQuerySchema } },
     async (request) => {
       const { query } = request;
-      const found = await service.array(principalOf(request).project, request.params.job_id, {
+      const found = await reads.array(principalOf(request).project, request.params.job_id, {
         states: query.state,
         afterIndex: query.cursor === undefined ? -1 : Number(query.cursor),
         limit: query.limit,
@@ -134,12 +134,12 @@ export function extensionRoutes(
   );
 
   app.get<{ Params: JobParams }>('/v1/client/job/:job_id/execution', async (request) => {
-    const execution = await service.execution(principalOf(request).project, request.params.job_id);
+    const execution = await reads.execution(principalOf(request).project, request.params.job_id);
     return { ok: true, data: toJobExecution(execution) };
   });
 
   app.get('/v1/client/queues', async (request) => {
-    const queues = await service.queues(principalOf(request).project);
+    const queues = await reads.queues(principalOf(request).project);
     return { ok: true, data: { items: queues.map(toQueueSummary) } };
   });
 
@@ -154,7 +154,7 @@ export function extensionRoutes(
     const queue = request.params.queue;
     await controls.change(project, queue, change, actor);
     audit(request, action, queue, detail);
-    const [overview] = await service.queues(project, queue);
+    const [overview] = await reads.queues(project, queue);
     return { ok: true, data: toQueueSummary(overview!) };
   };
   app.post<QueueRequest>('/v1/client/queues/:queue/pause', (request) => {
@@ -209,14 +209,14 @@ export function extensionRoutes(
           name: 'jobdeck',
           version,
           engine,
-          engine_health: toEngineHealth(service.engineStatus()),
+          engine_health: toEngineHealth(reads.engineStatus()),
         },
       },
     }),
   );
 
   app.get('/v1/client/definitions', (request) => {
-    const definitions = service.definitions(principalOf(request).project);
+    const definitions = reads.definitions(principalOf(request).project);
     return Promise.resolve({ ok: true, data: { items: definitions.map(toDefinitionSummary) } });
   });
 }

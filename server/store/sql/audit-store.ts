@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AuditAction } from '../../../contract';
-import type { AuditEntry, AuditFilter, AuditStore } from '../../jobs/ports';
+import type { AuditEntry, AuditFilter, AuditStore, PruneBatch } from '../../jobs/ports';
 import type { Database } from '../schema';
 
 /** Rows a statement: 8 parameters each stays far below SQLite's limit on bound parameters. */
@@ -58,7 +58,7 @@ export class SqlAuditStore implements AuditStore {
     }));
   }
 
-  async prune(before: number, limit: number): Promise<number> {
+  async prune({ before, limit }: PruneBatch): Promise<number> {
     const result = await this.db
       .deleteFrom('audit_events')
       .where('seq', 'in', (eb) =>

@@ -6,7 +6,14 @@ import type {
   BulkResult,
   BulkResultRecord,
 } from '../../jobs/model';
-import type { BulkActionStore } from '../../jobs/ports';
+import type {
+  BeginBatchParams,
+  BulkActionStore,
+  BulkResultsParams,
+  FinishBatchParams,
+  HeldAction,
+  Lease,
+} from '../../jobs/ports';
 import type { BulkActionResultsTable, BulkActionsTable, Database } from '../schema';
 
 const toRecord = (row: Selectable<BulkActionsTable>): BulkActionRecord => ({
@@ -86,7 +93,7 @@ export class SqlBulkActionStore implements BulkActionStore {
     return rows.map(toRecord);
   }
 
-  async claim(owner: string, now: number, leaseUntil: number) {
+  async claim({ owner, now, leaseUntil }: Lease & { now: number }) {
     // Compare-and-set on the lease: of two instances claiming at once, one takes it.
     for (;;) {
       const free = await this.db
@@ -110,11 +117,7 @@ export class SqlBulkActionStore implements BulkActionStore {
     }
   }
 
-  async beginBatch(
-    id: string,
-    owner: string,
-    batch: { pending: BulkResultRecord[]; cursorSeq: number; leaseUntil: number },
-  ) {
+  async beginBatch({ id, owner, ...batch }: BeginBatchParams) {
     return this.db.transaction().execute(async (trx) => {
       const moved = await trx
         .updateTable('bulk_actions')
@@ -134,7 +137,7 @@ export class SqlBulkActionStore implements BulkActionStore {
     });
   }
 
-  async heartbeat(id: string, owner: string, leaseUntil: number) {
+  async heartbeat({ id, owner, leaseUntil }: HeldAction) {
     const row = await this.db
       .updateTable('bulk_actions')
       .set({ lease_until: leaseUntil })
@@ -145,11 +148,7 @@ export class SqlBulkActionStore implements BulkActionStore {
     return row?.state as BulkActionState | undefined;
   }
 
-  async finishBatch(
-    id: string,
-    owner: string,
-    batch: { results: BulkResultRecord[]; done: boolean; now: number; leaseUntil: number },
-  ) {
+  async finishBatch({ id, owner, ...batch }: FinishBatchParams) {
     const { results } = batch;
     const answered = (result: BulkResult) => results.filter((r) => r.result === result).length;
     return this.db.transaction().execute(async (trx) => {
@@ -223,7 +222,7 @@ export class SqlBulkActionStore implements BulkActionStore {
     return Number(stopped.numUpdatedRows) > 0;
   }
 
-  async results(id: string, beforeSeq: number, limit: number) {
+  async results({ id, beforeSeq, limit }: BulkResultsParams) {
     const rows = await this.db
       .selectFrom('bulk_action_results')
       .selectAll()

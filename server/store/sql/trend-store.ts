@@ -1,8 +1,10 @@
 import { type Kysely } from 'kysely';
 import { FINAL_STATES, type JobState } from '../../../contract';
 import type {
-  DurationCount,
+  AddCountsParams,
   OutcomeCount,
+  RollupRange,
+  SeqPage,
   TrendChange,
   TrendMeasure,
   TrendOutcome,
@@ -59,7 +61,7 @@ export class SqlTrendStore implements TrendStore {
     return low - 1;
   }
 
-  async changesAfter(afterSeq: number, limit: number): Promise<TrendChange[]> {
+  async changesAfter({ afterSeq, limit }: SeqPage): Promise<TrendChange[]> {
     const rows = await this.db
       .selectFrom('job_transitions as t')
       // Only a move to a final state reads its job: the other changes only show there is no gap.
@@ -106,12 +108,7 @@ export class SqlTrendStore implements TrendStore {
     });
   }
 
-  async addCounts(
-    from: number,
-    to: number,
-    outcomes: readonly OutcomeCount[],
-    durations: readonly DurationCount[],
-  ) {
+  async addCounts({ from, to, outcomes, durations }: AddCountsParams) {
     return this.db.transaction().execute(async (trx) => {
       // First, so that a second instance with the same batch waits here, then finds it moved.
       const moved = await trx
@@ -160,7 +157,7 @@ export class SqlTrendStore implements TrendStore {
     return deleted;
   }
 
-  async outcomes(queue: string, period: TrendPeriod, from: number): Promise<OutcomeCount[]> {
+  async outcomes({ queue, period, from }: RollupRange): Promise<OutcomeCount[]> {
     const rows = await this.db
       .selectFrom('trend_outcomes')
       .selectAll()
@@ -178,7 +175,7 @@ export class SqlTrendStore implements TrendStore {
     }));
   }
 
-  async durations(queue: string, period: TrendPeriod, from: number) {
+  async durations({ queue, period, from }: RollupRange) {
     const rows = await this.db
       .selectFrom('trend_durations')
       .select((eb) => ['measure', 'bucket', eb.fn.sum<number>('jobs').as('jobs')])

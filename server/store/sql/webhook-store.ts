@@ -7,7 +7,16 @@ import type {
   JobChange,
   WebhookRecord,
 } from '../../jobs/model';
-import type { Settlement, WebhookChanges, WebhookStore } from '../../jobs/ports';
+import type {
+  AdvanceParams,
+  ChangesIntoParams,
+  ClaimDueParams,
+  PruneBatch,
+  ReplaceSecretParams,
+  Settlement,
+  WebhookChanges,
+  WebhookStore,
+} from '../../jobs/ports';
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../schema';
 import type { StoreDialect } from './dialect';
 import { readChanges } from './jobs/change-feed';
@@ -130,7 +139,7 @@ export class SqlWebhookStore implements WebhookStore {
     return Number(updated.numUpdatedRows) > 0;
   }
 
-  async replaceSecret(id: string, readSealed: string, sealed: string) {
+  async replaceSecret({ id, readSealed, sealed }: ReplaceSecretParams) {
     const replaced = await this.db
       .updateTable('webhooks')
       .set({ secret_sealed: sealed })
@@ -155,16 +164,11 @@ export class SqlWebhookStore implements WebhookStore {
     return this.cursor(initial);
   }
 
-  changesInto(
-    states: readonly JobState[],
-    afterSeq: number,
-    uptoSeq: number,
-    limit: number,
-  ): Promise<JobChange[]> {
+  changesInto({ states, afterSeq, uptoSeq, limit }: ChangesIntoParams): Promise<JobChange[]> {
     return readChanges(this.db, { toStates: states, afterSeq, uptoSeq, limit });
   }
 
-  async advance(fromSeq: number, toSeq: number, deliveries: DeliveryRecord[]) {
+  async advance({ fromSeq, toSeq, deliveries }: AdvanceParams) {
     return this.db.transaction().execute(async (trx) => {
       const moved = await trx
         .updateTable('webhook_cursor')
@@ -188,12 +192,12 @@ export class SqlWebhookStore implements WebhookStore {
     await this.db.insertInto('webhook_deliveries').values(toDeliveryRow(delivery)).execute();
   }
 
-  async claimDue(
-    now: number,
-    leaseUntil: number,
-    limit: number,
-    perWebhook: number,
-  ): Promise<ClaimedDelivery[]> {
+  async claimDue({
+    now,
+    leaseUntil,
+    limit,
+    perWebhook,
+  }: ClaimDueParams): Promise<ClaimedDelivery[]> {
     // The oldest due, at most `perWebhook` in flight to one webhook (those leased counted), so
     // that a receiver that hangs holds a few requests and not every one.
     const due = sql<string>`(
@@ -303,7 +307,7 @@ export class SqlWebhookStore implements WebhookStore {
     return rows.map(toDelivery);
   }
 
-  async pruneEnded(before: number, limit: number) {
+  async pruneEnded({ before, limit }: PruneBatch) {
     const ended = this.db
       .selectFrom('webhook_deliveries')
       .select('id')

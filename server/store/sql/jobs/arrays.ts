@@ -1,5 +1,10 @@
 import { ARRAY_INDEX_VARIABLE, ARRAY_SIZE_VARIABLE, type JobState } from '../../../../contract';
-import type { ArrayCounts, ArrayChildrenPage, ChildrenMove } from '../../../jobs/ports';
+import type {
+  ArrayCounts,
+  ArrayChildrenPage,
+  ArrayChildrenParams,
+  ChildrenMove,
+} from '../../../jobs/ports';
 import { childRole, parentRole, type Job } from '../../../jobs/model';
 import { storableNote, type JobTables } from './context';
 import { toJob } from './rows';
@@ -94,12 +99,12 @@ export class JobArrayRows {
     return new Map(rows.map((row) => [row.array_index!, row.id]));
   }
 
-  async arrayChildren(
-    parentId: string,
-    states: readonly JobState[] | undefined,
-    afterIndex: number,
-    limit: number,
-  ): Promise<ArrayChildrenPage> {
+  async arrayChildren({
+    parentId,
+    states,
+    afterIndex,
+    limit,
+  }: ArrayChildrenParams): Promise<ArrayChildrenPage> {
     let query = this.tables.db
       .selectFrom('jobs')
       .selectAll()

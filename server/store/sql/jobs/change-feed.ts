@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { JobState } from '../../../../contract';
 import type { JobChange, Transition } from '../../../jobs/model';
-import type { JobStore } from '../../../jobs/ports';
+import type { ChangesAfterParams, JobStore, SeqPage } from '../../../jobs/ports';
 import type { Database } from '../../schema';
 import { prepared, type Param } from '../prepared';
 import type { JobTables } from './context';
@@ -46,18 +46,13 @@ export class JobChangeFeed implements ChangeFeed {
     return Number(row?.last ?? 0);
   }
 
-  async changeSeqsAfter(afterSeq: number, limit: number) {
+  async changeSeqsAfter({ afterSeq, limit }: SeqPage) {
     const rows = await this.seqsAfter(this.tables.db, { after: afterSeq, limit });
     return rows.map((r) => r.seq);
   }
 
-  changesAfter(
-    project: string,
-    afterSeq: number,
-    uptoSeq: number,
-    limit: number,
-  ): Promise<JobChange[]> {
-    return readChanges(this.tables.db, { project, afterSeq, uptoSeq, limit });
+  changesAfter(params: ChangesAfterParams): Promise<JobChange[]> {
+    return readChanges(this.tables.db, params);
   }
 }
 

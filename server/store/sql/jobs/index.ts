@@ -52,10 +52,10 @@ export function sqlJobStores(
   const jobs: JobStore = {
     insertJob: (job, fingerprint, how) => admission.insertJob(job, fingerprint, how),
     moveJob: async (change) => plans.completeOne(await moves.moveJob(change)),
-    setNote: (id, state, note) => moves.setNote(id, state, note),
+    setNote: (params) => moves.setNote(params),
     claimRunnable: async (claim, noteFor) =>
       plans.complete(await moves.claimRunnable(claim, noteFor)),
-    takeOver: (from, to) => moves.takeOver(from, to),
+    takeOver: (params) => moves.takeOver(params),
     activeCountsByQueue: () => moves.activeCountsByQueue(),
     getJob: async (id) => plans.completeOne(await reads.getJob(id)),
     jobsInStates: async (states) => plans.complete(await reads.jobsInStates(states)),
@@ -68,13 +68,12 @@ export function sqlJobStores(
       plans.completeOne(await reads.firstInStates(queue, states)),
     firstEligibleWaiting: async (queue, now) =>
       plans.completeOne(await reads.firstEligibleWaiting(queue, now)),
-    placeInQueue: (queue, seq, now, atMost) => reads.placeInQueue(queue, seq, now, atMost),
-    countByQueue: (queues, since, recentSince) => reads.countByQueue(queues, since, recentSince),
+    placeInQueue: (params) => reads.placeInQueue(params),
+    countByQueue: (params) => reads.countByQueue(params),
     transitions: (id) => feed.transitions(id),
     lastChangeSeq: () => feed.lastChangeSeq(),
-    changeSeqsAfter: (afterSeq, limit) => feed.changeSeqsAfter(afterSeq, limit),
-    changesAfter: (project, afterSeq, uptoSeq, limit) =>
-      feed.changesAfter(project, afterSeq, uptoSeq, limit),
+    changeSeqsAfter: (params) => feed.changeSeqsAfter(params),
+    changesAfter: (params) => feed.changesAfter(params),
     getLogs: (id) => logs.getLogs(id),
     attempts: (id) => attempts.attempts(id),
     attemptLogs: (id, attempt) => attempts.attemptLogs(id, attempt),
@@ -87,8 +86,8 @@ export function sqlJobStores(
     insertArrayChildren: (children) => admission.insertArrayChildren(children),
     arrayChildIds: (parentId) => arrays.arrayChildIds(parentId),
     arrayCounts: (parentId) => arrays.arrayCounts(parentId),
-    arrayChildren: async (parentId, states, afterIndex, limit) => {
-      const page = await arrays.arrayChildren(parentId, states, afterIndex, limit);
+    arrayChildren: async (params) => {
+      const page = await arrays.arrayChildren(params);
       return { ...page, items: await plans.complete(page.items) };
     },
     unfinishedArrayParents: () => arrays.unfinishedArrayParents(),

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { SLOT_STATES, type JobState } from '../../../../contract';
+import { SLOT_STATES } from '../../../../contract';
 import type { Claim, Job, StateChange } from '../../../jobs/model';
-import type { JobStore } from '../../../jobs/ports';
+import type { JobStore, SetNoteParams, TakeOverParams } from '../../../jobs/ports';
 import type { Database } from '../../schema';
 import { insertAttemptWithin, packAttempt } from './attempts';
 import { storableNote, type JobTables } from './context';
@@ -73,7 +73,7 @@ export class JobMoves implements Moves {
     return toJob(row);
   }
 
-  async setNote(id: string, state: JobState, note: string | null) {
+  async setNote({ id, state, note }: SetNoteParams) {
     await this.tables.db
       .updateTable('jobs')
       .set({ system_note: storableNote(this.tables, note) })
@@ -134,7 +134,7 @@ export class JobMoves implements Moves {
     });
   }
 
-  async takeOver(from: string | null, to: string) {
+  async takeOver({ from, to }: TakeOverParams) {
     const rows = await this.tables.db
       .updateTable('jobs')
       .set({ owner: to })

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { QueueControlChange, QueueControlStore } from '../../../jobs/ports';
+import type { QueueControlChangeParams, QueueControlStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
 
 /** Queues' pause and slot limit as operators set them: one small table every instance reads. */
@@ -65,7 +65,7 @@ export class SqlQueueControlStore implements QueueControlStore {
     }));
   }
 
-  async change(ref: string, change: QueueControlChange, by: string, now: number) {
+  async change({ ref, change, by, now }: QueueControlChangeParams) {
     const result = await this.db
       .updateTable('queue_controls')
       .set({

@@ -1,7 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { JobState } from '../../../../contract';
 import type { JobFilter, JobListFilter, QueueStateCount } from '../../../jobs/model';
-import type { JobStore } from '../../../jobs/ports';
+import type { CountByQueueParams, JobStore, PlaceInQueueParams } from '../../../jobs/ports';
 import type { JobCounts } from '../../ports';
 import type { Database } from '../../schema';
 import type { JobTables } from './context';
@@ -327,7 +327,7 @@ export class JobReads implements Reads, JobCounts {
    * By the (state, queue, seq) index, each count bounded: Job Detail of a waiting job reads at
    * most `atMost` + 1 rows twice, however long the queue.
    */
-  async placeInQueue(queue: string, seq: number, now: number, atMost: number) {
+  async placeInQueue({ queue, seq, now, atMost }: PlaceInQueueParams) {
     const counted = async (upToSeq?: number) => {
       const bounded = this.tables.db
         .selectFrom('jobs')
@@ -359,7 +359,7 @@ export class JobReads implements Reads, JobCounts {
     }));
   }
 
-  async countByQueue(queues: readonly string[], since: number, recentSince: number) {
+  async countByQueue({ queues, since, recentSince }: CountByQueueParams) {
     if (queues.length === 0) return [];
     const { db } = this.tables;
     const unfinished = db

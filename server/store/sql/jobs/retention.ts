@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { FINAL_STATES, isFinalState, type JobState } from '../../../../contract';
-import type { Prunable, RetentionStore } from '../../../jobs/ports';
+import type { Prunable, PruneBatch, RetentionStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
 import type { JobTables } from './context';
 import { pruneFinishedCounts } from './finished-counts';
@@ -15,7 +15,7 @@ interface Doomed {
 export class JobRetention implements RetentionStore {
   constructor(private readonly tables: JobTables) {}
 
-  async pruneFinished(queue: string, before: number, limit: number): Promise<number> {
+  async pruneFinished({ queue, before, limit }: PruneBatch & { queue: string }): Promise<number> {
     return this.tables.db.transaction().execute(async (trx) => {
       await this.tables.dialect.serializePruning(trx);
       const doomed = await this.batch(trx, queue, before, limit);
@@ -27,7 +27,11 @@ export class JobRetention implements RetentionStore {
     await pruneFinishedCounts(this.tables.db, before);
   }
 
-  async pruneBulkActions(project: string, before: number, limit: number): Promise<number> {
+  async pruneBulkActions({
+    project,
+    before,
+    limit,
+  }: PruneBatch & { project: string }): Promise<number> {
     const { db } = this.tables;
     // The oldest ended action first, its results a batch at a time, the action with the last.
     const action = await db
@@ -110,7 +114,11 @@ export class JobRetention implements RetentionStore {
     };
   }
 
-  async pruneFirings(schedule: string, before: number, limit: number): Promise<number> {
+  async pruneFirings({
+    schedule,
+    before,
+    limit,
+  }: PruneBatch & { schedule: string }): Promise<number> {
     const { db } = this.tables;
     const deleted = await db
       .deleteFrom('schedule_firings')

@@ -1,5 +1,5 @@
 import type { JobState } from '../../../../contract';
-import type { FiringRecord, ScheduleStore } from '../../../jobs/ports';
+import type { FiringRecord, ScheduleStore, SetPausedParams } from '../../../jobs/ports';
 import type { JobAdmission } from './admission';
 import { storableNote, type JobTables } from './context';
 
@@ -36,7 +36,7 @@ export class SqlScheduleStore implements ScheduleStore {
     }));
   }
 
-  async setPaused(ref: string, paused: boolean, reason: string | null, now: number) {
+  async setPaused({ ref, paused, reason, now }: SetPausedParams) {
     const result = await this.tables.db
       .updateTable('schedules')
       .set((eb) => ({

@@ -1,0 +1,128 @@
+import type { LogInstant } from '../log-instant';
+import type { OutputSize, OutputStream, RunOptions } from '../model';
+
+/** What the engine is asked to run for one job. */
+export interface WorkloadSpec {
+  jobId: string;
+  /** Which attempt of the job: a workload left over from an earlier one is not this one's. */
+  attempt: number;
+  image: string;
+  command: string[];
+  /** NAME=value, sensitive values already opened: only the runtime ever sees them. */
+  env: string[];
+  cpus: number;
+  memoryBytes: number;
+  pidsLimit: number;
+  /**
+   * How long a stop waits between SIGTERM and SIGKILL. A cluster engine may need it when the
+   * workload is made (a Swarm service fixes it in its spec), not only when it is stopped.
+   */
+  stopGraceSeconds: number;
+  /** `none` isolates the job; any other value names a network of the engine. */
+  network: string;
+  runOptions: RunOptions;
+}
+
+/** A job's container (or cluster task) as the engine reports it now. */
+export interface Workload {
+  /** The engine's own id for it. */
+  id: string;
+  jobId: string;
+  /**
+   * `created`: made but never started (launching it again starts it); `pending`: the engine is
+   * placing or preparing it and starts it by itself (`message` says what it waits for).
+   */
+  status: 'created' | 'pending' | 'running' | 'exited';
+  /** Null while it runs, or when it ended without running (then `message` says why). */
+  exitCode: number | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  /** Where it runs, when the engine has several machines. */
+  node: string | null;
+  /**
+   * Why it waits; or, once exited, why the engine ended it or could not run it (a drained node,
+   * a node lost, an image missing), in words for the job's system_note. An exited workload with
+   * a message did not end by itself: whatever its exit code, the job did not finish its work.
+   */
+  message: string | null;
+  /** What ended it, when the engine knows and it was not the job itself. */
+  cause?: 'node_lost' | 'oom_killed';
+  /** Which attempt of the job it runs (1 for workloads made before attempts existed). */
+  attempt: number;
+}
+
+/** The engine refused the job for a reason of the job's own: the message is for its system_note. */
+export class RuntimeError extends Error {}
+
+/** The engine did not answer (stopped, restarting, unreachable): try again later, blame no job. */
+export class EngineUnavailableError extends Error {}
+
+/**
+ * A container engine: the local Docker Engine, a cluster engine. Every workload is found again by
+ * its job id, so a lost answer or a restart never leads to a second container for one job.
+ */
+export interface ContainerRuntime {
+  /** Resolves when the engine answers; throws EngineUnavailableError otherwise. */
+  ping(): Promise<void>;
+  /**
+   * Makes the job's workload and starts it, or returns the one that already exists for the job
+   * (starting it if it was only created). Throws RuntimeError or EngineUnavailableError.
+   */
+  launch(spec: WorkloadSpec): Promise<Workload>;
+  /** The job's workload now, or null when the engine has none. */
+  inspect(jobId: string): Promise<Workload | null>;
+  /** Every workload of this store, whatever its status. */
+  list(): Promise<Workload[]>;
+  /**
+   * Resolves when the workload's status is no longer the one given (it started, or ended). The
+   * fast path only: it may reject, or never settle, when the engine goes away; the reconciler
+   * is what guarantees an outcome.
+   */
+  waitForChange(workload: Workload): Promise<void>;
+  /** SIGTERM, then SIGKILL after the grace period; resolves at once if it already ended. */
+  stop(workload: Workload, graceSeconds: number): Promise<void>;
+  /**
+   * The last `maxBytes` of its output after `after` (all of it when null), both streams line by
+   * line as the engine recorded them; while the workload runs and after it ended, until it is
+   * removed. Holds about `maxBytes` in memory, however much was printed.
+   */
+  readOutput(workload: Workload, window: OutputWindow): Promise<WorkloadOutput>;
+  remove(workload: Workload): Promise<void>;
+}
+
+export interface OutputWindow {
+  /** Only lines read strictly later than this. */
+  after: LogInstant | null;
+  maxBytes: number;
+  /**
+   * Go through everything the engine holds after `after`, counting it, rather than only as far
+   * back as `maxBytes` reaches: for the output kept once the workload ended.
+   */
+  whole?: boolean;
+  /**
+   * Called as output arrives: a long read (seconds, for megabytes of short lines) is the engine
+   * answering a real call, which readiness must not take for a hang.
+   */
+  onProgress?: () => void;
+}
+
+/** A line of a workload's output as the engine keeps it. */
+export interface WorkloadLine {
+  stream: OutputStream;
+  /** When the engine read it. */
+  at: LogInstant;
+  /**
+   * The bytes printed, with the newline that ended the line. Without one it is a piece of an
+   * over-long line (engines cut those; more pieces follow), or a last line not ended (yet).
+   */
+  bytes: Buffer;
+}
+
+export interface WorkloadOutput {
+  /** Whole lines, oldest first (the newest one always, even when longer than `maxBytes`). */
+  lines: WorkloadLine[];
+  /** Whether earlier lines (after `after`) were left out. */
+  truncated: boolean;
+  /** With `whole`: every line the engine held after `after`, kept or not. */
+  printed?: OutputSize;
+}

@@ -1,0 +1,204 @@
+import type { JobState } from '../../../contract';
+import type {
+  Admission,
+  AttemptRecord,
+  Claim,
+  ContainerLogs,
+  DependencyEnd,
+  Dependent,
+  Job,
+  JobChange,
+  JobFilter,
+  JobListFilter,
+  JobSummary,
+  NewJob,
+  QueueStateCount,
+  StateChange,
+  Transition,
+} from '../model';
+
+/** Storage the domain needs; server/store implements it over SQLite and PostgreSQL. */
+export interface JobStore {
+  /**
+   * Inserts a job in state `submitted` and pins its definition's fingerprint on first use;
+   * refuses when a non-final job in the queue holds the name. With `admission`, the job is
+   * moved on from `submitted` in the same transaction (both transitions recorded, at its
+   * createdAt): one write per submit instead of an insert and a later move.
+   */
+  insertJob(
+    job: NewJob,
+    definitionFingerprint: string,
+    admission?: Admission,
+  ): Promise<{ inserted: true; job: Job } | { inserted: false; nameHeldBy: string }>;
+  getJob(id: string): Promise<Job | undefined>;
+  /**
+   * Compare-and-set on the state, recording the transition in the same transaction, and the
+   * attempt that ended when the change carries one. An ended job's output (`keptOutput`) is
+   * kept too (replacing any kept before); then, while the project's kept output takes more than
+   * its budget, the outputs kept the longest ago are dropped (never this one).
+   */
+  moveJob(change: StateChange): Promise<Job | undefined>;
+  jobsInStates(states: readonly JobState[]): Promise<Job[]>;
+  /** Replaces the note of a job still in `state` (what it waits for changed); no transition. */
+  setNote(params: SetNoteParams): Promise<void>;
+  /** Pending jobs whose time has come, of those that wait for no other job. */
+  dueJobs(now: number): Promise<Job[]>;
+  /** The earliest schedule_at of a pending job, or not_before after `now` of a runnable one. */
+  nextScheduleAt(now: number): Promise<number | undefined>;
+  /** Jobs holding a slot (starting, running, cancelling), per queue. */
+  activeCountsByQueue(): Promise<Map<string, number>>;
+  /**
+   * In one transaction: counts the slots held in the queue and in the whole service, moves the
+   * oldest runnable jobs that fit to `starting` (note from `noteFor`, owner set, transitions
+   * recorded) and returns them. Claims never overlap, across processes too, so no job is claimed
+   * twice and no limit is exceeded whoever claims at the same time.
+   */
+  claimRunnable(claim: Claim, noteFor: (job: Job) => string): Promise<Job[]>;
+  /**
+   * Makes `to` the owner of every job that holds a slot for `from` (null: jobs claimed before
+   * owners were recorded); returns their ids. Two survivors taking over at once split nothing:
+   * each job goes to exactly one.
+   */
+  takeOver(params: TakeOverParams): Promise<string[]>;
+  listJobs(filter: JobListFilter): Promise<Job[]>;
+  /** How many jobs pass the list's filters, counted up to `atMost + 1` and no further. */
+  countJobs(filter: JobFilter, atMost: number): Promise<number>;
+  /** The jobs that pass the list's filters counted by state, the first `atMost` + 1 of them. */
+  countJobsByState(filter: JobFilter, atMost: number): Promise<Map<JobState, number>>;
+  /** The queue's earliest-submitted job in one of `states`, by the (state, queue, seq) index. */
+  firstInStates(queue: string, states: readonly JobState[]): Promise<Job | undefined>;
+  /**
+   * The queue's earliest-submitted job that could start at `now` but waits: runnable past its
+   * backoff, or submitted/pending with no schedule_at ahead and no job to wait for.
+   */
+  firstEligibleWaiting(queue: string, now: number): Promise<Job | undefined>;
+  /**
+   * A runnable job's place among its queue's jobs that a claim at `now` would take, in the order
+   * claims take them (1: next), and how many such wait there; each counted up to `atMost` + 1.
+   */
+  placeInQueue(params: PlaceInQueueParams): Promise<{ place: number; waiting: number }>;
+  /**
+   * Jobs of the given queues counted by state: unfinished ones as they are now; final ones that
+   * finished at or after `since`, with how many of those at or after `recentSince`. Exact for a
+   * `since` no earlier than the last forgetFinishedCounts' `before`.
+   */
+  countByQueue(params: CountByQueueParams): Promise<QueueStateCount[]>;
+  transitions(id: string): Promise<Transition[]>;
+  /** The sequence number of the latest state change of any job (0 when none). */
+  lastChangeSeq(): Promise<number>;
+  /**
+   * Sequence numbers of the state changes after `afterSeq` that are visible now, in order. A
+   * number can be missing for a while (its transaction has not committed yet) or for good (it
+   * rolled back): numbers are taken in insert order, not in commit order.
+   */
+  changeSeqsAfter(params: SeqPage): Promise<number[]>;
+  /** The project's state changes with `afterSeq` < seq ≤ `uptoSeq`, oldest first. */
+  changesAfter(params: ChangesAfterParams): Promise<JobChange[]>;
+  getLogs(id: string): Promise<ContainerLogs | undefined>;
+  /** The job's attempts that ended, oldest first. */
+  attempts(id: string): Promise<AttemptRecord[]>;
+  /** The output kept of an earlier attempt (the last one's is the job's: getLogs). */
+  attemptLogs(id: string, attempt: number): Promise<ContainerLogs | undefined>;
+  /** Pending jobs that wait for others (dependsOn not empty), oldest first. */
+  jobsAwaitingDependencies(): Promise<Job[]>;
+  /** The jobs of these ids that exist, whatever their project. */
+  jobSummaries(ids: readonly string[]): Promise<JobSummary[]>;
+  /**
+   * The ends recorded on these jobs' dependencies: the state each job they name ended in,
+   * kept once that job is deleted (only the edges whose job ended).
+   */
+  dependencyEnds(jobIds: readonly string[]): Promise<DependencyEnd[]>;
+  /** The first `limit` jobs that wait for this one, oldest first, and how many in all. */
+  dependents(id: string, limit: number): Promise<{ items: Dependent[]; total: number }>;
+  /**
+   * Stores an array's parent and its first children in one transaction, each moved on from
+   * `submitted` as its admission says; refuses, storing nothing, when an unfinished job holds
+   * the parent's name.
+   */
+  insertArray(
+    parent: NewJob,
+    admission: Admission,
+    children: readonly { job: NewJob; admission: Admission }[],
+    definitionFingerprint: string,
+  ): Promise<{ inserted: true; job: Job } | { inserted: false; nameHeldBy: string }>;
+  /**
+   * Stores more children of a stored parent in one transaction; 0 when any of them was stored
+   * before (another instance resumed the same admission), then none of these is.
+   */
+  insertArrayChildren(children: readonly { job: NewJob; admission: Admission }[]): Promise<number>;
+  /** The ids of the parent's children that are stored, by index. */
+  arrayChildIds(parentId: string): Promise<Map<number, string>>;
+  /** The parent's children counted by state. */
+  arrayCounts(parentId: string): Promise<ArrayCounts>;
+  /** Children with an index above `afterIndex` (in `states`, when given), by index. */
+  arrayChildren(params: ArrayChildrenParams): Promise<ArrayChildrenPage>;
+  /** Parents not yet in a final state, oldest first. */
+  unfinishedArrayParents(): Promise<Job[]>;
+  /** Moves every child of the parent in one of `move.from` states at once; how many moved. */
+  moveArrayChildren(parentId: string, move: ChildrenMove): Promise<number>;
+}
+
+export type ArrayCounts = Map<JobState, number>;
+
+export interface ArrayChildrenPage {
+  items: Job[];
+  /** Whether more children follow the page. */
+  more: boolean;
+}
+
+/** Children moved together: released to runnable, or cancelled while they wait. */
+export interface ChildrenMove {
+  from: readonly JobState[];
+  /** Only those that wait for no other job (the others are the dependency check's to move). */
+  withoutDependencies?: boolean;
+  to: 'runnable' | 'cancelled';
+  at: number;
+  note: string | null;
+}
+
+// Parameters of the methods that would otherwise take two or more arguments of one type side by
+// side, where a swap would still compile.
+
+export interface SetNoteParams {
+  id: string;
+  state: JobState;
+  note: string | null;
+}
+
+export interface TakeOverParams {
+  /** Null: jobs claimed before owners were recorded. */
+  from: string | null;
+  to: string;
+}
+
+export interface PlaceInQueueParams {
+  queue: string;
+  seq: number;
+  now: number;
+  atMost: number;
+}
+
+export interface CountByQueueParams {
+  queues: readonly string[];
+  since: number;
+  recentSince: number;
+}
+
+/** Up to `limit` state changes with a seq above `afterSeq`. */
+export interface SeqPage {
+  afterSeq: number;
+  limit: number;
+}
+
+export interface ChangesAfterParams extends SeqPage {
+  project: string;
+  uptoSeq: number;
+}
+
+export interface ArrayChildrenParams {
+  parentId: string;
+  /** Undefined: children in any state. */
+  states?: readonly JobState[];
+  afterIndex: number;
+  limit: number;
+}
