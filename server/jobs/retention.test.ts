@@ -111,7 +111,7 @@ describe('RetentionPruner', () => {
       batchSize: 2,
       audit: {
         store: {
-          prune: async (before: number) => (audit.push(before), 0),
+          prune: async ({ before }: { before: number }) => (audit.push(before), 0),
         } as unknown as AuditStore,
         keepMs: 90_000,
       },
