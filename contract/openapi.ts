@@ -2,25 +2,14 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { z } from 'zod';
 import { acceptedBodySchema, errorBodySchema, successEnvelope } from './envelope';
 import { JOB_EVENT, eventsQuerySchema, jobEventSchema, lastEventIdSchema } from './events';
-import {
-  jobExecutionSchema,
-  jobListQuerySchema,
-  jobListSchema,
-  jobLogsQuerySchema,
-  jobLogsSchema,
-  jobRecordSchema,
-  jobTransitionsSchema,
-  submitJobResultSchema,
-} from './job';
 import { auditPageSchema, auditQuerySchema } from './audit';
 import { definitionListSchema } from './definitions';
-import { arrayAnswerSchema, arrayChildrenQuerySchema } from './arrays';
-import { dependenciesAnswerSchema } from './dependencies';
-import { attemptLogsPathSchema, attemptsAnswerSchema } from './retry';
 import { pauseRequestSchema } from './pause';
 import { scheduleSchema, schedulesAnswerSchema } from './schedules';
 import { whoAmISchema } from './identity';
 import { roleFor } from './roles';
+import { OPERATIONS } from './operations';
+import type { Operation } from './operation';
 import { PATH_SEGMENT_MAX_LENGTH } from './limits';
 import {
   MEMBER_LIMITS,
@@ -39,7 +28,6 @@ import {
   savedViewsSchema,
   viewPathSchema,
 } from './views';
-import { submitJobSchema } from './submit';
 import { trendsQuerySchema, trendsSchema } from './trends';
 import {
   BULK_LIMITS,
@@ -70,9 +58,6 @@ export function buildOpenApiDocument() {
   });
   // zod's own metadata names the components; no prototype patching needed.
   const error = errorBodySchema.meta({ id: 'Error' });
-  const record = jobRecordSchema.meta({ id: 'JobRecord' });
-  const payload = submitJobSchema.meta({ id: 'JobSubmission' });
-  const jobId = z.object({ job_id: z.string() });
   const json = (schema: z.ZodType, description: string) => ({
     description,
     content: { 'application/json': { schema } },
@@ -84,140 +69,7 @@ export function buildOpenApiDocument() {
     429: json(error, 'Rate limit; see Retry-After'),
   };
   const security = [{ [bearer.name]: [] }];
-  /** A GET of one job (or of something of one job) with the envelope around `data`. */
-  const readJob = (
-    operationId: string,
-    path: string,
-    summary: string,
-    data: z.ZodType,
-    description: string,
-    query?: z.ZodObject,
-  ) =>
-    registry.registerPath({
-      method: 'get',
-      path,
-      operationId,
-      summary,
-      security,
-      request: { params: jobId, ...(query && { query }) },
-      responses: {
-        200: json(successEnvelope(data), description),
-        ...(query && { 400: errors[400] }),
-        401: errors[401],
-        404: errors[404],
-        429: errors[429],
-      },
-    });
-
-  registry.registerPath({
-    method: 'post',
-    path: '/v1/client/job',
-    operationId: 'submitJob',
-    summary: 'Job Submit',
-    security,
-    request: { body: { required: true, content: { 'application/json': { schema: payload } } } },
-    responses: {
-      202: json(successEnvelope(submitJobResultSchema), 'Accepted'),
-      400: errors[400],
-      401: errors[401],
-      413: json(error, 'Body over the size limit'),
-      429: errors[429],
-    },
-  });
-  readJob('getJob', '/v1/client/job/{job_id}', 'Job Detail', record, 'The job');
-  registry.registerPath({
-    method: 'post',
-    path: '/v1/client/job/{job_id}/cancel',
-    operationId: 'cancelJob',
-    summary: 'Cancel Job',
-    description:
-      'Waiting jobs are cancelled at once; starting and running jobs become cancelling until the container stops. Cancelling or cancelled jobs answer 202 again; completed, failed, timeout and error jobs answer 409.',
-    security,
-    request: { params: jobId },
-    responses: {
-      202: json(acceptedBodySchema, 'Cancellation accepted'),
-      401: errors[401],
-      404: errors[404],
-      409: json(error, 'The job already ended'),
-      429: errors[429],
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/v1/client/jobs',
-    operationId: 'listJobs',
-    summary: 'Job list (extension), newest first',
-    security,
-    request: { query: jobListQuerySchema },
-    responses: {
-      200: json(successEnvelope(jobListSchema), 'A page of jobs'),
-      400: errors[400],
-      401: errors[401],
-      429: errors[429],
-    },
-  });
-  readJob(
-    'getJobTransitions',
-    '/v1/client/job/{job_id}/transitions',
-    'State history (extension)',
-    jobTransitionsSchema,
-    'Transitions, oldest first',
-  );
-  readJob(
-    'getJobLogs',
-    '/v1/client/job/{job_id}/logs',
-    'Container output line by line, live while the job runs (extension)',
-    jobLogsSchema,
-    'Output after `since`: while the job runs, its last log_tail_bytes from the engine; once it ended, all that was kept (the newest job_output.max_bytes_per_job), with kept_lines and total_lines when some was cut. Follow a job by sending next_since back as `since` until it is null.',
-    jobLogsQuerySchema,
-  );
-  readJob(
-    'getJobAttempts',
-    '/v1/client/job/{job_id}/attempts',
-    'Attempts of a job with a retry strategy (extension)',
-    attemptsAnswerSchema.meta({ id: 'JobAttempts' }),
-    'The attempt it is on, its strategy, when a waiting job tries again, and each attempt that ended (exit code, reason, node, times)',
-  );
-  readJob(
-    'getJobDependencies',
-    '/v1/client/job/{job_id}/dependencies',
-    'What a job waits for and what waits for it (extension)',
-    dependenciesAnswerSchema.meta({ id: 'JobDependencies' }),
-    'The jobs named in its depends_on with their states and whether each dependency is met, waiting or can no longer be met; and the jobs whose depends_on names it',
-  );
-  readJob(
-    'getJobArray',
-    '/v1/client/job/{job_id}/array',
-    "An array job's children, or a child's place in its array (extension)",
-    arrayAnswerSchema.meta({ id: 'JobArray' }),
-    'For a parent: its size, its children counted by state and a page of them by index (filtered by `state`); for a child: its parent and index; for any other job: nulls',
-    arrayChildrenQuerySchema,
-  );
-  registry.registerPath({
-    method: 'get',
-    path: '/v1/client/job/{job_id}/attempts/{attempt}/logs',
-    operationId: 'getJobAttemptLogs',
-    summary: "An earlier attempt's output (extension)",
-    security,
-    request: { params: attemptLogsPathSchema },
-    responses: {
-      200: json(
-        successEnvelope(jobLogsSchema),
-        'The newest 64 KiB of its output, kept when another attempt followed',
-      ),
-      400: errors[400],
-      401: errors[401],
-      404: json(error, 'No such job, or no earlier attempt of that number'),
-      429: errors[429],
-    },
-  });
-  readJob(
-    'getJobExecution',
-    '/v1/client/job/{job_id}/execution',
-    'What ran and where (extension)',
-    jobExecutionSchema.meta({ id: 'JobExecution' }),
-    'The resolved command, image, environment names (sensitive values never shown), limits, exit code, times and place',
-  );
+  for (const operation of OPERATIONS) registerOperation(registry, operation, security);
   registry.registerPath({
     method: 'get',
     path: '/v1/client/queues',
@@ -842,6 +694,33 @@ export function buildOpenApiDocument() {
   return document;
 }
 
+/** One operation of the table as OpenAPI has it; the sign-in's take no key. */
+function registerOperation(
+  registry: OpenAPIRegistry,
+  operation: Operation,
+  security: Record<string, string[]>[],
+) {
+  const { id, method, path, summary, description, params, query, headers, body } = operation;
+  const request = {
+    ...(params && { params }),
+    ...(query && { query }),
+    ...(headers && { headers }),
+    ...(body && {
+      body: { required: body.required, content: { 'application/json': { schema: body.schema } } },
+    }),
+  };
+  registry.registerPath({
+    method,
+    path,
+    operationId: id,
+    summary,
+    ...(description && { description }),
+    security: operation.role ? security : [],
+    ...(Object.keys(request).length > 0 && { request }),
+    responses: operation.answers,
+  });
+}
+
 /** Each operation with a path parameter documents the router's 414 for a segment too long. */
 function documentPathLimit(paths: Record<string, object>) {
   const tooLong = {
@@ -851,13 +730,13 @@ function documentPathLimit(paths: Record<string, object>) {
   for (const [path, operations] of Object.entries(paths)) {
     if (!path.includes('{')) continue;
     for (const value of Object.values(operations)) {
-      const operation = value as Operation;
+      const operation = value as DocumentedOperation;
       operation.responses = { ...operation.responses, 414: tooLong };
     }
   }
 }
 
-type Operation = { responses?: Record<string, unknown>; description?: string };
+type DocumentedOperation = { responses?: Record<string, unknown>; description?: string };
 
 /** Each client operation names its role (x-jobdeck-role) and documents the 403 of holding less. */
 function documentRoles(paths: Record<string, object>) {
@@ -871,7 +750,7 @@ function documentRoles(paths: Record<string, object>) {
       const role = roleFor(method, path);
       if (!role)
         throw new Error(`${method.toUpperCase()} ${path} has no role in contract/roles.ts`);
-      const operation = value as Operation & Record<string, unknown>;
+      const operation = value as DocumentedOperation & Record<string, unknown>;
       operation['x-jobdeck-role'] = role;
       operation.description = `Needs the **${role}** role.${operation.description ? ` ${operation.description}` : ''}`;
       operation.responses = { ...operation.responses, 403: forbidden };

@@ -1,14 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Query } from '../query-rule';
 import {
   CURSOR_MESSAGE,
   MAX_COUNTED_JOBS,
   SCHEDULE_LIMITS,
   type AuditAction,
-  arrayChildrenQuerySchema,
   attemptLogsPathSchema,
-  jobListQuerySchema,
-  jobLogsQuerySchema,
+  jobOperations,
   pauseRequestSchema,
   queueMaxRunningSchema,
 } from '../../../contract';
@@ -36,7 +33,7 @@ import {
   toSchedule,
   toTransition,
 } from '../presenters';
-import type { JobParams } from './jobs';
+import { operationRoute } from '../operation-route';
 
 type QueueRequest = { Params: { queue: string } };
 
@@ -53,52 +50,44 @@ export function extensionRoutes(
   },
 ): void {
   const { scheduler, controls, version, engine, positions } = options;
-  app.get<Query<typeof jobListQuerySchema>>(
-    '/v1/client/jobs',
-    { config: { query: jobListQuerySchema } },
-    async (request) => {
-      const { query } = request;
-      const { project } = principalOf(request);
-      const beforeSeq =
-        query.cursor === undefined ? undefined : positions.decode(project, query.cursor);
-      if (beforeSeq === null) throw new HttpError(400, `cursor: ${CURSOR_MESSAGE}`);
-      const filter = { ...jobFilterOf(query), project };
-      const [jobs, counted] = await Promise.all([
-        service.list({ ...filter, limit: query.limit, beforeSeq }),
-        service.count(filter, MAX_COUNTED_JOBS),
-      ]);
-      const last = jobs.at(-1);
-      return {
-        ok: true,
-        data: {
-          items: jobs.map(toJobListItem),
-          total: Math.min(counted, MAX_COUNTED_JOBS),
-          total_exact: counted <= MAX_COUNTED_JOBS,
-          next_cursor:
-            jobs.length === query.limit && last ? positions.encode(project, last.seq) : null,
-        },
-      };
-    },
-  );
+  operationRoute(app, jobOperations.listJobs, async (request) => {
+    const { query } = request;
+    const { project } = principalOf(request);
+    const beforeSeq =
+      query.cursor === undefined ? undefined : positions.decode(project, query.cursor);
+    if (beforeSeq === null) throw new HttpError(400, `cursor: ${CURSOR_MESSAGE}`);
+    const filter = { ...jobFilterOf(query), project };
+    const [jobs, counted] = await Promise.all([
+      service.list({ ...filter, limit: query.limit, beforeSeq }),
+      service.count(filter, MAX_COUNTED_JOBS),
+    ]);
+    const last = jobs.at(-1);
+    return {
+      ok: true,
+      data: {
+        items: jobs.map(toJobListItem),
+        total: Math.min(counted, MAX_COUNTED_JOBS),
+        total_exact: counted <= MAX_COUNTED_JOBS,
+        next_cursor:
+          jobs.length === query.limit && last ? positions.encode(project, last.seq) : null,
+      },
+    };
+  });
 
-  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/transitions', async (request) => {
+  operationRoute(app, jobOperations.getJobTransitions, async (request) => {
     const items = await service.transitions(principalOf(request).project, request.params.job_id);
     return { ok: true, data: { items: items.map(toTransition) } };
   });
 
-  app.get<{ Params: JobParams } & Query<typeof jobLogsQuerySchema>>(
-    '/v1/client/job/:job_id/logs',
-    { config: { query: jobLogsQuerySchema } },
-    async (request) => {
-      const { since } = request.query;
-      const after = since === undefined ? null : toLogInstant(since);
-      if (after === undefined) throw new HttpError(400, 'since: is not a valid time');
-      const logs = await service.logs(principalOf(request).project, request.params.job_id, after);
-      return { ok: true, data: toJobLogs(logs) };
-    },
-  );
+  operationRoute(app, jobOperations.getJobLogs, async (request) => {
+    const { since } = request.query;
+    const after = since === undefined ? null : toLogInstant(since);
+    if (after === undefined) throw new HttpError(400, 'since: is not a valid time');
+    const logs = await service.logs(principalOf(request).project, request.params.job_id, after);
+    return { ok: true, data: toJobLogs(logs) };
+  });
 
-  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/attempts', async (request) => {
+  operationRoute(app, jobOperations.getJobAttempts, async (request) => {
     const { job, items } = await service.attempts(
       principalOf(request).project,
       request.params.job_id,
@@ -106,36 +95,29 @@ export function extensionRoutes(
     return { ok: true, data: toAttempts(job, items) };
   });
 
-  app.get<{ Params: JobParams & { attempt: string } }>(
-    '/v1/client/job/:job_id/attempts/:attempt/logs',
-    async (request) => {
-      const { job_id, attempt } = parseOrThrow(attemptLogsPathSchema, request.params);
-      const { project } = principalOf(request);
-      const logs = await service.attemptLogs(project, job_id, attempt);
-      return { ok: true, data: toJobLogs({ ...logs, next: null }) };
-    },
-  );
+  operationRoute(app, jobOperations.getJobAttemptLogs, async (request) => {
+    const { job_id, attempt } = parseOrThrow(attemptLogsPathSchema, request.params);
+    const { project } = principalOf(request);
+    const logs = await service.attemptLogs(project, job_id, attempt);
+    return { ok: true, data: toJobLogs({ ...logs, next: null }) };
+  });
 
-  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/dependencies', async (request) => {
+  operationRoute(app, jobOperations.getJobDependencies, async (request) => {
     const found = await service.dependencies(principalOf(request).project, request.params.job_id);
     return { ok: true, data: toDependencies(found) };
   });
 
-  app.get<{ Params: JobParams } & Query<typeof arrayChildrenQuerySchema>>(
-    '/v1/client/job/:job_id/array',
-    { config: { query: arrayChildrenQuerySchema } },
-    async (request) => {
-      const { query } = request;
-      const found = await service.array(principalOf(request).project, request.params.job_id, {
-        states: query.state,
-        afterIndex: query.cursor === undefined ? -1 : Number(query.cursor),
-        limit: query.limit,
-      });
-      return { ok: true, data: toArray(found) };
-    },
-  );
+  operationRoute(app, jobOperations.getJobArray, async (request) => {
+    const { query } = request;
+    const found = await service.array(principalOf(request).project, request.params.job_id, {
+      states: query.state,
+      afterIndex: query.cursor === undefined ? -1 : Number(query.cursor),
+      limit: query.limit,
+    });
+    return { ok: true, data: toArray(found) };
+  });
 
-  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/execution', async (request) => {
+  operationRoute(app, jobOperations.getJobExecution, async (request) => {
     const execution = await service.execution(principalOf(request).project, request.params.job_id);
     return { ok: true, data: toJobExecution(execution) };
   });
