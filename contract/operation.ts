@@ -27,6 +27,8 @@ export interface Operation {
   query?: z.ZodObject;
   headers?: z.ZodObject;
   body?: { schema: z.ZodType; required: boolean };
+  /** Schemas an answer names only in words (an event's data): components of their own. */
+  components?: Readonly<Record<string, z.ZodType>>;
   answers: Readonly<Record<number, Answer>>;
 }
 

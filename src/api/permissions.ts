@@ -18,7 +18,10 @@ export interface Permission {
 const roleTableQuery = queryOptions({
   queryKey: serviceKeys.roleTable(),
   queryFn: async () => {
-    const { roleAllows, roleFor } = await import('../../contract/roles');
+    const [{ roleAllows }, { roleFor }] = await Promise.all([
+      import('../../contract/roles'),
+      import('../../contract/operations'),
+    ]);
     return { roleAllows, roleFor };
   },
   staleTime: Infinity,

@@ -5,7 +5,9 @@ import {
   bulkActionRequestSchema,
   type BulkAction,
   type BulkDryRun,
+  bulkActionOperations,
 } from '../../../contract';
+import { operationRoute } from '../operation-route';
 import { cancelPlanOf, type BulkActions, type BulkPlan } from '../../jobs/bulk-actions';
 import type { BulkActionRecord, BulkResultRecord } from '../../jobs/model';
 import { audit } from '../audit';
@@ -61,7 +63,7 @@ async function* csvOf(pages: AsyncIterable<BulkResultRecord[]>) {
 
 /** Extension: actions on every job a filter matches (the console's "select all matching"). */
 export function bulkActionRoutes(app: FastifyInstance, bulk: BulkActions): void {
-  app.post('/v1/client/bulk-actions', async (request, reply) => {
+  operationRoute(app, bulkActionOperations.startBulkAction, async (request, reply) => {
     const body = parseBodyOrThrow(bulkActionRequestSchema, request.body);
     const { project, actor } = principalOf(request);
     const filter = jobFilterOf(body.filter);
@@ -75,35 +77,39 @@ export function bulkActionRoutes(app: FastifyInstance, bulk: BulkActions): void 
     return reply.code(202).send({ ok: true, data: toBulkAction(action) });
   });
 
-  app.get('/v1/client/bulk-actions', async (request) => {
+  operationRoute(app, bulkActionOperations.listBulkActions, async (request) => {
     const items = await bulk.list(principalOf(request).project);
     return { ok: true, data: { items: items.map(toBulkAction) } };
   });
 
-  app.get('/v1/client/bulk-actions/:id', async (request: ActionRequest) => {
+  operationRoute(app, bulkActionOperations.getBulkAction, async (request: ActionRequest) => {
     const action = await bulk.get(principalOf(request).project, request.params.id);
     return { ok: true, data: toBulkAction(action) };
   });
 
-  app.post('/v1/client/bulk-actions/:id/stop', async (request: ActionRequest) => {
+  operationRoute(app, bulkActionOperations.stopBulkAction, async (request: ActionRequest) => {
     const action = await bulk.stopAction(principalOf(request).project, request.params.id);
     audit(request, 'bulk.stop', action.id);
     return { ok: true, data: toBulkAction(action) };
   });
 
-  app.get('/v1/client/bulk-actions/:id/results', async (request: ActionRequest, reply) => {
-    const { id } = request.params;
-    const pages = bulk.results(principalOf(request).project, id);
-    // The first page is read before the answer starts: an unknown id is still a 404 envelope.
-    const first = await pages.next();
-    async function* all() {
-      if (first.done) return;
-      yield first.value;
-      yield* pages;
-    }
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="bulk-action-${id}.csv"`)
-      .send(Readable.from(csvOf(all())));
-  });
+  operationRoute(
+    app,
+    bulkActionOperations.bulkActionResults,
+    async (request: ActionRequest, reply) => {
+      const { id } = request.params;
+      const pages = bulk.results(principalOf(request).project, id);
+      // The first page is read before the answer starts: an unknown id is still a 404 envelope.
+      const first = await pages.next();
+      async function* all() {
+        if (first.done) return;
+        yield first.value;
+        yield* pages;
+      }
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="bulk-action-${id}.csv"`)
+        .send(Readable.from(csvOf(all())));
+    },
+  );
 }

@@ -8,7 +8,13 @@ import {
   jobOperations,
   pauseRequestSchema,
   queueMaxRunningSchema,
+  definitionOperations,
+  identityOperations,
+  queueControlOperations,
+  queueOperations,
+  scheduleOperations,
 } from '../../../contract';
+import { operationRoute } from '../operation-route';
 import type { JobService } from '../../jobs/job-service';
 import type { QueueControlChange } from '../../jobs/ports';
 import type { QueueControls } from '../../jobs/queue-controls';
@@ -33,7 +39,6 @@ import {
   toSchedule,
   toTransition,
 } from '../presenters';
-import { operationRoute } from '../operation-route';
 
 type QueueRequest = { Params: { queue: string } };
 
@@ -122,7 +127,7 @@ export function extensionRoutes(
     return { ok: true, data: toJobExecution(execution) };
   });
 
-  app.get('/v1/client/queues', async (request) => {
+  operationRoute(app, queueOperations.listQueues, async (request) => {
     const queues = await service.queues(principalOf(request).project);
     return { ok: true, data: { items: queues.map(toQueueSummary) } };
   });
@@ -141,16 +146,16 @@ export function extensionRoutes(
     const [overview] = await service.queues(project, queue);
     return { ok: true, data: toQueueSummary(overview!) };
   };
-  app.post<QueueRequest>('/v1/client/queues/:queue/pause', (request) => {
+  operationRoute(app, queueControlOperations.pauseQueue, (request) => {
     const { reason } = parseBodyOrThrow(pauseRequestSchema, request.body);
     return changeQueue(request, { paused: { reason: reason ?? null } }, 'queue.pause', {
       reason: reason ?? null,
     });
   });
-  app.post<QueueRequest>('/v1/client/queues/:queue/resume', (request) =>
+  operationRoute(app, queueControlOperations.resumeQueue, (request) =>
     changeQueue(request, { paused: false }, 'queue.resume'),
   );
-  app.post<QueueRequest>('/v1/client/queues/:queue/max-running', (request) => {
+  operationRoute(app, queueControlOperations.setQueueMaxRunning, (request) => {
     const body = parseBodyOrThrow(queueMaxRunningSchema, request.body);
     return changeQueue(request, { maxRunning: body.max_running }, 'queue.max_running', {
       max_running: body.max_running,
@@ -158,12 +163,12 @@ export function extensionRoutes(
   });
 
   const shown = { next: SCHEDULE_LIMITS.nextShown, recent: SCHEDULE_LIMITS.recentShown };
-  app.get('/v1/client/schedules', async (request) => {
+  operationRoute(app, scheduleOperations.listSchedules, async (request) => {
     const views = await scheduler.list(principalOf(request).project, shown.next, shown.recent);
     return { ok: true, data: { items: views.map(toSchedule) } };
   });
 
-  app.post<{ Params: { name: string } }>('/v1/client/schedules/:name/pause', async (request) => {
+  operationRoute(app, scheduleOperations.pauseSchedule, async (request) => {
     const { reason } = parseBodyOrThrow(pauseRequestSchema, request.body);
     const { project } = principalOf(request);
     const view = await scheduler.setPaused(
@@ -177,14 +182,14 @@ export function extensionRoutes(
     return { ok: true, data: toSchedule(view) };
   });
 
-  app.post<{ Params: { name: string } }>('/v1/client/schedules/:name/resume', async (request) => {
+  operationRoute(app, scheduleOperations.resumeSchedule, async (request) => {
     const { project } = principalOf(request);
     const view = await scheduler.setPaused(project, request.params.name, false, null, shown);
     audit(request, 'schedule.resume', request.params.name);
     return { ok: true, data: toSchedule(view) };
   });
 
-  app.get('/v1/client/whoami', (request) =>
+  operationRoute(app, identityOperations.whoAmI, (request) =>
     Promise.resolve({
       ok: true,
       data: {
@@ -199,7 +204,7 @@ export function extensionRoutes(
     }),
   );
 
-  app.get('/v1/client/definitions', (request) => {
+  operationRoute(app, definitionOperations.listDefinitions, (request) => {
     const definitions = service.definitions(principalOf(request).project);
     return Promise.resolve({ ok: true, data: { items: definitions.map(toDefinitionSummary) } });
   });
