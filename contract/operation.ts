@@ -32,9 +32,13 @@ export interface Operation {
   answers: Readonly<Record<number, Answer>>;
 }
 
-/** A feature's operations by name; the names' literal types let routes and the console infer. */
-export const defineOperations = <const T extends Record<string, Operation>>(operations: T): T =>
-  operations;
+/**
+ * A feature's operations, each under its own id (the console names them so); their literal
+ * types let a route's handler and the console infer parameters.
+ */
+export const defineOperations = <const T extends { [K in keyof T]: Operation & { id: K } }>(
+  operations: T,
+): T => operations;
 
 export const json = (schema: z.ZodType, description: string): Answer => ({
   description,

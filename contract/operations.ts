@@ -43,10 +43,14 @@ export const OPERATIONS: readonly Operation[] = FEATURES.flatMap((feature) =>
   Object.values<Operation>(feature),
 );
 
-/** An operation's name, as the console asks what the key may do: `useCan('cancelJob')`. */
-export type OperationId = {
-  [K in keyof typeof FEATURES]: keyof (typeof FEATURES)[K];
-}[number];
+/** An operation's name in the table (its operationId), as the console names it: `cancelJob`. */
+export type OperationId = KeysOf<(typeof FEATURES)[number]>;
+type KeysOf<T> = T extends unknown ? keyof T : never;
+
+const ROLE_BY_ID = new Map(OPERATIONS.map(({ id, role }) => [id, role]));
+
+/** The role an operation needs, by its name; null for the sign-in's, which need none. */
+export const roleOf = (id: OperationId): Role | null => ROLE_BY_ID.get(id) ?? null;
 
 /**
  * The role each client operation needs, by method and documented path: reads are a viewer's;
