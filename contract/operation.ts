@@ -55,7 +55,7 @@ const errorSchema = errorBodySchema.meta({ id: 'Error' });
 export const failure = (description: string): Answer => json(errorSchema, description);
 
 /** The answers most client operations share, described once. */
-export const COMMON_ERRORS = {
+const COMMON_ERRORS = {
   400: failure('Bad body or reference; the message names the field and the reason'),
   401: failure('Missing, unknown or revoked API key'),
   404: failure('No such job in this API key’s project'),

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   BULK_RESULT_COLUMNS,
   bulkActionRequestSchema,
@@ -14,8 +14,6 @@ import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { filterFieldsOf, jobFilterOf } from '../job-filter';
 import { parseBodyOrThrow } from '../parse';
-
-type ActionRequest = FastifyRequest<{ Params: { id: string } }>;
 
 const isoOf = (time: number) => new Date(time).toISOString();
 
@@ -82,34 +80,30 @@ export function bulkActionRoutes(app: FastifyInstance, bulk: BulkActions): void 
     return { ok: true, data: { items: items.map(toBulkAction) } };
   });
 
-  operationRoute(app, bulkActionOperations.getBulkAction, async (request: ActionRequest) => {
+  operationRoute(app, bulkActionOperations.getBulkAction, async (request) => {
     const action = await bulk.get(principalOf(request).project, request.params.id);
     return { ok: true, data: toBulkAction(action) };
   });
 
-  operationRoute(app, bulkActionOperations.stopBulkAction, async (request: ActionRequest) => {
+  operationRoute(app, bulkActionOperations.stopBulkAction, async (request) => {
     const action = await bulk.stopAction(principalOf(request).project, request.params.id);
     audit(request, 'bulk.stop', action.id);
     return { ok: true, data: toBulkAction(action) };
   });
 
-  operationRoute(
-    app,
-    bulkActionOperations.bulkActionResults,
-    async (request: ActionRequest, reply) => {
-      const { id } = request.params;
-      const pages = bulk.results(principalOf(request).project, id);
-      // The first page is read before the answer starts: an unknown id is still a 404 envelope.
-      const first = await pages.next();
-      async function* all() {
-        if (first.done) return;
-        yield first.value;
-        yield* pages;
-      }
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="bulk-action-${id}.csv"`)
-        .send(Readable.from(csvOf(all())));
-    },
-  );
+  operationRoute(app, bulkActionOperations.bulkActionResults, async (request, reply) => {
+    const { id } = request.params;
+    const pages = bulk.results(principalOf(request).project, id);
+    // The first page is read before the answer starts: an unknown id is still a 404 envelope.
+    const first = await pages.next();
+    async function* all() {
+      if (first.done) return;
+      yield first.value;
+      yield* pages;
+    }
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="bulk-action-${id}.csv"`)
+      .send(Readable.from(csvOf(all())));
+  });
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   createWebhookSchema,
   labelSelectorText,
@@ -13,8 +13,6 @@ import type { Webhooks } from '../../jobs/webhooks';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { parseBodyOrThrow } from '../parse';
-
-type WebhookRequest = FastifyRequest<{ Params: { id: string } }>;
 
 const iso = (time: number) => new Date(time).toISOString();
 
@@ -75,12 +73,12 @@ export function webhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
     return { ok: true, data: { items: items.map(toWebhook) } };
   });
 
-  operationRoute(app, webhookOperations.getWebhook, async (request: WebhookRequest) => {
+  operationRoute(app, webhookOperations.getWebhook, async (request) => {
     const webhook = await webhooks.get(principalOf(request).project, request.params.id);
     return { ok: true, data: toWebhook(webhook) };
   });
 
-  operationRoute(app, webhookOperations.updateWebhook, async (request: WebhookRequest) => {
+  operationRoute(app, webhookOperations.updateWebhook, async (request) => {
     const changes = parseBodyOrThrow(updateWebhookSchema, request.body);
     const webhook = await webhooks.update(principalOf(request).project, request.params.id, changes);
     audit(request, 'webhook.update', webhook.id, {
@@ -90,19 +88,19 @@ export function webhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
     return { ok: true, data: toWebhook(webhook) };
   });
 
-  operationRoute(app, webhookOperations.deleteWebhook, async (request: WebhookRequest) => {
+  operationRoute(app, webhookOperations.deleteWebhook, async (request) => {
     await webhooks.remove(principalOf(request).project, request.params.id);
     audit(request, 'webhook.delete', request.params.id);
     return { ok: true };
   });
 
-  operationRoute(app, webhookOperations.testWebhook, async (request: WebhookRequest, reply) => {
+  operationRoute(app, webhookOperations.testWebhook, async (request, reply) => {
     const delivery = await webhooks.test(principalOf(request).project, request.params.id);
     audit(request, 'webhook.test', request.params.id, { delivery: delivery.id });
     return reply.code(202).send({ ok: true, data: toDelivery(delivery) });
   });
 
-  operationRoute(app, webhookOperations.webhookDeliveries, async (request: WebhookRequest) => {
+  operationRoute(app, webhookOperations.webhookDeliveries, async (request) => {
     const items = await webhooks.deliveries(principalOf(request).project, request.params.id);
     return { ok: true, data: { items: items.map(toDelivery) } };
   });
