@@ -49,7 +49,7 @@ beforeAll(async () => {
   });
   await app.ready();
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const served = () =>
   app.registeredRoutes.filter(
