@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineOperations, errors, ok } from './operation';
 import { issuedCursorSchema } from './job';
 
 /**
@@ -81,3 +82,19 @@ export const auditPageSchema = z.object({
     .meta({ description: 'Older events: pass it as `cursor`; null when this page was the last' }),
 });
 export type AuditPage = z.infer<typeof auditPageSchema>;
+
+export const auditOperations = defineOperations({
+  listAuditEvents: {
+    id: 'listAuditEvents',
+    method: 'get',
+    path: '/v1/client/audit',
+    role: 'admin',
+    summary:
+      "The project's audit trail, newest first: who submitted, cancelled or changed what, when and from where (extension)",
+    query: auditQuerySchema,
+    answers: {
+      200: ok(auditPageSchema.meta({ id: 'AuditPage' }), 'Newest first'),
+      ...errors(400, 401, 429),
+    },
+  },
+});

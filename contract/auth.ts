@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { acceptedBodySchema } from './envelope';
+import { defineOperations, errors, failure, json, jsonBody, ok } from './operation';
 import { MEMBER_LIMITS } from './members';
 import { roleSchema } from './roles';
 
@@ -76,3 +78,49 @@ export const signOutSchema = z.strictObject(
   },
   { error: 'body must be a JSON object like { "everywhere": true }' },
 );
+
+const session = sessionSchema.meta({ id: 'Session' });
+
+/** The console's sign-in, outside /v1/client: no role, no API key. */
+export const signInOperations = defineOperations({
+  getSession: {
+    id: 'getSession',
+    method: 'get',
+    path: '/v1/auth/session',
+    role: null,
+    summary:
+      "The console's sign-in: its mode and methods, and the signed-in user if any (extension)",
+    description: 'Reads the session cookie; takes no API key.',
+    answers: { 200: ok(session, 'The session, or user: null') },
+  },
+  signIn: {
+    id: 'signIn',
+    method: 'post',
+    path: '/v1/auth/sign-in',
+    role: null,
+    summary: 'Sign in to the console as a local user (extension)',
+    description:
+      'Sets an HttpOnly, SameSite=Strict session cookie (Secure, __Host- prefixed, over https) and ends any session the browser held. A wrong password and an unknown e-mail get the same answer.',
+    body: jsonBody(signInSchema),
+    answers: {
+      200: ok(session, 'Signed in'),
+      ...errors(400),
+      401: failure('email or password: not recognised'),
+      429: failure('Too many failed sign-ins for the address or from this client; see Retry-After'),
+    },
+  },
+  signOut: {
+    id: 'signOut',
+    method: 'post',
+    path: '/v1/auth/sign-out',
+    role: null,
+    summary: 'End this session, or every session of the user (extension)',
+    description: "Needs the session's X-CSRF-Token.",
+    body: jsonBody(signOutSchema, false),
+    answers: {
+      200: json(acceptedBodySchema, 'Signed out (also when no session was held)'),
+      ...errors(400),
+      403: failure('X-CSRF-Token missing or not this session’s'),
+    },
+  },
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineOperations, errors, failure, jsonBody, ok } from './operation';
 import { jobListQuerySchema } from './job';
 import { jobStateSchema } from './states';
 
@@ -81,3 +82,73 @@ export const bulkActionsSchema = z.object({ items: z.array(bulkActionSchema) });
 
 /** Columns of GET /v1/client/bulk-actions/{id}/results, a CSV file with one row per job. */
 export const BULK_RESULT_COLUMNS = ['job_id', 'job_name', 'state_before', 'result', 'message'];
+
+const bulkAction = bulkActionSchema.meta({ id: 'BulkAction' });
+const oneAction = {
+  params: z.object({ id: z.string().meta({ description: 'The bulk action’s id' }) }),
+} as const;
+const noBulkAction = failure('No such bulk action in this API key’s project');
+
+export const bulkActionOperations = defineOperations({
+  startBulkAction: {
+    id: 'startBulkAction',
+    method: 'post',
+    path: '/v1/client/bulk-actions',
+    role: 'operator',
+    summary: `Cancel every job a filter matches, up to ${BULK_LIMITS.maxJobs}: a dry run first, then in the service, in batches (extension)`,
+    body: jsonBody(bulkActionRequestSchema),
+    answers: {
+      200: ok(bulkDryRunSchema, 'A dry run: what it would do, nothing done'),
+      202: ok(bulkAction, 'Begun: follow it at /v1/client/bulk-actions/{id}'),
+      400: failure(`A bad body, or a filter matching no job or more than ${BULK_LIMITS.maxJobs}`),
+      ...errors(401, 429),
+    },
+  },
+  listBulkActions: {
+    id: 'listBulkActions',
+    method: 'get',
+    path: '/v1/client/bulk-actions',
+    role: 'viewer',
+    summary: `The project's latest ${BULK_LIMITS.listed} bulk actions, newest first (extension)`,
+    answers: { 200: ok(bulkActionsSchema, 'Newest first'), ...errors(401, 429) },
+  },
+  getBulkAction: {
+    ...oneAction,
+    id: 'getBulkAction',
+    method: 'get',
+    path: '/v1/client/bulk-actions/{id}',
+    role: 'viewer',
+    summary: 'A bulk action and how far it went (extension)',
+    answers: { 200: ok(bulkAction, 'As it is now'), ...errors(401, 429), 404: noBulkAction },
+  },
+  stopBulkAction: {
+    ...oneAction,
+    id: 'stopBulkAction',
+    method: 'post',
+    path: '/v1/client/bulk-actions/{id}/stop',
+    role: 'operator',
+    summary: 'Stop a running bulk action within ten cancels (extension)',
+    answers: {
+      200: ok(bulkAction, 'Stopped'),
+      ...errors(401, 429),
+      404: noBulkAction,
+      409: failure('It is not running'),
+    },
+  },
+  bulkActionResults: {
+    ...oneAction,
+    id: 'bulkActionResults',
+    method: 'get',
+    path: '/v1/client/bulk-actions/{id}/results',
+    role: 'viewer',
+    summary: 'What the bulk action did to each job it reached, as a CSV file (extension)',
+    answers: {
+      200: {
+        description: `One row per job, newest first; columns ${BULK_RESULT_COLUMNS.join(', ')}`,
+        content: { 'text/csv': { schema: z.string() } },
+      },
+      ...errors(401, 429),
+      404: noBulkAction,
+    },
+  },
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineOperations, errors, ok } from './operation';
 import { retryStrategySchema } from './retry';
 
 /**
@@ -33,3 +34,21 @@ export type DefinitionSummary = z.infer<typeof definitionSummarySchema>;
 
 export const definitionListSchema = z.object({ items: z.array(definitionSummarySchema) });
 export type DefinitionList = z.infer<typeof definitionListSchema>;
+
+export const definitionOperations = defineOperations({
+  listDefinitions: {
+    id: 'listDefinitions',
+    method: 'get',
+    path: '/v1/client/definitions',
+    role: 'viewer',
+    summary:
+      "The project's job definitions, each version with its command and defaults (extension)",
+    answers: {
+      200: ok(
+        definitionListSchema.meta({ id: 'DefinitionList' }),
+        'Definitions by name, then version',
+      ),
+      ...errors(401, 429),
+    },
+  },
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineOperations, errors, failure } from './operation';
 import { POSITION_TOKEN } from './identifiers';
 import { jobListItemSchema } from './job';
 
@@ -35,4 +36,35 @@ export const lastEventIdSchema = z
 export const eventsQuerySchema = z.strictObject({
   /** Resume after this event id; Last-Event-ID wins when both are sent. */
   since: z.string().regex(POSITION_TOKEN, EVENT_ID_MESSAGE).optional(),
+});
+
+export const eventOperations = defineOperations({
+  streamEvents: {
+    id: 'streamEvents',
+    method: 'get',
+    path: '/v1/client/events',
+    role: 'viewer',
+    summary: "Server-sent events of the project's state changes (extension)",
+    description: `One \`${JOB_EVENT}\` event per state change: \`id\` is an opaque token for the change's position (valid for this project only), \`data\` a JobEvent (the job as a list row after the change). Resume with the \`Last-Event-ID\` header (or \`since\`; the header wins). The stream opens with \`retry:\` and, when it starts from now, a lone \`id:\` line with the position to resume from; a comment line is a heartbeat. A few streams per API key at once; more are a 429.`,
+    query: eventsQuerySchema,
+    headers: z.object({ 'last-event-id': lastEventIdSchema.optional() }),
+    // Nothing JSON refers to the event's data, so its schema is a component of its own.
+    components: { JobEvent: jobEventSchema },
+    answers: {
+      200: {
+        description:
+          "An endless text/event-stream; each event's data is a JobEvent (#/components/schemas/JobEvent)",
+        content: {
+          'text/event-stream': {
+            schema: z.string().meta({
+              description: `Frames of \`id: <seq>\\nevent: ${JOB_EVENT}\\ndata: <JobEvent as JSON>\\n\\n\``,
+              example: `id: 42\nevent: ${JOB_EVENT}\ndata: {"id":"…","state":"running",…}\n\n`,
+            }),
+          },
+        },
+      },
+      ...errors(400, 401),
+      429: failure('Rate limit, or too many event streams open for this API key'),
+    },
+  },
 });

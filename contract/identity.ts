@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineOperations, errors, ok } from './operation';
 import { roleSchema } from './roles';
 
 /** Extension: the container engine as the answering instance sees it. */
@@ -37,3 +38,17 @@ export const whoAmISchema = z.object({
   }),
 });
 export type WhoAmI = z.infer<typeof whoAmISchema>;
+
+export const identityOperations = defineOperations({
+  whoAmI: {
+    id: 'whoAmI',
+    method: 'get',
+    path: '/v1/client/whoami',
+    role: 'viewer',
+    summary: "The key's project and the service's version (extension)",
+    answers: {
+      200: ok(whoAmISchema.meta({ id: 'WhoAmI' }), 'Whom the key acts for'),
+      ...errors(401, 429),
+    },
+  },
+});

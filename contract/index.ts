@@ -25,3 +25,6 @@ export * from './keys';
 export * from './members';
 export * from './auth';
 export * from './audit';
+export { pathOf, type Answer, type Operation } from './operation';
+export * from './job-operations';
+export * from './operations';

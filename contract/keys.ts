@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { acceptedBodySchema } from './envelope';
+import { defineOperations, errors, failure, json, jsonBody, ok } from './operation';
 import { roleSchema } from './roles';
 import { NON_BLANK_TEXT, plainText } from './text';
 
@@ -56,3 +58,44 @@ export const createApiKeySchema = z.strictObject(
   { error: 'body must be a JSON object like { "label": "ci", "role": "operator" }' },
 );
 export type CreateApiKeyRequest = z.infer<typeof createApiKeySchema>;
+
+export const keyOperations = defineOperations({
+  listKeys: {
+    id: 'listKeys',
+    method: 'get',
+    path: '/v1/client/keys',
+    role: 'admin',
+    summary: "The project's API keys, newest first, never the keys themselves (extension)",
+    answers: {
+      200: ok(apiKeysSchema, 'Keys with role, expiry and last use'),
+      ...errors(401, 429),
+    },
+  },
+  createKey: {
+    id: 'createKey',
+    method: 'post',
+    path: '/v1/client/keys',
+    role: 'admin',
+    summary: 'Create an API key of this project with a role and an optional expiry (extension)',
+    description: 'The key itself is in this answer only; only its hash is stored.',
+    body: jsonBody(createApiKeySchema),
+    answers: {
+      201: ok(createdApiKeySchema, 'The key, shown this once'),
+      ...errors(400, 401, 429),
+      409: failure(`The project already has ${KEY_LIMITS.activePerProject} active keys`),
+    },
+  },
+  revokeKey: {
+    id: 'revokeKey',
+    method: 'delete',
+    path: '/v1/client/keys/{id}',
+    role: 'admin',
+    summary: 'Revoke an API key of this project at once (revoking twice is fine) (extension)',
+    params: z.object({ id: z.string().meta({ description: 'The key’s id' }) }),
+    answers: {
+      200: json(acceptedBodySchema, 'Revoked'),
+      ...errors(401, 429),
+      404: failure('No such key in this API key’s project'),
+    },
+  },
+});

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { acceptedBodySchema } from './envelope';
+import { defineOperations, errors, failure, json, jsonBody, ok } from './operation';
 import { roleSchema } from './roles';
 
 /**
@@ -50,3 +52,45 @@ export const putMemberSchema = z.strictObject(
   { error: 'body must be a JSON object like { "role": "operator" }' },
 );
 export type PutMemberRequest = z.infer<typeof putMemberSchema>;
+
+const lastAdmin = failure('The project would be left without an admin member');
+
+export const memberOperations = defineOperations({
+  listMembers: {
+    id: 'listMembers',
+    method: 'get',
+    path: '/v1/client/members',
+    role: 'admin',
+    summary: 'Who signs in to this project, with which role and when they last did (extension)',
+    answers: { 200: ok(membersSchema, 'Members by identity'), ...errors(401, 429) },
+  },
+  putMember: {
+    id: 'putMember',
+    method: 'put',
+    path: '/v1/client/members/{identity}',
+    role: 'admin',
+    summary: `Add a member or change its role, at most ${MEMBER_LIMITS.perProject} a project (extension)`,
+    params: memberPathSchema,
+    body: jsonBody(putMemberSchema),
+    answers: {
+      200: ok(memberSchema, 'Its role changed'),
+      201: ok(memberSchema, 'Added'),
+      ...errors(400, 401, 429),
+      409: lastAdmin,
+    },
+  },
+  removeMember: {
+    id: 'removeMember',
+    method: 'delete',
+    path: '/v1/client/members/{identity}',
+    role: 'admin',
+    summary: 'Remove a member from this project (extension)',
+    params: memberPathSchema,
+    answers: {
+      200: json(acceptedBodySchema, 'Removed'),
+      ...errors(400, 401, 429),
+      404: failure('Not a member of this project'),
+      409: lastAdmin,
+    },
+  },
+});

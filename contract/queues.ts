@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { defineOperations, errors, failure, jsonBody, ok } from './operation';
+import { pauseRequestSchema } from './pause';
 
 /** Jobs of a queue in each waiting or active state, now. */
 export const activeCountsSchema = z.object({
@@ -87,3 +89,52 @@ export type QueueMaxRunningRequest = z.infer<typeof queueMaxRunningSchema>;
 
 export const queueListSchema = z.object({ items: z.array(queueSummarySchema) });
 export type QueueList = z.infer<typeof queueListSchema>;
+
+const queueSummary = queueSummarySchema.meta({ id: 'QueueSummary' });
+const queueAction = {
+  method: 'post',
+  role: 'admin',
+  params: z.object({ queue: z.string().meta({ description: '<project>::<queue>' }) }),
+  answers: {
+    200: ok(queueSummary, 'The queue as it is now'),
+    ...errors(400, 401, 429),
+    404: failure('No such queue in this API key’s project'),
+  },
+} as const;
+
+export const queueOperations = defineOperations({
+  listQueues: {
+    id: 'listQueues',
+    method: 'get',
+    path: '/v1/client/queues',
+    role: 'viewer',
+    summary: "The project's queues with their jobs counted by state (extension)",
+    answers: { 200: ok(queueListSchema, 'Queues, highest priority first'), ...errors(401, 429) },
+  },
+});
+
+/** What changes how a queue runs, on every instance (server/jobs/queue-controls.ts). */
+export const queueControlOperations = defineOperations({
+  pauseQueue: {
+    ...queueAction,
+    id: 'pauseQueue',
+    path: '/v1/client/queues/{queue}/pause',
+    summary:
+      'Pause a queue on every instance: it accepts jobs and starts none until resumed (extension)',
+    body: jsonBody(pauseRequestSchema, false),
+  },
+  resumeQueue: {
+    ...queueAction,
+    id: 'resumeQueue',
+    path: '/v1/client/queues/{queue}/resume',
+    summary: 'Resume a paused queue: its waiting jobs start again (extension)',
+  },
+  setQueueMaxRunning: {
+    ...queueAction,
+    id: 'setQueueMaxRunning',
+    path: '/v1/client/queues/{queue}/max-running',
+    summary:
+      "Change how many of a queue's jobs hold a slot at once, up to its max_running_ceiling; null: as configured (extension)",
+    body: jsonBody(queueMaxRunningSchema),
+  },
+});

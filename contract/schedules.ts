@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { defineOperations, errors, failure, jsonBody, ok } from './operation';
+import { pauseRequestSchema } from './pause';
 import { jobStateSchema } from './states';
 
 /**
@@ -57,3 +59,39 @@ export type Schedule = z.infer<typeof scheduleSchema>;
 
 export const schedulesAnswerSchema = z.object({ items: z.array(scheduleSchema) });
 export type SchedulesAnswer = z.infer<typeof schedulesAnswerSchema>;
+
+const scheduleAction = {
+  method: 'post',
+  role: 'admin',
+  params: z.object({ name: z.string() }),
+  answers: {
+    200: ok(scheduleSchema.meta({ id: 'Schedule' }), 'The schedule as it is now'),
+    ...errors(400, 401, 429),
+    404: failure('No such schedule in this API key’s project'),
+  },
+} as const;
+
+export const scheduleOperations = defineOperations({
+  listSchedules: {
+    id: 'listSchedules',
+    method: 'get',
+    path: '/v1/client/schedules',
+    role: 'viewer',
+    summary:
+      "The project's recurring schedules with their next firings and recent runs (extension)",
+    answers: { 200: ok(schedulesAnswerSchema, 'Schedules by name'), ...errors(401, 429) },
+  },
+  pauseSchedule: {
+    ...scheduleAction,
+    id: 'pauseSchedule',
+    path: '/v1/client/schedules/{name}/pause',
+    summary: 'Pause a schedule: it fires no more until resumed (extension)',
+    body: jsonBody(pauseRequestSchema, false),
+  },
+  resumeSchedule: {
+    ...scheduleAction,
+    id: 'resumeSchedule',
+    path: '/v1/client/schedules/{name}/resume',
+    summary: 'Resume a paused schedule from its next firing on (extension)',
+  },
+});

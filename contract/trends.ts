@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineOperations, errors, failure, ok } from './operation';
 
 /**
  * Extension: a queue's jobs ended per hour (24 hours) or per day (30 days), by outcome, and the
@@ -43,3 +44,20 @@ export const trendsSchema = z.object({
   run: trendDurationSchema.meta({ description: 'Start of its last attempt until its end' }),
 });
 export type Trends = z.infer<typeof trendsSchema>;
+
+export const trendOperations = defineOperations({
+  queueTrends: {
+    id: 'queueTrends',
+    method: 'get',
+    path: '/v1/client/trends',
+    role: 'viewer',
+    summary:
+      "A queue's jobs ended per hour (24h) or day (30d) by outcome, with the median and 95th percentile of their waiting and run times (extension)",
+    query: trendsQuerySchema,
+    answers: {
+      200: ok(trendsSchema.meta({ id: 'Trends' }), 'Oldest bucket first'),
+      ...errors(400, 401, 429),
+      404: failure('No such queue in this API key’s project'),
+    },
+  },
+});

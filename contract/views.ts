@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { acceptedBodySchema } from './envelope';
+import { defineOperations, errors, failure, json, jsonBody, ok } from './operation';
 import { plainText, wellFormed } from './text';
 
 /**
@@ -57,3 +59,41 @@ export const saveViewSchema = z.strictObject(
   { error: 'body must be a JSON object like { "search": "state=failed&label=team=data" }' },
 );
 export type SaveViewRequest = z.infer<typeof saveViewSchema>;
+
+export const viewOperations = defineOperations({
+  listViews: {
+    id: 'listViews',
+    method: 'get',
+    path: '/v1/client/views',
+    role: 'viewer',
+    summary: "The jobs table's views the project shares, by name (extension)",
+    answers: { 200: ok(savedViewsSchema, 'Views by name'), ...errors(401, 429) },
+  },
+  saveView: {
+    id: 'saveView',
+    method: 'put',
+    path: '/v1/client/views/{name}',
+    role: 'operator',
+    summary: `Save (or replace) a view of the jobs table for the project, at most ${VIEW_LIMITS.perProject} (extension)`,
+    params: viewPathSchema,
+    body: jsonBody(saveViewSchema),
+    answers: {
+      200: ok(savedViewSchema.meta({ id: 'SavedView' }), 'The view as saved'),
+      ...errors(400, 401, 429),
+      409: failure(`The project already shares ${VIEW_LIMITS.perProject} views`),
+    },
+  },
+  deleteView: {
+    id: 'deleteView',
+    method: 'delete',
+    path: '/v1/client/views/{name}',
+    role: 'operator',
+    summary: 'Delete a view the project shares (extension)',
+    params: viewPathSchema,
+    answers: {
+      200: json(acceptedBodySchema, 'Deleted'),
+      ...errors(400, 401, 429),
+      404: failure('No such view in this API key’s project'),
+    },
+  },
+});

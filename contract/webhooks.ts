@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { acceptedBodySchema } from './envelope';
+import { defineOperations, errors, failure, json, jsonBody, ok } from './operation';
 import { jobListItemSchema } from './job';
 import { labelSelectorSchema } from './labels';
 import { jobStateSchema } from './states';
@@ -182,3 +184,102 @@ export const webhookEventSchema = z.object({
   ]),
 });
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+
+const webhook = webhookSchema.meta({ id: 'Webhook' });
+const oneWebhook = {
+  params: z.object({ id: z.string().meta({ description: 'The webhook’s id' }) }),
+} as const;
+const noWebhook = failure('No such webhook in this API key’s project');
+const refusedWebhook = failure('A bad body, a queue not in the project, or a host not allowed');
+
+/** Every webhook operation is an admin's: a URL may hold a token. */
+export const webhookOperations = defineOperations({
+  createWebhook: {
+    id: 'createWebhook',
+    method: 'post',
+    path: '/v1/client/webhooks',
+    role: 'admin',
+    summary: `Tell a URL of the project's jobs' state changes, signed (at most ${WEBHOOK_LIMITS.perProject} per project; extension)`,
+    body: jsonBody(createWebhookSchema),
+    answers: {
+      201: ok(
+        createdWebhookSchema.meta({ id: 'CreatedWebhook' }),
+        'Created: its secret is in this answer only',
+      ),
+      400: refusedWebhook,
+      ...errors(401, 429),
+      409: failure(`The project already has ${WEBHOOK_LIMITS.perProject} webhooks`),
+    },
+  },
+  listWebhooks: {
+    id: 'listWebhooks',
+    method: 'get',
+    path: '/v1/client/webhooks',
+    role: 'admin',
+    summary: "The project's webhooks, oldest first (extension)",
+    answers: { 200: ok(webhooksSchema, 'Oldest first'), ...errors(401, 429) },
+  },
+  getWebhook: {
+    ...oneWebhook,
+    id: 'getWebhook',
+    method: 'get',
+    path: '/v1/client/webhooks/{id}',
+    role: 'admin',
+    summary: 'One webhook (extension)',
+    answers: { 200: ok(webhook, 'The webhook'), ...errors(401, 429), 404: noWebhook },
+  },
+  updateWebhook: {
+    ...oneWebhook,
+    id: 'updateWebhook',
+    method: 'patch',
+    path: '/v1/client/webhooks/{id}',
+    role: 'admin',
+    summary:
+      'Change what fires a webhook or where it goes; its secret stays, deliveries not yet sent go to the new URL (extension)',
+    body: jsonBody(updateWebhookSchema),
+    answers: {
+      200: ok(webhook, 'As it is now'),
+      400: refusedWebhook,
+      ...errors(401, 429),
+      404: noWebhook,
+    },
+  },
+  deleteWebhook: {
+    ...oneWebhook,
+    id: 'deleteWebhook',
+    method: 'delete',
+    path: '/v1/client/webhooks/{id}',
+    role: 'admin',
+    summary: 'Delete a webhook and its delivery log; nothing more is sent (extension)',
+    answers: { 200: json(acceptedBodySchema, 'Deleted'), ...errors(401, 429), 404: noWebhook },
+  },
+  testWebhook: {
+    ...oneWebhook,
+    id: 'testWebhook',
+    method: 'post',
+    path: '/v1/client/webhooks/{id}/test',
+    role: 'admin',
+    summary: 'Send a webhook.test event, signed like every other (extension)',
+    answers: {
+      202: ok(
+        webhookDeliverySchema.meta({ id: 'WebhookDelivery' }),
+        'Queued: follow it in the delivery log',
+      ),
+      ...errors(401, 429),
+      404: noWebhook,
+    },
+  },
+  webhookDeliveries: {
+    ...oneWebhook,
+    id: 'webhookDeliveries',
+    method: 'get',
+    path: '/v1/client/webhooks/{id}/deliveries',
+    role: 'admin',
+    summary: `The webhook's latest ${WEBHOOK_LIMITS.deliveriesListed} deliveries, newest first: state, attempts, status, latency (extension)`,
+    answers: {
+      200: ok(webhookDeliveriesSchema, 'Newest first'),
+      ...errors(401, 429),
+      404: noWebhook,
+    },
+  },
+});

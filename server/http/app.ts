@@ -36,6 +36,7 @@ import {
   type HttpTimeouts,
 } from './hardening';
 import { installJsonParser } from './json-body';
+import { methodsByPath, recordRoutes } from './route-log';
 import type { PositionCodec } from './positions';
 import { eventRoutes } from './routes/events';
 import { extensionRoutes } from './routes/extensions';
@@ -141,12 +142,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   cutStalledConnectionsOnClose(app);
 
   enforceQuerySchemas(app);
-  const methodsByUrl = new Map<string, Set<string>>();
-  app.addHook('onRoute', (route) => {
-    const methods = methodsByUrl.get(route.url) ?? new Set<string>();
-    for (const method of [route.method].flat()) methods.add(method);
-    methodsByUrl.set(route.url, methods);
-  });
+  recordRoutes(app);
 
   options.metrics.instrumentHttp(app);
   metaRoutes(app, { ...options, openApi: options.extensions !== null });
@@ -211,14 +207,14 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
 
   // A known path with another method is a 405 that says which methods it takes.
-  for (const [url, methods] of methodsByUrl) {
+  for (const [url, methods] of methodsByPath(app.registeredRoutes)) {
     const others = METHODS.filter((m) => !methods.has(m));
     const allow = [...methods].filter((m) => m !== 'HEAD').join(', ');
     if (others.length === 0) continue;
     app.route({
       method: others,
       url,
-      config: { query: ANY_QUERY },
+      config: { query: ANY_QUERY, methodNotAllowed: true },
       handler: (request, reply) =>
         sendError(
           reply.header('allow', allow),

@@ -5,15 +5,16 @@ import {
   createdApiKeySchema,
   successEnvelope,
   type CreateApiKeyRequest,
+  keyOperations,
 } from '../../contract';
-import { apiRequest } from './client';
+import { requestOperation } from './client';
 import { apiKeyKeys } from './keys';
 
 /** The project's API keys, newest first (admins only; never the keys themselves). */
 export const apiKeyListQuery = queryOptions({
   queryKey: apiKeyKeys.list(),
   queryFn: async () =>
-    (await apiRequest('GET', '/v1/client/keys', successEnvelope(apiKeysSchema))).data.items,
+    (await requestOperation(keyOperations.listKeys, successEnvelope(apiKeysSchema))).data.items,
 });
 
 /** Creates a key; the answer holds the key itself, which is never shown again. */
@@ -21,8 +22,11 @@ export function useCreateApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (request: CreateApiKeyRequest) =>
-      (await apiRequest('POST', '/v1/client/keys', successEnvelope(createdApiKeySchema), request))
-        .data,
+      (
+        await requestOperation(keyOperations.createKey, successEnvelope(createdApiKeySchema), {
+          body: request,
+        })
+      ).data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
   });
 }
@@ -32,7 +36,7 @@ export function useRevokeApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (id: string) => {
-      await apiRequest('DELETE', `/v1/client/keys/${encodeURIComponent(id)}`, acceptedBodySchema);
+      await requestOperation(keyOperations.revokeKey, acceptedBodySchema, { params: { id } });
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
   });

@@ -3,14 +3,15 @@ import {
   attemptsAnswerSchema,
   isFinalState,
   jobLogsSchema,
+  jobOperations,
   successEnvelope,
   type AttemptsAnswer,
   type JobRecord,
   type JobState,
 } from '../../contract';
 import { useCapabilities } from './capabilities';
-import { apiRequest } from './client';
-import { jobPath, optional } from './jobs';
+import { requestOperation } from './client';
+import { onJob, optional } from './jobs';
 import { jobKeys } from './keys';
 import { mergeLogs } from './logs';
 
@@ -30,8 +31,13 @@ export function currentAttempt(answer: AttemptsAnswer, state: JobState): number 
 export function getJobAttempts(id: string): Promise<AttemptsAnswer | null> {
   return optional(
     async () =>
-      (await apiRequest('GET', `${jobPath(id)}/attempts`, successEnvelope(attemptsAnswerSchema)))
-        .data,
+      (
+        await requestOperation(
+          jobOperations.getJobAttempts,
+          successEnvelope(attemptsAnswerSchema),
+          onJob(id),
+        )
+      ).data,
   );
 }
 
@@ -40,11 +46,9 @@ export function getAttemptLogs(id: string, attempt: number) {
   return optional(
     async () =>
       (
-        await apiRequest(
-          'GET',
-          `${jobPath(id)}/attempts/${attempt}/logs`,
-          successEnvelope(jobLogsSchema),
-        )
+        await requestOperation(jobOperations.getJobAttemptLogs, successEnvelope(jobLogsSchema), {
+          params: { job_id: id, attempt: String(attempt) },
+        })
       ).data,
   );
 }

@@ -1,6 +1,11 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { auditPageSchema, successEnvelope, type AuditAction } from '../../contract';
-import { apiRequest } from './client';
+import {
+  auditOperations,
+  auditPageSchema,
+  successEnvelope,
+  type AuditAction,
+} from '../../contract';
+import { requestOperation } from './client';
 import { auditKeys } from './keys';
 
 /** What the audit page filters by; each one left out matches every event. */
@@ -17,12 +22,12 @@ export interface AuditFilter {
 
 export const AUDIT_PAGE_SIZE = 50;
 
-function auditPath(filter: AuditFilter): string {
+function auditSearch(filter: AuditFilter): URLSearchParams {
   const params = new URLSearchParams({ limit: String(AUDIT_PAGE_SIZE) });
   for (const [name, value] of Object.entries(filter)) {
     if (typeof value === 'string' && value !== '') params.set(name, value);
   }
-  return `/v1/client/audit?${params}`;
+  return params;
 }
 
 /**
@@ -33,7 +38,11 @@ export const auditQuery = (filter: AuditFilter) =>
   queryOptions({
     queryKey: auditKeys.list(filter),
     queryFn: async () =>
-      (await apiRequest('GET', auditPath(filter), successEnvelope(auditPageSchema))).data,
+      (
+        await requestOperation(auditOperations.listAuditEvents, successEnvelope(auditPageSchema), {
+          query: auditSearch(filter),
+        })
+      ).data,
     placeholderData: keepPreviousData,
     retry: false,
   });

@@ -7,12 +7,14 @@ import {
   successEnvelope,
   type BulkAction,
   type BulkFilter,
+  bulkActionOperations,
+  pathOf,
 } from '../../contract';
 import { readApiKey } from '../lib/api-key';
-import { ApiError, apiRequest } from './client';
+import { ApiError, requestOperation } from './client';
 import { bulkKeys, jobKeys, queueKeys } from './keys';
 
-const actionPath = (id: string) => `/v1/client/bulk-actions/${encodeURIComponent(id)}`;
+const onAction = (id: string) => ({ params: { id } });
 
 /** What cancelling every job the filter matches would do (extension); changes nothing. */
 export const bulkCancelPlanQuery = (filter: BulkFilter) =>
@@ -20,11 +22,17 @@ export const bulkCancelPlanQuery = (filter: BulkFilter) =>
     queryKey: bulkKeys.plan(filter),
     queryFn: async () =>
       (
-        await apiRequest('POST', '/v1/client/bulk-actions', successEnvelope(bulkDryRunSchema), {
-          action: 'cancel',
-          filter,
-          dry_run: true,
-        })
+        await requestOperation(
+          bulkActionOperations.startBulkAction,
+          successEnvelope(bulkDryRunSchema),
+          {
+            body: {
+              action: 'cancel',
+              filter,
+              dry_run: true,
+            },
+          },
+        )
       ).data,
     // A plan is of the jobs as they are now: read again each time the dialog opens.
     gcTime: 0,
@@ -36,7 +44,13 @@ export const bulkActionQuery = (id: string) =>
   queryOptions({
     queryKey: bulkKeys.action(id),
     queryFn: async () =>
-      (await apiRequest('GET', actionPath(id), successEnvelope(bulkActionSchema))).data,
+      (
+        await requestOperation(
+          bulkActionOperations.getBulkAction,
+          successEnvelope(bulkActionSchema),
+          onAction(id),
+        )
+      ).data,
     refetchInterval: (query) => (query.state.data?.state === 'running' ? 1000 : false),
   });
 
@@ -44,8 +58,12 @@ export const bulkActionQuery = (id: string) =>
 export const bulkActionListQuery = queryOptions({
   queryKey: bulkKeys.list(),
   queryFn: async () =>
-    (await apiRequest('GET', '/v1/client/bulk-actions', successEnvelope(bulkActionsSchema))).data
-      .items,
+    (
+      await requestOperation(
+        bulkActionOperations.listBulkActions,
+        successEnvelope(bulkActionsSchema),
+      )
+    ).data.items,
   refetchInterval: (query) =>
     query.state.data?.some((action) => action.state === 'running') ? 2000 : false,
 });
@@ -56,10 +74,16 @@ export function useStartBulkCancel() {
   return useMutation({
     mutationFn: async (filter: BulkFilter) =>
       (
-        await apiRequest('POST', '/v1/client/bulk-actions', successEnvelope(bulkActionSchema), {
-          action: 'cancel',
-          filter,
-        })
+        await requestOperation(
+          bulkActionOperations.startBulkAction,
+          successEnvelope(bulkActionSchema),
+          {
+            body: {
+              action: 'cancel',
+              filter,
+            },
+          },
+        )
       ).data,
     onSuccess: (action) => {
       queryClient.setQueryData(bulkKeys.action(action.id), action);
@@ -72,7 +96,13 @@ export function useStopBulkAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (id: string) =>
-      (await apiRequest('POST', `${actionPath(id)}/stop`, successEnvelope(bulkActionSchema))).data,
+      (
+        await requestOperation(
+          bulkActionOperations.stopBulkAction,
+          successEnvelope(bulkActionSchema),
+          onAction(id),
+        )
+      ).data,
     onSuccess: (action) => {
       queryClient.setQueryData(bulkKeys.action(action.id), action);
       void queryClient.invalidateQueries({ queryKey: bulkKeys.list() });
@@ -96,7 +126,7 @@ export function useRefreshAfterBulk() {
  */
 export async function downloadBulkResults(id: string): Promise<void> {
   const key = readApiKey();
-  const response = await fetch(`${actionPath(id)}/results`, {
+  const response = await fetch(pathOf(bulkActionOperations.bulkActionResults, { id }), {
     headers: key ? { Authorization: `Bearer ${key}` } : {},
   }).catch(() => {
     throw new ApiError(0, 'The service could not be reached (network error).', 'network');

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { SESSION_HEADERS, errorBodySchema } from '../../contract';
+import { SESSION_HEADERS, errorBodySchema, pathOf, type Operation } from '../../contract';
 import { readApiKey } from '../lib/api-key';
 import { ApiError } from './api-error';
 import { markReachable, markUnreachable } from './reachability';
@@ -76,6 +76,24 @@ export async function apiRequest<S extends z.ZodType>(
     );
   }
   return parsed.data;
+}
+
+/** What a request of one operation fills in: its path's parameters, a query, a body. */
+export interface OperationRequest {
+  params?: Record<string, string>;
+  query?: URLSearchParams | string;
+  body?: unknown;
+}
+
+/** apiRequest for one operation of the contract's table: its method, its path filled in. */
+export function requestOperation<S extends z.ZodType>(
+  operation: Pick<Operation, 'method' | 'path'>,
+  schema: S,
+  { params, query, body }: OperationRequest = {},
+): Promise<z.infer<S>> {
+  const search = query?.toString();
+  const path = `${pathOf(operation, params)}${search ? `?${search}` : ''}`;
+  return apiRequest(operation.method.toUpperCase() as Method, path, schema, body);
 }
 
 /**

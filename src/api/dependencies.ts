@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
   dependenciesAnswerSchema,
   isFinalState,
+  jobOperations,
   successEnvelope,
   type DependenciesAnswer,
   type JobRecord,
@@ -9,8 +10,8 @@ import {
 import { nextPollDelay } from '../lib/polling';
 import { useSettings } from '../lib/settings';
 import { useCapabilities } from './capabilities';
-import { apiRequest } from './client';
-import { jobPath, optional } from './jobs';
+import { requestOperation } from './client';
+import { onJob, optional } from './jobs';
 import { jobKeys } from './keys';
 import { isPermanent } from './queries';
 
@@ -26,10 +27,10 @@ export function getJobDependencies(id: string): Promise<DependenciesAnswer | nul
   return optional(
     async () =>
       (
-        await apiRequest(
-          'GET',
-          `${jobPath(id)}/dependencies`,
+        await requestOperation(
+          jobOperations.getJobDependencies,
           successEnvelope(dependenciesAnswerSchema),
+          onJob(id),
         )
       ).data,
   );

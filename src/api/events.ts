@@ -1,6 +1,12 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
-import { JOB_EVENT, RESET_EVENT, jobEventSchema, type JobListItem } from '../../contract';
+import {
+  JOB_EVENT,
+  RESET_EVENT,
+  eventOperations,
+  jobEventSchema,
+  type JobListItem,
+} from '../../contract';
 import { streamHeaders } from './client';
 import { createLiveCache } from './live-cache';
 import { onProjectChosen } from './session-state';
@@ -12,7 +18,7 @@ import { createEventStreamParser } from './sse';
  */
 export type StreamStatus = 'off' | 'connecting' | 'live' | 'down';
 
-const EVENTS_PATH = '/v1/client/events';
+const EVENTS_PATH = eventOperations.streamEvents.path;
 /** A stream that was live and dropped is tried again soon (a restart of the service)… */
 const QUICK_RETRY_MS = 2000;
 /** …one that keeps failing, rarely: pages poll meanwhile, and retries count against that budget. */

@@ -1,6 +1,7 @@
 import {
   acceptedBodySchema,
   arrayAnswerSchema,
+  jobOperations,
   jobExecutionSchema,
   jobListSchema,
   jobLogsSchema,
@@ -20,29 +21,30 @@ import {
   type ListSort,
   type SubmitJobRequest,
 } from '../../contract';
-import { apiRequest, isApiError } from './client';
+import { isApiError, requestOperation } from './client';
 
-export const jobPath = (id: string) => `/v1/client/job/${encodeURIComponent(id)}`;
+/** The path parameters of an operation on one job. */
+export const onJob = (id: string) => ({ params: { job_id: id } });
 
 /** Job Submit: resolves with the new job's id. */
 export async function submitJob(payload: SubmitJobRequest): Promise<string> {
-  const body = await apiRequest(
-    'POST',
-    '/v1/client/job',
+  const body = await requestOperation(
+    jobOperations.submitJob,
     successEnvelope(submitJobResultSchema),
-    payload,
+    { body: payload },
   );
   return body.data.id;
 }
 
 /** Job Detail. */
 export async function getJob(id: string): Promise<JobRecord> {
-  return (await apiRequest('GET', jobPath(id), successEnvelope(jobRecordSchema))).data;
+  return (await requestOperation(jobOperations.getJob, successEnvelope(jobRecordSchema), onJob(id)))
+    .data;
 }
 
 /** Cancel Job: resolves once the request is accepted (the job may still be running). */
 export async function cancelJob(id: string): Promise<void> {
-  await apiRequest('POST', `${jobPath(id)}/cancel`, acceptedBodySchema);
+  await requestOperation(jobOperations.cancelJob, acceptedBodySchema, onJob(id));
 }
 
 /**
@@ -60,18 +62,28 @@ export async function optional<T>(request: () => Promise<T>): Promise<T | null> 
 
 /** Extension: the container's output, only what came after `since` when given. */
 export function getJobLogs(id: string, since?: string): Promise<JobLogs | null> {
-  const query = since === undefined ? '' : `?since=${encodeURIComponent(since)}`;
+  const query = since === undefined ? '' : `since=${encodeURIComponent(since)}`;
   return optional(
     async () =>
-      (await apiRequest('GET', `${jobPath(id)}/logs${query}`, successEnvelope(jobLogsSchema))).data,
+      (
+        await requestOperation(jobOperations.getJobLogs, successEnvelope(jobLogsSchema), {
+          ...onJob(id),
+          query,
+        })
+      ).data,
   );
 }
 
 export function getJobTransitions(id: string): Promise<JobTransition[] | null> {
   return optional(
     async () =>
-      (await apiRequest('GET', `${jobPath(id)}/transitions`, successEnvelope(jobTransitionsSchema)))
-        .data.items,
+      (
+        await requestOperation(
+          jobOperations.getJobTransitions,
+          successEnvelope(jobTransitionsSchema),
+          onJob(id),
+        )
+      ).data.items,
   );
 }
 
@@ -79,8 +91,13 @@ export function getJobTransitions(id: string): Promise<JobTransition[] | null> {
 export function getJobExecution(id: string): Promise<JobExecution | null> {
   return optional(
     async () =>
-      (await apiRequest('GET', `${jobPath(id)}/execution`, successEnvelope(jobExecutionSchema)))
-        .data,
+      (
+        await requestOperation(
+          jobOperations.getJobExecution,
+          successEnvelope(jobExecutionSchema),
+          onJob(id),
+        )
+      ).data,
   );
 }
 
@@ -99,8 +116,12 @@ export function getJobArray(
   query.set('limit', String(page.limit));
   return optional(
     async () =>
-      (await apiRequest('GET', `${jobPath(id)}/array?${query}`, successEnvelope(arrayAnswerSchema)))
-        .data,
+      (
+        await requestOperation(jobOperations.getJobArray, successEnvelope(arrayAnswerSchema), {
+          ...onJob(id),
+          query,
+        })
+      ).data,
   );
 }
 
@@ -171,8 +192,11 @@ export async function findJobs(
   try {
     return await optional(
       async () =>
-        (await apiRequest('GET', `/v1/client/jobs?${query}`, successEnvelope(jobListSchema))).data
-          .items,
+        (
+          await requestOperation(jobOperations.listJobs, successEnvelope(jobListSchema), {
+            query: query.toString(),
+          })
+        ).data.items,
     );
   } catch (error) {
     if (isApiError(error) && error.status === 400) return null;
@@ -188,11 +212,9 @@ export function listJobs(
   return optional(
     async () =>
       (
-        await apiRequest(
-          'GET',
-          `/v1/client/jobs?${jobListSearch(filter, page)}`,
-          successEnvelope(jobListSchema),
-        )
+        await requestOperation(jobOperations.listJobs, successEnvelope(jobListSchema), {
+          query: jobListSearch(filter, page),
+        })
       ).data,
   );
 }

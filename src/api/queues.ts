@@ -4,8 +4,10 @@ import {
   queueSummarySchema,
   successEnvelope,
   type QueueSummary,
+  queueControlOperations,
+  queueOperations,
 } from '../../contract';
-import { apiRequest } from './client';
+import { requestOperation } from './client';
 import { optional } from './jobs';
 import { queueKeys } from './keys';
 
@@ -13,7 +15,8 @@ import { queueKeys } from './keys';
 export function listQueues(): Promise<QueueSummary[] | null> {
   return optional(
     async () =>
-      (await apiRequest('GET', '/v1/client/queues', successEnvelope(queueListSchema))).data.items,
+      (await requestOperation(queueOperations.listQueues, successEnvelope(queueListSchema))).data
+        .items,
   );
 }
 
@@ -22,25 +25,23 @@ export const isQueueControllable = (queue: QueueSummary) => queue.max_running_ce
 
 const changeQueue = async (
   queue: string,
-  action: 'pause' | 'resume' | 'max-running',
+  action: keyof typeof queueControlOperations,
   body?: object,
 ): Promise<QueueSummary> =>
   (
-    await apiRequest(
-      'POST',
-      `/v1/client/queues/${encodeURIComponent(queue)}/${action}`,
-      successEnvelope(queueSummarySchema),
+    await requestOperation(queueControlOperations[action], successEnvelope(queueSummarySchema), {
+      params: { queue },
       body,
-    )
+    })
   ).data;
 
 /** Pause: the queue accepts jobs and starts none until resumed. An empty reason is sent as none. */
 export const pauseQueue = (queue: string, reason?: string) =>
-  changeQueue(queue, 'pause', reason?.trim() ? { reason: reason.trim() } : {});
-export const resumeQueue = (queue: string) => changeQueue(queue, 'resume');
+  changeQueue(queue, 'pauseQueue', reason?.trim() ? { reason: reason.trim() } : {});
+export const resumeQueue = (queue: string) => changeQueue(queue, 'resumeQueue');
 /** null: back to the configured max_running. */
 export const setQueueMaxRunning = (queue: string, maxRunning: number | null) =>
-  changeQueue(queue, 'max-running', { max_running: maxRunning });
+  changeQueue(queue, 'setQueueMaxRunning', { max_running: maxRunning });
 
 /** The overview shows the queue as the service answered it: no second read after a change. */
 function usePutQueue() {

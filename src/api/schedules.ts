@@ -4,21 +4,23 @@ import {
   scheduleSchema,
   successEnvelope,
   type Schedule,
+  scheduleOperations,
 } from '../../contract';
-import { apiRequest } from './client';
+import { requestOperation } from './client';
 import { listRefetchInterval, type StreamStatus } from './events';
 import { optional } from './jobs';
 import { scheduleKeys } from './keys';
-
-const schedulePath = (name: string, action: 'pause' | 'resume') =>
-  `/v1/client/schedules/${encodeURIComponent(name)}/${action}`;
 
 /** Extension: the project's recurring schedules with their firings; null when not offered. */
 export function listSchedules(): Promise<Schedule[] | null> {
   return optional(
     async () =>
-      (await apiRequest('GET', '/v1/client/schedules', successEnvelope(schedulesAnswerSchema))).data
-        .items,
+      (
+        await requestOperation(
+          scheduleOperations.listSchedules,
+          successEnvelope(schedulesAnswerSchema),
+        )
+      ).data.items,
   );
 }
 
@@ -26,13 +28,19 @@ export function listSchedules(): Promise<Schedule[] | null> {
 export async function pauseSchedule(name: string, reason?: string): Promise<Schedule> {
   const body = reason?.trim() ? { reason: reason.trim() } : {};
   return (
-    await apiRequest('POST', schedulePath(name, 'pause'), successEnvelope(scheduleSchema), body)
+    await requestOperation(scheduleOperations.pauseSchedule, successEnvelope(scheduleSchema), {
+      params: { name },
+      body,
+    })
   ).data;
 }
 
 export async function resumeSchedule(name: string): Promise<Schedule> {
-  return (await apiRequest('POST', schedulePath(name, 'resume'), successEnvelope(scheduleSchema)))
-    .data;
+  return (
+    await requestOperation(scheduleOperations.resumeSchedule, successEnvelope(scheduleSchema), {
+      params: { name },
+    })
+  ).data;
 }
 
 /** A firing is recorded a moment after its time: read then, not on the dot. */

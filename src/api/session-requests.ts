@@ -4,15 +4,16 @@ import {
   successEnvelope,
   type Session,
   type SignInRequest,
+  signInOperations,
 } from '../../contract';
-import { apiRequest, isApiError } from './client';
+import { isApiError, requestOperation } from './client';
 
 const sessionEnvelope = successEnvelope(sessionSchema);
 
 /** The browser's session; null from a service that has no sign-in (it answers 404). */
 export async function readSession(): Promise<Session | null> {
   try {
-    return (await apiRequest('GET', '/v1/auth/session', sessionEnvelope)).data;
+    return (await requestOperation(signInOperations.getSession, sessionEnvelope)).data;
   } catch (error) {
     if (isApiError(error) && error.status === 404) return null;
     throw error;
@@ -20,9 +21,9 @@ export async function readSession(): Promise<Session | null> {
 }
 
 export async function signIn(request: SignInRequest): Promise<Session> {
-  return (await apiRequest('POST', '/v1/auth/sign-in', sessionEnvelope, request)).data;
+  return (await requestOperation(signInOperations.signIn, sessionEnvelope, { body: request })).data;
 }
 
 export async function signOut(everywhere: boolean): Promise<void> {
-  await apiRequest('POST', '/v1/auth/sign-out', acceptedBodySchema, { everywhere });
+  await requestOperation(signInOperations.signOut, acceptedBodySchema, { body: { everywhere } });
 }

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { successEnvelope, trendsSchema, type TrendRange } from '../../contract';
-import { apiRequest } from './client';
+import { successEnvelope, trendOperations, trendsSchema, type TrendRange } from '../../contract';
+import { requestOperation } from './client';
 import { trendKeys } from './keys';
 
 /** The service rolls ended jobs up every few seconds; a minute is fresh enough for a trend. */
@@ -12,11 +12,9 @@ export const trendsQuery = (queue: string, range: TrendRange) =>
     queryKey: trendKeys.queue(queue, range),
     queryFn: async () =>
       (
-        await apiRequest(
-          'GET',
-          `/v1/client/trends?${new URLSearchParams({ queue, range })}`,
-          successEnvelope(trendsSchema),
-        )
+        await requestOperation(trendOperations.queueTrends, successEnvelope(trendsSchema), {
+          query: new URLSearchParams({ queue, range }),
+        })
       ).data,
     refetchInterval: TRENDS_REFRESH_MS,
   });

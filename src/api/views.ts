@@ -6,8 +6,9 @@ import {
   savedViewsSchema,
   successEnvelope,
   type SavedView,
+  viewOperations,
 } from '../../contract';
-import { apiRequest } from './client';
+import { requestOperation } from './client';
 import { viewKeys } from './keys';
 
 /** A view of the jobs table: its name and the query string of its URL. */
@@ -16,13 +17,12 @@ export interface TableViewLink {
   search: string;
 }
 
-const viewPath = (name: string) => `/v1/client/views/${encodeURIComponent(name)}`;
-
 /** The views the project shares (extension); read when the menu is shown. */
 export const sharedViewsQuery = queryOptions({
   queryKey: viewKeys.list(),
   queryFn: async (): Promise<SavedView[]> =>
-    (await apiRequest('GET', '/v1/client/views', successEnvelope(savedViewsSchema))).data.items,
+    (await requestOperation(viewOperations.listViews, successEnvelope(savedViewsSchema))).data
+      .items,
   retry: false,
 });
 
@@ -30,7 +30,12 @@ export function useSaveSharedView() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ name, search }: TableViewLink) =>
-      (await apiRequest('PUT', viewPath(name), successEnvelope(savedViewSchema), { search })).data,
+      (
+        await requestOperation(viewOperations.saveView, successEnvelope(savedViewSchema), {
+          params: { name },
+          body: { search },
+        })
+      ).data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: viewKeys.all }),
   });
 }
@@ -39,7 +44,7 @@ export function useDeleteSharedView() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (name: string) => {
-      await apiRequest('DELETE', viewPath(name), acceptedBodySchema);
+      await requestOperation(viewOperations.deleteView, acceptedBodySchema, { params: { name } });
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: viewKeys.all }),
   });

@@ -9,17 +9,19 @@ import {
   webhookSchema,
   type CreateWebhookRequest,
   type UpdateWebhookRequest,
+  webhookOperations,
 } from '../../contract';
-import { apiRequest } from './client';
+import { requestOperation } from './client';
 import { webhookKeys } from './keys';
 
-const webhookPath = (id: string) => `/v1/client/webhooks/${encodeURIComponent(id)}`;
+const onWebhook = (id: string) => ({ params: { id } });
 
 /** The project's webhooks (extension). */
 export const webhookListQuery = queryOptions({
   queryKey: webhookKeys.list(),
   queryFn: async () =>
-    (await apiRequest('GET', '/v1/client/webhooks', successEnvelope(webhooksSchema))).data.items,
+    (await requestOperation(webhookOperations.listWebhooks, successEnvelope(webhooksSchema))).data
+      .items,
 });
 
 /** A webhook's latest deliveries, read every 2 s while one of them is still to be tried. */
@@ -28,10 +30,10 @@ export const webhookDeliveriesQuery = (id: string) =>
     queryKey: webhookKeys.deliveries(id),
     queryFn: async () =>
       (
-        await apiRequest(
-          'GET',
-          `${webhookPath(id)}/deliveries`,
+        await requestOperation(
+          webhookOperations.webhookDeliveries,
           successEnvelope(webhookDeliveriesSchema),
+          onWebhook(id),
         )
       ).data.items,
     refetchInterval: (query) =>
@@ -44,11 +46,10 @@ export function useCreateWebhook() {
   return useMutation({
     mutationFn: async (request: CreateWebhookRequest) =>
       (
-        await apiRequest(
-          'POST',
-          '/v1/client/webhooks',
+        await requestOperation(
+          webhookOperations.createWebhook,
           successEnvelope(createdWebhookSchema),
-          request,
+          { body: request },
         )
       ).data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.list() }),
@@ -60,7 +61,12 @@ export function useUpdateWebhook() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, changes }: { id: string; changes: UpdateWebhookRequest }) =>
-      (await apiRequest('PATCH', webhookPath(id), successEnvelope(webhookSchema), changes)).data,
+      (
+        await requestOperation(webhookOperations.updateWebhook, successEnvelope(webhookSchema), {
+          ...onWebhook(id),
+          body: changes,
+        })
+      ).data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.list() }),
   });
 }
@@ -69,7 +75,7 @@ export function useDeleteWebhook() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (id: string) => {
-      await apiRequest('DELETE', webhookPath(id), acceptedBodySchema);
+      await requestOperation(webhookOperations.deleteWebhook, acceptedBodySchema, onWebhook(id));
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.all }),
   });
@@ -80,8 +86,13 @@ export function useTestWebhook() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (id: string) =>
-      (await apiRequest('POST', `${webhookPath(id)}/test`, successEnvelope(webhookDeliverySchema)))
-        .data,
+      (
+        await requestOperation(
+          webhookOperations.testWebhook,
+          successEnvelope(webhookDeliverySchema),
+          onWebhook(id),
+        )
+      ).data,
     onSuccess: (_delivery, id) =>
       queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(id) }),
   });

@@ -14,7 +14,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
-import type { Session } from '../../contract';
+import type { OperationId, Session } from '../../contract';
 import { capabilitiesQuery, type Capabilities } from '../api/capabilities';
 import { useEngineHealth } from '../api/engine-health';
 import { identityQuery } from '../api/identity';
@@ -33,24 +33,24 @@ interface Entry {
   /** Only where the service has it: a link to a page that can only say "none" is noise. */
   needs?: keyof Capabilities;
   /** Only for a role that may use the page: the operation it is for. */
-  operation?: readonly [method: string, path: string];
+  operation?: OperationId;
 }
 
 const LINKS: readonly Entry[] = [
   { to: '/', label: 'Overview' },
-  { to: '/submit', label: 'Submit a job', operation: ['POST', '/v1/client/job'] },
+  { to: '/submit', label: 'Submit a job', operation: 'submitJob' },
   { to: '/jobs', label: 'Jobs' },
   { to: '/schedules', label: 'Schedules', needs: 'schedules' },
   {
     to: '/webhooks',
     label: 'Webhooks',
     needs: 'webhooks',
-    operation: ['GET', '/v1/client/webhooks'],
+    operation: 'listWebhooks',
   },
-  { to: '/keys', label: 'API keys', needs: 'keys', operation: ['GET', '/v1/client/keys'] },
-  { to: '/members', label: 'Members', needs: 'members', operation: ['GET', '/v1/client/members'] },
+  { to: '/keys', label: 'API keys', needs: 'keys', operation: 'listKeys' },
+  { to: '/members', label: 'Members', needs: 'members', operation: 'listMembers' },
   // The trail is its admins'.
-  { to: '/audit', label: 'Audit', needs: 'audit', operation: ['GET', '/v1/client/audit'] },
+  { to: '/audit', label: 'Audit', needs: 'audit', operation: 'listAuditEvents' },
   { to: '/settings', label: 'Settings' },
 ];
 
@@ -70,14 +70,14 @@ function NavEntry({ entry, onClick }: { entry: Entry; onClick: () => void }) {
 /** An entry shown only once the role is known to allow it. */
 function RoleNavEntry({
   entry,
-  operation: [method, path],
+  operation,
   onClick,
 }: {
   entry: Entry;
-  operation: readonly [string, string];
+  operation: OperationId;
   onClick: () => void;
 }) {
-  return useCan(method, path).allowed ? <NavEntry entry={entry} onClick={onClick} /> : null;
+  return useCan(operation).allowed ? <NavEntry entry={entry} onClick={onClick} /> : null;
 }
 
 /** Who acts: a local administrator, a signed-in user (with their projects), or a key. */

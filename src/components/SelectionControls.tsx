@@ -57,7 +57,7 @@ export function SelectAllCheckbox({
  */
 export function CancelSelected({ jobs, onDone }: { jobs: CancelTarget[]; onDone: () => void }) {
   const [opened, dialog] = useDisclosure();
-  const permission = useCan('POST', '/v1/client/job/{job_id}/cancel');
+  const permission = useCan('cancelJob');
   return (
     <>
       <Text size="sm" c="dimmed" data-testid="selection-count">

@@ -4,7 +4,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
-import { roleAllows, roleFor, type Role, type WhoAmI } from '../../contract';
+import { roleAllows, roleOf, type Role, type WhoAmI } from '../../contract';
 import type { Capabilities } from '../api/capabilities';
 import { serviceKeys } from '../api/keys';
 import { testTheme } from './theme';
@@ -69,7 +69,7 @@ export const whoAmI = (role: Role): WhoAmI => ({
 
 /** Has the client know, as whoami would say, that the key is of project demo with `role`. */
 export function knowRole(client: QueryClient, role: Role) {
-  client.setQueryData(serviceKeys.roleTable(), { roleAllows, roleFor });
+  client.setQueryData(serviceKeys.roleTable(), { roleAllows, roleOf });
   client.setQueryData(serviceKeys.identity(), whoAmI(role));
 }
 

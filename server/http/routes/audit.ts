@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import {
   CURSOR_MESSAGE,
-  auditQuerySchema,
   type AuditEvent,
   type AuditPage,
+  auditOperations,
 } from '../../../contract';
+import { operationRoute } from '../operation-route';
 import type { AuditTrail } from '../../jobs/audit';
 import type { AuditEntry } from '../../jobs/ports';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
-import type { Query } from '../query-rule';
 import type { PositionCodec } from '../positions';
 
 const toAuditEvent = (entry: AuditEntry): AuditEvent => ({
@@ -33,35 +33,29 @@ export function auditRoutes(
   app: FastifyInstance,
   { trail, positions }: { trail: AuditTrail; positions: PositionCodec },
 ): void {
-  app.get<Query<typeof auditQuerySchema>>(
-    '/v1/client/audit',
-    { config: { query: auditQuerySchema } },
-    async (request) => {
-      const { query } = request;
-      const { project } = principalOf(request);
-      const beforeSeq =
-        query.cursor === undefined
-          ? undefined
-          : positions.decode(cursorScope(project), query.cursor);
-      if (beforeSeq === null) throw new HttpError(400, `cursor: ${CURSOR_MESSAGE}`);
-      const items = await trail.list(project, {
-        actor: query.actor,
-        action: query.action,
-        target: query.target,
-        since: query.since === undefined ? undefined : Date.parse(query.since),
-        until: query.until === undefined ? undefined : Date.parse(query.until),
-        beforeSeq,
-        limit: query.limit,
-      });
-      const last = items.at(-1);
-      const page: AuditPage = {
-        items: items.map(toAuditEvent),
-        next_cursor:
-          items.length === query.limit && last
-            ? positions.encode(cursorScope(project), last.seq)
-            : null,
-      };
-      return { ok: true, data: page };
-    },
-  );
+  operationRoute(app, auditOperations.listAuditEvents, async (request) => {
+    const { query } = request;
+    const { project } = principalOf(request);
+    const beforeSeq =
+      query.cursor === undefined ? undefined : positions.decode(cursorScope(project), query.cursor);
+    if (beforeSeq === null) throw new HttpError(400, `cursor: ${CURSOR_MESSAGE}`);
+    const items = await trail.list(project, {
+      actor: query.actor,
+      action: query.action,
+      target: query.target,
+      since: query.since === undefined ? undefined : Date.parse(query.since),
+      until: query.until === undefined ? undefined : Date.parse(query.until),
+      beforeSeq,
+      limit: query.limit,
+    });
+    const last = items.at(-1);
+    const page: AuditPage = {
+      items: items.map(toAuditEvent),
+      next_cursor:
+        items.length === query.limit && last
+          ? positions.encode(cursorScope(project), last.seq)
+          : null,
+    };
+    return { ok: true, data: page };
+  });
 }

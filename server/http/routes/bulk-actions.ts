@@ -1,19 +1,19 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   BULK_RESULT_COLUMNS,
   bulkActionRequestSchema,
   type BulkAction,
   type BulkDryRun,
+  bulkActionOperations,
 } from '../../../contract';
+import { operationRoute } from '../operation-route';
 import { cancelPlanOf, type BulkActions, type BulkPlan } from '../../jobs/bulk-actions';
 import type { BulkActionRecord, BulkResultRecord } from '../../jobs/model';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { filterFieldsOf, jobFilterOf } from '../job-filter';
 import { parseBodyOrThrow } from '../parse';
-
-type ActionRequest = FastifyRequest<{ Params: { id: string } }>;
 
 const isoOf = (time: number) => new Date(time).toISOString();
 
@@ -61,7 +61,7 @@ async function* csvOf(pages: AsyncIterable<BulkResultRecord[]>) {
 
 /** Extension: actions on every job a filter matches (the console's "select all matching"). */
 export function bulkActionRoutes(app: FastifyInstance, bulk: BulkActions): void {
-  app.post('/v1/client/bulk-actions', async (request, reply) => {
+  operationRoute(app, bulkActionOperations.startBulkAction, async (request, reply) => {
     const body = parseBodyOrThrow(bulkActionRequestSchema, request.body);
     const { project, actor } = principalOf(request);
     const filter = jobFilterOf(body.filter);
@@ -75,23 +75,23 @@ export function bulkActionRoutes(app: FastifyInstance, bulk: BulkActions): void 
     return reply.code(202).send({ ok: true, data: toBulkAction(action) });
   });
 
-  app.get('/v1/client/bulk-actions', async (request) => {
+  operationRoute(app, bulkActionOperations.listBulkActions, async (request) => {
     const items = await bulk.list(principalOf(request).project);
     return { ok: true, data: { items: items.map(toBulkAction) } };
   });
 
-  app.get('/v1/client/bulk-actions/:id', async (request: ActionRequest) => {
+  operationRoute(app, bulkActionOperations.getBulkAction, async (request) => {
     const action = await bulk.get(principalOf(request).project, request.params.id);
     return { ok: true, data: toBulkAction(action) };
   });
 
-  app.post('/v1/client/bulk-actions/:id/stop', async (request: ActionRequest) => {
+  operationRoute(app, bulkActionOperations.stopBulkAction, async (request) => {
     const action = await bulk.stopAction(principalOf(request).project, request.params.id);
     audit(request, 'bulk.stop', action.id);
     return { ok: true, data: toBulkAction(action) };
   });
 
-  app.get('/v1/client/bulk-actions/:id/results', async (request: ActionRequest, reply) => {
+  operationRoute(app, bulkActionOperations.bulkActionResults, async (request, reply) => {
     const { id } = request.params;
     const pages = bulk.results(principalOf(request).project, id);
     // The first page is read before the answer starts: an unknown id is still a 404 envelope.

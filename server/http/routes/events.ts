@@ -6,7 +6,9 @@ import {
   MAX_REPLAY_CHANGES,
   RESET_EVENT,
   eventsQuerySchema,
+  eventOperations,
 } from '../../../contract';
+import { operationRoute } from '../operation-route';
 import type { ChangeFeed } from '../../jobs/change-feed';
 import type { ServiceMetrics } from '../../observability/metrics';
 import type { JobReadModel } from '../../jobs/read-model';
@@ -62,34 +64,30 @@ export function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): 
     for (const stream of open) stream.end();
   });
 
-  app.get<Query<typeof eventsQuerySchema>>(
-    '/v1/client/events',
-    { config: { query: eventsQuerySchema } },
-    async (request, reply) => {
-      const { keyId } = principalOf(request);
-      const cursor = resumeCursor(request, options.positions);
-      const streams = perKey.get(keyId) ?? 0;
-      if (streams >= options.streamsPerKey) {
-        throw new HttpError(
-          429,
-          `events: at most ${options.streamsPerKey} event streams per API key at once; close one first`,
-        );
-      }
-      perKey.set(keyId, streams + 1);
-      const stream = new EventStream(request, reply, options, pages, rounds, cursor);
-      open.add(stream);
-      stream.onEnd(() => {
-        open.delete(stream);
-        const left = (perKey.get(keyId) ?? 1) - 1;
-        if (left > 0) perKey.set(keyId, left);
-        else perKey.delete(keyId);
-      });
-      await stream.start().catch((error: unknown) => {
-        request.log.warn({ err: error }, 'event stream could not start');
-        stream.end();
-      });
-    },
-  );
+  operationRoute(app, eventOperations.streamEvents, async (request, reply) => {
+    const { keyId } = principalOf(request);
+    const cursor = resumeCursor(request, options.positions);
+    const streams = perKey.get(keyId) ?? 0;
+    if (streams >= options.streamsPerKey) {
+      throw new HttpError(
+        429,
+        `events: at most ${options.streamsPerKey} event streams per API key at once; close one first`,
+      );
+    }
+    perKey.set(keyId, streams + 1);
+    const stream = new EventStream(request, reply, options, pages, rounds, cursor);
+    open.add(stream);
+    stream.onEnd(() => {
+      open.delete(stream);
+      const left = (perKey.get(keyId) ?? 1) - 1;
+      if (left > 0) perKey.set(keyId, left);
+      else perKey.delete(keyId);
+    });
+    await stream.start().catch((error: unknown) => {
+      request.log.warn({ err: error }, 'event stream could not start');
+      stream.end();
+    });
+  });
 }
 
 /** Where a stream resumes: after Last-Event-ID, else after `since`; null: from now. */

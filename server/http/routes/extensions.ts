@@ -1,16 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Query } from '../query-rule';
 import {
   MAX_COUNTED_JOBS,
   SCHEDULE_LIMITS,
   type AuditAction,
-  arrayChildrenQuerySchema,
   attemptLogsPathSchema,
-  jobListQuerySchema,
-  jobLogsQuerySchema,
+  jobOperations,
   pauseRequestSchema,
   queueMaxRunningSchema,
+  definitionOperations,
+  identityOperations,
+  queueControlOperations,
+  queueOperations,
+  scheduleOperations,
 } from '../../../contract';
+import { operationRoute } from '../operation-route';
+import { listPageOf, nextCursorOf } from '../list-page';
 import type { JobReadModel } from '../../jobs/read-model';
 import type { QueueControlChange } from '../../jobs/ports';
 import type { QueueControls } from '../../jobs/queue-controls';
@@ -20,7 +24,6 @@ import { audit } from '../audit';
 import { principalOf, whoAmIOf } from '../auth';
 import { HttpError } from '../errors';
 import { jobFilterOf } from '../job-filter';
-import { listPageOf, nextCursorOf } from '../list-page';
 import { parseBodyOrThrow, parseOrThrow } from '../parse';
 import type { PositionCodec } from '../positions';
 import {
@@ -36,7 +39,6 @@ import {
   toSchedule,
   toTransition,
 } from '../presenters';
-import type { JobParams } from './jobs';
 
 type QueueRequest = { Params: { queue: string } };
 
@@ -53,50 +55,42 @@ export function extensionRoutes(
   },
 ): void {
   const { scheduler, controls, version, engine, positions } = options;
-  app.get<Query<typeof jobListQuerySchema>>(
-    '/v1/client/jobs',
-    { config: { query: jobListQuerySchema } },
-    async (request) => {
-      const { query } = request;
-      const { project } = principalOf(request);
-      const idSuffix = query.id_suffix?.toLowerCase();
-      const filter = { ...jobFilterOf(query), idSuffix, project };
-      const page = listPageOf(query, project, positions);
-      const [jobs, counted] = await Promise.all([
-        reads.list({ ...filter, limit: query.limit, ...page }),
-        reads.count(filter, MAX_COUNTED_JOBS),
-      ]);
-      const last = jobs.length === query.limit ? jobs.at(-1) : undefined;
-      return {
-        ok: true,
-        data: {
-          items: jobs.map(toJobListItem),
-          total: Math.min(counted, MAX_COUNTED_JOBS),
-          total_exact: counted <= MAX_COUNTED_JOBS,
-          next_cursor: last ? nextCursorOf(last, project, page.sort, positions) : null,
-        },
-      };
-    },
-  );
+  operationRoute(app, jobOperations.listJobs, async (request) => {
+    const { query } = request;
+    const { project } = principalOf(request);
+    const idSuffix = query.id_suffix?.toLowerCase();
+    const filter = { ...jobFilterOf(query), idSuffix, project };
+    const page = listPageOf(query, project, positions);
+    const [jobs, counted] = await Promise.all([
+      reads.list({ ...filter, limit: query.limit, ...page }),
+      reads.count(filter, MAX_COUNTED_JOBS),
+    ]);
+    const last = jobs.length === query.limit ? jobs.at(-1) : undefined;
+    return {
+      ok: true,
+      data: {
+        items: jobs.map(toJobListItem),
+        total: Math.min(counted, MAX_COUNTED_JOBS),
+        total_exact: counted <= MAX_COUNTED_JOBS,
+        next_cursor: last ? nextCursorOf(last, project, page.sort, positions) : null,
+      },
+    };
+  });
 
-  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/transitions', async (request) => {
+  operationRoute(app, jobOperations.getJobTransitions, async (request) => {
     const items = await reads.transitions(principalOf(request).project, request.params.job_id);
     return { ok: true, data: { items: items.map(toTransition) } };
   });
 
-  app.get<{ Params: JobParams } & Query<typeof jobLogsQuerySchema>>(
-    '/v1/client/job/:job_id/logs',
-    { config: { query: jobLogsQuerySchema } },
-    async (request) => {
-      const { since } = request.query;
-      const after = since === undefined ? null : toLogInstant(since);
-      if (after === undefined) throw new HttpError(400, 'since: is not a valid time');
-      const logs = await reads.logs(principalOf(request).project, request.params.job_id, after);
-      return { ok: true, data: toJobLogs(logs) };
-    },
-  );
+  operationRoute(app, jobOperations.getJobLogs, async (request) => {
+    const { since } = request.query;
+    const after = since === undefined ? null : toLogInstant(since);
+    if (after === undefined) throw new HttpError(400, 'since: is not a valid time');
+    const logs = await reads.logs(principalOf(request).project, request.params.job_id, after);
+    return { ok: true, data: toJobLogs(logs) };
+  });
 
-  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/attempts', async (request) => {
+  operationRoute(app, jobOperations.getJobAttempts, async (request) => {
     const { job, items } = await reads.attempts(
       principalOf(request).project,
       request.params.job_id,
@@ -104,41 +98,34 @@ export function extensionRoutes(
     return { ok: true, data: toAttempts(job, items) };
   });
 
-  app.get<{ Params: JobParams & { attempt: string } }>(
-    '/v1/client/job/:job_id/attempts/:attempt/logs',
-    async (request) => {
-      const { job_id, attempt } = parseOrThrow(attemptLogsPathSchema, request.params);
-      const { project } = principalOf(request);
-      const logs = await reads.attemptLogs(project, job_id, attempt);
-      return { ok: true, data: toJobLogs({ ...logs, next: null }) };
-    },
-  );
+  operationRoute(app, jobOperations.getJobAttemptLogs, async (request) => {
+    const { job_id, attempt } = parseOrThrow(attemptLogsPathSchema, request.params);
+    const { project } = principalOf(request);
+    const logs = await reads.attemptLogs(project, job_id, attempt);
+    return { ok: true, data: toJobLogs({ ...logs, next: null }) };
+  });
 
-  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/dependencies', async (request) => {
+  operationRoute(app, jobOperations.getJobDependencies, async (request) => {
     const found = await reads.dependencies(principalOf(request).project, request.params.job_id);
     return { ok: true, data: toDependencies(found) };
   });
 
-  app.get<{ Params: JobParams } & Query<typeof arrayChildrenQuerySchema>>(
-    '/v1/client/job/:job_id/array',
-    { config: { query: arrayChildrenQuerySchema } },
-    async (request) => {
-      const { query } = request;
-      const found = await reads.array(principalOf(request).project, request.params.job_id, {
-        states: query.state,
-        afterIndex: query.cursor === undefined ? -1 : Number(query.cursor),
-        limit: query.limit,
-      });
-      return { ok: true, data: toArray(found) };
-    },
-  );
+  operationRoute(app, jobOperations.getJobArray, async (request) => {
+    const { query } = request;
+    const found = await reads.array(principalOf(request).project, request.params.job_id, {
+      states: query.state,
+      afterIndex: query.cursor === undefined ? -1 : Number(query.cursor),
+      limit: query.limit,
+    });
+    return { ok: true, data: toArray(found) };
+  });
 
-  app.get<{ Params: JobParams }>('/v1/client/job/:job_id/execution', async (request) => {
+  operationRoute(app, jobOperations.getJobExecution, async (request) => {
     const execution = await reads.execution(principalOf(request).project, request.params.job_id);
     return { ok: true, data: toJobExecution(execution) };
   });
 
-  app.get('/v1/client/queues', async (request) => {
+  operationRoute(app, queueOperations.listQueues, async (request) => {
     const queues = await reads.queues(principalOf(request).project);
     return { ok: true, data: { items: queues.map(toQueueSummary) } };
   });
@@ -157,16 +144,16 @@ export function extensionRoutes(
     const [overview] = await reads.queues(project, queue);
     return { ok: true, data: toQueueSummary(overview!) };
   };
-  app.post<QueueRequest>('/v1/client/queues/:queue/pause', (request) => {
+  operationRoute(app, queueControlOperations.pauseQueue, (request) => {
     const { reason } = parseBodyOrThrow(pauseRequestSchema, request.body);
     return changeQueue(request, { paused: { reason: reason ?? null } }, 'queue.pause', {
       reason: reason ?? null,
     });
   });
-  app.post<QueueRequest>('/v1/client/queues/:queue/resume', (request) =>
+  operationRoute(app, queueControlOperations.resumeQueue, (request) =>
     changeQueue(request, { paused: false }, 'queue.resume'),
   );
-  app.post<QueueRequest>('/v1/client/queues/:queue/max-running', (request) => {
+  operationRoute(app, queueControlOperations.setQueueMaxRunning, (request) => {
     const body = parseBodyOrThrow(queueMaxRunningSchema, request.body);
     return changeQueue(request, { maxRunning: body.max_running }, 'queue.max_running', {
       max_running: body.max_running,
@@ -174,12 +161,12 @@ export function extensionRoutes(
   });
 
   const shown = { next: SCHEDULE_LIMITS.nextShown, recent: SCHEDULE_LIMITS.recentShown };
-  app.get('/v1/client/schedules', async (request) => {
+  operationRoute(app, scheduleOperations.listSchedules, async (request) => {
     const views = await scheduler.list(principalOf(request).project, shown.next, shown.recent);
     return { ok: true, data: { items: views.map(toSchedule) } };
   });
 
-  app.post<{ Params: { name: string } }>('/v1/client/schedules/:name/pause', async (request) => {
+  operationRoute(app, scheduleOperations.pauseSchedule, async (request) => {
     const { reason } = parseBodyOrThrow(pauseRequestSchema, request.body);
     const { project } = principalOf(request);
     const view = await scheduler.setPaused(
@@ -193,14 +180,14 @@ export function extensionRoutes(
     return { ok: true, data: toSchedule(view) };
   });
 
-  app.post<{ Params: { name: string } }>('/v1/client/schedules/:name/resume', async (request) => {
+  operationRoute(app, scheduleOperations.resumeSchedule, async (request) => {
     const { project } = principalOf(request);
     const view = await scheduler.setPaused(project, request.params.name, false, null, shown);
     audit(request, 'schedule.resume', request.params.name);
     return { ok: true, data: toSchedule(view) };
   });
 
-  app.get('/v1/client/whoami', (request) =>
+  operationRoute(app, identityOperations.whoAmI, (request) =>
     Promise.resolve({
       ok: true,
       data: {
@@ -215,7 +202,7 @@ export function extensionRoutes(
     }),
   );
 
-  app.get('/v1/client/definitions', (request) => {
+  operationRoute(app, definitionOperations.listDefinitions, (request) => {
     const definitions = reads.definitions(principalOf(request).project);
     return Promise.resolve({ ok: true, data: { items: definitions.map(toDefinitionSummary) } });
   });

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import type { SubmitJobRequest } from '../../../contract';
+import { jobOperations, type SubmitJobRequest } from '../../../contract';
 import type { JobService } from '../../jobs/job-service';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { HttpError } from '../errors';
+import { operationRoute } from '../operation-route';
 import { parseOrThrow } from '../parse';
 import { toJobRecord } from '../presenters';
 
@@ -13,13 +14,9 @@ interface JobRoutesOptions {
   submitSchema: z.ZodType<SubmitJobRequest>;
 }
 
-export interface JobParams {
-  job_id: string;
-}
-
 /** The spec's three operations: Job Submit, Job Detail, Cancel Job. */
 export function jobRoutes(app: FastifyInstance, { service, submitSchema }: JobRoutesOptions): void {
-  app.post('/v1/client/job', async (request, reply) => {
+  operationRoute(app, jobOperations.submitJob, async (request, reply) => {
     if (request.body === undefined) {
       throw new HttpError(400, 'body: missing; send the job submission payload as a JSON object');
     }
@@ -34,12 +31,12 @@ export function jobRoutes(app: FastifyInstance, { service, submitSchema }: JobRo
     return reply.code(202).send({ ok: true, data: { id } });
   });
 
-  app.get<{ Params: JobParams }>('/v1/client/job/:job_id', async (request) => {
+  operationRoute(app, jobOperations.getJob, async (request) => {
     const job = await service.detail(principalOf(request).project, request.params.job_id);
     return { ok: true, data: toJobRecord(job) };
   });
 
-  app.post<{ Params: JobParams }>('/v1/client/job/:job_id/cancel', async (request, reply) => {
+  operationRoute(app, jobOperations.cancelJob, async (request, reply) => {
     const { project, actor } = principalOf(request);
     await service.cancel(project, request.params.job_id, actor);
     audit(request, 'job.cancel', request.params.job_id);

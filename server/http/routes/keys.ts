@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { KEY_LIMITS, createApiKeySchema, type ApiKey } from '../../../contract';
+import { KEY_LIMITS, createApiKeySchema, type ApiKey, keyOperations } from '../../../contract';
+import { operationRoute } from '../operation-route';
 import type { ApiKeyInfo, KeyStore } from '../../store/ports';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
@@ -22,12 +23,12 @@ const toApiKey = (key: ApiKeyInfo): ApiKey => ({
 
 /** Extension: the project's API keys, for its admins (the key itself only in the creation's answer). */
 export function keyRoutes(app: FastifyInstance, keys: KeyStore): void {
-  app.get('/v1/client/keys', async (request) => {
+  operationRoute(app, keyOperations.listKeys, async (request) => {
     const items = await keys.list(principalOf(request).project);
     return { ok: true, data: { items: items.reverse().map(toApiKey) } };
   });
 
-  app.post('/v1/client/keys', async (request, reply) => {
+  operationRoute(app, keyOperations.createKey, async (request, reply) => {
     const body = parseBodyOrThrow(createApiKeySchema, request.body);
     const { project, actor } = principalOf(request);
     const now = Date.now();
@@ -50,12 +51,16 @@ export function keyRoutes(app: FastifyInstance, keys: KeyStore): void {
     return reply.code(201).send({ ok: true, data: { ...toApiKey(info!), key } });
   });
 
-  app.delete('/v1/client/keys/:id', async (request: FastifyRequest<{ Params: { id: string } }>) => {
-    const { id } = request.params;
-    if (!(await keys.revoke(id, principalOf(request).project))) {
-      throw new HttpError(404, `id: no key "${id}" in this project`);
-    }
-    audit(request, 'key.revoke', id);
-    return { ok: true };
-  });
+  operationRoute(
+    app,
+    keyOperations.revokeKey,
+    async (request: FastifyRequest<{ Params: { id: string } }>) => {
+      const { id } = request.params;
+      if (!(await keys.revoke(id, principalOf(request).project))) {
+        throw new HttpError(404, `id: no key "${id}" in this project`);
+      }
+      audit(request, 'key.revoke', id);
+      return { ok: true };
+    },
+  );
 }

@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { memberPathSchema, putMemberSchema, type Member } from '../../../contract';
+import {
+  memberPathSchema,
+  putMemberSchema,
+  type Member,
+  memberOperations,
+} from '../../../contract';
+import { operationRoute } from '../operation-route';
 import type { MemberRecord, MemberStore } from '../../store/ports';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
@@ -25,12 +31,12 @@ const identityOf = (request: MemberRequest) =>
 
 /** Extension: who signs in to the project and with which role, for its admins. */
 export function memberRoutes(app: FastifyInstance, members: MemberStore): void {
-  app.get('/v1/client/members', async (request) => {
+  operationRoute(app, memberOperations.listMembers, async (request) => {
     const items = await members.list(principalOf(request).project);
     return { ok: true, data: { items: items.map(toMember) } };
   });
 
-  app.put('/v1/client/members/:identity', async (request: MemberRequest, reply) => {
+  operationRoute(app, memberOperations.putMember, async (request: MemberRequest, reply) => {
     const identity = identityOf(request);
     const { role } = parseBodyOrThrow(putMemberSchema, request.body);
     const { project, actor } = principalOf(request);
@@ -41,7 +47,7 @@ export function memberRoutes(app: FastifyInstance, members: MemberStore): void {
     return reply.code(change === 'added' ? 201 : 200).send({ ok: true, data: toMember(member) });
   });
 
-  app.delete('/v1/client/members/:identity', async (request: MemberRequest) => {
+  operationRoute(app, memberOperations.removeMember, async (request: MemberRequest) => {
     const identity = identityOf(request);
     const change = await members.remove(principalOf(request).project, identity);
     if (change === 'last-admin') throw new HttpError(409, LAST_ADMIN);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { signInSchema, signOutSchema, type Session } from '../../../contract';
+import { signInSchema, signOutSchema, type Session, signInOperations } from '../../../contract';
+import { operationRoute } from '../operation-route';
 import { csrfMatches, csrfTokenOf, type ConsoleSessions } from '../../auth/console-sessions';
 import type { OidcSignIn } from '../../auth/oidc-sign-in';
 import type { SignInMode } from '../../auth/sign-in-mode';
@@ -42,12 +43,12 @@ export function signInRoutes(app: FastifyInstance, options: SignInRouteOptions):
     };
   };
 
-  app.get('/v1/auth/session', async (request, reply) => {
+  operationRoute(app, signInOperations.getSession, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     return { ok: true, data: await sessionAnswer(sessionTokenOf(request, cookie)) };
   });
 
-  app.post('/v1/auth/sign-in', async (request, reply) => {
+  operationRoute(app, signInOperations.signIn, async (request, reply) => {
     // Guesses count against the same per-address limit as guessed keys.
     await refuseOverFailureLimit(request, reply, options.failures, 'sign-in');
     const { email, password } = parseBodyOrThrow(signInSchema, request.body);
@@ -79,7 +80,7 @@ export function signInRoutes(app: FastifyInstance, options: SignInRouteOptions):
     return { ok: true, data: answer };
   });
 
-  app.post('/v1/auth/sign-out', async (request, reply) => {
+  operationRoute(app, signInOperations.signOut, async (request, reply) => {
     const { everywhere } = parseBodyOrThrow(signOutSchema, request.body);
     const token = sessionTokenOf(request, cookie);
     if (!token || !(await sessions.resolve(token))) {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { trendsQuerySchema, type Trends } from '../../../contract';
+import { trendOperations, type Trends } from '../../../contract';
+import { operationRoute } from '../operation-route';
 import type { DurationFigures, QueueTrends, TrendsReader } from '../../jobs/trends';
 import { principalOf } from '../auth';
-import type { Query } from '../query-rule';
 
 const msOf = (value: number | null) => (value === null ? null : Math.round(value));
 
@@ -26,13 +26,9 @@ const toTrends = (trends: QueueTrends): Trends => ({
 
 /** Extension: a queue's jobs ended per hour or day, and their waiting and run times. */
 export function trendRoutes(app: FastifyInstance, trends: TrendsReader): void {
-  app.get<Query<typeof trendsQuerySchema>>(
-    '/v1/client/trends',
-    { config: { query: trendsQuerySchema } },
-    async (request) => {
-      const { queue, range } = request.query;
-      const project = principalOf(request).project;
-      return { ok: true, data: toTrends(await trends(project, queue, range)) };
-    },
-  );
+  operationRoute(app, trendOperations.queueTrends, async (request) => {
+    const { queue, range } = request.query;
+    const project = principalOf(request).project;
+    return { ok: true, data: toTrends(await trends(project, queue, range)) };
+  });
 }

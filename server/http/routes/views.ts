@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { VIEW_LIMITS, saveViewSchema, viewPathSchema, type SavedView } from '../../../contract';
+import {
+  VIEW_LIMITS,
+  saveViewSchema,
+  viewPathSchema,
+  type SavedView,
+  viewOperations,
+} from '../../../contract';
+import { operationRoute } from '../operation-route';
 import type { SavedViewRecord, ViewStore } from '../../store/ports';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
@@ -19,12 +26,12 @@ const viewName = (request: ViewRequest) => parseOrThrow(viewPathSchema, request.
 
 /** Extension: the jobs table's views a project shares (the console's "Views" menu). */
 export function viewRoutes(app: FastifyInstance, views: ViewStore): void {
-  app.get('/v1/client/views', async (request) => {
+  operationRoute(app, viewOperations.listViews, async (request) => {
     const items = await views.list(principalOf(request).project);
     return { ok: true, data: { items: items.map(toSavedView) } };
   });
 
-  app.put('/v1/client/views/:name', async (request: ViewRequest) => {
+  operationRoute(app, viewOperations.saveView, async (request: ViewRequest) => {
     const name = viewName(request);
     const { search } = parseBodyOrThrow(saveViewSchema, request.body);
     const { project, actor } = principalOf(request);
@@ -40,7 +47,7 @@ export function viewRoutes(app: FastifyInstance, views: ViewStore): void {
     return { ok: true, data: toSavedView(view) };
   });
 
-  app.delete('/v1/client/views/:name', async (request: ViewRequest) => {
+  operationRoute(app, viewOperations.deleteView, async (request: ViewRequest) => {
     const name = viewName(request);
     if (!(await views.remove(principalOf(request).project, name))) {
       throw new HttpError(404, `name: no view "${name}" in this project`);

@@ -1,18 +1,18 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   createWebhookSchema,
   labelSelectorText,
   updateWebhookSchema,
   type Webhook,
   type WebhookDelivery,
+  webhookOperations,
 } from '../../../contract';
+import { operationRoute } from '../operation-route';
 import type { DeliveryRecord, WebhookRecord } from '../../jobs/model';
 import type { Webhooks } from '../../jobs/webhooks';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { parseBodyOrThrow } from '../parse';
-
-type WebhookRequest = FastifyRequest<{ Params: { id: string } }>;
 
 const iso = (time: number) => new Date(time).toISOString();
 
@@ -54,7 +54,7 @@ const auditedWebhook = (webhook: WebhookRecord) => ({
 
 /** Extension: a project's webhooks, their delivery log, and a test event. */
 export function webhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
-  app.post('/v1/client/webhooks', async (request, reply) => {
+  operationRoute(app, webhookOperations.createWebhook, async (request, reply) => {
     const body = parseBodyOrThrow(createWebhookSchema, request.body);
     const { project, actor } = principalOf(request);
     const { webhook, secret } = await webhooks.create(project, actor, {
@@ -68,17 +68,17 @@ export function webhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
     return reply.code(201).send({ ok: true, data: { ...toWebhook(webhook), secret } });
   });
 
-  app.get('/v1/client/webhooks', async (request) => {
+  operationRoute(app, webhookOperations.listWebhooks, async (request) => {
     const items = await webhooks.list(principalOf(request).project);
     return { ok: true, data: { items: items.map(toWebhook) } };
   });
 
-  app.get('/v1/client/webhooks/:id', async (request: WebhookRequest) => {
+  operationRoute(app, webhookOperations.getWebhook, async (request) => {
     const webhook = await webhooks.get(principalOf(request).project, request.params.id);
     return { ok: true, data: toWebhook(webhook) };
   });
 
-  app.patch('/v1/client/webhooks/:id', async (request: WebhookRequest) => {
+  operationRoute(app, webhookOperations.updateWebhook, async (request) => {
     const changes = parseBodyOrThrow(updateWebhookSchema, request.body);
     const webhook = await webhooks.update(principalOf(request).project, request.params.id, changes);
     audit(request, 'webhook.update', webhook.id, {
@@ -88,19 +88,19 @@ export function webhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
     return { ok: true, data: toWebhook(webhook) };
   });
 
-  app.delete('/v1/client/webhooks/:id', async (request: WebhookRequest) => {
+  operationRoute(app, webhookOperations.deleteWebhook, async (request) => {
     await webhooks.remove(principalOf(request).project, request.params.id);
     audit(request, 'webhook.delete', request.params.id);
     return { ok: true };
   });
 
-  app.post('/v1/client/webhooks/:id/test', async (request: WebhookRequest, reply) => {
+  operationRoute(app, webhookOperations.testWebhook, async (request, reply) => {
     const delivery = await webhooks.test(principalOf(request).project, request.params.id);
     audit(request, 'webhook.test', request.params.id, { delivery: delivery.id });
     return reply.code(202).send({ ok: true, data: toDelivery(delivery) });
   });
 
-  app.get('/v1/client/webhooks/:id/deliveries', async (request: WebhookRequest) => {
+  operationRoute(app, webhookOperations.webhookDeliveries, async (request) => {
     const items = await webhooks.deliveries(principalOf(request).project, request.params.id);
     return { ok: true, data: { items: items.map(toDelivery) } };
   });

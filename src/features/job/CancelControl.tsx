@@ -36,7 +36,7 @@ export function CancelButton({ job, childrenLeft }: { job: JobRecord; childrenLe
   const pending = pendingCancelsStore.use()[job.id];
   const mutation = useCancelJob();
   const wording = stopWording(useStopGrace(job));
-  const permission = useCan('POST', '/v1/client/job/{job_id}/cancel');
+  const permission = useCan('cancelJob');
   const confirm = () =>
     mutation.mutate(job.id, {
       onSuccess: () => {

@@ -20,7 +20,7 @@ import { CancelButton } from './CancelControl';
 export function JobHeader({ job, array }: { job: JobRecord; array: ArrayAnswer | null }) {
   const capabilities = useCapabilities().data;
   // Both open the submit form: nothing to offer a role that may not submit.
-  const canSubmit = useCan('POST', '/v1/client/job').allowed;
+  const canSubmit = useCan('submitJob').allowed;
   // This browser's own submissions, or any job whose execution the service describes.
   const describable = capabilities?.execution === true;
   // By hand: what ended without its work done, once the service's own retries (if any) gave up.

@@ -19,7 +19,7 @@ export function BulkActionControls({
 }) {
   const named = (verb: string) => (naming ? `${verb}: ${naming}` : undefined);
   const stop = useStopBulkAction();
-  const permission = useCan('POST', '/v1/client/bulk-actions/{id}/stop');
+  const permission = useCan('stopBulkAction');
   const [download, setDownload] = useState<unknown>(null);
   return (
     <Stack gap="xs">

@@ -11,7 +11,7 @@ type View = 'project' | 'recent';
 export default function JobsPage() {
   const capabilities = useCapabilities();
   const [search, setSearch] = useSearchParams();
-  const canSubmit = useCan('POST', '/v1/client/job').allowed;
+  const canSubmit = useCan('submitJob').allowed;
   const listed = capabilities.data?.jobList ?? false;
   const view: View = search.get('view') === 'recent' || !listed ? 'recent' : 'project';
   return (

@@ -34,7 +34,7 @@ export function MatchingSelected({
   const [opened, dialog] = useDisclosure();
   // The filter as it is when the dialog opens: a sliding "last 24 h" must not move under it.
   const [fixed, setFixed] = useState<BulkFilter>({});
-  const permission = useCan('POST', '/v1/client/bulk-actions');
+  const permission = useCan('startBulkAction');
   return (
     <>
       <Text size="sm" data-testid="selection-count">

@@ -76,9 +76,9 @@ export function SavedViews({ search, shared }: { search: string; shared: boolean
   const [menuOpened, setMenuOpened] = useState(false);
   const [name, setName] = useState('');
   // A viewer reads the project's views; saving and deleting them is an operator's.
-  const canSave = useCan('PUT', '/v1/client/views/{name}').allowed;
+  const canSave = useCan('saveView').allowed;
   const sharing = shared && canSave;
-  const deleting = useCan('DELETE', '/v1/client/views/{name}').allowed;
+  const deleting = useCan('deleteView').allowed;
   const [chosenScope, setScope] = useState<Scope>('project');
   const scope: Scope = sharing ? chosenScope : 'browser';
   const [problem, setProblem] = useState<string | null>(null);

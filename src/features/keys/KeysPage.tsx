@@ -41,7 +41,7 @@ function KeyList() {
 /** The project's API keys, for its admins: create (shown once), see their use, revoke. */
 export default function KeysPage() {
   const capabilities = useCapabilities();
-  const permission = useCan('GET', '/v1/client/keys');
+  const permission = useCan('listKeys');
   return (
     <Stack maw={1400}>
       <Title order={2}>API keys</Title>

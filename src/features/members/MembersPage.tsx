@@ -33,7 +33,7 @@ function MemberList() {
 /** The project's members, for its admins: add, change a role, remove. */
 export default function MembersPage() {
   const capabilities = useCapabilities();
-  const permission = useCan('GET', '/v1/client/members');
+  const permission = useCan('listMembers');
   return (
     <Stack maw={1400}>
       <Title order={2}>Members</Title>

@@ -24,7 +24,7 @@ import { TrendsSection } from './TrendsSection';
 
 /** What to do on a service without the queue view: the spec's operations still work. */
 function NoQueueView() {
-  const canSubmit = useCan('POST', '/v1/client/job').allowed;
+  const canSubmit = useCan('submitJob').allowed;
   return (
     <Alert color="gray" title="This service offers no queue view" data-testid="no-queue-view">
       <Stack gap="xs">
@@ -99,7 +99,7 @@ function EngineHealthLine({ enabled }: { enabled: boolean }) {
 /** The landing page: every queue of the project at a glance, when the service counts them. */
 export default function OverviewPage() {
   const capabilities = useCapabilities();
-  const canSubmit = useCan('POST', '/v1/client/job').allowed;
+  const canSubmit = useCan('submitJob').allowed;
   return (
     <Stack maw={1400}>
       <Group justify="space-between">

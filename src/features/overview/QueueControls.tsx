@@ -34,7 +34,7 @@ export function QueueChangeNote({ summary }: { summary: QueueSummary }) {
 function QueuePause({ summary }: { summary: QueueSummary }) {
   const pause = usePauseQueue();
   const resume = useResumeQueue();
-  const permission = useCan('POST', '/v1/client/queues/{queue}/pause');
+  const permission = useCan('pauseQueue');
   return (
     <PauseControl
       permission={permission}
@@ -59,7 +59,7 @@ function MaxRunningButton({ summary }: { summary: QueueSummary }) {
   const [opened, dialog] = useDisclosure();
   const [value, setValue] = useState<string | number>(summary.max_running);
   const mutation = useQueueMaxRunning();
-  const permission = useCan('POST', '/v1/client/queues/{queue}/max-running');
+  const permission = useCan('setQueueMaxRunning');
   const ceiling = summary.max_running_ceiling ?? summary.max_running;
   const configured = summary.configured_max_running ?? summary.max_running;
   const open = () => {

@@ -6,7 +6,7 @@ import { PauseControl } from '../../components/PauseControl';
 export function SchedulePauseControl({ schedule }: { schedule: Schedule }) {
   const pause = usePauseSchedule();
   const resume = useResumeSchedule();
-  const permission = useCan('POST', '/v1/client/schedules/{name}/pause');
+  const permission = useCan('pauseSchedule');
   return (
     <PauseControl
       permission={permission}

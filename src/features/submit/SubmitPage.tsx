@@ -53,7 +53,7 @@ function initialValues(
 
 /** The form, for the roles that may submit; a viewer is told which role it needs. */
 export default function SubmitPage() {
-  const permission = useCan('POST', '/v1/client/job');
+  const permission = useCan('submitJob');
   if (permission.allowed) return <SubmitForm />;
   return (
     <Stack maw={1200}>

@@ -39,7 +39,7 @@ function WebhookList() {
 export default function WebhooksPage() {
   const capabilities = useCapabilities();
   // A webhook's URL may hold a token: the list, like every change, is an admin's.
-  const permission = useCan('GET', '/v1/client/webhooks');
+  const permission = useCan('listWebhooks');
   return (
     <Stack maw={1400}>
       <Title order={2}>Webhooks</Title>
