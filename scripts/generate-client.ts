@@ -10,7 +10,13 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { format, resolveConfig } from 'prettier';
 import { buildOpenApiDocument } from '../contract/openapi';
 
-export const GENERATED_CLIENT_TYPES = join(import.meta.dirname, '..', 'client', 'src', 'api-types.ts');
+export const GENERATED_CLIENT_TYPES = join(
+  import.meta.dirname,
+  '..',
+  'client',
+  'src',
+  'api-types.ts',
+);
 
 /** The file's text: generated, then formatted as the repository's Prettier settings say. */
 export async function generateClientTypes(): Promise<string> {

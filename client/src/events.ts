@@ -1,6 +1,6 @@
 import { EventSource } from 'eventsource';
 import type { components } from './api-types';
-import { baseUrlOf, type JobdeckClientOptions } from './index';
+import { baseUrlOf, type JobdeckClientOptions } from './connection';
 
 /** A job right after one of its state changes, as the list answers it. */
 export type JobEvent = components['schemas']['JobEvent'];

@@ -9,20 +9,10 @@ import type { paths } from './api-types';
 
 export type { paths, components } from './api-types';
 export { followEvents, type JobEvent, type FollowEventsOptions } from './events';
-
-export interface JobdeckClientOptions {
-  /** The service's address, e.g. `http://127.0.0.1:8080` (a trailing `/v1` is allowed). */
-  url: string;
-  /** An API key of the project to act in (`Authorization: Bearer …`). */
-  apiKey: string;
-  /** Headers sent with every call besides the key (a User-Agent, a tracing header). */
-  headers?: Record<string, string>;
-}
+export { baseUrlOf, type JobdeckClientOptions } from './connection';
+import { baseUrlOf, type JobdeckClientOptions } from './connection';
 
 export type JobdeckClient = Client<paths>;
-
-/** The service's address without a trailing slash or `/v1`: the paths carry the version. */
-export const baseUrlOf = (url: string) => url.replace(/\/+$/, '').replace(/\/v1$/, '');
 
 export function createJobdeckClient(options: JobdeckClientOptions): JobdeckClient {
   return createFetchClient<paths>({
