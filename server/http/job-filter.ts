@@ -1,5 +1,5 @@
 import { labelSelectorText, type bulkFilterSchema } from '../../contract';
-import type { JobFilter } from '../jobs/model';
+import type { JobFilter } from '../jobs/list-filter';
 import type { z } from 'zod';
 
 type FilterFields = z.infer<typeof bulkFilterSchema>;

@@ -1,6 +1,7 @@
 import { CURSOR_MESSAGE, type ListSort } from '../../contract';
 import { listOrderOf, listSortOf, sortKeyOf } from '../jobs/list-order';
-import type { Job, JobListFilter } from '../jobs/model';
+import type { Job } from '../jobs/model';
+import type { JobListFilter } from '../jobs/list-filter';
 import { HttpError } from './errors';
 import type { PositionCodec } from './positions';
 

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { v7 as timeOrderedUuid } from 'uuid';
 import { BULK_LIMITS, cancelEffect, type JobState } from '../../contract';
 import { JobRequestError, conflict, invalid } from './errors';
-import type { BulkActionRecord, BulkResultRecord, Job, JobFilter } from './model';
+import type { BulkActionRecord, BulkResultRecord, Job } from './model';
+import type { JobFilter } from './list-filter';
 import type { BulkActionStore, JobStore, Logger } from './ports';
 
 /** Jobs a batch cancels before it records their results and moves the action's cursor on. */

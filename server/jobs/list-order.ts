@@ -1,5 +1,6 @@
 import { JOB_STATES, type ListSort } from '../../contract';
-import type { Job, ListOrder } from './model';
+import type { Job } from './model';
+import type { ListOrder } from './list-filter';
 
 /** The list's `sort` parameter as the store takes it: `-ended_at` is ended_at, descending. */
 export function listOrderOf(sort: ListSort): ListOrder {

@@ -13,11 +13,11 @@ import {
   type Dependent,
   type Job,
   type JobChange,
-  type JobListFilter,
   type JobSummary,
   type QueueStateCount,
   type Transition,
 } from './model';
+import type { JobListFilter } from './list-filter';
 import { notes } from './notes';
 import type { ArrayChildrenPage, ArrayCounts, ChangesAfterParams, JobStore } from './ports';
 import type { LiveQueue, QueueControls } from './queue-controls';

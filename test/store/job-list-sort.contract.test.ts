@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LIST_SORT_FIELDS } from '../../contract';
 import { sortKeyOf } from '../../server/jobs/list-order';
-import type { Job, JobListFilter, ListOrder, NewJob } from '../../server/jobs/model';
+import type { Job, NewJob } from '../../server/jobs/model';
+import type { JobListFilter, ListOrder } from '../../server/jobs/list-filter';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
 import { DRIVERS } from './drivers';

@@ -8,14 +8,13 @@ import type {
   Dependent,
   Job,
   JobChange,
-  JobFilter,
-  JobListFilter,
   JobSummary,
   NewJob,
   QueueStateCount,
   StateChange,
   Transition,
 } from '../model';
+import type { JobFilter, JobListFilter } from '../list-filter';
 
 /** Storage the domain needs; server/store implements it over SQLite and PostgreSQL. */
 export interface JobStore {

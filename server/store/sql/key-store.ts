@@ -2,7 +2,8 @@ import { hash, randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Role } from '../../../contract';
 import type { ApiKeyInfo, KeyStore, NewApiKey, Principal } from '../ports';
-import type { ApiKeysTable, Database } from '../schema';
+import type { Database } from '../schema';
+import type { ApiKeysTable } from '../schema-identity';
 import type { StoreDialect } from './dialect';
 import { prepared, type Param } from './prepared';
 

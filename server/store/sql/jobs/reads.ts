@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { JobState } from '../../../../contract';
-import type { JobFilter, JobListFilter, QueueStateCount } from '../../../jobs/model';
+import type { QueueStateCount } from '../../../jobs/model';
+import type { JobFilter, JobListFilter } from '../../../jobs/list-filter';
 import type { CountByQueueParams, JobStore, PlaceInQueueParams } from '../../../jobs/ports';
 import type { JobCounts } from '../../ports';
 import type { Database } from '../../schema';

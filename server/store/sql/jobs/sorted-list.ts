@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { JOB_STATES } from '../../../../contract';
-import type { ListOrder, SortPosition } from '../../../jobs/model';
+import type { ListOrder, SortPosition } from '../../../jobs/list-filter';
 import type { Database } from '../../schema';
 
 /**
