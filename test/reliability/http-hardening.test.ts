@@ -9,7 +9,9 @@ import { budget, recordFigure, timed } from './figures';
 const HEADERS_S = 10;
 const REQUEST_S = 30;
 const KEEP_ALIVE_S = 5;
-const CHECK_SLACK_MS = 1500;
+// A cut comes within a second of its timeout (the check interval), and the event loop of a service
+// beside the other suites in CI may be half a second late or more (31,523 ms seen once at 30 s).
+const CHECK_SLACK_MS = 2500;
 
 let service: TestService;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobState } from '../../contract';
 import type { Logger } from '../../server/jobs/ports';
 import { bucketOf } from '../../server/jobs/trend-histogram';
-import { DAY_MS, HOUR_MS, TrendRoller, readTrends } from '../../server/jobs/trends';
+import { DAY_MS, HOUR_MS, TrendRoller, keptFrom, readTrends } from '../../server/jobs/trends';
 import { Catalog } from '../../server/jobs/catalog';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
@@ -132,6 +132,13 @@ describe.each(DRIVERS)('trends on $name', (driver) => {
   });
 
   it('prunes hourly rollups after two days and daily ones past 31 days', async () => {
+    // What the retention pass does for the rollups, after the roller's pass at the same time.
+    const rollAndPrune = async (now: number) => {
+      await roller().pass(now);
+      for (const period of ['hour', 'day'] as const) {
+        await store.trends.pruneBefore(period, keptFrom(period, now));
+      }
+    };
     await ended('completed', T0);
     await roller().pass(NOW);
     expect(await totals('30d')).toEqual({ completed: 1, failed: 0, cancelled: 0 });
@@ -147,7 +154,7 @@ describe.each(DRIVERS)('trends on $name', (driver) => {
       [1, 2],
     ]);
 
-    await roller().pass(NOW + 3 * DAY_MS);
+    await rollAndPrune(NOW + 3 * DAY_MS);
     expect(await rows()).toEqual([
       [0, 0],
       [1, 2],
@@ -155,7 +162,7 @@ describe.each(DRIVERS)('trends on $name', (driver) => {
     expect(await totals('30d')).toEqual({ completed: 1, failed: 0, cancelled: 0 });
 
     const later = NOW + 32 * DAY_MS;
-    await roller().pass(later);
+    await rollAndPrune(later);
     const { points } = await readTrends(store.trends, catalog, 'p', 'p::default', '30d', later);
     expect(points.every((p) => p.completed === 0)).toBe(true);
     expect(await rows()).toEqual([
