@@ -163,6 +163,11 @@ test('every page and dialog passes axe in both themes with no serious or critica
       array: { size: 6 },
     });
     await page.goto(`/jobs/${array}`);
+    const section = page.getByRole('region', { name: 'Array' });
+    await expect(section.getByRole('listbox', { name: 'Children by index' })).toBeVisible();
+    await audit('job page, array as a grid');
+    // The section opens on its grid; the table shows each child's state badge.
+    await section.getByText('Table', { exact: true }).click();
     const firstChild = page.locator('[data-child-index="0"]');
     await expect(firstChild.getByTestId('state-badge')).toHaveAttribute('data-state', 'running');
     await audit('job page, array');

@@ -84,7 +84,7 @@ test('oldest waiting names no job scheduled for later; the ended counts open the
   await expect(held.getByTestId('queue-waiting')).not.toContainText(later);
   await auditBothThemes(page, 'overview');
 
-  // Ended just now, created just now: in the list the count opens.
+  // Ended just now: in the list the count opens.
   await page.request.post(`/v1/client/job/${laterId}/cancel`);
   await expect(held.getByTestId('ended-cancelled')).not.toHaveAccessibleName(/^0 /);
   await held.getByTestId('ended-cancelled').click();
@@ -92,7 +92,8 @@ test('oldest waiting names no job scheduled for later; the ended counts open the
   const url = new URL(page.url());
   expect(url.searchParams.get('queue')).toBe('demo::held');
   expect(url.searchParams.getAll('state')).toEqual(['cancelled']);
-  expect(url.searchParams.get('created')).toBe('1h');
+  // Exactly the jobs that ended in the last hour, where the list filters by ended time.
+  expect(url.searchParams.get('ended')).toBe('1h');
   const table = page.getByRole('table', { name: 'Project jobs' });
   await expect(table.getByRole('row', { name: new RegExp(later) })).toBeVisible();
   await page.request.post(`/v1/client/job/${readyId}/cancel`);
