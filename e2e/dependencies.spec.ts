@@ -106,6 +106,11 @@ test('a job whose dependency can no longer be met is cancelled, and a new one re
   await page.goto(`/submit?after=${first}`);
   await page.getByRole('combobox', { name: 'Job definition' }).fill('demo::hello:1');
   await page.getByRole('combobox', { name: 'Job queue' }).fill('demo::default');
+  // The typed definition loads a moment later (its command and parameters), as fillBasics waits for.
+  await expect(page.getByRole('form', { name: 'Submit a job' })).toHaveAttribute(
+    'data-definition-settled',
+    'true',
+  );
   await page.getByRole('button', { name: 'Submit job' }).click();
   const jobId = page.getByRole('textbox', { name: 'Dependency 1 job id' });
   await expect(jobId).toHaveAttribute('aria-invalid', 'true');
