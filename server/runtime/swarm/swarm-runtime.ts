@@ -38,6 +38,9 @@ const SWEEP_INTERVAL_MS = 15_000;
 // Concurrent updates of one service fail "update out of sequence"; the next try reads afresh.
 const UPDATE_TRIES = 3;
 const NETWORK_GONE = /network \S+ not found/;
+const NETWORK_GONE_TRIES = 20;
+const NETWORK_GONE_POLL_MS = 250;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // The manager's answer to a second create of a name at once (its store's conflict, not a 409).
 const NAME_TAKEN = /name conflicts with an existing object/;
@@ -69,12 +72,22 @@ export class SwarmRuntime implements ContainerRuntime {
   }
 
   async launch(spec: WorkloadSpec): Promise<Workload> {
-    const network = await this.networkFor(spec);
-    try {
-      await this.quick.createService(serviceSpec(spec, this.options, network));
-    } catch (error) {
-      // 409: the name is taken: this job's service was made before and the answer was lost.
-      if (statusOf(error) !== 409) throw translate(error, 'create the service', this.where);
+    for (let tries = 1; ; tries += 1) {
+      const network = await this.networkFor(spec);
+      try {
+        await this.quick.createService(serviceSpec(spec, this.options, network));
+        break;
+      } catch (error) {
+        // 409: the name is taken: this job's service was made before and the answer was lost.
+        if (statusOf(error) === 409) break;
+        // The network of the job's earlier attempt, still being removed when this one's create
+        // found its name taken, is gone now: make it again (seen on a retry's launch).
+        if (NETWORK_GONE.test(detailOf(error)) && tries < NETWORK_GONE_TRIES) {
+          await sleep(NETWORK_GONE_POLL_MS);
+          continue;
+        }
+        throw translate(error, 'create the service', this.where);
+      }
     }
     const workload = await this.inspect(spec.jobId);
     if (!workload) {
