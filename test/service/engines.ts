@@ -70,23 +70,25 @@ const SIMULATED_JOBS: Record<JobBehaviour, Record<string, unknown>> = {
   'waits-in-paused-queue': CONTAINER_JOBS['waits-in-paused-queue'],
 };
 
+/** A small simulated engine: two nodes of two slots, quick starts and runs. */
+export const SIMULATED_SETTINGS = {
+  reconcile_interval_seconds: 1,
+  engine: {
+    type: 'simulated',
+    nodes: 2,
+    slots_per_node: 2,
+    start_ms: { min: 10, max: 50 },
+    run_ms: { min: 100, max: 300 },
+  },
+};
+
 /**
  * The simulated engine: the same dispatcher, runner and reconciler, nothing started. Its cluster
  * lives in the service's process, so a restart loses every workload: no recovery cases.
  */
 export const SIMULATED: EngineCasesRow = {
   name: 'the simulated engine',
-  serviceForCases: () =>
-    serviceForCases({
-      reconcile_interval_seconds: 1,
-      engine: {
-        type: 'simulated',
-        nodes: 2,
-        slots_per_node: 2,
-        start_ms: { min: 10, max: 50 },
-        run_ms: { min: 100, max: 300 },
-      },
-    }),
+  serviceForCases: () => serviceForCases(SIMULATED_SETTINGS),
   job: (behaviour) => SIMULATED_JOBS[behaviour],
   nodes: ['sim-node-1', 'sim-node-2'],
   appliesLimits: false,

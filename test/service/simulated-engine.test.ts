@@ -1,3 +1,4 @@
+import { SIMULATED_SETTINGS } from './engines';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobExecution } from '../../contract';
 import { SCRIPT_VARIABLES as SIMULATE } from '../../server/runtime/simulated/script';
@@ -11,16 +12,7 @@ import { startService, type TestService } from '../support/service';
 let service: TestService;
 
 beforeAll(async () => {
-  service = await startService({
-    reconcile_interval_seconds: 1,
-    engine: {
-      type: 'simulated',
-      nodes: 2,
-      slots_per_node: 2,
-      start_ms: { min: 10, max: 50 },
-      run_ms: { min: 100, max: 300 },
-    },
-  });
+  service = await startService(SIMULATED_SETTINGS);
 });
 afterAll(() => service?.stop());
 
