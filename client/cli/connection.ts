@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { createJobdeckClient, type JobdeckClient, type JobdeckClientOptions } from '../src';
+import type { JobdeckClientOptions } from '../src';
 import { UsageError } from './usage-error';
 
 /** Where profiles are read from unless JOBDECK_PROFILE_FILE says otherwise. */
@@ -63,6 +63,3 @@ export function connectionOf(
   }
   return { url, apiKey, headers: { 'user-agent': 'jobdeck-cli' } };
 }
-
-export const clientOf = (connection: JobdeckClientOptions): JobdeckClient =>
-  createJobdeckClient(connection);

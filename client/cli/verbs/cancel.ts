@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
-import { unwrap } from '../../src';
-import { clientOf } from '../connection';
+import { createJobdeckClient, unwrap } from '../../src';
 import { UsageError } from '../usage-error';
 import type { VerbContext } from './context';
 import { listFilterOf, withListFilters, type ListFilterFlags } from './list-filters';
 
 /** Each id's cancel on its own line; the status is 1 when any was refused. */
 async function cancelEach(context: VerbContext, ids: string[]): Promise<void> {
-  const client = clientOf(context.connection());
+  const client = createJobdeckClient(context.connection());
   let refused = 0;
   for (const id of ids) {
     const answer = await client.POST('/v1/client/job/{job_id}/cancel', {
@@ -29,7 +28,7 @@ async function cancelEach(context: VerbContext, ids: string[]): Promise<void> {
  * with --yes, the action itself, followed until it is done.
  */
 async function cancelMatching(context: VerbContext, flags: ListFilterFlags & { yes?: boolean }) {
-  const client = clientOf(context.connection());
+  const client = createJobdeckClient(context.connection());
   const filter = listFilterOf(flags);
   const { data: plan } = await unwrap(
     client.POST('/v1/client/bulk-actions', { body: { action: 'cancel', filter, dry_run: true } }),

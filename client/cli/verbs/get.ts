@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { unwrap } from '../../src';
-import { clientOf } from '../connection';
+import { createJobdeckClient, unwrap } from '../../src';
 import { localTime, outputFormatOf, printJson, type OutputFormat } from '../output';
 import type { VerbContext } from './context';
 
@@ -9,7 +8,7 @@ import type { VerbContext } from './context';
  * (its execution: image, command, variables with sensitive values left out, exit code).
  */
 async function getJob(context: VerbContext, id: string, output: OutputFormat) {
-  const client = clientOf(context.connection());
+  const client = createJobdeckClient(context.connection());
   const { data: job } = await unwrap(
     client.GET('/v1/client/job/{job_id}', { params: { path: { job_id: id } } }),
   );

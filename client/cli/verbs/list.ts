@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { unwrap, type components } from '../../src';
-import { clientOf } from '../connection';
+import { createJobdeckClient, unwrap, type components } from '../../src';
 import { localTime, outputFormatOf, printJson, table, type OutputFormat } from '../output';
 import type { VerbContext } from './context';
 import { listFilterOf, withListFilters, type ListFilterFlags } from './list-filters';
@@ -30,7 +29,7 @@ interface ListFlags extends ListFilterFlags {
 }
 
 async function listJobs(context: VerbContext, flags: ListFlags) {
-  const client = clientOf(context.connection());
+  const client = createJobdeckClient(context.connection());
   const items: JobRow[] = [];
   let cursor: string | undefined;
   let total = 0;

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { unwrap } from '../../src';
-import { clientOf } from '../connection';
+import { createJobdeckClient, unwrap } from '../../src';
 import type { VerbContext } from './context';
 
 const FOLLOW_EVERY_MS = 1_000;
@@ -14,7 +13,7 @@ async function printLogs(
   id: string,
   options: { follow?: boolean; since?: string },
 ) {
-  const client = clientOf(context.connection());
+  const client = createJobdeckClient(context.connection());
   let since = options.since;
   for (;;) {
     const { data } = await unwrap(

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { repeatable } from '../repeatable';
-import { unwrap } from '../../src';
-import { clientOf } from '../connection';
+import { createJobdeckClient, unwrap } from '../../src';
 import { readSecrets } from '../secret-input';
 import type { Submission } from '../submission';
 import { UsageError } from '../usage-error';
@@ -21,7 +20,7 @@ interface RetryFlags {
  * never sent empty.
  */
 async function retryJob(context: VerbContext, id: string, flags: RetryFlags) {
-  const client = clientOf(context.connection());
+  const client = createJobdeckClient(context.connection());
   const path = { params: { path: { job_id: id } } };
   const { data: execution } = await unwrap(client.GET('/v1/client/job/{job_id}/execution', path));
   const sensitive = execution.env.filter((v) => v.sensitive).map((v) => v.name);

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { repeatable } from '../repeatable';
-import { unwrap } from '../../src';
-import { clientOf } from '../connection';
+import { createJobdeckClient, unwrap } from '../../src';
 import { readSecrets } from '../secret-input';
 import { submissionOf, type Submission, type SubmitFlags } from '../submission';
 import type { VerbContext } from './context';
@@ -14,7 +13,7 @@ export async function submitAndReport(
   wait: boolean | undefined,
 ): Promise<void> {
   const connection = context.connection();
-  const { data } = await unwrap(clientOf(connection).POST('/v1/client/job', { body }));
+  const { data } = await unwrap(createJobdeckClient(connection).POST('/v1/client/job', { body }));
   process.stdout.write(`${data.id}\n`);
   if (wait) context.exit(await watchJob(connection, data.id));
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { followEvents, unwrap, type JobdeckClientOptions } from '../../src';
-import { clientOf } from '../connection';
+import { createJobdeckClient, followEvents, unwrap, type JobdeckClientOptions } from '../../src';
 import { ENDED_STATES, exitStatusOf } from '../job-end';
 import { localTime } from '../output';
 import type { VerbContext } from './context';
@@ -18,7 +17,7 @@ export async function watchJob(
   id: string,
   quiet = false,
 ): Promise<number> {
-  const client = clientOf(connection);
+  const client = createJobdeckClient(connection);
   const stop = new AbortController();
   let wake: (() => void) | undefined;
   void (async () => {
@@ -59,7 +58,7 @@ export async function watchJob(
 
 /** The job's exit code from its execution (an extension): null where the service has none. */
 async function exitCodeOf(connection: JobdeckClientOptions, id: string): Promise<number | null> {
-  const answer = await clientOf(connection).GET('/v1/client/job/{job_id}/execution', {
+  const answer = await createJobdeckClient(connection).GET('/v1/client/job/{job_id}/execution', {
     params: { path: { job_id: id } },
   });
   return answer.data?.data.exit_code ?? null;
