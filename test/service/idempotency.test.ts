@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArrayAnswer, DependenciesAnswer, JobListItem } from '../../contract';
+import { sharedStoreSettings } from '../support/postgres';
 import { startService, type TestService } from '../support/service';
 
 /**
@@ -219,6 +220,30 @@ describe('Idempotency-Key', () => {
     expect(awaited.dependents.map((edge) => edge.job_id)).toEqual([first]);
   });
 });
+
+describe.runIf(process.env.JOBDECK_TEST_STORE === 'postgres')(
+  'Idempotency-Key at two instances of one database',
+  () => {
+    it('submits with one key racing at both make one job, every answer its id', async () => {
+      // One secret key for both, as instances sharing a store must have (sealed values too).
+      const shared = await sharedStoreSettings();
+      const instances = [await serviceWith(shared), await serviceWith(shared)];
+      for (let round = 0; round < 5; round++) {
+        const key = randomUUID();
+        const name = `two-instances-${round}`;
+        const answers = await Promise.all(
+          // One client's API key at both: another key's request is another request (a 409).
+          Array.from({ length: 10 }, (_, i) =>
+            submitWith(instances[i % 2]!, key, body(name), instances[0]!.key),
+          ),
+        );
+        const ids = new Set(answers.map(idOf));
+        expect(ids.size).toBe(1);
+        expect(await jobsNamed(instances[0]!, name)).toEqual([...ids]);
+      }
+    });
+  },
+);
 
 describe('Idempotency-Key past its window', () => {
   it('makes a new job once the key expired', async () => {
