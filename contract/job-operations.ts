@@ -14,7 +14,7 @@ import { arrayAnswerSchema, arrayChildrenQuerySchema } from './arrays';
 import { dependenciesAnswerSchema } from './dependencies';
 import { defineOperations, errors, failure, json, jsonBody, ok } from './operation';
 import { attemptLogsPathSchema, attemptsAnswerSchema } from './retry';
-import { submitJobSchema } from './submit';
+import { idempotencyKeySchema, submitJobSchema } from './submit';
 
 const params = z.object({ job_id: z.string() });
 /** A GET of one job, or of something of one job: the job must be in the key's project. */
@@ -33,10 +33,15 @@ export const jobOperations = defineOperations({
     path: '/v1/client/job',
     role: 'operator',
     summary: 'Job Submit',
+    headers: z.object({ 'idempotency-key': idempotencyKeySchema.optional() }),
     body: jsonBody(submitJobSchema.meta({ id: 'JobSubmission' })),
     answers: {
-      202: ok(submitJobResultSchema, 'Accepted'),
+      202: ok(
+        submitJobResultSchema,
+        'Accepted; with an Idempotency-Key already used for the same request, the job it made',
+      ),
       ...errors(400, 401, 429),
+      409: failure('The Idempotency-Key was used for a different request within its window'),
       413: failure('Body over the size limit'),
     },
   },

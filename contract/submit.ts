@@ -119,3 +119,19 @@ export const specSubmitJobSchema: z.ZodType<SubmitJobRequest> = submitJobSchema.
   array: true,
   labels: true,
 });
+
+/** What an Idempotency-Key must be, said in a 400's message after `Idempotency-Key: `. */
+export const IDEMPOTENCY_KEY_RULE =
+  'must be 1 to 255 printable ASCII characters (a UUID is a good key)';
+
+/**
+ * Job Submit's Idempotency-Key header (an extension): the same key and request again within its
+ * window answers with the same job, and creates nothing.
+ */
+export const idempotencyKeySchema = z
+  .string()
+  .regex(/^[\x20-\x7e]{1,255}$/, IDEMPOTENCY_KEY_RULE)
+  .meta({
+    description:
+      'Makes the submit safe to retry (extension): the same key with the same request, in this project, within the window (24 h unless configured) answers 202 with the job the first made, and creates nothing; with a different request, 409. 1 to 255 printable ASCII characters.',
+  });

@@ -1678,7 +1678,10 @@ export interface operations {
   submitJob: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the submit safe to retry (extension): the same key with the same request, in this project, within the window (24 h unless configured) answers 202 with the job the first made, and creates nothing; with a different request, 409. 1 to 255 printable ASCII characters. */
+        'idempotency-key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1688,7 +1691,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Accepted */
+      /** @description Accepted; with an Idempotency-Key already used for the same request, the job it made */
       202: {
         headers: {
           [name: string]: unknown;
@@ -1723,6 +1726,15 @@ export interface operations {
       };
       /** @description The key (or signed-in member) holds a lesser role than this operation needs */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The Idempotency-Key was used for a different request within its window */
+      409: {
         headers: {
           [name: string]: unknown;
         };

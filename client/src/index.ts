@@ -4,7 +4,7 @@
  * the calls are openapi-fetch's. What this module adds: the key on every call, one error type
  * carrying the service's own message, and the event stream followed across reconnects.
  */
-import createFetchClient, { type Client } from 'openapi-fetch';
+import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './api-types';
 
 export type { paths, components } from './api-types';
@@ -15,11 +15,31 @@ import { baseUrlOf, type JobdeckClientOptions } from './connection';
 export type JobdeckClient = Client<paths>;
 
 export function createJobdeckClient(options: JobdeckClientOptions): JobdeckClient {
-  return createFetchClient<paths>({
+  const client = createFetchClient<paths>({
     baseUrl: baseUrlOf(options.url),
     headers: { ...options.headers, authorization: `Bearer ${options.apiKey}` },
   });
+  client.use(idempotentSubmits);
+  return client;
 }
+
+/** The header that makes a Job Submit safe to send again (docs/guides/idempotency.md). */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/**
+ * Every Job Submit carries an Idempotency-Key: a fresh one unless the call gives its own
+ * (`params: { header: { 'idempotency-key': … } }`), which is what a retry of the same submit
+ * sends again. A service without the extension ignores it.
+ */
+const idempotentSubmits: Middleware = {
+  onRequest({ request, schemaPath }) {
+    if (request.method !== 'POST' || schemaPath !== '/v1/client/job') return undefined;
+    if (!request.headers.has(IDEMPOTENCY_KEY_HEADER)) {
+      request.headers.set(IDEMPOTENCY_KEY_HEADER, crypto.randomUUID());
+    }
+    return request;
+  },
+};
 
 /** An answer that was not `ok`: the HTTP status and the service's message, as it said it. */
 export class JobdeckApiError extends Error {

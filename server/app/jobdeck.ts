@@ -209,6 +209,7 @@ export async function startJobdeck(
         onPruned: metrics.observePruned,
         sessions: signIn.sessions,
       },
+      idempotencyWindowMs: config.idempotency.window,
       keepAuditMs: config.audit.keep_days * 86_400_000,
       trends: TREND_ROLLER_DEFAULTS,
     },

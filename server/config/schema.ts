@@ -9,7 +9,7 @@ import {
   metricsSection,
   trustedProxiesSection,
 } from './sections/http';
-import { jobDefaultsSection, jobOutputSection } from './sections/jobs';
+import { idempotencySection, jobDefaultsSection, jobOutputSection } from './sections/jobs';
 import { projectSchema } from './sections/projects';
 import { auditSection, retentionSection } from './sections/retention';
 import { storeSection } from './sections/store';
@@ -76,6 +76,7 @@ export const configSchema = z
       .default(64 * 1024)
       .describe("The most one logs answer returns of a running job's output (its newest bytes)"),
     job_output: jobOutputSection,
+    idempotency: idempotencySection,
     retention: retentionSection,
     audit: auditSection,
     webhooks: webhooksSection,

@@ -181,7 +181,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         }),
       );
     }
-    jobRoutes(client, { service: options.service, submitSchema: options.submitSchema });
+    jobRoutes(client, {
+      service: options.service,
+      submitSchema: options.submitSchema,
+      idempotencyKeys: options.extensions !== null,
+    });
     if (options.extensions) {
       extensionRoutes(client, options.reads, {
         scheduler: options.scheduler,

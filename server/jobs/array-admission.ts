@@ -1,7 +1,7 @@
 import { ARRAY_CHUNK, childIds, childrenInChunks, followedChildIds, indexesUpTo } from './arrays';
 import type { Dispatcher } from './dispatcher';
 import { invalid } from './errors';
-import { parentRole, type Admission } from './model';
+import { parentRole, type Admission, type IdempotencyKey } from './model';
 import type { JobStore } from './ports';
 import { admissionOf, type JobStateMachine } from './state-machine';
 import type { JobPlan } from './submission';
@@ -24,6 +24,7 @@ export async function admitArray(
   parts: ArrayAdmissionParts,
   plan: JobPlan,
   dependencies: Admission | undefined,
+  idempotency?: IdempotencyKey,
 ) {
   const { job: parent, definitionFingerprint } = plan;
   const { size } = parentRole(parent)!;
@@ -33,7 +34,14 @@ export async function admitArray(
   const chunks = childrenInChunks(parent, admission, indexesUpTo(size), ids, ARRAY_CHUNK);
   const first = chunks.next().value!;
   // Heard of like an admitted job; `dispatcher.admitted` then claims its children in its queue.
-  const result = await parts.machine.admitArray(parent, admission, first, definitionFingerprint);
+  // The key goes with the first transaction: what a crash leaves of the rest, the settler stores.
+  const result = await parts.machine.admitArray(
+    parent,
+    admission,
+    first,
+    definitionFingerprint,
+    idempotency,
+  );
   if (!result.inserted) return result;
   for (const chunk of chunks) {
     await new Promise((resolve) => setImmediate(resolve));

@@ -12,8 +12,17 @@ import { visibleJob, type JobReadModel } from './read-model';
 import type { Runner } from './runner';
 import { ContendedError, type JobStateMachine } from './state-machine';
 import { planJob } from './submission';
+import { replayOf, requestDigest } from './idempotency';
 
 const GENERATED_NAME_ATTEMPTS = 3;
+
+/** What Job Submit answers: the job's id, and whether an earlier submit with its key made it. */
+export interface Submitted {
+  id: string;
+  replayed: boolean;
+}
+
+const replayed = (id: string): Submitted => ({ id, replayed: true });
 
 /** What a JobService works with. */
 export interface JobServiceParts {
@@ -25,6 +34,8 @@ export interface JobServiceParts {
   secrets: SecretBox;
   /** Job Detail's job is read there, as every other read. */
   reads: JobReadModel;
+  /** How long an Idempotency-Key holds. */
+  idempotencyWindowMs: number;
 }
 
 /**
@@ -40,6 +51,7 @@ export class JobService {
   private readonly secrets: SecretBox;
   private readonly reads: JobReadModel;
   private readonly arrayParts: ArrayAdmissionParts;
+  private readonly idempotencyWindowMs: number;
 
   constructor(parts: JobServiceParts) {
     this.store = parts.store;
@@ -50,21 +62,50 @@ export class JobService {
     this.secrets = parts.secrets;
     this.reads = parts.reads;
     this.arrayParts = { store: parts.store, machine: parts.machine, dispatcher: parts.dispatcher };
+    this.idempotencyWindowMs = parts.idempotencyWindowMs;
   }
 
-  /** `by`: the actor who submits, kept with the job. */
-  async submit(project: string, payload: SubmitJobRequest, by: string): Promise<string> {
+  /**
+   * `by`: the actor who submits, kept with the job. With an Idempotency-Key, a key that holds in
+   * the project answers with the job it made (replayed, nothing stored) when the request is the
+   * same, and is a conflict when it is not; a new key is stored with the new job.
+   */
+  async submit(
+    project: string,
+    payload: SubmitJobRequest,
+    by: string,
+    idempotencyKey?: string,
+  ): Promise<Submitted> {
+    const keyed = idempotencyKey !== undefined;
+    if (keyed) {
+      const held = await this.store.heldKey(project, idempotencyKey, Date.now());
+      if (held) return replayed(replayOf(this.secrets, held, by, payload));
+    }
     for (let attempt = 1; ; attempt += 1) {
-      const plan = planJob(payload, project, this.catalog, this.secrets, Date.now(), by);
+      const now = Date.now();
+      const plan = planJob(payload, project, this.catalog, this.secrets, now, by);
       const { job, definitionFingerprint } = plan;
+      const idempotency = keyed
+        ? {
+            key: idempotencyKey,
+            digest: requestDigest(this.secrets, by, payload),
+            expiresAt: now + this.idempotencyWindowMs,
+          }
+        : undefined;
       const admission = await this.dependencyAdmission(job);
       const result = isArrayParent(job)
-        ? await admitArray(this.arrayParts, plan, admission)
-        : await this.machine.admit(job, definitionFingerprint, admission);
+        ? await admitArray(this.arrayParts, plan, admission, idempotency)
+        : await this.machine.admit(job, definitionFingerprint, admission, idempotency);
       if (result.inserted) {
         failpoint('after-insert');
         this.dispatcher.admitted(result.job);
-        return job.id;
+        return { id: job.id, replayed: false };
+      }
+      // Another submit with this key committed first (racing, or the one whose answer was lost).
+      if ('keyHeldBy' in result) {
+        if (result.keyHeldBy)
+          return replayed(replayOf(this.secrets, result.keyHeldBy, by, payload));
+        continue; // the row expired and was pruned between the two reads: store it again
       }
       // A generated name can meet an unfinished job's (one of the same millisecond, with the
       // same random digits): a new id makes a new name. A name the client chose is the client's

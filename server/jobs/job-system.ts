@@ -87,6 +87,8 @@ export interface JobSystemOptions {
   /** Whether operators pause queues and change max_running through the API (the extensions). */
   queueControlApi: boolean;
   retention: RetentionOptions;
+  /** How long a Job Submit's Idempotency-Key holds. */
+  idempotencyWindowMs: number;
   /** How long the audit trail's events are kept. */
   keepAuditMs: number;
   trends: TrendRollerOptions;
@@ -191,7 +193,16 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     runTimes: (queue) => recentRunTimes(ports.trends, queue),
     options: { engine: options.engine, defaults: options.defaults },
   });
-  const service = new JobService({ store, machine, catalog, dispatcher, runner, secrets, reads });
+  const service = new JobService({
+    store,
+    machine,
+    catalog,
+    dispatcher,
+    runner,
+    secrets,
+    reads,
+    idempotencyWindowMs: options.idempotencyWindowMs,
+  });
   const scheduler = new Scheduler({
     schedules,
     catalog,

@@ -139,6 +139,23 @@ export type NewJob = Omit<
   'seq' | 'state' | 'systemNote' | 'updatedAt' | keyof TransitionFields
 >;
 
+/**
+ * A Job Submit's Idempotency-Key, stored in the transaction of the job it makes, in that job's
+ * project; it holds until expiresAt.
+ */
+export interface IdempotencyKey {
+  key: string;
+  /** The request's keyed digest (SecretBox.digest): a retry must bring the same. */
+  digest: string;
+  expiresAt: number;
+}
+
+/** The job a stored key made, and the digest of the request that made it. */
+export interface HeldKey {
+  jobId: string;
+  digest: string;
+}
+
 /** Where a new job goes from `submitted` as it is stored: runnable, or pending until schedule_at. */
 export interface Admission {
   to: 'runnable' | 'pending';

@@ -20,6 +20,7 @@ function storeWith(waiting: Record<string, number>, reclaimSteps: number[] = [])
   const calls: { queue: string; before: number; limit: number }[] = [];
   const firings: { schedule: string; before: number; limit: number }[] = [];
   const countsForgotten: number[] = [];
+  const keys: { before: number; limit: number }[] = [];
   const store: RetentionStore = {
     pruneFinished: async ({ queue, before, limit }) => {
       calls.push({ queue, before, limit });
@@ -28,6 +29,10 @@ function storeWith(waiting: Record<string, number>, reclaimSteps: number[] = [])
       return deleted;
     },
     pruneBulkActions: async () => 0,
+    pruneIdempotencyKeys: async (batch) => {
+      keys.push(batch);
+      return 0;
+    },
     pruneFirings: async ({ schedule, before, limit }) => {
       firings.push({ schedule, before, limit });
       return 0;
@@ -38,7 +43,7 @@ function storeWith(waiting: Record<string, number>, reclaimSteps: number[] = [])
       countsForgotten.push(before);
     },
   };
-  return { store, calls, firings, countsForgotten };
+  return { store, calls, firings, countsForgotten, keys };
 }
 
 const logger = () => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn() });
@@ -46,7 +51,7 @@ const NOW = 1_800_000_000_000;
 
 describe('RetentionPruner', () => {
   it('deletes each limited queue batch after batch until one comes short, never a queue kept forever', async () => {
-    const { store, calls, firings, countsForgotten } = storeWith(
+    const { store, calls, firings, countsForgotten, keys } = storeWith(
       { 'p::a': 5, 'p::b': 2, 'p::keep': 9 },
       [8192, 4096],
     );
@@ -80,6 +85,8 @@ describe('RetentionPruner', () => {
     expect(firings).toEqual([{ schedule: 'p::nightly', before: NOW - 1000, limit: 2 }]);
     // The overview's counts of the last day: what finished before it is never counted again.
     expect(countsForgotten).toEqual([NOW - 24 * 3_600_000]);
+    // Idempotency-Keys carry their own end: those past it go, whatever the queues keep.
+    expect(keys).toEqual([{ before: NOW, limit: 2 }]);
     expect(result).toEqual({
       pruned: [
         { queue: 'p::a', jobs: 5 },
@@ -208,7 +215,7 @@ function serviceModules(dir = join(import.meta.dirname, '..')): string[] {
 describe('the retention pass', () => {
   it('is the only caller of the ports that delete rows by age: no timer of its own elsewhere', () => {
     const pruning =
-      /\.(prune|pruneFinished|pruneFirings|pruneBulkActions|pruneEnded|pruneBefore|forgetFinishedCounts)\(/;
+      /\.(prune|pruneFinished|pruneFirings|pruneBulkActions|pruneIdempotencyKeys|pruneEnded|pruneBefore|forgetFinishedCounts)\(/;
     const root = join(import.meta.dirname, '..');
     const callers = serviceModules()
       .filter((path) => pruning.test(readFileSync(path, 'utf8')))

@@ -49,7 +49,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * The one pass that deletes what is past its time: finished jobs once past their queue's
  * retention (keepFinishedMs; null keeps them forever), with their schedules' firings and bulk
- * actions, then audit events, webhook deliveries, trend rollups and console sessions; a batch per transaction
+ * actions, then expired Idempotency-Keys, audit events, webhook deliveries, trend rollups and console sessions; a batch per transaction
  * with a pause between batches so that submits keep their latency, then gives the freed space
  * back where the store needs to be asked. Every instance runs it: the store serializes prunes,
  * and a row deleted by one is not there for the other.
@@ -115,6 +115,8 @@ export class RetentionPruner {
       const before = now - keepMs;
       await this.inBatches((limit) => this.store.pruneBulkActions({ project, before, limit }));
     }
+    // Idempotency-Keys past their window: a retry with one makes a new job anyway.
+    await this.inBatches((limit) => this.store.pruneIdempotencyKeys({ before: now, limit }));
     // The overview counts the last day: what finished before it is never counted again.
     await this.store.forgetFinishedCounts(now - DAY_MS);
     const { audit, deliveries, trends, sessions } = this.options;

@@ -5,6 +5,7 @@ import {
   type Admission,
   type AttemptRecord,
   type Claim,
+  type IdempotencyKey,
   type Job,
   type NewJob,
   type StateChange,
@@ -167,8 +168,9 @@ export class JobStateMachine {
     job: NewJob,
     definitionFingerprint: string,
     admission: Admission = admissionOf(job, job.createdAt),
+    idempotency?: IdempotencyKey,
   ) {
-    const result = await this.store.insertJob(job, definitionFingerprint, admission);
+    const result = await this.store.insertJob(job, definitionFingerprint, admission, idempotency);
     if (result.inserted) {
       // Admission to runnable (or pending) is recorded in the insert's own transaction.
       if (result.job.state !== 'submitted') failpoint(`after-move-to-${result.job.state}`);
@@ -187,8 +189,15 @@ export class JobStateMachine {
     admission: Admission,
     children: readonly AdmittedJob[],
     definitionFingerprint: string,
+    idempotency?: IdempotencyKey,
   ) {
-    const result = await this.store.insertArray(parent, admission, children, definitionFingerprint);
+    const result = await this.store.insertArray(
+      parent,
+      admission,
+      children,
+      definitionFingerprint,
+      idempotency,
+    );
     if (result.inserted) {
       failpoint('after-array-first-chunk');
       this.notify(result.job, 'submitted');

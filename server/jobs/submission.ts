@@ -62,7 +62,7 @@ export function planJob(
   payload: SubmitJobRequest,
   project: string,
   catalog: Catalog,
-  secrets: SecretBox,
+  secrets: Pick<SecretBox, 'seal'>,
   now: number,
   submittedBy: string | null,
 ): JobPlan {

@@ -1,4 +1,4 @@
-import { createCipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +43,31 @@ describe('sealed values carry a version and the id of their key', () => {
     expect(new AesGcmSecretBox(newKey, [oldKey]).open(legacy)).toBe('from before key ids');
     expect(AesGcmSecretBox.keyIdOfSealed(legacy)).toBeNull();
     expect(() => new AesGcmSecretBox(newKey).open(legacy)).toThrow(/none of the configured keys/);
+  });
+});
+
+describe('request digests', () => {
+  const oldKey = randomBytes(32);
+  const newKey = randomBytes(32);
+
+  it('are keyed: the same data under another key, or other data, does not match', () => {
+    const box = new AesGcmSecretBox(newKey);
+    const digest = box.digest('{"TOKEN":"s3cret"}');
+    expect(digest.split(':')[0]).toBe(keyIdOf(newKey));
+    // Not a plain hash of the data: without the key, a guess cannot be confirmed.
+    expect(digest).not.toContain(
+      createHash('sha256').update('{"TOKEN":"s3cret"}').digest('base64url'),
+    );
+    expect(box.digestMatches('{"TOKEN":"s3cret"}', digest)).toBe(true);
+    expect(box.digestMatches('{"TOKEN":"guess"}', digest)).toBe(false);
+    expect(new AesGcmSecretBox(oldKey).digestMatches('{"TOKEN":"s3cret"}', digest)).toBe(false);
+  });
+
+  it('still match after a rotation while the retired key is kept, and not once it is gone', () => {
+    const digest = new AesGcmSecretBox(oldKey).digest('body');
+    expect(new AesGcmSecretBox(newKey, [oldKey]).digestMatches('body', digest)).toBe(true);
+    expect(new AesGcmSecretBox(newKey).digestMatches('body', digest)).toBe(false);
+    expect(new AesGcmSecretBox(newKey).digestMatches('body', 'nonsense')).toBe(false);
   });
 });
 

@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import {
   appendFileSync,
   existsSync,
@@ -39,6 +47,8 @@ function checkedKey(key: Buffer): Buffer {
 export class AesGcmSecretBox implements SecretBox {
   private readonly current: { id: string; key: Buffer };
   private readonly keys = new Map<string, Buffer>();
+  /** Each key's digest key, derived when first used: a key serves one purpose, not two. */
+  private readonly digestKeys = new Map<string, Buffer>();
 
   /** `current` seals; it and every `retired` key open. */
   constructor(current: Buffer, retired: readonly Buffer[] = []) {
@@ -80,6 +90,29 @@ export class AesGcmSecretBox implements SecretBox {
       throw new Error('sealed value (v1): none of the configured keys opens it');
     }
     throw new Error('sealed value: unknown format');
+  }
+
+  digest(data: string): string {
+    return `${this.current.id}:${this.mac(this.current.id, data)!}`;
+  }
+
+  digestMatches(data: string, digest: string): boolean {
+    const [id = '', mac = ''] = digest.split(':');
+    const expected = this.mac(id, data);
+    if (expected === undefined || expected.length !== mac.length) return false;
+    return timingSafeEqual(Buffer.from(expected), Buffer.from(mac));
+  }
+
+  /** HMAC-SHA-256 of `data` under the digest key of key `id`; undefined without that key. */
+  private mac(id: string, data: string): string | undefined {
+    let digestKey = this.digestKeys.get(id);
+    if (!digestKey) {
+      const key = this.keys.get(id);
+      if (!key) return undefined;
+      digestKey = Buffer.from(hkdfSync('sha256', key, '', 'jobdeck request digest', 32));
+      this.digestKeys.set(id, digestKey);
+    }
+    return createHmac('sha256', digestKey).update(data).digest('base64url');
   }
 
   /** The id of the key that sealed a value; null for a v1 value, which names none. */

@@ -306,6 +306,17 @@ export interface AuditEventsTable {
   detail_json: string;
 }
 
+/** Job Submit's Idempotency-Key: the job a key made in its project, until expires_at. */
+export interface IdempotencyKeysTable {
+  project: string;
+  idempotency_key: string;
+  /** `<secret key id>:<HMAC-SHA-256>` of the request (SecretBox.digest), never the body. */
+  request_digest: string;
+  job_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** The one row of the trends roller: every change up to seq is counted. */
 export interface TrendCursorTable {
   id: number;
@@ -343,4 +354,5 @@ export interface Database {
   trend_durations: TrendDurationsTable;
   trend_cursor: TrendCursorTable;
   audit_events: AuditEventsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

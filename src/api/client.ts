@@ -36,8 +36,13 @@ export async function apiRequest<S extends z.ZodType>(
   path: string,
   schema: S,
   body?: unknown,
+  extraHeaders: Record<string, string> = {},
 ): Promise<z.infer<S>> {
-  const headers = { 'Content-Type': 'application/json', ...credentialHeaders(method, path) };
+  const headers = {
+    'Content-Type': 'application/json',
+    ...extraHeaders,
+    ...credentialHeaders(method, path),
+  };
   let response: Response;
   try {
     response = await fetch(path, {
@@ -78,22 +83,23 @@ export async function apiRequest<S extends z.ZodType>(
   return parsed.data;
 }
 
-/** What a request of one operation fills in: its path's parameters, a query, a body. */
+/** What a request of one operation fills in: its path's parameters, a query, a body, headers. */
 export interface OperationRequest {
   params?: Record<string, string>;
   query?: URLSearchParams | string;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 /** apiRequest for one operation of the contract's table: its method, its path filled in. */
 export function requestOperation<S extends z.ZodType>(
   operation: Pick<Operation, 'method' | 'path'>,
   schema: S,
-  { params, query, body }: OperationRequest = {},
+  { params, query, body, headers }: OperationRequest = {},
 ): Promise<z.infer<S>> {
   const search = query?.toString();
   const path = `${pathOf(operation, params)}${search ? `?${search}` : ''}`;
-  return apiRequest(operation.method.toUpperCase() as Method, path, schema, body);
+  return apiRequest(operation.method.toUpperCase() as Method, path, schema, body, headers);
 }
 
 /**

@@ -26,12 +26,21 @@ import { isApiError, requestOperation } from './client';
 /** The path parameters of an operation on one job. */
 export const onJob = (id: string) => ({ params: { job_id: id } });
 
-/** Job Submit: resolves with the new job's id. */
-export async function submitJob(payload: SubmitJobRequest): Promise<string> {
+/**
+ * Job Submit: resolves with the new job's id. With `idempotencyKey`, a retry with the same key
+ * and payload answers with the job the first made (a service without the extension ignores it).
+ */
+export async function submitJob(
+  payload: SubmitJobRequest,
+  idempotencyKey?: string,
+): Promise<string> {
   const body = await requestOperation(
     jobOperations.submitJob,
     successEnvelope(submitJobResultSchema),
-    { body: payload },
+    {
+      body: payload,
+      ...(idempotencyKey !== undefined && { headers: { 'Idempotency-Key': idempotencyKey } }),
+    },
   );
   return body.data.id;
 }

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { SubmitJobRequest } from '../../contract';
 import type { CancelTarget } from '../lib/bulk-cancel-plan';
 import { mapWithConcurrency } from '../lib/concurrency';
@@ -6,6 +7,7 @@ import { markCancelRequested, rememberSubmission } from '../lib/history';
 import { isApiError } from './client';
 import { cancelJob, submitJob } from './jobs';
 import { jobKeys, queueKeys } from './keys';
+import { SubmitKeys } from './submit-keys';
 
 /** What changes when a job is submitted or cancelled: lists, arrays, counts, and that job. */
 function invalidateAfterChange(queryClient: QueryClient, ids: string[]) {
@@ -15,11 +17,16 @@ function invalidateAfterChange(queryClient: QueryClient, ids: string[]) {
   for (const id of ids) void queryClient.invalidateQueries({ queryKey: jobKeys.detail(id) });
 }
 
-/** Job Submit; the browser remembers the job (sensitive values blanked) for "recent jobs". */
+/**
+ * Job Submit; the browser remembers the job (sensitive values blanked) for "recent jobs". Each
+ * attempt carries an Idempotency-Key, the same again when an unanswered one is retried (SubmitKeys).
+ */
 export function useSubmitJob() {
   const queryClient = useQueryClient();
+  const [keys] = useState(() => new SubmitKeys());
   return useMutation({
-    mutationFn: (payload: SubmitJobRequest) => submitJob(payload),
+    mutationFn: (payload: SubmitJobRequest) => submitJob(payload, keys.keyFor(payload)),
+    onSettled: (_id, error) => keys.settled(error),
     onSuccess: (id, payload) => {
       rememberSubmission(id, payload);
       invalidateAfterChange(queryClient, []);

@@ -113,6 +113,7 @@ export async function startDomain(
         isLocalProcessAlive: (pid) => livePids.has(pid),
         queueControlApi: true,
         retention: { intervalMs: 60_000, batchSize: 500 },
+        idempotencyWindowMs: 86_400_000,
         keepAuditMs: 90 * 86_400_000,
         trends: { intervalMs: 60_000, batchSize: 500 },
       },
@@ -153,16 +154,18 @@ export async function startDomain(
     get system() {
       return system;
     },
-    submit: (payload: Partial<SubmitJobRequest> = {}) =>
-      system.service.submit(
-        't',
-        {
-          job_definition: 't::run:1',
-          job_queue: 't::default',
-          ...payload,
-        },
-        'key:test',
-      ),
+    submit: async (payload: Partial<SubmitJobRequest> = {}) =>
+      (
+        await system.service.submit(
+          't',
+          {
+            job_definition: 't::run:1',
+            job_queue: 't::default',
+            ...payload,
+          },
+          'key:test',
+        )
+      ).id,
     /** The process dies without a word; a new one starts on the same host, store and engine. */
     async restart(): Promise<void> {
       await system.crash();

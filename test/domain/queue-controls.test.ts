@@ -83,7 +83,7 @@ describe('queue controls', () => {
     await expect
       .poll(() => other.controls.liveInProject('t', QUEUE).paused, { timeout: 1000 })
       .toBe(true);
-    const id = await other.service.submit(
+    const { id } = await other.service.submit(
       't',
       { job_definition: 't::run:1', job_queue: QUEUE },
       'key:test',

@@ -127,6 +127,17 @@ describe('the jobdeck client command line', () => {
     for (const id of ids) await waitForState(service, id, 'cancelled');
   });
 
+  it('submit --idempotency-key: a rerun answers with the job the first run made', async () => {
+    const args = ['submit', 't::echo:1', 't::paused', '--idempotency-key', `cli-${Date.now()}`];
+    const first = await jobdeck(args);
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+    expect((await jobdeck(args)).stdout).toBe(first.stdout);
+    // Without the flag each run is a submit of its own.
+    const plain = await jobdeck(['submit', 't::echo:1', 't::paused']);
+    expect(plain.stdout).not.toBe(first.stdout);
+  });
+
   it('says what went wrong in one line: the service message, a bad key, no service', async () => {
     const bad = await jobdeck(['submit', 'nope', 't::default']);
     expect(bad.status).toBe(1);

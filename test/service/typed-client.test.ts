@@ -35,6 +35,24 @@ describe('the typed client (@jobdeck/client), generated from the OpenAPI documen
     expect(cancel.data).toEqual({ ok: true });
   });
 
+  it('sends an Idempotency-Key with each submit: a fresh one, or the one given, which answers again with its job', async () => {
+    const body = { job_definition: 't::echo:1', job_queue: 't::paused' };
+    const fresh = async () => (await unwrap(client().POST('/v1/client/job', { body }))).data.id;
+    expect(await fresh()).not.toBe(await fresh());
+    const params = { header: { 'idempotency-key': `typed-client-${Date.now()}` } };
+    const keyed = async () =>
+      (await unwrap(client().POST('/v1/client/job', { body, params }))).data.id;
+    expect(await keyed()).toBe(await keyed());
+    const other = client().POST('/v1/client/job', {
+      body: { ...body, name: 'typed-client-other' },
+      params,
+    });
+    await expect(unwrap(other)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/^Idempotency-Key: /),
+    });
+  });
+
   it('gets the documented error shape for a bad submission', async () => {
     const refused = await client().POST('/v1/client/job', {
       body: { job_definition: 'nope', job_queue: 't::default' },

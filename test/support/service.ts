@@ -141,7 +141,14 @@ export interface TestService {
   /** Resolves when the process has exited by itself (a fail point, a crash). */
   exited(): Promise<void>;
   cli(...args: string[]): Promise<string>;
-  request(method: string, path: string, body?: unknown, key?: string | null): Promise<ApiResponse>;
+  /** `headers`: sent besides the key and the content type (an Idempotency-Key). */
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    key?: string | null,
+    headers?: Record<string, string>,
+  ): Promise<ApiResponse>;
 }
 
 export interface ApiResponse {
@@ -283,8 +290,11 @@ export async function startService(
       });
       return stdout.trim();
     },
-    async request(method, path, body, keyOverride) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
+    async request(method, path, body, keyOverride, extraHeaders = {}) {
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        ...extraHeaders,
+      };
       const auth = keyOverride === undefined ? key : keyOverride;
       if (auth !== null) headers.authorization = `Bearer ${auth}`;
       const send = () =>

@@ -6,14 +6,23 @@ import { submissionOf, type Submission, type SubmitFlags } from '../submission';
 import type { VerbContext } from './context';
 import { watchJob } from './watch';
 
-/** Submits one body; prints the new job's id alone on stdout, for `$(jobdeck submit …)`. */
+/**
+ * Submits one body; prints the new job's id alone on stdout, for `$(jobdeck submit …)`. The
+ * client sends a fresh Idempotency-Key unless `idempotencyKey` gives one: the same key on a
+ * rerun answers with the job the first run made.
+ */
 export async function submitAndReport(
   context: VerbContext,
   body: Submission,
   wait: boolean | undefined,
+  idempotencyKey?: string,
 ): Promise<void> {
   const connection = context.connection();
-  const { data } = await unwrap(createJobdeckClient(connection).POST('/v1/client/job', { body }));
+  const params =
+    idempotencyKey === undefined ? {} : { header: { 'idempotency-key': idempotencyKey } };
+  const { data } = await unwrap(
+    createJobdeckClient(connection).POST('/v1/client/job', { body, params }),
+  );
   process.stdout.write(`${data.id}\n`);
   if (wait) context.exit(await watchJob(connection, data.id));
 }
@@ -44,17 +53,21 @@ export function addSubmit(program: Command, context: VerbContext): void {
       ),
     )
     .option('--retry <attempts>', 'attempts in all, the first included')
+    .option(
+      '--idempotency-key <key>',
+      'the same key on a rerun answers with the job the first run made (default: a fresh one)',
+    )
     .option('-w, --wait', 'then follow it and exit with its status, as watch does')
     .action(
       async (
         definition: string | undefined,
         queue: string | undefined,
         command: string[],
-        options: SubmitFlags & { secret?: string[]; wait?: boolean },
+        options: SubmitFlags & { secret?: string[]; wait?: boolean; idempotencyKey?: string },
       ) => {
         const secrets = await readSecrets(options.secret ?? []);
         const body = submissionOf(definition, queue, command, options, secrets);
-        await submitAndReport(context, body, options.wait);
+        await submitAndReport(context, body, options.wait, options.idempotencyKey);
       },
     );
 }

@@ -37,18 +37,24 @@ const PERIOD_UNITS_MS: Record<string, number> = {
   h: 3_600_000,
   d: 86_400_000,
 };
-const PERIOD_PROBLEM = 'must be a period like 14d, 12h, 30m or 90s, or forever';
+const PERIOD = /[1-9]\d{0,5}[smhd]/;
+const PERIOD_PROBLEM = 'must be a period like 14d, 12h, 30m or 90s';
+const KEEP_PROBLEM = `${PERIOD_PROBLEM}, or forever`;
+
+const periodMs = (text: string) =>
+  Number.parseInt(text, 10) * (PERIOD_UNITS_MS[text.slice(-1)] ?? Number.NaN);
+
+/** A span of time: `14d`, `12h`, `30m`, `90s`; as milliseconds. */
+export const period = z
+  .string(PERIOD_PROBLEM)
+  .regex(new RegExp(`^${PERIOD.source}$`), PERIOD_PROBLEM)
+  .transform(periodMs);
 
 /**
- * How long a finished job is kept: `14d`, `12h`, `30m`, `90s`, or `forever`; as milliseconds,
- * null for forever. "Forever" is a word of its own, never a default: a store that only grows
- * must be chosen.
+ * How long a finished job is kept: a period, or `forever`; as milliseconds, null for forever.
+ * "Forever" is a word of its own, never a default: a store that only grows must be chosen.
  */
 export const keepPeriod = z
-  .string(PERIOD_PROBLEM)
-  .regex(/^(forever|[1-9]\d{0,5}[smhd])$/, PERIOD_PROBLEM)
-  .transform((text) =>
-    text === 'forever'
-      ? null
-      : Number.parseInt(text, 10) * (PERIOD_UNITS_MS[text.slice(-1)] ?? Number.NaN),
-  );
+  .string(KEEP_PROBLEM)
+  .regex(new RegExp(`^(forever|${PERIOD.source})$`), KEEP_PROBLEM)
+  .transform((text) => (text === 'forever' ? null : periodMs(text)));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { memorySize, positiveInt } from './fields';
+import { memorySize, period, positiveInt } from './fields';
 
 /** Output kept of each ended job unless job_output says otherwise. */
 export const DEFAULT_KEPT_OUTPUT_BYTES = 10 * 1024 ** 2;
@@ -34,3 +34,14 @@ export const jobOutputSection = z
   })
   .prefault({})
   .describe('How much of what jobs print is kept once they ended, compressed in the store');
+
+export const idempotencySection = z
+  .strictObject({
+    window: period
+      .prefault('24h')
+      .describe(
+        'How long an Idempotency-Key holds: the same key and request again within it answers with the same job (24h, 30m, 7d); older keys are deleted by the retention pass',
+      ),
+  })
+  .prefault({})
+  .describe("Job Submit's Idempotency-Key header (docs/guides/idempotency.md)");

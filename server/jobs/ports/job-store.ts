@@ -6,6 +6,8 @@ import type {
   ContainerLogs,
   DependencyEnd,
   Dependent,
+  HeldKey,
+  IdempotencyKey,
   Job,
   JobChange,
   JobSummary,
@@ -16,19 +18,34 @@ import type {
 } from '../model';
 import type { JobFilter, JobListFilter } from '../list-filter';
 
+/**
+ * What storing a new job came to: stored, or refused with nothing written because an unfinished
+ * job of the queue holds its name, or because its Idempotency-Key is held (null: by a row that
+ * was gone again when read).
+ */
+export type InsertOutcome =
+  | { inserted: true; job: Job }
+  | { inserted: false; nameHeldBy: string }
+  | { inserted: false; keyHeldBy: HeldKey | null };
+
 /** Storage the domain needs; server/store implements it over SQLite and PostgreSQL. */
 export interface JobStore {
   /**
    * Inserts a job in state `submitted` and pins its definition's fingerprint on first use;
    * refuses when a non-final job in the queue holds the name. With `admission`, the job is
    * moved on from `submitted` in the same transaction (both transitions recorded, at its
-   * createdAt): one write per submit instead of an insert and a later move.
+   * createdAt): one write per submit instead of an insert and a later move. With `idempotency`,
+   * the key is stored in the same transaction, in the job's project; a live key (or the same
+   * key twice in one batch) refuses the insert, which then stores nothing.
    */
   insertJob(
     job: NewJob,
     definitionFingerprint: string,
     admission?: Admission,
-  ): Promise<{ inserted: true; job: Job } | { inserted: false; nameHeldBy: string }>;
+    idempotency?: IdempotencyKey,
+  ): Promise<InsertOutcome>;
+  /** The job a key made in the project, while it holds (expiresAt after `now`). */
+  heldKey(project: string, key: string, now: number): Promise<HeldKey | undefined>;
   getJob(id: string): Promise<Job | undefined>;
   /**
    * Compare-and-set on the state, recording the transition in the same transaction, and the
@@ -112,14 +129,15 @@ export interface JobStore {
   /**
    * Stores an array's parent and its first children in one transaction, each moved on from
    * `submitted` as its admission says; refuses, storing nothing, when an unfinished job holds
-   * the parent's name.
+   * the parent's name or (as insertJob) its Idempotency-Key is held.
    */
   insertArray(
     parent: NewJob,
     admission: Admission,
     children: readonly { job: NewJob; admission: Admission }[],
     definitionFingerprint: string,
-  ): Promise<{ inserted: true; job: Job } | { inserted: false; nameHeldBy: string }>;
+    idempotency?: IdempotencyKey,
+  ): Promise<InsertOutcome>;
   /**
    * Stores more children of a stored parent in one transaction; 0 when any of them was stored
    * before (another instance resumed the same admission), then none of these is.

@@ -35,6 +35,8 @@ export interface RetentionStore {
    * finished before `before`: counts from an earlier `since` are no longer exact.
    */
   forgetFinishedCounts(before: number): Promise<void>;
+  /** Deletes up to `limit` Idempotency-Keys that expired before `before`; how many went. */
+  pruneIdempotencyKeys(params: PruneBatch): Promise<number>;
   /** What pruneFinished would delete of the queue now (the newest change's job left out). */
   prunable(queue: string, before: number): Promise<Prunable>;
   /**

@@ -2,6 +2,13 @@
 export interface SecretBox {
   seal(plaintext: string): string;
   open(sealed: string): string;
+  /**
+   * A keyed digest of `data` (an HMAC under a key derived from the current secret key), naming
+   * that key: the store alone does not let anyone confirm a guess of what went into it.
+   */
+  digest(data: string): string;
+  /** Whether `digest` is data's, under the key it names (false once that key is gone). */
+  digestMatches(data: string, digest: string): boolean;
 }
 
 /**

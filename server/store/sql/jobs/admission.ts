@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { Admission, Job, NewJob } from '../../../jobs/model';
-import type { JobStore } from '../../../jobs/ports';
+import type { Admission, IdempotencyKey, Job, NewJob } from '../../../jobs/model';
+import type { InsertOutcome, JobStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
 import type { UniqueIndex } from '../dialect';
 import type { NewJobRow, NewTransitionRow } from '../hot-queries';
 import { WriteBatch } from '../write-batch';
 import { storableNote, type JobTables } from './context';
 import { insertDependenciesWithin } from './dependencies';
+import { IdempotencyKeyTaken, keyRow, storeKeysWithin, type KeyedJob } from './idempotency';
 import { insertLabelsWithin } from './labels';
 import { newJobRow, storedJob } from './rows';
 import { notFinal } from './not-final';
@@ -15,9 +16,9 @@ export interface PendingInsert {
   job: NewJob;
   definitionFingerprint: string;
   admission: Admission | undefined;
+  /** Job Submit's Idempotency-Key, stored with the job. */
+  idempotency?: IdempotencyKey;
 }
-
-type InsertResult = Awaited<ReturnType<JobStore['insertJob']>>;
 
 interface WritePlan {
   rows: NewJobRow[];
@@ -26,6 +27,8 @@ interface WritePlan {
 }
 
 const hasLabels = (job: NewJob) => Object.keys(job.labels).length > 0;
+const isKeyed = (insert: PendingInsert): insert is PendingInsert & KeyedJob =>
+  insert.idempotency !== undefined;
 
 /** Migration 001's partial index: a name is held by at most one unfinished job of a queue. */
 const ACTIVE_NAME: UniqueIndex = {
@@ -43,7 +46,7 @@ const ARRAY_INDEX: UniqueIndex = {
 
 /** Job Submit's write: new jobs, their first transitions and definitions' first use. */
 export class JobAdmission implements Pick<JobStore, 'insertJob'> {
-  private readonly inserts = new WriteBatch<PendingInsert, InsertResult>(
+  private readonly inserts = new WriteBatch<PendingInsert, InsertOutcome>(
     (batch) => this.insertAll(batch),
     (insert) => this.insertAlone(insert),
   );
@@ -52,8 +55,13 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
 
   constructor(private readonly tables: JobTables) {}
 
-  insertJob(job: NewJob, definitionFingerprint: string, admission?: Admission) {
-    return this.inserts.add({ job, definitionFingerprint, admission });
+  insertJob(
+    job: NewJob,
+    definitionFingerprint: string,
+    admission?: Admission,
+    idempotency?: IdempotencyKey,
+  ) {
+    return this.inserts.add({ job, definitionFingerprint, admission, idempotency });
   }
 
   /**
@@ -65,9 +73,10 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
     admission: Admission,
     children: readonly { job: NewJob; admission: Admission }[],
     definitionFingerprint: string,
-  ): Promise<InsertResult> {
+    idempotency?: IdempotencyKey,
+  ): Promise<InsertOutcome> {
     const inserts: PendingInsert[] = [
-      { job: parent, definitionFingerprint, admission },
+      { job: parent, definitionFingerprint, admission, idempotency },
       ...children.map((child) => ({ ...child, definitionFingerprint })),
     ];
     try {
@@ -77,8 +86,7 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
       this.fingerprinted.add(parent.definition);
       return { inserted: true as const, job: stored! };
     } catch (error) {
-      if (!this.tables.dialect.isUniqueViolation(error, ACTIVE_NAME)) throw error;
-      return { inserted: false as const, nameHeldBy: await this.nameHolder(parent) };
+      return this.refusal(error, parent, idempotency);
     }
   }
 
@@ -101,29 +109,45 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
   }
 
   /** Several jobs in one transaction (see WriteBatch); throws if any of them cannot be stored. */
-  private async insertAll(inserts: PendingInsert[]): Promise<InsertResult[]> {
+  private async insertAll(inserts: PendingInsert[]): Promise<InsertOutcome[]> {
     const jobs = await this.write(inserts);
     for (const job of jobs) this.fingerprinted.add(job.definition);
     return jobs.map((job) => ({ inserted: true as const, job }));
   }
 
   /** One job in its own transaction; a name held by an unfinished job is an answer, not an error. */
-  private async insertAlone(insert: PendingInsert): Promise<InsertResult> {
-    const { job } = insert;
+  private async insertAlone(insert: PendingInsert): Promise<InsertOutcome> {
     try {
       const [stored] = await this.write([insert]);
       this.fingerprinted.add(stored!.definition);
       return { inserted: true as const, job: stored! };
     } catch (error) {
-      if (!this.tables.dialect.isUniqueViolation(error, ACTIVE_NAME)) throw error;
-      return { inserted: false as const, nameHeldBy: await this.nameHolder(job) };
+      return this.refusal(error, insert.job, insert.idempotency);
     }
+  }
+
+  /** A held key or name is an answer (the key first: it is written first), anything else a fault. */
+  private async refusal(
+    error: unknown,
+    job: NewJob,
+    idempotency: IdempotencyKey | undefined,
+  ): Promise<InsertOutcome> {
+    if (error instanceof IdempotencyKeyTaken && idempotency) {
+      const row = await keyRow(this.tables.db, job.project, idempotency.key);
+      return {
+        inserted: false as const,
+        keyHeldBy: row ? { jobId: row.jobId, digest: row.digest } : null,
+      };
+    }
+    if (!this.tables.dialect.isUniqueViolation(error, ACTIVE_NAME)) throw error;
+    return { inserted: false as const, nameHeldBy: await this.nameHolder(job) };
   }
 
   /**
    * Job Submit's batch: where the dialect writes the jobs and their transitions in one atomic
    * statement and nothing else is to be written (labels, dependencies, a definition's first
-   * use), that statement alone, with no transaction around it; otherwise a transaction.
+   * use, an Idempotency-Key), that statement alone, with no transaction around it; otherwise a
+   * transaction.
    */
   private write(inserts: PendingInsert[]): Promise<Job[]> {
     const plan = this.plan(inserts);
@@ -131,7 +155,9 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
     const oneStatement =
       dialect.insertJobsAndTransitions !== undefined &&
       plan.firstUses.size === 0 &&
-      inserts.every(({ job }) => job.dependsOn.length === 0 && !hasLabels(job));
+      inserts.every(
+        ({ job, idempotency }) => job.dependsOn.length === 0 && !hasLabels(job) && !idempotency,
+      );
     if (oneStatement) return this.writePlan(db, inserts, plan);
     return db.transaction().execute((trx) => this.writePlan(trx, inserts, plan));
   }
@@ -198,6 +224,8 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
     { rows, transitions, firstUses }: WritePlan,
   ): Promise<Job[]> {
     const { hot, dialect } = this.tables;
+    // The keys first: a held one undoes the transaction before any job row is written.
+    await storeKeysWithin(trx, inserts.filter(isKeyed));
     let returned: { id: string; seq: number }[];
     if (dialect.insertJobsAndTransitions) {
       returned = await dialect.insertJobsAndTransitions(trx, rows, transitions);

@@ -14,6 +14,7 @@ import { JobAttemptRows } from './attempts';
 import { JobChangeFeed } from './change-feed';
 import { JobDependencyRows } from './dependencies';
 import { jobTables } from './context';
+import { heldKey } from './idempotency';
 import { JobLogRows } from './logs';
 import { JobMoves } from './moves';
 import { JobReads } from './reads';
@@ -50,7 +51,9 @@ export function sqlJobStores(
   // Every job read goes through `plans`: a child's command and environment are its parent's.
   const plans = new ArrayPlans(tables);
   const jobs: JobStore = {
-    insertJob: (job, fingerprint, how) => admission.insertJob(job, fingerprint, how),
+    insertJob: (job, fingerprint, how, idempotency) =>
+      admission.insertJob(job, fingerprint, how, idempotency),
+    heldKey: (project, key, now) => heldKey(db, project, key, now),
     moveJob: async (change) => plans.completeOne(await moves.moveJob(change)),
     setNote: (params) => moves.setNote(params),
     claimRunnable: async (claim, noteFor) =>
@@ -81,8 +84,8 @@ export function sqlJobStores(
     jobSummaries: (ids) => dependencies.jobSummaries(ids),
     dependencyEnds: (jobIds) => dependencies.dependencyEnds(jobIds),
     dependents: (id, limit) => dependencies.dependents(id, limit),
-    insertArray: (parent, how, children, fingerprint) =>
-      admission.insertArray(parent, how, children, fingerprint),
+    insertArray: (parent, how, children, fingerprint, idempotency) =>
+      admission.insertArray(parent, how, children, fingerprint, idempotency),
     insertArrayChildren: (children) => admission.insertArrayChildren(children),
     arrayChildIds: (parentId) => arrays.arrayChildIds(parentId),
     arrayCounts: (parentId) => arrays.arrayCounts(parentId),

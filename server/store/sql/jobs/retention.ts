@@ -4,6 +4,7 @@ import type { Prunable, PruneBatch, RetentionStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
 import type { JobTables } from './context';
 import { pruneFinishedCounts } from './finished-counts';
+import { pruneExpiredKeys } from './idempotency';
 
 /** A job to delete: its id and seq (labels are keyed by seq). */
 interface Doomed {
@@ -21,6 +22,10 @@ export class JobRetention implements RetentionStore {
       const doomed = await this.batch(trx, queue, before, limit);
       return doomed.length === 0 ? 0 : deleteJobs(trx, doomed);
     });
+  }
+
+  pruneIdempotencyKeys(batch: PruneBatch): Promise<number> {
+    return pruneExpiredKeys(this.tables.db, batch);
   }
 
   async forgetFinishedCounts(before: number): Promise<void> {
