@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttemptsAnswer, AttemptUsageAnswer, JobExecution } from '../../contract';
 import { submit, waitForState } from '../support/jobs';
@@ -44,6 +47,21 @@ afterAll(async () => {
   if (process.env.USAGE_DEBUG) console.log(service.output());
   await service.stop();
 });
+
+const BIN = join(resolve(import.meta.dirname, '..', '..'), 'bin', 'jobdeck.js');
+
+/** `jobdeck get ID`, the client verb as a terminal user runs it. */
+async function jobdeckGet(id: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'get', id], {
+    env: {
+      ...process.env,
+      JOBDECK_URL: service.baseUrl,
+      JOBDECK_API_KEY: service.key,
+      JOBDECK_PROFILE_FILE: '/nonexistent',
+    },
+  });
+  return stdout;
+}
 
 async function answer<T>(path: string): Promise<T> {
   const response = await service.request('GET', path);
@@ -97,6 +115,9 @@ describe('usage and the out-of-memory story, on real containers', () => {
     expect(usage.memory_efficiency).toBe(
       Math.round((usage.peak_memory_bytes / usage.memory_limit_bytes) * 1000) / 1000,
     );
+    const shown = await jobdeckGet(id);
+    expect(shown).toMatch(/^memory +\d+\.\d MiB (sampled )?peak of 32\.0 MiB \(\d+%\)$/m);
+    expect(shown).toMatch(/^cpu time +\d+\.\d s in \d+\.\d s on 1 CPU \(\d+%\)$/m);
   });
 
   it('does not call a SIGKILL from inside the job out of memory', async () => {
