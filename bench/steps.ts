@@ -26,6 +26,7 @@ import { storeScale, type StoreKind } from './scenarios/store-scale';
 import { submitCeiling } from './scenarios/submit-ceiling';
 import { swarmComparison } from './scenarios/swarm';
 import { trendsScale } from './scenarios/trends';
+import { usageSamplingCost } from './scenarios/usage-sampling';
 import { watchers } from './scenarios/watchers';
 import { round } from './stats';
 
@@ -83,6 +84,8 @@ export const plan = {
   },
   // 10⁷ ended jobs take some minutes to seed and to roll: only with BENCH_TRENDS_JOBS=10000000.
   trendsJobs: quick ? 10_000 : Number(process.env.BENCH_TRENDS_JOBS ?? 1_000_000),
+  // Sixteen running jobs (the fast queue's slots), each sampled every 5 s (the default) and 1 s.
+  usageSampling: { jobs: 16, windowSeconds: quick ? 10 : 60, intervals: [5, 1] },
 };
 
 type Row = [figure: string, value: string];
@@ -615,5 +618,20 @@ export const STEPS: Step<unknown>[] = [
       }
       return rows;
     },
+  }),
+  step({
+    name: 'usage',
+    title: "the CPU cost of sampling running jobs' usage",
+    needs: ['docker'],
+    needsSharedService: false,
+    run: () => {
+      const { jobs, windowSeconds, intervals } = plan.usageSampling;
+      return usageSamplingCost(jobs, windowSeconds, intervals);
+    },
+    rows: (figures) =>
+      figures.map((f): Row => [
+        `${f.jobs} running jobs, usage ${f.intervalSeconds === 0 ? 'not sampled' : `sampled every ${f.intervalSeconds} s`}`,
+        `service ${f.serviceCpuPercent}% of a core, Docker Engine ${f.engineCpuPercent}%`,
+      ]),
   }),
 ];

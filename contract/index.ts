@@ -15,6 +15,7 @@ export * from './events';
 export * from './definitions';
 export * from './identity';
 export * from './retry';
+export * from './usage';
 export * from './dependencies';
 export * from './schedules';
 export * from './arrays';

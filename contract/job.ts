@@ -7,6 +7,7 @@ import {
   QUEUE_REF,
 } from './identifiers';
 import { labelSelectorsSchema } from './labels';
+import { attemptUsageSchema } from './usage';
 import { DEFAULT_LIMITS } from './limits';
 import { jobStateSchema } from './states';
 import { plainText } from './text';
@@ -247,6 +248,10 @@ export const jobExecutionSchema = z.object({
   /** With retries (docs/guides/retries.md): the attempt it is on, of how many at most. */
   attempt: z.number().int().optional(),
   attempts_max: z.number().int().optional(),
+  usage: attemptUsageSchema.optional().meta({
+    description:
+      'What its current (or last) attempt used, sampled from the engine; absent when nothing was reported (yet)',
+  }),
   /** Its labels, as submitted ({} when none). */
   labels: z.record(z.string(), z.string()).optional(),
   submitted_by: z.string().nullable().optional().meta({

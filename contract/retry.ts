@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { attemptUsageSchema } from './usage';
 import { jobStateSchema } from './states';
 
 /**
@@ -175,6 +176,9 @@ export const attemptSchema = z.object({
   started_at: isoTime.nullable(),
   finished_at: isoTime,
   retried: z.boolean().meta({ description: 'Whether another attempt followed it' }),
+  usage: attemptUsageSchema
+    .optional()
+    .meta({ description: 'What it used; absent when the engine reported nothing for it' }),
 });
 export type Attempt = z.infer<typeof attemptSchema>;
 

@@ -1105,6 +1105,33 @@ export interface components {
         finished_at: string;
         /** @description Whether another attempt followed it */
         retried: boolean;
+        /** @description What it used; absent when the engine reported nothing for it */
+        usage?: {
+          attempt: number;
+          /** @description The most memory it was seen to use (the kernel’s count, page cache included, as its limit counts it) */
+          peak_memory_bytes: number;
+          /** @description true: the engine’s own peak (cgroup v1), exact up to the last sample; false: the largest of the samples (cgroup v2, simulated) */
+          peak_memory_exact: boolean;
+          /** @description The memory limit it ran with */
+          memory_limit_bytes: number;
+          /** @description peak_memory_bytes / memory_limit_bytes: 1 is all it asked for */
+          memory_efficiency: number;
+          /** @description CPU time used, user and system, as of the last sample */
+          cpu_ms: number;
+          /** @description The CPUs it was given */
+          cpus: number;
+          /** @description How long it ran (so far, while it runs); null when it never started */
+          wall_ms: number | null;
+          /** @description cpu_ms / (wall_ms × cpus): 1 is every CPU it was given, busy all along */
+          cpu_efficiency: number | null;
+          /** @description How many reads of the engine it is made from */
+          samples: number;
+          /**
+           * Format: date-time
+           * @description The last read
+           */
+          sampled_at: string;
+        };
       }[];
     };
     JobDependencies: {
@@ -1236,6 +1263,33 @@ export interface components {
       node: string | null;
       attempt?: number;
       attempts_max?: number;
+      /** @description What its current (or last) attempt used, sampled from the engine; absent when nothing was reported (yet) */
+      usage?: {
+        attempt: number;
+        /** @description The most memory it was seen to use (the kernel’s count, page cache included, as its limit counts it) */
+        peak_memory_bytes: number;
+        /** @description true: the engine’s own peak (cgroup v1), exact up to the last sample; false: the largest of the samples (cgroup v2, simulated) */
+        peak_memory_exact: boolean;
+        /** @description The memory limit it ran with */
+        memory_limit_bytes: number;
+        /** @description peak_memory_bytes / memory_limit_bytes: 1 is all it asked for */
+        memory_efficiency: number;
+        /** @description CPU time used, user and system, as of the last sample */
+        cpu_ms: number;
+        /** @description The CPUs it was given */
+        cpus: number;
+        /** @description How long it ran (so far, while it runs); null when it never started */
+        wall_ms: number | null;
+        /** @description cpu_ms / (wall_ms × cpus): 1 is every CPU it was given, busy all along */
+        cpu_efficiency: number | null;
+        /** @description How many reads of the engine it is made from */
+        samples: number;
+        /**
+         * Format: date-time
+         * @description The last read
+         */
+        sampled_at: string;
+      };
       labels?: {
         [key: string]: string;
       };

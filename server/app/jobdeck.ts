@@ -199,6 +199,7 @@ export async function startJobdeck(
         pidsLimit: config.job_defaults.pids_limit,
       },
       reconcileIntervalMs: config.reconcile_interval_seconds * 1000,
+      usageSampleIntervalMs: config.usage_sample_interval_seconds * 1000,
       identity: thisInstance(),
       instanceTimeoutMs: config.instance_timeout_seconds * 1000,
       isLocalProcessAlive: isProcessAlive,

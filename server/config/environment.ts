@@ -17,6 +17,7 @@ const VARIABLES: Record<string, Kind> = {
   console_hosts: 'list',
   data_dir: 'path',
   reconcile_interval_seconds: 'number',
+  usage_sample_interval_seconds: 'number',
   instance_timeout_seconds: 'number',
   max_running: 'number',
   log_tail_bytes: 'number',

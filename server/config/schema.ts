@@ -62,6 +62,14 @@ export const configSchema = z
       .describe(
         'How often every unfinished job is compared with the engine, the engine pinged and the heartbeat beaten',
       ),
+    usage_sample_interval_seconds: z
+      .number()
+      .min(0)
+      .max(300)
+      .default(5)
+      .describe(
+        "How often each running job's memory and CPU are read from the engine (one request per job); 0 turns usage off",
+      ),
     instance_timeout_seconds: z
       .number()
       .positive()

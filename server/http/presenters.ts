@@ -23,12 +23,14 @@ import type { DefinitionSettings } from '../jobs/catalog';
 import type { EngineStatus } from '../jobs/engine-health';
 import type { Execution, JobArray, JobDependencies, QueueOverview } from '../jobs/read-model';
 import type { FollowedLogs } from '../jobs/job-logs';
+import { toAttemptUsage } from './usage-presenter';
 import type { ScheduleView } from '../jobs/scheduler';
 import { millisIsoOf } from '../jobs/log-instant';
 import {
   childRole,
   parentRole,
   type AttemptRecord,
+  type AttemptUsage,
   type Dependent,
   type Job,
   type Transition,
@@ -107,6 +109,7 @@ export function toJobExecution({
   memoryBytes,
   engine,
   startEstimate,
+  usage,
 }: Execution): JobExecution {
   const end = job.finishedAt ?? Date.now();
   return {
@@ -128,6 +131,7 @@ export function toJobExecution({
     instance: job.owner,
     node: job.node,
     ...(job.retry && { attempt: job.attempt, attempts_max: job.retry.attempts }),
+    ...(usage && { usage: toAttemptUsage(usage, job) }),
     labels: job.labels,
     submitted_by: job.submittedBy,
     cancel_requested_by: job.cancelRequestedBy,
@@ -144,18 +148,27 @@ export function toJobExecution({
   };
 }
 
-export function toAttempts(job: Job, items: AttemptRecord[]): AttemptsAnswer {
+export function toAttempts(
+  job: Job,
+  items: AttemptRecord[],
+  usage: AttemptUsage[],
+): AttemptsAnswer {
   const waiting = job.state === 'runnable' && job.notBefore !== null;
   return {
     attempt: job.attempt,
     attempts_max: job.retry?.attempts ?? 1,
     retry: job.retry,
     next_attempt_at: waiting ? iso(job.notBefore!) : null,
-    items: items.map(toAttempt),
+    items: items.map((record) =>
+      toAttempt(
+        record,
+        usage.find((used) => used.attempt === record.attempt),
+      ),
+    ),
   };
 }
 
-function toAttempt(record: AttemptRecord): Attempt {
+function toAttempt(record: AttemptRecord, usage: AttemptUsage | undefined): Attempt {
   return {
     attempt: record.attempt,
     state: record.state,
@@ -166,6 +179,7 @@ function toAttempt(record: AttemptRecord): Attempt {
     started_at: isoOrNull(record.startedAt),
     finished_at: iso(record.finishedAt),
     retried: record.retried,
+    ...(usage && { usage: toAttemptUsage(usage, record) }),
   };
 }
 

@@ -28,7 +28,9 @@ import type {
 import { QueueControls } from './queue-controls';
 import { Reconciler } from './reconciler';
 import { RetentionPruner, type RetentionOptions } from './retention';
-import { Runner, type ContainerDefaults } from './runner';
+import type { ContainerDefaults } from './container-limits';
+import { Runner } from './runner';
+import { UsageSampler } from './usage-sampler';
 import { Scheduler } from './scheduler';
 import { KeyedSerial } from './serial';
 import {
@@ -78,6 +80,8 @@ export interface JobSystemOptions {
   engine: string;
   defaults: ContainerDefaults;
   reconcileIntervalMs: number;
+  /** How often each running job's usage is sampled; 0: never. */
+  usageSampleIntervalMs: number;
   identity: InstanceIdentity;
   /** How long an instance may stay silent before another takes over its jobs. */
   instanceTimeoutMs: number;
@@ -115,6 +119,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     Math.max(10_000, 5 * options.reconcileIntervalMs),
   );
   const logs = new JobLogs(runtime, store, secrets, options.output);
+  const usage = new UsageSampler(runtime, store, logger, options.usageSampleIntervalMs);
   const runner = new Runner({
     runtime,
     machine,
@@ -124,6 +129,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     signals,
     logger,
     logs,
+    usage,
     options: {
       defaults: options.defaults,
       owner,
@@ -311,6 +317,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       dispatcher.stop();
       await reconciler.stop();
       runner.stop();
+      usage.stop();
       await membership.leave();
     },
   };

@@ -229,6 +229,22 @@ export interface AttemptRecord {
   output?: ContainerLogs;
 }
 
+/** What one attempt used, from the samples taken while it ran (usage-sampler.ts). */
+export interface AttemptUsage {
+  attempt: number;
+  /** The largest memory figure seen: the engine's own peak where it keeps one, else a sample. */
+  peakMemoryBytes: number;
+  /** Whether the peak is the engine's own count (exact up to the last sample), not a sample. */
+  peakExact: boolean;
+  /** CPU time used, as of the last sample. */
+  cpuNanos: number;
+  /** What it was given: the limits of its container. */
+  memoryLimitBytes: number;
+  cpus: number;
+  samples: number;
+  sampledAt: number;
+}
+
 /**
  * A dispatcher asking for work: up to `limit` of the queue's oldest runnable jobs, as far as the
  * queue's and the whole service's slots allow, counted in the same transaction that takes them.

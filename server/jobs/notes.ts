@@ -7,6 +7,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 const counted = (n: number) => n.toLocaleString('en-US');
 
+/** 256 MiB, 1.5 GiB; `decimals` always shown (255.9 MiB), else only when not whole. */
+function bytesInWords(bytes: number, decimals?: number): string {
+  const [size, unit] = bytes >= 2 ** 30 ? [bytes / 2 ** 30, 'GiB'] : [bytes / 2 ** 20, 'MiB'];
+  if (decimals !== undefined) return `${size.toFixed(decimals)} ${unit}`;
+  return `${Number.isInteger(size) ? size : size.toFixed(1)} ${unit}`;
+}
+
 const ORDINAL_SUFFIXES = { one: 'st', two: 'nd', few: 'rd', other: 'th' } as Record<string, string>;
 // Made on first use: building it at import would cost every start-up ICU's plural data.
 let ordinalRules: Intl.PluralRules | undefined;
@@ -69,6 +76,12 @@ export const notes = {
     `waiting: queue ${queue} is paused${reason ? ` (${reason})` : ''}`,
   creatingContainer: (image: string) => `creating the container from image ${image}`,
   failed: (code: number) => `exited with code ${code}`,
+  /** Killed by the kernel at its memory limit; `peak`: the most it was seen to use, when sampled. */
+  outOfMemory: (limitBytes: number, peakBytes: number | null) =>
+    `killed: out of memory at its ${bytesInWords(limitBytes)} limit (peak ${peakBytes === null ? 'not sampled' : bytesInWords(peakBytes, 1)})`,
+  /** Exit 137 that the engine, which reports every out-of-memory kill, did not call one. */
+  killedNotOutOfMemory: (code: number) =>
+    `killed by signal ${code - 128} (not out of memory); exit code ${code}`,
   timedOut: (seconds: number, code: number) =>
     `ran past its timeout of ${seconds} s and was stopped (exit code ${code})`,
   cancelledBeforeStart: 'cancelled on request before it started',

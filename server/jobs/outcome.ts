@@ -11,18 +11,29 @@ export function deadlineOf(job: Pick<Job, 'startedAt' | 'timeoutSeconds'>, now: 
   return (job.startedAt ?? now) + job.timeoutSeconds * 1000;
 }
 
+/** What a failed job's note may say of its memory. */
+export interface MemoryAtEnd {
+  limitBytes: number;
+  /** The most it was seen to use; null when it was not sampled. */
+  peakBytes: number | null;
+  /** Whether the engine reports every out-of-memory kill: then a SIGKILL without one was not. */
+  engineReportsOom: boolean;
+}
+
 /**
  * How a job ended, decided from what the engine reports, never from what this process happens
  * to remember: the same answer after any restart, from any instance.
  *
  * @param engineWasDown whether the engine was seen unreachable when the workload ended: an exit
  *   then is the engine's only when what the engine reports could be its kill (see below)
+ * @param memory for the note of a job killed (out of memory, or not)
  */
 export function outcomeOf(
   job: Job,
   workload: Workload,
   engineWasDown: boolean,
   now: number,
+  memory?: MemoryAtEnd,
 ): Outcome {
   const { exitCode } = workload;
   const fields = { exitCode, finishedAt: workload.finishedAt ?? now };
@@ -45,7 +56,20 @@ export function outcomeOf(
   }
   return exitCode === 0
     ? { to: 'completed', note: null, fields }
-    : { to: 'failed', note: notes.failed(exitCode), fields };
+    : { to: 'failed', note: failedNote(workload, exitCode, memory), fields };
+}
+
+const SIGKILL_EXIT = 128 + 9;
+
+/** Out of memory in words, told apart from a SIGKILL for another reason where the engine can. */
+function failedNote(workload: Workload, exitCode: number, memory?: MemoryAtEnd): string {
+  if (workload.cause === 'oom_killed' && memory) {
+    return notes.outOfMemory(memory.limitBytes, memory.peakBytes);
+  }
+  if (exitCode === SIGKILL_EXIT && workload.cause === undefined && memory?.engineReportsOom) {
+    return notes.killedNotOutOfMemory(exitCode);
+  }
+  return notes.failed(exitCode);
 }
 
 // Signal numbers go up to 64 (SIGRTMAX) on Linux: a process ended by signal n exits 128 + n.

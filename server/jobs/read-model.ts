@@ -9,6 +9,7 @@ import type { LogInstant } from './log-instant';
 import {
   isArrayParent,
   type AttemptRecord,
+  type AttemptUsage,
   type ContainerLogs,
   type Dependent,
   type Job,
@@ -21,7 +22,7 @@ import type { JobListFilter } from './list-filter';
 import { notes } from './notes';
 import type { ArrayChildrenPage, ArrayCounts, ChangesAfterParams, JobStore } from './ports';
 import type { LiveQueue, QueueControls } from './queue-controls';
-import type { ContainerDefaults } from './runner';
+import { limitsOf, type ContainerDefaults } from './container-limits';
 import { estimateStart, type StartEstimate } from './start-estimate';
 import { DAY_MS, HOUR_MS, type DurationFigures } from './trends';
 
@@ -40,6 +41,8 @@ export interface Execution {
   engine: string;
   /** While it waits for a slot alone and the queue ran enough jobs of late. */
   startEstimate?: StartEstimate;
+  /** What its current attempt used, as far as it was sampled. */
+  usage?: AttemptUsage;
 }
 
 /** What a job waits for and what waits for it, each as it is now. */
@@ -165,10 +168,14 @@ export class JobReadModel {
     return this.output.follow(await visibleJob(this.store, project, id), after);
   }
 
-  /** The job as it is now and each of its attempts that ended. */
-  async attempts(project: string, id: string): Promise<{ job: Job; items: AttemptRecord[] }> {
+  /** The job as it is now, each of its attempts that ended, and what each used. */
+  async attempts(
+    project: string,
+    id: string,
+  ): Promise<{ job: Job; items: AttemptRecord[]; usage: AttemptUsage[] }> {
     const job = await visibleJob(this.store, project, id);
-    return { job, items: await this.store.attempts(id) };
+    const [items, usage] = await Promise.all([this.store.attempts(id), this.store.usage(id)]);
+    return { job, items, usage };
   }
 
   /** An earlier attempt's output, as kept when it ended; the last attempt's is `logs`. */
@@ -184,10 +191,10 @@ export class JobReadModel {
     const { defaults, engine } = this.options;
     return {
       job,
-      cpus: job.cpus ?? defaults.cpus,
-      memoryBytes: job.memoryBytes ?? defaults.memoryBytes,
+      ...limitsOf(job, defaults),
       engine,
       startEstimate: await this.startEstimate(job),
+      usage: (await this.store.usage(id)).find((used) => used.attempt === job.attempt),
     };
   }
 

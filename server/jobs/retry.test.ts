@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RetryStrategy } from '../../contract';
-import { backoffMs, decideRetry, ruleMatches, type Ending } from './retry';
+import { notes } from './notes';
+import { backoffMs, decideRetry, endingInWords, ruleMatches, type Ending } from './retry';
 
 const exit = (exitCode: number): Ending => ({ reason: 'exit', exitCode, status: null });
 
@@ -52,5 +53,29 @@ describe('retry decisions', () => {
     ]);
     expect(backoffMs(strategy, 2, 0.999)).toBeGreaterThan(5_000);
     expect(backoffMs(strategy, 2, 0.5)).toBe(7_500);
+  });
+});
+
+describe('how an attempt ended, for the next one’s note', () => {
+  const MiB = 2 ** 20;
+
+  it('tells a SIGKILL for memory from one for another reason, as the attempt’s note did', () => {
+    const oom = notes.outOfMemory(16 * MiB, 15.2 * MiB);
+    expect(endingInWords({ reason: 'oom_killed', exitCode: 137, status: oom })).toBe(
+      'was killed: out of memory at its 16 MiB limit (peak 15.2 MiB)',
+    );
+    const notOom = notes.killedNotOutOfMemory(137);
+    expect(endingInWords({ reason: 'exit', exitCode: 137, status: notOom })).toBe(
+      'was killed by signal 9 (not out of memory); exit code 137',
+    );
+  });
+
+  it('still asks where the engine cannot tell (the swarm reports no out-of-memory kill)', () => {
+    expect(endingInWords({ ...exit(137), status: notes.failed(137) })).toBe(
+      'exited 137: killed, out of memory?',
+    );
+    expect(endingInWords({ reason: 'oom_killed', exitCode: 137, status: null })).toBe(
+      'was killed for lack of memory (exit code 137)',
+    );
   });
 });

@@ -86,14 +86,24 @@ export function endingInWords(ending: Ending): string {
     case 'timeout':
       return 'timed out';
     case 'oom_killed':
-      return `was killed for lack of memory (exit code ${ending.exitCode ?? 'unknown'})`;
+      return (
+        killedInWords(ending) ??
+        `was killed for lack of memory (exit code ${ending.exitCode ?? 'unknown'})`
+      );
     case 'node_lost':
       return 'lost its node';
     case 'error':
       return `ended in error: ${ending.status ?? 'the engine did not say why'}`;
     case 'exit':
-      return ending.exitCode === 137
-        ? 'exited 137: killed, out of memory?'
-        : `exited ${ending.exitCode ?? 'without a code'}`;
+      if (ending.exitCode !== 137) return `exited ${ending.exitCode ?? 'without a code'}`;
+      return killedInWords(ending) ?? 'exited 137: killed, out of memory?';
   }
+}
+
+/**
+ * A SIGKILL as its note told it (notes.outOfMemory, notes.killedNotOutOfMemory: out of memory
+ * at which peak, or not); undefined where the engine could not tell, and the note did not say.
+ */
+function killedInWords(ending: Ending): string | undefined {
+  return ending.status?.startsWith('killed') ? `was ${ending.status}` : undefined;
 }

@@ -18,13 +18,8 @@ import { KeyedSerial } from './serial';
 import { DECIDE_ATTEMPTS, type JobStateMachine } from './state-machine';
 import { attemptEnd } from './attempts';
 import { OWNED, afterLaunchFailure, messageOf } from './launch-failure';
-
-/** Limits every job container gets unless its definition sets its own. */
-export interface ContainerDefaults {
-  cpus: number;
-  memoryBytes: number;
-  pidsLimit: number;
-}
+import type { UsageSampler } from './usage-sampler';
+import { limitsOf, type ContainerDefaults } from './container-limits';
 
 export interface RunnerOptions {
   defaults: ContainerDefaults;
@@ -49,6 +44,7 @@ export interface RunnerParts {
   signals: Signals;
   logger: Logger;
   logs: JobLogs;
+  usage: UsageSampler;
   options: RunnerOptions;
 }
 
@@ -78,6 +74,7 @@ export class Runner {
   private readonly signals: Signals;
   private readonly logger: Logger;
   private readonly logs: JobLogs;
+  private readonly usage: UsageSampler;
   private readonly options: RunnerOptions;
 
   constructor(parts: RunnerParts) {
@@ -89,6 +86,7 @@ export class Runner {
     this.signals = parts.signals;
     this.logger = parts.logger;
     this.logs = parts.logs;
+    this.usage = parts.usage;
     this.options = parts.options;
     this.signals.subscribe((signal) => {
       if (signal.kind === 'job') void this.settle(signal.jobId);
@@ -154,8 +152,7 @@ export class Runner {
         env: job.retry
           ? [...secrets.engineEnv(), `JOBDECK_ATTEMPT=${job.attempt}`]
           : secrets.engineEnv(),
-        cpus: job.cpus ?? this.options.defaults.cpus,
-        memoryBytes: job.memoryBytes ?? this.options.defaults.memoryBytes,
+        ...limitsOf(job, this.options.defaults),
         pidsLimit: this.options.defaults.pidsLimit,
         stopGraceSeconds: job.stopGraceSeconds,
         network: job.network,
@@ -314,13 +311,11 @@ export class Runner {
       if (error instanceof EngineUnavailableError) throw error;
       return undefined; // no output to keep (gone already): the outcome matters more
     });
+    const limits = limitsOf(job, this.options.defaults);
+    const memory = await this.usage.finish(job.id, job.attempt, workload, limits);
     const now = Date.now();
-    const outcome = outcomeOf(
-      job,
-      workload,
-      this.health.wasDownAt(workload.finishedAt ?? now),
-      now,
-    );
+    const engineWasDown = this.health.wasDownAt(workload.finishedAt ?? now);
+    const outcome = outcomeOf(job, workload, engineWasDown, now, memory);
     const end = attemptEnd(
       job,
       { ...outcome, note: outcome.note && secrets.scrub(outcome.note) },
@@ -343,6 +338,9 @@ export class Runner {
 
   /** The fast path: settles the job as soon as its workload changes (starts, ends), or at its deadline. */
   private follow(job: Job, workload: Workload): void {
+    if (workload.status === 'running') {
+      this.usage.follow(job.id, job.attempt, workload, limitsOf(job, this.options.defaults));
+    }
     if (this.followed.has(job.id)) return;
     this.followed.add(job.id);
     const untilDeadline = deadlineOf(job, Date.now()) - Date.now();

@@ -187,6 +187,11 @@ export class ServiceMetrics {
       stop: counted('stop', (workload, grace) => runtime.stop(workload, grace)),
       readOutput: counted('logs', (workload, window) => runtime.readOutput(workload, window)),
       remove: counted('remove', (workload) => runtime.remove(workload)),
+      // What the engine may not have stays absent: no usage method is no usage reported.
+      ...(runtime.usage && {
+        usage: counted('usage', (workload) => runtime.usage!(workload)),
+      }),
+      reportsOutOfMemory: runtime.reportsOutOfMemory,
     };
   }
 

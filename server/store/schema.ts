@@ -206,6 +206,19 @@ export interface JobAttemptsTable {
   truncated: number;
 }
 
+/** What each attempt of a job used, as last sampled (migration 035). */
+export interface JobUsageTable {
+  job_id: string;
+  attempt: number;
+  peak_memory_bytes: number;
+  peak_exact: number;
+  cpu_nanos: number;
+  memory_limit_bytes: number;
+  cpus: number;
+  samples: number;
+  sampled_at: number;
+}
+
 export interface JobTransitionsTable {
   seq: Generated<number>;
   job_id: string;
@@ -329,6 +342,7 @@ export interface Database {
   job_logs: JobLogsTable;
   project_output: ProjectOutputTable;
   job_attempts: JobAttemptsTable;
+  job_usage: JobUsageTable;
   job_dependencies: JobDependenciesTable;
   schedules: SchedulesTable;
   schedule_firings: ScheduleFiringsTable;

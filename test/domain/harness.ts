@@ -31,6 +31,21 @@ export const projects = {
 
 export const INSTANCE_TIMEOUT_MS = 300;
 
+/** Resolves once `done` holds, checked every 10 ms; throws naming `what` past the timeout. */
+export async function until(
+  done: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 5000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+/** The fake engine answers at once: its jobs' usage is sampled often. */
+export const USAGE_SAMPLE_MS = 50;
+
 /**
  * The real domain (dispatcher, runner, reconciler, state machine, membership) on a real SQLite
  * store and a fake engine: each test drives the engine's faults directly. More instances can
@@ -107,6 +122,7 @@ export async function startDomain(
         engine: 'fake',
         defaults: { cpus: 1, memoryBytes: 64 * 1024 ** 2, pidsLimit: 64 },
         reconcileIntervalMs,
+        usageSampleIntervalMs: USAGE_SAMPLE_MS,
         identity,
         instanceTimeoutMs: INSTANCE_TIMEOUT_MS,
         launchNoticedAfterMs,

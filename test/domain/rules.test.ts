@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Job } from '../../server/jobs/model';
-import { startDomain } from './harness';
+import { startDomain, until } from './harness';
 
 /**
  * The rules of retries, dependencies and arrays on the fake engine, in milliseconds: the service
@@ -11,14 +11,6 @@ let domain: Awaited<ReturnType<typeof startDomain>>;
 afterEach(() => domain.close());
 
 const quick = { initial_seconds: 0.3, jitter: 0 };
-
-async function until(done: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** The workload of the job's `attempt`, once it runs. */
 const runningAttempt = (id: string, attempt: number) =>

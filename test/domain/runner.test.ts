@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RUN_OPTIONS } from '../../server/jobs/model';
 import { newJob } from '../store/new-job';
-import { MISSING_IMAGE, RECONCILE_MS, startDomain } from './harness';
+import { MISSING_IMAGE, RECONCILE_MS, startDomain, until } from './harness';
 
 let domain: Awaited<ReturnType<typeof startDomain>>;
 afterEach(() => domain.close());
@@ -293,7 +293,51 @@ describe('the runner and the reconciler, on a fake engine', () => {
       'exited with code 143 while the container engine was stopped or unreachable, so the engine may have ended it; submit it again',
     ]);
     const oom = await domain.waitFor(outOfMemory, ['failed', 'error']);
-    expect([oom.state, oom.systemNote]).toEqual(['failed', 'exited with code 137']);
+    // Nothing was sampled before the engine went away: the note says so, never a made-up peak.
+    expect([oom.state, oom.systemNote]).toEqual([
+      'failed',
+      'killed: out of memory at its 64 MiB limit (peak not sampled)',
+    ]);
+  });
+
+  it('keeps what each attempt used from the samples, and quotes the peak when the kernel kills it for memory', async () => {
+    domain = await startDomain();
+    const MiB = 2 ** 20;
+    const id = await domain.submit({ retry: { attempts: 2, backoff: { initial_seconds: 0.05 } } });
+    await domain.waitFor(id, 'running');
+    domain.engine.use(id, { memoryBytes: 20 * MiB, peakMemoryBytes: null, cpuNanos: 5e6 });
+    await until(async () => (await domain.store.usage(id))[0]?.cpuNanos === 5e6, 'a sample');
+    // A smaller sample later never lowers the peak kept (cgroup v2: no peak of the engine's own).
+    domain.engine.use(id, { memoryBytes: 12 * MiB, peakMemoryBytes: null, cpuNanos: 9e6 });
+    await until(async () => (await domain.store.usage(id))[0]?.cpuNanos === 9e6, 'a later one');
+    expect((await domain.store.usage(id))[0]).toMatchObject({
+      attempt: 1,
+      peakMemoryBytes: 20 * MiB,
+      peakExact: false,
+      memoryLimitBytes: 64 * MiB,
+      cpus: 1,
+    });
+    domain.engine.killForMemory(id);
+    await until(async () => {
+      const job = await domain.store.getJob(id);
+      return job?.attempt === 2 && job.state === 'running';
+    }, 'the second attempt running');
+    const [first] = await domain.store.attempts(id);
+    expect([first!.reason, first!.note]).toEqual([
+      'oom_killed',
+      'killed: out of memory at its 64 MiB limit (peak 20.0 MiB)',
+    ]);
+    // Exit 137 without the engine's word for memory: a SIGKILL for another reason.
+    domain.engine.use(id, { memoryBytes: 2 * MiB, peakMemoryBytes: 3 * MiB, cpuNanos: 1e6 });
+    await until(async () => (await domain.store.usage(id)).length === 2, 'attempt 2 sampled');
+    domain.engine.exit(id, 137);
+    const killed = await domain.waitFor(id, 'failed');
+    expect(killed.systemNote).toBe('killed by signal 9 (not out of memory); exit code 137');
+    expect((await domain.store.usage(id))[1]).toMatchObject({
+      attempt: 2,
+      peakMemoryBytes: 3 * MiB,
+      peakExact: true,
+    });
   });
 
   it('requeues a launch the engine was too far away to take, and starts it once it answers', async () => {

@@ -41,6 +41,8 @@ export interface EngineRow {
    * allocates past its limit (`allocates-past-limit`) is.
    */
   reportsOutOfMemory: boolean;
+  /** Whether it reports a running workload's usage (its `runs` jobs use some memory). */
+  reportsUsage: boolean;
   /**
    * Loses the node a running workload is on, when the engine reports that (cause `node_lost`) and
    * its row can bring it about here (the swarm's nodes are stopped by test/swarm/node-faults).
@@ -84,9 +86,9 @@ const SIMULATED_SCRIPTS: Record<Behaviour, string[]> = {
     `${SIMULATE.stdout}=one`,
     `${SIMULATE.stderr}=two`,
   ],
-  runs: [`${SIMULATE.runMs}=30000`],
+  runs: [`${SIMULATE.runMs}=30000`, `${SIMULATE.memoryMib}=20`, `${SIMULATE.cpuPercent}=50`],
   'ignores-term': [`${SIMULATE.runMs}=30000`, `${SIMULATE.ignoresTerm}=1`],
-  'allocates-past-limit': [], // it holds no memory: no row case asks for it
+  'allocates-past-limit': [`${SIMULATE.runMs}=200`, `${SIMULATE.memoryMib}=64`],
 };
 
 /** The engines every contract case runs on; a new engine adds a row here. */
@@ -104,9 +106,12 @@ export const ENGINES: EngineRow[] = [
         fake.exit(jobId, 3);
       }
       if (behaviour === 'ignores-term') fake.ignoreTerm(jobId);
+      if (behaviour === 'runs')
+        fake.use(jobId, { memoryBytes: 2e6, peakMemoryBytes: 3e6, cpuNanos: 1e6 });
       if (behaviour === 'allocates-past-limit') fake.killForMemory(jobId);
     },
     reportsOutOfMemory: true, // drive kills it
+    reportsUsage: true, // drive sets its figures
     loseNode: (runtime, workload) =>
       (runtime as FakeRuntime).loseNode(workload.jobId, 'its node was lost'),
     cleanup: () => undefined,
@@ -125,7 +130,8 @@ export const ENGINES: EngineRow[] = [
     spec: (behaviour) => ({ ...specOf(behaviour), env: SIMULATED_SCRIPTS[behaviour] }),
     keepsStartOfEnded: true,
     drive: () => undefined, // its script does it
-    reportsOutOfMemory: false, // it holds no memory
+    reportsOutOfMemory: true, // scripted past its limit, it is killed
+    reportsUsage: true, // its script's figures
     // It loses its busiest node: with one workload running, that workload's; twice, whichever.
     loseNode(runtime) {
       (runtime as SimulatedRuntime).loseNode();
@@ -147,6 +153,7 @@ export const ENGINES: EngineRow[] = [
     keepsStartOfEnded: true,
     drive: () => undefined, // the process does it
     reportsOutOfMemory: true, // the kernel kills it
+    reportsUsage: true, // the Engine's stats
     cleanup() {
       const ids = execFileSync('docker', [
         'ps',
@@ -179,6 +186,7 @@ export const SWARM_ROW: EngineRow = {
   drive: () => undefined, // the process does it
   // A task's status says nothing of memory; its nodes are lost in test/swarm/node-faults.
   reportsOutOfMemory: false,
+  reportsUsage: false, // the manager's API has no task stats
   cleanup() {
     const docker = (...args: string[]) =>
       execFileSync('docker', ['-H', `unix://${MANAGER_SOCKET}`, ...args])

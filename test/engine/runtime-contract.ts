@@ -144,6 +144,34 @@ export function describeRuntimeContract(row: EngineRow): void {
       },
     );
 
+    it('says whether it reports every out-of-memory kill, as its row does', () => {
+      expect(runtime.reportsOutOfMemory === true).toBe(row.reportsOutOfMemory);
+    });
+
+    it.runIf(row.reportsUsage)(
+      'reports what a running workload uses, within its limit, and nothing once it ended',
+      async () => {
+        const spec = row.spec('runs');
+        const workload = await running(await launched('runs', spec));
+        const used = await runtime.usage!(workload);
+        expect(used!.memoryBytes).toBeGreaterThan(0);
+        expect(used!.memoryBytes).toBeLessThanOrEqual(spec.memoryBytes);
+        expect(used!.peakMemoryBytes ?? used!.memoryBytes).toBeGreaterThanOrEqual(
+          used!.memoryBytes,
+        );
+        expect(used!.cpuNanos).toBeGreaterThanOrEqual(0);
+        await runtime.stop(workload, 1);
+        const done = await ended(runtime, workload);
+        expect(await runtime.usage!(done)).toBeNull();
+        await runtime.remove(done);
+        expect(await runtime.usage!(done)).toBeNull(); // removed: nothing, no error
+      },
+    );
+
+    it.runIf(!row.reportsUsage)('reports no usage rather than a made-up figure', () => {
+      expect(runtime.usage).toBeUndefined();
+    });
+
     it.runIf(row.loseNode)('says a workload ended with its node (node_lost), and why', async () => {
       const workload = await running(await launched('runs'));
       row.loseNode!(runtime, workload);

@@ -121,7 +121,8 @@ describe('retry strategies', () => {
   it('waits between attempts as runnable, saying which attempt starts when and why; a cancel ends the retries', async () => {
     const id = await submit(service, {
       job_definition: 't::sh:1',
-      // Killed like the OOM killer kills: exit 137, retried by default.
+      // Killed as the OOM killer kills (exit 137, retried by default), but not by it: the engine
+      // says so, and so does the note.
       container_cmd_parameter: { script: 'kill -9 $$' },
       retry: { attempts: 3, backoff: { initial_seconds: 60 } },
     });
@@ -134,7 +135,7 @@ describe('retry strategies', () => {
     }
     expect(waiting.state).toBe('runnable');
     expect(waiting.system_note).toMatch(
-      /^attempt 2 of 3 starts at \d{4}-\d\d-\d\dT[\d:.]+Z \(attempt 1 exited 137: killed, out of memory\?\)$/,
+      /^attempt 2 of 3 starts at \d{4}-\d\d-\d\dT[\d:.]+Z \(attempt 1 was killed by signal 9 \(not out of memory\); exit code 137\)$/,
     );
     const answer = await attemptsOf(id);
     expect(answer.attempt).toBe(2);

@@ -15,11 +15,22 @@ const JOB_TABLES = [
   'jobs',
   'job_transitions',
   'job_attempts',
+  'job_usage',
   'job_logs',
   'job_labels',
   'job_dependencies',
   'schedule_firings',
 ] as const;
+
+const USED = {
+  attempt: 1,
+  peakMemoryBytes: 1,
+  peakExact: true,
+  cpuNanos: 1,
+  memoryLimitBytes: 2,
+  cpus: 1,
+  sampledAt: T0,
+};
 
 async function rowCounts(config: StoreConfig): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
@@ -87,6 +98,7 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
         budget: { project: job.project, maxStoredBytes: 1024 ** 2, savedAt: finishedAt },
       },
     });
+    await store.jobs.recordUsage(job.id, { ...USED, sampledAt: finishedAt - 5 });
     return job;
   }
 
@@ -200,6 +212,7 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
       // submitted, runnable and its end: three each
       job_transitions: before.job_transitions! - 18,
       job_attempts: before.job_attempts! - 5,
+      job_usage: before.job_usage! - 5,
       job_logs: before.job_logs! - 5,
       job_labels: before.job_labels! - 5,
       // The running job's edge to a deleted one stays with it, the end it holds recorded.

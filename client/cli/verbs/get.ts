@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { createJobdeckClient, unwrap } from '../../src';
 import { localTime, outputFormatOf, printJson, type OutputFormat } from '../output';
+import { usageLines } from '../usage-lines';
 import type { VerbContext } from './context';
 
 /**
  * One job: its record (Job Detail, the spec's) and, where the service has the extension, what ran
- * (its execution: image, command, variables with sensitive values left out, exit code).
+ * (its execution: image, command, variables with sensitive values left out, exit code, and what
+ * its attempt used where the engine reports it).
  */
 async function getJob(context: VerbContext, id: string, output: OutputFormat) {
   const client = createJobdeckClient(context.connection());
@@ -33,6 +35,7 @@ async function getJob(context: VerbContext, id: string, output: OutputFormat) {
       ['started', execution.started_at ? localTime(execution.started_at) : null],
       ['finished', execution.finished_at ? localTime(execution.finished_at) : null],
       ['exit code', execution.exit_code],
+      ...usageLines(execution.usage),
     );
     for (const variable of execution.env) {
       lines.push([`env ${variable.name}`, variable.sensitive ? '(sensitive)' : variable.value]);

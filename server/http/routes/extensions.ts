@@ -91,11 +91,11 @@ export function extensionRoutes(
   });
 
   operationRoute(app, jobOperations.getJobAttempts, async (request) => {
-    const { job, items } = await reads.attempts(
+    const { job, items, usage } = await reads.attempts(
       principalOf(request).project,
       request.params.job_id,
     );
-    return { ok: true, data: toAttempts(job, items) };
+    return { ok: true, data: toAttempts(job, items, usage) };
   });
 
   operationRoute(app, jobOperations.getJobAttemptLogs, async (request) => {

@@ -88,6 +88,29 @@ export interface ContainerRuntime {
    */
   readOutput(workload: Workload, window: OutputWindow): Promise<WorkloadOutput>;
   remove(workload: Workload): Promise<void>;
+  /**
+   * What the workload uses now, while it runs; null once it ended or when the engine does not say
+   * (an engine without this method reports no usage at all: never a made-up figure).
+   */
+  usage?(workload: Workload): Promise<WorkloadUsage | null>;
+  /**
+   * Whether an out-of-memory kill always shows as `cause: 'oom_killed'`: only then may a SIGKILL
+   * without it be called "not out of memory".
+   */
+  readonly reportsOutOfMemory?: boolean;
+}
+
+/** A workload's use of memory and CPU at one moment, as its engine reports it. */
+export interface WorkloadUsage {
+  /** Memory charged to it now (the kernel's count, page cache included: what the limit holds to). */
+  memoryBytes: number;
+  /**
+   * The most it was charged since it started, when the engine keeps that (cgroup v1's
+   * max_usage); null when it does not (cgroup v2): the sampler keeps the largest sample instead.
+   */
+  peakMemoryBytes: number | null;
+  /** CPU time used since it started, user and system, in nanoseconds. */
+  cpuNanos: number;
 }
 
 export interface OutputWindow {

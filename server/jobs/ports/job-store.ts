@@ -2,6 +2,7 @@ import type { JobState } from '../../../contract';
 import type {
   Admission,
   AttemptRecord,
+  AttemptUsage,
   Claim,
   ContainerLogs,
   DependencyEnd,
@@ -115,6 +116,13 @@ export interface JobStore {
   attempts(id: string): Promise<AttemptRecord[]>;
   /** The output kept of an earlier attempt (the last one's is the job's: getLogs). */
   attemptLogs(id: string, attempt: number): Promise<ContainerLogs | undefined>;
+  /**
+   * Records a sample of an attempt's usage, counting it: its figures replace the last sample's,
+   * its peak only a lower one (a sample never lowers the peak kept).
+   */
+  recordUsage(jobId: string, usage: Omit<AttemptUsage, 'samples'>): Promise<void>;
+  /** What each attempt of the job used, as far as it was sampled, oldest first. */
+  usage(jobId: string): Promise<AttemptUsage[]>;
   /** Pending jobs that wait for others (dependsOn not empty), oldest first. */
   jobsAwaitingDependencies(): Promise<Job[]>;
   /** The jobs of these ids that exist, whatever their project. */

@@ -6,11 +6,13 @@ import {
   type Workload,
   type WorkloadOutput,
   type WorkloadSpec,
+  type WorkloadUsage,
 } from '../../jobs/ports';
 import { failpoint } from '../../jobs/failpoints';
 import { engineLogs, readEngineOutput } from '../engine-output';
 import { engineClients } from '../engine-api/connection';
 import { statusOf } from '../engine-api/errors';
+import { usageOfStats, type EngineStats } from '../engine-api/usage';
 import {
   JOB_LABEL,
   attemptOf,
@@ -312,6 +314,21 @@ export class DockerRuntime implements ContainerRuntime {
       // Someone removes it already (another instance, or this one a moment ago): it goes.
       if (statusOf(error) === 409 && /already in progress/.test(messageOf(error))) return;
       throw this.translate(error, 'remove');
+    }
+  }
+
+  readonly reportsOutOfMemory = true;
+
+  /** One stats read that does not wait for a second sample (one-shot: API 1.41). */
+  async usage(workload: Workload): Promise<WorkloadUsage | null> {
+    try {
+      const stats = (await this.quick
+        .getContainer(workload.id)
+        .stats({ stream: false, 'one-shot': true })) as EngineStats;
+      return usageOfStats(stats);
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw this.translate(error, 'read the usage of');
     }
   }
 

@@ -5,6 +5,7 @@ import {
   type ContainerRuntime,
   type Workload,
   type WorkloadSpec,
+  type WorkloadUsage,
 } from '../../jobs/ports';
 import { InMemoryEngine } from '../in-memory/in-memory-engine';
 
@@ -92,6 +93,11 @@ export class FakeRuntime extends InMemoryEngine implements ContainerRuntime {
   exit(jobId: string, exitCode: number, output = '', at = Date.now()): void {
     this.print(jobId, output);
     this.table.change(jobId, { status: 'exited', exitCode, finishedAt: at });
+  }
+
+  /** From now on the engine reports these figures for it while it runs. */
+  use(jobId: string, usage: WorkloadUsage): void {
+    this.table.required(jobId).usage = usage;
   }
 
   /** The kernel killed it for memory past its limit (SIGKILL: 137), and the engine says so. */

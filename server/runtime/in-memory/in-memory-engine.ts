@@ -1,4 +1,5 @@
-import type { OutputWindow, Workload, WorkloadOutput } from '../../jobs/ports';
+import type { OutputWindow, Workload, WorkloadOutput, WorkloadUsage } from '../../jobs/ports';
+import type { HeldWorkload } from './workload-table';
 import { WorkloadTable } from './workload-table';
 
 /**
@@ -32,6 +33,21 @@ export abstract class InMemoryEngine {
   async waitForChange(workload: Workload): Promise<void> {
     this.answer();
     await this.table.waitForChange(workload);
+  }
+
+  /** Engines without containers know every out-of-memory kill: they make them. */
+  readonly reportsOutOfMemory = true;
+
+  /** As a real engine: figures while it runs, none once it ended (its cgroup is gone). */
+  async usage(workload: Workload): Promise<WorkloadUsage | null> {
+    this.answer();
+    const held = this.table.held(workload);
+    return held?.status === 'running' ? this.usageOf(held) : null;
+  }
+
+  /** What a running workload uses: the figures set on it, unless the engine works them out. */
+  protected usageOf(held: HeldWorkload): WorkloadUsage | null {
+    return held.usage ?? null;
   }
 
   async readOutput(workload: Workload, window: OutputWindow): Promise<WorkloadOutput> {

@@ -8,6 +8,7 @@ import {
   type WorkloadLine,
   type WorkloadOutput,
   type WorkloadSpec,
+  type WorkloadUsage,
 } from '../../jobs/ports';
 import { LineTail } from '../line-tail';
 
@@ -20,6 +21,8 @@ export interface HeldWorkload extends Workload {
   spec: WorkloadSpec;
   output: WorkloadLine[];
   waiters: Set<Waiter>;
+  /** What it uses now, as the engine would report it; none unless set. */
+  usage?: WorkloadUsage;
 }
 
 /**
@@ -89,7 +92,7 @@ export class WorkloadTable {
   }
 
   /** The workload itself, never the job's next attempt's made since it was removed. */
-  private held(workload: Workload): HeldWorkload | undefined {
+  held(workload: Workload): HeldWorkload | undefined {
     const current = this.workloads.get(workload.jobId);
     return current?.id === workload.id ? current : undefined;
   }

@@ -17,6 +17,13 @@ export interface Script {
   stdout?: string;
   stderr?: string;
   ignoresTerm: boolean;
+  /**
+   * The memory it uses while it runs, in MiB (the engine keeps it as its peak, exact): past its
+   * limit, the kernel kills it halfway through its run (out of memory, exit 137).
+   */
+  memoryMib?: number;
+  /** Its CPU use, in percent of one CPU (150: one and a half). */
+  cpuPercent?: number;
 }
 
 export const SCRIPT_VARIABLES = {
@@ -26,6 +33,8 @@ export const SCRIPT_VARIABLES = {
   stdout: 'JOBDECK_SIMULATE_STDOUT',
   stderr: 'JOBDECK_SIMULATE_STDERR',
   ignoresTerm: 'JOBDECK_SIMULATE_IGNORE_TERM',
+  memoryMib: 'JOBDECK_SIMULATE_MEMORY_MIB',
+  cpuPercent: 'JOBDECK_SIMULATE_CPU_PERCENT',
 } as const;
 
 /** A value that is not a whole number ≥ 0 is ignored: the engine's own draw applies. */
@@ -48,5 +57,7 @@ export function scriptOf(env: readonly string[]): Script {
     stdout: variables.get(SCRIPT_VARIABLES.stdout),
     stderr: variables.get(SCRIPT_VARIABLES.stderr),
     ignoresTerm: variables.get(SCRIPT_VARIABLES.ignoresTerm) === '1',
+    memoryMib: wholeNumber(variables.get(SCRIPT_VARIABLES.memoryMib)),
+    cpuPercent: wholeNumber(variables.get(SCRIPT_VARIABLES.cpuPercent)),
   };
 }

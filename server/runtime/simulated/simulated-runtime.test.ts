@@ -199,3 +199,54 @@ describe('the simulated engine', () => {
     expect((await engine.inspect(job.jobId))!.cause).toBe('node_lost');
   });
 });
+
+describe('the simulated engine’s usage', () => {
+  const MiB = 2 ** 20;
+  const memorySpec = (env: string[]) => ({ ...spec(env), memoryBytes: 64 * MiB });
+
+  it('reports the scripted memory as its peak and CPU time as it runs, none before or after', async () => {
+    const engine = new SimulatedRuntime(settings());
+    const job = memorySpec([
+      `${SCRIPT_VARIABLES.memoryMib}=40`,
+      `${SCRIPT_VARIABLES.cpuPercent}=150`,
+    ]);
+    const pending = await engine.launch(job);
+    expect(await engine.usage(pending)).toBeNull();
+    vi.advanceTimersByTime(100);
+    const running = (await engine.inspect(job.jobId))!;
+    vi.advanceTimersByTime(400);
+    expect(await engine.usage(running)).toEqual({
+      memoryBytes: 40 * MiB,
+      peakMemoryBytes: 40 * MiB,
+      cpuNanos: 600_000_000, // 1.5 CPUs for 400 ms
+    });
+    vi.advanceTimersByTime(600);
+    const ended = (await engine.inspect(job.jobId))!;
+    expect(ended).toMatchObject({ status: 'exited', exitCode: 0 });
+    expect(await engine.usage(ended)).toBeNull();
+  });
+
+  it('reports nothing for a job without figures: never a made-up number', async () => {
+    const engine = new SimulatedRuntime(settings());
+    const job = memorySpec([]);
+    await engine.launch(job);
+    vi.advanceTimersByTime(500);
+    expect(await engine.usage((await engine.inspect(job.jobId))!)).toBeNull();
+  });
+
+  it('kills a job scripted past its memory limit halfway through its run, out of memory, at the limit', async () => {
+    const engine = new SimulatedRuntime(settings());
+    const job = memorySpec([`${SCRIPT_VARIABLES.memoryMib}=100`]);
+    await engine.launch(job);
+    vi.advanceTimersByTime(100 + 200);
+    const running = (await engine.inspect(job.jobId))!;
+    expect((await engine.usage(running))?.peakMemoryBytes).toBe(64 * MiB);
+    vi.advanceTimersByTime(300);
+    expect(await engine.inspect(job.jobId)).toMatchObject({
+      status: 'exited',
+      exitCode: 137,
+      cause: 'oom_killed',
+    });
+    expect(engine.reportsOutOfMemory).toBe(true);
+  });
+});

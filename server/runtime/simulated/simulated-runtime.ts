@@ -3,8 +3,10 @@ import {
   type ContainerRuntime,
   type Workload,
   type WorkloadSpec,
+  type WorkloadUsage,
 } from '../../jobs/ports';
 import { InMemoryEngine } from '../in-memory/in-memory-engine';
+import type { HeldWorkload } from '../in-memory/workload-table';
 import { draw, scriptOf, type Script, type Span } from './script';
 
 export interface SimulationSettings {
@@ -144,7 +146,14 @@ export class SimulatedRuntime extends InMemoryEngine implements ContainerRuntime
   private start(jobId: string): void {
     this.table.change(jobId, { status: 'running', message: null, startedAt: Date.now() });
     const script = this.scripts.get(jobId)!;
-    this.after(jobId, script.runMs ?? draw(this.settings.runMs, this.random), () => {
+    const runMs = script.runMs ?? draw(this.settings.runMs, this.random);
+    if (this.overItsMemory(jobId)) {
+      this.after(jobId, Math.floor(runMs / 2), () =>
+        this.end(jobId, { exitCode: 137, cause: 'oom_killed' }),
+      );
+      return;
+    }
+    this.after(jobId, runMs, () => {
       const workload = this.table.required(jobId);
       if (script.stdout !== undefined) this.table.print(jobId, `${script.stdout}\n`, 'stdout');
       if (script.stderr !== undefined) this.table.print(jobId, `${script.stderr}\n`, 'stderr');
@@ -155,6 +164,23 @@ export class SimulatedRuntime extends InMemoryEngine implements ContainerRuntime
       }
       this.end(jobId, { exitCode });
     });
+  }
+
+  /** The scripted figures: memory as set (at most the limit, where the kernel stops it), CPU as it ran. */
+  protected override usageOf(held: HeldWorkload): WorkloadUsage | null {
+    const { memoryMib, cpuPercent } = this.scripts.get(held.jobId) ?? {};
+    if (memoryMib === undefined && cpuPercent === undefined) return null;
+    const memoryBytes = Math.min((memoryMib ?? 0) * 2 ** 20, held.spec.memoryBytes);
+    const ranMs = Date.now() - (held.startedAt ?? Date.now());
+    const cpuNanos = Math.round(ranMs * 1e6 * ((cpuPercent ?? 0) / 100));
+    return { memoryBytes, peakMemoryBytes: memoryBytes, cpuNanos };
+  }
+
+  private overItsMemory(jobId: string): boolean {
+    const memoryMib = this.scripts.get(jobId)?.memoryMib;
+    return (
+      memoryMib !== undefined && memoryMib * 2 ** 20 > this.table.required(jobId).spec.memoryBytes
+    );
   }
 
   private end(jobId: string, how: Pick<Workload, 'exitCode'> & Partial<Workload>): void {

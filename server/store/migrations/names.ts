@@ -37,6 +37,7 @@ export const MIGRATION_NAMES = [
   '033-job-id-ends',
   '034-list-sort-indexes',
   '035-idempotency-keys',
+  '036-job-usage',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];

@@ -15,6 +15,7 @@ import { reasonText } from '../../lib/retry-text';
 import { formatDuration } from '../../lib/time';
 import { Countdown } from './Countdown';
 import { LogReader } from './logs/LogReader';
+import { UsageFacts } from './UsageFacts';
 
 /** Whether a job's attempts are worth a section: it may be retried, or it was. */
 export const showsAttempts = (answer: AttemptsAnswer) =>
@@ -47,6 +48,7 @@ function AttemptFacts({ item }: { item: Attempt }) {
           <TimeText iso={item.started_at} />
         </Fact>
       </Group>
+      {item.usage && <UsageFacts usage={item.usage} />}
       {item.note && <Text size="sm">{item.note}</Text>}
       {item.retried && <Text size="sm">Retried: another attempt followed.</Text>}
     </Stack>

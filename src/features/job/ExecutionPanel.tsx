@@ -27,6 +27,7 @@ import { formatBytes, formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
 import { ActorLines } from './ActorLines';
 import { RecordTimes } from './RecordTimes';
+import { UsageFacts } from './UsageFacts';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -123,6 +124,7 @@ function ExecutionSummary({
         </Text>
         <Duration execution={execution} />
       </Group>
+      {execution.usage && <UsageFacts usage={execution.usage} />}
     </Group>
   );
 }

@@ -32,6 +32,7 @@ import * as m032 from './032-dependency-ends';
 import * as m033 from './033-job-id-ends';
 import * as m034 from './034-list-sort-indexes';
 import * as m035 from './035-idempotency-keys';
+import * as m036 from './036-job-usage';
 
 /** PostgreSQL's. */
 export const postgresMigrations = inOrder({
@@ -68,4 +69,5 @@ export const postgresMigrations = inOrder({
   '033-job-id-ends': m033,
   '034-list-sort-indexes': m034,
   '035-idempotency-keys': m035,
+  '036-job-usage': m036,
 });

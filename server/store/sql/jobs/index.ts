@@ -11,6 +11,7 @@ import type { StoreDialect } from '../dialect';
 import { JobAdmission } from './admission';
 import { ArrayPlans, JobArrayRows } from './arrays';
 import { JobAttemptRows } from './attempts';
+import { JobUsageRows } from './usage';
 import { JobChangeFeed } from './change-feed';
 import { JobDependencyRows } from './dependencies';
 import { jobTables } from './context';
@@ -46,6 +47,7 @@ export function sqlJobStores(
   const feed = new JobChangeFeed(tables);
   const logs = new JobLogRows(tables);
   const attempts = new JobAttemptRows(tables);
+  const usage = new JobUsageRows(tables);
   const dependencies = new JobDependencyRows(tables);
   const arrays = new JobArrayRows(tables);
   // Every job read goes through `plans`: a child's command and environment are its parent's.
@@ -80,6 +82,8 @@ export function sqlJobStores(
     getLogs: (id) => logs.getLogs(id),
     attempts: (id) => attempts.attempts(id),
     attemptLogs: (id, attempt) => attempts.attemptLogs(id, attempt),
+    recordUsage: (jobId, sample) => usage.recordUsage(jobId, sample),
+    usage: (jobId) => usage.usage(jobId),
     jobsAwaitingDependencies: () => dependencies.jobsAwaitingDependencies(),
     jobSummaries: (ids) => dependencies.jobSummaries(ids),
     dependencyEnds: (jobIds) => dependencies.dependencyEnds(jobIds),

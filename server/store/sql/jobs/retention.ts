@@ -232,6 +232,7 @@ async function deleteJobs(trx: Transaction<Database>, doomed: readonly Doomed[])
   const ids = doomed.map((job) => job.id);
   await trx.deleteFrom('job_transitions').where('job_id', 'in', ids).execute();
   await trx.deleteFrom('job_attempts').where('job_id', 'in', ids).execute();
+  await trx.deleteFrom('job_usage').where('job_id', 'in', ids).execute();
   await trx
     .deleteFrom('job_labels')
     .where(

@@ -1,0 +1,134 @@
+import { execFile } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AttemptsAnswer, AttemptUsageAnswer, JobExecution } from '../../contract';
+import { submit, waitForState } from '../support/jobs';
+import { TEST_IMAGE, startService, testProjects, type TestService } from '../support/service';
+
+/** What a job used and why it died, read from real containers on the local Docker Engine. */
+let service: TestService;
+const MiB = 2 ** 20;
+const LIMIT = 16 * MiB;
+
+beforeAll(async () => {
+  const projects = testProjects();
+  Object.assign(projects.t.definitions as Record<string, object>, {
+    // Takes 1 MiB more every 0.1 s until the kernel kills it at its 16 MiB limit (about 1.5 s):
+    // slow enough for samples 0.2 s apart to see it near the limit.
+    hog: {
+      '1': {
+        image: TEST_IMAGE,
+        command: [
+          'sh',
+          '-c',
+          'i=0; while :; do eval "v$i=\\$(head -c 1048576 /dev/zero | tr \'\\0\' a)"; i=$((i+1)); sleep 0.1; done',
+        ],
+        memory: '16m',
+      },
+    },
+    busy: {
+      '1': {
+        image: TEST_IMAGE,
+        command: ['sh', '-c', 'Param::script'],
+        parameters: { script: 'true' },
+        memory: '32m',
+        cpus: 1,
+      },
+    },
+  });
+  service = await startService({
+    projects,
+    reconcile_interval_seconds: 1,
+    usage_sample_interval_seconds: 0.2,
+  });
+});
+afterAll(async () => {
+  if (process.env.USAGE_DEBUG) console.log(service.output());
+  await service.stop();
+});
+
+const BIN = join(resolve(import.meta.dirname, '..', '..'), 'bin', 'jobdeck.js');
+
+/** `jobdeck get ID`, the client verb as a terminal user runs it. */
+async function jobdeckGet(id: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'get', id], {
+    env: {
+      ...process.env,
+      JOBDECK_URL: service.baseUrl,
+      JOBDECK_API_KEY: service.key,
+      JOBDECK_PROFILE_FILE: '/nonexistent',
+    },
+  });
+  return stdout;
+}
+
+async function answer<T>(path: string): Promise<T> {
+  const response = await service.request('GET', path);
+  expect(response.status).toBe(200);
+  return response.body.data as T;
+}
+
+describe('usage and the out-of-memory story, on real containers', () => {
+  it('says a job killed by the kernel for memory ran out of it, at its limit, with the peak sampled near it', async () => {
+    const id = await submit(service, { job_definition: 't::hog:1', retry: { attempts: 1 } });
+    const job = await waitForState(service, id, 'failed', 60_000);
+    expect(job.system_note).toMatch(
+      /^killed: out of memory at its 16 MiB limit \(peak \d+\.\d MiB\)$/,
+    );
+    const attempts = await answer<AttemptsAnswer>(`/v1/client/job/${id}/attempts`);
+    const [attempt] = attempts.items;
+    expect(attempt).toMatchObject({ reason: 'oom_killed', exit_code: 137, note: job.system_note });
+    const usage = attempt!.usage!;
+    expect(usage.memory_limit_bytes).toBe(LIMIT);
+    // It grows 1 MiB every 0.1 s: the last sample before the kill is at most a few MiB short.
+    expect(usage.peak_memory_bytes).toBeGreaterThan(LIMIT / 2);
+    expect(usage.peak_memory_bytes).toBeLessThanOrEqual(LIMIT);
+    expect(job.system_note).toContain(`(peak ${(usage.peak_memory_bytes / MiB).toFixed(1)} MiB)`);
+    expect(usage.memory_efficiency).toBeGreaterThan(0.5);
+    const execution = await answer<JobExecution>(`/v1/client/job/${id}/execution`);
+    expect(execution.usage).toEqual(usage);
+  });
+
+  it('reports a plausible peak, CPU time, wall time and efficiency for a job that ends by itself', async () => {
+    const id = await submit(service, {
+      job_definition: 't::busy:1',
+      // About a second of one CPU, then a rest: samples see both.
+      container_cmd_parameter: {
+        script: 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; sleep 1',
+      },
+    });
+    const job = await waitForState(service, id, 'completed', 60_000);
+    expect(job.system_note).toBeNull();
+    const usage = (await answer<JobExecution>(`/v1/client/job/${id}/execution`))
+      .usage as AttemptUsageAnswer;
+    expect(usage.attempt).toBe(1);
+    expect(usage.samples).toBeGreaterThan(1);
+    expect(usage.peak_memory_bytes).toBeGreaterThan(0);
+    expect(usage.peak_memory_bytes).toBeLessThanOrEqual(32 * MiB);
+    expect(usage.memory_limit_bytes).toBe(32 * MiB);
+    expect(usage.cpus).toBe(1);
+    expect(usage.cpu_ms).toBeGreaterThan(100);
+    expect(usage.wall_ms).toBeGreaterThan(usage.cpu_ms);
+    expect(usage.cpu_efficiency).toBeGreaterThan(0);
+    expect(usage.cpu_efficiency).toBeLessThan(1);
+    expect(usage.memory_efficiency).toBe(
+      Math.round((usage.peak_memory_bytes / usage.memory_limit_bytes) * 1000) / 1000,
+    );
+    const shown = await jobdeckGet(id);
+    expect(shown).toMatch(/^memory +\d+\.\d MiB (sampled )?peak of 32\.0 MiB \(\d+%\)$/m);
+    expect(shown).toMatch(/^cpu time +\d+\.\d s in \d+\.\d s on 1 CPU \(\d+%\)$/m);
+  });
+
+  it('does not call a SIGKILL from inside the job out of memory', async () => {
+    const id = await submit(service, {
+      job_definition: 't::busy:1',
+      container_cmd_parameter: { script: 'sleep 0.5; kill -9 $$' },
+      retry: { attempts: 1 },
+    });
+    const job = await waitForState(service, id, 'failed', 60_000);
+    expect(job.system_note).toBe('killed by signal 9 (not out of memory); exit code 137');
+    const [attempt] = (await answer<AttemptsAnswer>(`/v1/client/job/${id}/attempts`)).items;
+    expect(attempt).toMatchObject({ reason: 'exit', exit_code: 137 });
+  });
+});
