@@ -30,9 +30,32 @@ export const arraySchema = z
         .int('must be a whole number')
         .min(ARRAY_LIMITS.minSize, `must be at least ${ARRAY_LIMITS.minSize}`)
         .max(ARRAY_LIMITS.maxSize, `must be at most ${ARRAY_LIMITS.maxSize}`),
+      indexes: z
+        .array(z.number().int('must be a whole number').min(0, 'must be 0 or more'), {
+          error: 'must be an array of indexes, like [3, 7]',
+        })
+        .min(1, 'must list at least one index')
+        .max(ARRAY_LIMITS.maxSize, `must list at most ${ARRAY_LIMITS.maxSize} indexes`)
+        .optional()
+        .meta({
+          description: `Extension: run only these of 0…size−1 (a failed array's indexes again): one child each, with that ${ARRAY_INDEX_VARIABLE} and ${ARRAY_SIZE_VARIABLE}=size, as in the array they come from`,
+        }),
     },
     { error: 'must be an object like { "size": 100 }' },
   )
+  .superRefine(({ size, indexes }, context) => {
+    const seen = new Set<number>();
+    for (const [at, index] of (indexes ?? []).entries()) {
+      const message =
+        index >= size
+          ? `must be below array.size (${size})`
+          : seen.has(index)
+            ? `${index} is listed twice`
+            : undefined;
+      if (message) context.addIssue({ code: 'custom', path: ['indexes', at], message });
+      seen.add(index);
+    }
+  })
   .meta({
     description: `Extension: run the job as ${ARRAY_LIMITS.minSize}–${ARRAY_LIMITS.maxSize} children, each with ${ARRAY_INDEX_VARIABLE} (0…size−1) and ${ARRAY_SIZE_VARIABLE}; the id answered is the parent's, whose state sums up the children's`,
   });
@@ -74,6 +97,12 @@ export const arrayAnswerSchema = z.object({
     .int()
     .nullable()
     .meta({ description: 'For a parent: how many children it has; null for any other job' }),
+  indexes: z
+    .array(z.number().int())
+    .optional()
+    .meta({
+      description: `For a parent submitted with array.indexes: those indexes, its children's (each ran with ${ARRAY_SIZE_VARIABLE} the array.size submitted); absent otherwise`,
+    }),
   parent_id: z
     .string()
     .nullable()

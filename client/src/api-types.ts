@@ -1015,6 +1015,8 @@ export interface components {
       /** @description Extension: run the job as 2–10000 children, each with JOBDECK_ARRAY_INDEX (0…size−1) and JOBDECK_ARRAY_SIZE; the id answered is the parent's, whose state sums up the children's */
       array?: {
         size: number;
+        /** @description Extension: run only these of 0…size−1 (a failed array's indexes again): one child each, with that JOBDECK_ARRAY_INDEX and JOBDECK_ARRAY_SIZE=size, as in the array they come from */
+        indexes?: number[];
       };
       labels?: {
         [key: string]: string;
@@ -1164,6 +1166,8 @@ export interface components {
     JobArray: {
       /** @description For a parent: how many children it has; null for any other job */
       size: number | null;
+      /** @description For a parent submitted with array.indexes: those indexes, its children's (each ran with JOBDECK_ARRAY_SIZE the array.size submitted); absent otherwise */
+      indexes?: number[];
       /** @description For a child: its parent's id; null for any other job */
       parent_id: string | null;
       /** @description For a child: its index */

@@ -1,4 +1,4 @@
-import { ARRAY_CHUNK, childIds, childrenInChunks, followedChildIds, indexesUpTo } from './arrays';
+import { ARRAY_CHUNK, arrayIndexes, childIds, childrenInChunks, followedChildIds } from './arrays';
 import type { Dispatcher } from './dispatcher';
 import { invalid } from './errors';
 import { parentRole, type Admission } from './model';
@@ -26,11 +26,11 @@ export async function admitArray(
   dependencies: Admission | undefined,
 ) {
   const { job: parent, definitionFingerprint } = plan;
-  const { size } = parentRole(parent)!;
+  const indexes = arrayIndexes(parentRole(parent)!);
   const admission = dependencies ?? admissionOf(parent, parent.createdAt);
   const followed = await followedArray(parts.store, plan);
-  const ids = childIds(size, new Map(), followed);
-  const chunks = childrenInChunks(parent, admission, indexesUpTo(size), ids, ARRAY_CHUNK);
+  const ids = childIds(indexes, new Map(), followed);
+  const chunks = childrenInChunks(parent, admission, indexes, ids, ARRAY_CHUNK);
   const first = chunks.next().value!;
   // Heard of like an admitted job; `dispatcher.admitted` then claims its children in its queue.
   const result = await parts.machine.admitArray(parent, admission, first, definitionFingerprint);
@@ -61,6 +61,11 @@ async function followedArray(
   const arrayFollowed = parentRole(other);
   if (!arrayFollowed) {
     throw refuse(`job ${id} is not an array job, so n_to_n has no child to follow`);
+  }
+  if (arrayFollowed.indexes) {
+    throw refuse(
+      `job ${id} runs only some of its indexes, so n_to_n has no child to follow for each`,
+    );
   }
   if (arrayFollowed.size !== size) {
     throw refuse(
