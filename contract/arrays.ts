@@ -38,11 +38,14 @@ export const arraySchema = z
         .max(ARRAY_LIMITS.maxSize, `must list at most ${ARRAY_LIMITS.maxSize} indexes`)
         .optional()
         .meta({
-          description: `Extension: run only these of 0…size−1 (a failed array's indexes again): one child each, with that ${ARRAY_INDEX_VARIABLE} and ${ARRAY_SIZE_VARIABLE}=size, as in the array they come from`,
+          uniqueItems: true,
+          description: `Extension: run only these of 0…size−1, each below size and listed once (a failed array's indexes again): one child each, with that ${ARRAY_INDEX_VARIABLE} and ${ARRAY_SIZE_VARIABLE}=size, as in the array they come from`,
         }),
     },
     { error: 'must be an object like { "size": 100 }' },
   )
+  // Rules across the fields, said in indexes' description (JSON Schema cannot): the first broken
+  // one alone, as ten thousand of them would make no message worth reading.
   .superRefine(({ size, indexes }, context) => {
     const seen = new Set<number>();
     for (const [at, index] of (indexes ?? []).entries()) {
@@ -52,7 +55,7 @@ export const arraySchema = z
           : seen.has(index)
             ? `${index} is listed twice`
             : undefined;
-      if (message) context.addIssue({ code: 'custom', path: ['indexes', at], message });
+      if (message) return context.addIssue({ code: 'custom', path: ['indexes', at], message });
       seen.add(index);
     }
   })
@@ -96,13 +99,12 @@ export const arrayAnswerSchema = z.object({
     .number()
     .int()
     .nullable()
-    .meta({ description: 'For a parent: how many children it has; null for any other job' }),
-  indexes: z
-    .array(z.number().int())
-    .optional()
     .meta({
-      description: `For a parent submitted with array.indexes: those indexes, its children's (each ran with ${ARRAY_SIZE_VARIABLE} the array.size submitted); absent otherwise`,
+      description: `For a parent: its size, its children's ${ARRAY_SIZE_VARIABLE} (how many children it has, unless \`indexes\` names them); null for any other job`,
     }),
+  indexes: z.array(z.number().int()).optional().meta({
+    description: `For a parent submitted with array.indexes: those indexes, ascending, one child each; absent otherwise`,
+  }),
   parent_id: z
     .string()
     .nullable()

@@ -25,7 +25,6 @@ import type { Execution, JobArray, JobDependencies, QueueOverview } from '../job
 import type { FollowedLogs } from '../jobs/job-logs';
 import type { ScheduleView } from '../jobs/scheduler';
 import { millisIsoOf } from '../jobs/log-instant';
-import { childCount } from '../jobs/arrays';
 import {
   childRole,
   parentRole,
@@ -192,7 +191,7 @@ export function toArray({ job, counts, children }: JobArray): ArrayAnswer {
   const asChild = childRole(job);
   const last = children.items.at(-1)?.array;
   return {
-    size: asParent ? childCount(asParent) : null,
+    size: asParent?.size ?? null,
     ...(asParent?.indexes && { indexes: [...asParent.indexes] }),
     parent_id: asChild?.parentId ?? null,
     index: asChild?.index ?? null,

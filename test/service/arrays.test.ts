@@ -273,7 +273,7 @@ describe('array jobs', () => {
     const done = await waitForState(service, parent, ['completed', 'failed', 'cancelled']);
     expect([done.state, done.system_note]).toEqual(['completed', '2 of 2 completed']);
     const answer = await arrayOf(parent);
-    expect(answer).toMatchObject({ size: 2, indexes: [1, 4], next_cursor: null });
+    expect(answer).toMatchObject({ size: 6, indexes: [1, 4], next_cursor: null });
     expect(answer.items.map((c) => [c.index, c.name, c.state])).toEqual([
       [1, 'again:1', 'completed'],
       [4, 'again:4', 'completed'],
