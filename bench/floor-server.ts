@@ -58,6 +58,7 @@ const writeAll = db.transaction((ids: string[]) => {
       depends_json: null,
       array_size: null,
       array_links_json: null,
+      array_indexes_json: null,
       array_parent: null,
       array_index: null,
       labels_json: null,

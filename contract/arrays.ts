@@ -30,9 +30,35 @@ export const arraySchema = z
         .int('must be a whole number')
         .min(ARRAY_LIMITS.minSize, `must be at least ${ARRAY_LIMITS.minSize}`)
         .max(ARRAY_LIMITS.maxSize, `must be at most ${ARRAY_LIMITS.maxSize}`),
+      indexes: z
+        .array(z.number().int('must be a whole number').min(0, 'must be 0 or more'), {
+          error: 'must be an array of indexes, like [3, 7]',
+        })
+        .min(1, 'must list at least one index')
+        .max(ARRAY_LIMITS.maxSize, `must list at most ${ARRAY_LIMITS.maxSize} indexes`)
+        .optional()
+        .meta({
+          uniqueItems: true,
+          description: `Extension: run only these of 0…size−1, each below size and listed once (a failed array's indexes again): one child each, with that ${ARRAY_INDEX_VARIABLE} and ${ARRAY_SIZE_VARIABLE}=size, as in the array they come from`,
+        }),
     },
     { error: 'must be an object like { "size": 100 }' },
   )
+  // Rules across the fields, said in indexes' description (JSON Schema cannot): the first broken
+  // one alone, as ten thousand of them would make no message worth reading.
+  .superRefine(({ size, indexes }, context) => {
+    const seen = new Set<number>();
+    for (const [at, index] of (indexes ?? []).entries()) {
+      const message =
+        index >= size
+          ? `must be below array.size (${size})`
+          : seen.has(index)
+            ? `${index} is listed twice`
+            : undefined;
+      if (message) return context.addIssue({ code: 'custom', path: ['indexes', at], message });
+      seen.add(index);
+    }
+  })
   .meta({
     description: `Extension: run the job as ${ARRAY_LIMITS.minSize}–${ARRAY_LIMITS.maxSize} children, each with ${ARRAY_INDEX_VARIABLE} (0…size−1) and ${ARRAY_SIZE_VARIABLE}; the id answered is the parent's, whose state sums up the children's`,
   });
@@ -73,7 +99,12 @@ export const arrayAnswerSchema = z.object({
     .number()
     .int()
     .nullable()
-    .meta({ description: 'For a parent: how many children it has; null for any other job' }),
+    .meta({
+      description: `For a parent: its size, its children's ${ARRAY_SIZE_VARIABLE} (how many children it has, unless \`indexes\` names them); null for any other job`,
+    }),
+  indexes: z.array(z.number().int()).optional().meta({
+    description: `For a parent submitted with array.indexes: those indexes, ascending, one child each; absent otherwise`,
+  }),
   parent_id: z
     .string()
     .nullable()

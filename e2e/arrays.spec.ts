@@ -246,3 +246,47 @@ test('the grid: a cell per child by state, failures first, a range selected and 
   await expectState(page, 'cancelled');
   expect(await violations()).toEqual([]);
 });
+
+test("a failed array's indexes submitted again: only those run, each with its index and the array's size", async ({
+  page,
+  extensions,
+}) => {
+  test.skip(!extensions, 'Arrays are an extension (the first test checks the page has none).');
+  const violations = await watchCspViolations(page);
+  // Children 1 and 4 fail, the others complete; each says which it is.
+  const failing = await submitViaApi(page, {
+    job_definition: 'demo::shell:1',
+    name: unique('again'),
+    container_cmd_parameter: {
+      script:
+        'echo "child $JOBDECK_ARRAY_INDEX of $JOBDECK_ARRAY_SIZE"; exit $((JOBDECK_ARRAY_INDEX % 3 == 1))',
+    },
+    array: { size: 6 },
+  });
+  await page.goto(`/jobs/${failing}`);
+  await expect(arraySection(page).getByTestId('child-count-failed')).toHaveText('2 failed', {
+    timeout: 60_000,
+  });
+  await cell(page, 1).click();
+  await cell(page, 4).click();
+  await arraySection(page).getByRole('link', { name: 'Submit these indexes again' }).click();
+  await expect(page).toHaveURL(new RegExp(`/submit\\?from=${failing}&indexes=1,4$`));
+  await expect(page.getByTestId('array-summary')).toContainText('only indexes 1, 4 again');
+  await expect(page.getByTestId('payload-preview')).toContainText('"indexes": [');
+  const again = await submitAndOpen(page);
+
+  await expectState(page, 'failed', 60_000);
+  await expect(page.getByTestId('array-progress')).toHaveText('2 children');
+  await expect(grid(page).getByRole('option')).toHaveCount(2);
+  await expect(cell(page, 1)).toHaveAttribute('data-state', 'failed');
+  await expect(cell(page, 4)).toHaveAttribute('data-state', 'failed');
+  // Child 4 again: its own index, and the size of the array it comes from.
+  await cell(page, 4).click();
+  await page.getByTestId('focused-child').getByRole('link').click();
+  await expect(page.getByTestId('array-place')).toContainText('Child 4 of array');
+  await expect(page.getByTestId('log-line')).toHaveText(['child 4 of 6']);
+  await page.getByTestId('array-place').getByRole('link').click();
+  await expect(page).toHaveURL(new RegExp(`/jobs/${again}$`));
+  await auditBothThemes(page, 'an array of some indexes', 'section[aria-labelledby="array-title"]');
+  expect(await violations()).toEqual([]);
+});

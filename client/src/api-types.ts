@@ -1015,6 +1015,8 @@ export interface components {
       /** @description Extension: run the job as 2–10000 children, each with JOBDECK_ARRAY_INDEX (0…size−1) and JOBDECK_ARRAY_SIZE; the id answered is the parent's, whose state sums up the children's */
       array?: {
         size: number;
+        /** @description Extension: run only these of 0…size−1, each below size and listed once (a failed array's indexes again): one child each, with that JOBDECK_ARRAY_INDEX and JOBDECK_ARRAY_SIZE=size, as in the array they come from */
+        indexes?: number[];
       };
       labels?: {
         [key: string]: string;
@@ -1189,8 +1191,10 @@ export interface components {
       dependents_total: number;
     };
     JobArray: {
-      /** @description For a parent: how many children it has; null for any other job */
+      /** @description For a parent: its size, its children's JOBDECK_ARRAY_SIZE (how many children it has, unless `indexes` names them); null for any other job */
       size: number | null;
+      /** @description For a parent submitted with array.indexes: those indexes, ascending, one child each; absent otherwise */
+      indexes?: number[];
       /** @description For a child: its parent's id; null for any other job */
       parent_id: string | null;
       /** @description For a child: its index */

@@ -206,6 +206,7 @@ export function toArray({ job, counts, children }: JobArray): ArrayAnswer {
   const last = children.items.at(-1)?.array;
   return {
     size: asParent?.size ?? null,
+    ...(asParent?.indexes && { indexes: [...asParent.indexes] }),
     parent_id: asChild?.parentId ?? null,
     index: asChild?.index ?? null,
     counts: Object.fromEntries(counts),

@@ -1,4 +1,4 @@
-import { ARRAY_CHUNK, childIds, childrenInChunks, followedChildIds, indexesUpTo } from './arrays';
+import { ARRAY_CHUNK, arrayIndexes, childIds, childrenInChunks, followedChildIds } from './arrays';
 import type { Dispatcher } from './dispatcher';
 import { invalid } from './errors';
 import { parentRole, type Admission, type IdempotencyKey } from './model';
@@ -27,11 +27,11 @@ export async function admitArray(
   idempotency?: IdempotencyKey,
 ) {
   const { job: parent, definitionFingerprint } = plan;
-  const { size } = parentRole(parent)!;
+  const indexes = arrayIndexes(parentRole(parent)!);
   const admission = dependencies ?? admissionOf(parent, parent.createdAt);
   const followed = await followedArray(parts.store, plan);
-  const ids = childIds(size, new Map(), followed);
-  const chunks = childrenInChunks(parent, admission, indexesUpTo(size), ids, ARRAY_CHUNK);
+  const ids = childIds(indexes, new Map(), followed);
+  const chunks = childrenInChunks(parent, admission, indexes, ids, ARRAY_CHUNK);
   const first = chunks.next().value!;
   // Heard of like an admitted job; `dispatcher.admitted` then claims its children in its queue.
   // The key goes with the first transaction: what a crash leaves of the rest, the settler stores.
@@ -69,6 +69,11 @@ async function followedArray(
   const arrayFollowed = parentRole(other);
   if (!arrayFollowed) {
     throw refuse(`job ${id} is not an array job, so n_to_n has no child to follow`);
+  }
+  if (arrayFollowed.indexes) {
+    throw refuse(
+      `job ${id} runs only some of its indexes, so n_to_n has no child to follow for each`,
+    );
   }
   if (arrayFollowed.size !== size) {
     throw refuse(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FINAL_STATES, JOB_STATES, childCounts, type JobState } from '../../contract';
 import { newJob } from '../../test/store/new-job';
-import { arrayChildren, childIds, summarizeArray } from './arrays';
+import { arrayChildren, childIds, indexesUpTo, summarizeArray } from './arrays';
 import type { Job } from './model';
 import { canMove } from './state-machine';
 
@@ -107,7 +107,7 @@ describe('an array’s children', () => {
       dependsOn: [{ jobId: 'x', type: 'afterok' }],
       array: { size: 3 },
     });
-    const ids = childIds(3, new Map([[1, 'kept']]), null);
+    const ids = childIds(indexesUpTo(3), new Map([[1, 'kept']]), null);
     const children = arrayChildren(parent, runnable, [0, 1, 2], ids);
     expect(children.map(({ job }) => [job.name, job.array, job.scheduleAt, job.dependsOn])).toEqual(
       [
@@ -129,7 +129,7 @@ describe('an array’s children', () => {
 
   it('follow the child before them (sequential) and the same child of another array (n_to_n)', () => {
     const parent = newJob({ array: { size: 3, links: { nToN: 'other', sequential: true } } });
-    const ids = childIds(3, new Map(), ['o0', 'o1', 'o2']);
+    const ids = childIds(indexesUpTo(3), new Map(), ['o0', 'o1', 'o2']);
     const children = arrayChildren(parent, runnable, [0, 1, 2], ids);
     expect(children.map(({ job }) => job.dependsOn.map((d) => d.jobId))).toEqual([
       ['o0'],

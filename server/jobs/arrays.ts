@@ -13,6 +13,7 @@ import {
   isArrayParent,
   parentRole,
   type Admission,
+  type ArrayParentRole,
   type Job,
   type NewJob,
 } from './model';
@@ -44,13 +45,18 @@ export interface ChildIds {
   followed: readonly string[] | null;
 }
 
-/** Ids for an array of `size`: those `stored` already kept, new ones for the rest. */
+/**
+ * Ids for the children of these indexes, by index: those `stored` already kept, new ones for
+ * the rest.
+ */
 export function childIds(
-  size: number,
+  indexes: readonly number[],
   stored: ReadonlyMap<number, string>,
   followed: readonly string[] | null,
 ): ChildIds {
-  return { own: indexesUpTo(size).map((i) => stored.get(i) ?? timeOrderedUuid()), followed };
+  const own: string[] = [];
+  for (const index of indexes) own[index] = stored.get(index) ?? timeOrderedUuid();
+  return { own, followed };
 }
 
 /**
@@ -110,6 +116,12 @@ export function* childrenInChunks(
 
 export const indexesUpTo = (size: number) => Array.from({ length: size }, (_, i) => i);
 
+/** The indexes the array has a child for, ascending. */
+export const arrayIndexes = (role: ArrayParentRole) => role.indexes ?? indexesUpTo(role.size);
+
+/** How many children the array has. */
+export const childCount = (role: ArrayParentRole) => role.indexes?.length ?? role.size;
+
 /**
  * Where a parent's state goes given its children's counts (undefined: while it waits for its
  * schedule or dependencies, nothing to sum up): running while any child has started and some
@@ -123,7 +135,7 @@ export function summarizeArray(
   const role = parentRole(parent);
   if (!role) return undefined;
   if (parent.state === 'submitted' || parent.state === 'pending') return undefined;
-  const { size } = role;
+  const size = childCount(role);
   const count = (states: readonly JobState[]) =>
     states.reduce((sum, state) => sum + (counts.get(state) ?? 0), 0);
   const completed = count(['completed']);
@@ -278,15 +290,17 @@ export class ArraySettler {
    * left to finish; storing alongside one would only waste writes, as an index is taken once.
    */
   private async storeMissingChildren(parent: Job, counts: ArrayCounts, now: number) {
-    const size = parentRole(parent)?.size ?? 0;
+    const role = parentRole(parent);
+    const size = role ? childCount(role) : 0;
     const stored = [...counts.values()].reduce((sum, n) => sum + n, 0);
-    if (stored >= size) return;
+    if (!role || stored >= size) return;
     if (parent.createdAt >= this.startedAt && now - parent.createdAt < ADMISSION_GRACE_MS) return;
     const { store, machine } = this.parts;
     const present = await store.arrayChildIds(parent.id);
-    const missing = indexesUpTo(size).filter((index) => !present.has(index));
+    const indexes = arrayIndexes(role);
+    const missing = indexes.filter((index) => !present.has(index));
     const followed = await followedChildIds(store, parent);
-    const ids = childIds(size, present, followed);
+    const ids = childIds(indexes, present, followed);
     const admission: Admission = {
       to: parent.state === 'pending' ? 'pending' : 'runnable',
       note: null,

@@ -79,8 +79,11 @@ export interface Job extends ContainerPlan {
  */
 export type ArrayRole = ArrayParentRole | ArrayChildRole;
 export interface ArrayParentRole {
+  /** The array's size: its children's JOBDECK_ARRAY_SIZE, and their indexes are below it. */
   size: number;
   links?: ArrayLinks;
+  /** Only these indexes have a child (array.indexes, ascending); absent: each of 0…size−1. */
+  indexes?: readonly number[];
 }
 export interface ArrayChildRole {
   parentId: string;

@@ -11,7 +11,7 @@ import {
 } from '../../contract';
 import type { Catalog } from './catalog';
 import { invalid } from './errors';
-import type { ArrayLinks, NewJob, StoredEnvVar } from './model';
+import type { ArrayLinks, ArrayParentRole, NewJob, StoredEnvVar } from './model';
 import type { SecretBox } from './ports';
 
 /**
@@ -42,8 +42,27 @@ function arrayLinks(payload: SubmitJobRequest): { links?: ArrayLinks; nToNField?
       );
     }
   }
-  return Object.keys(links).length > 0 ? { links, nToNField } : {};
+  if (Object.keys(links).length === 0) return {};
+  // Children follow by index (the one before, the other array's of the same index): a subset
+  // has gaps where a child would wait for one it does not have.
+  if (payload.array?.indexes) {
+    const type = links.nToN === undefined ? 'sequential' : 'n_to_n';
+    throw invalid(
+      `array.indexes: cannot be given with a ${type} dependency, whose children follow by index`,
+    );
+  }
+  return { links, nToNField };
 }
+
+/** A parent's role as submitted: its indexes, when given, ascending. */
+const arrayRoleOf = (
+  { size, indexes }: NonNullable<SubmitJobRequest['array']>,
+  links: ArrayLinks | undefined,
+): ArrayParentRole => ({
+  size,
+  ...(links && { links }),
+  ...(indexes && { indexes: [...indexes].sort((a, b) => a - b) }),
+});
 
 /** A job to store, with the fingerprint of the definition it was made from (looked up once). */
 export interface JobPlan {
@@ -137,7 +156,7 @@ export function planJob(
       // Ids are answered in lower case; a client may write them in upper.
       return isJobDependencyType(type) ? [{ jobId: d.job_id!.toLowerCase(), type }] : [];
     }),
-    array: payload.array ? { size: payload.array.size, ...(links && { links }) } : null,
+    array: payload.array ? arrayRoleOf(payload.array, links) : null,
     labels: payload.labels ?? {},
     submittedBy,
   };

@@ -50,8 +50,10 @@ export interface JobsTable {
   not_before: number | null;
   /** Its dependencies as JSON (`[{ jobId, type }]`); null: none. */
   depends_json: string | null;
-  /** An array's parent: how many children it has. */
+  /** An array's parent: its size (its children's JOBDECK_ARRAY_SIZE). */
   array_size: number | null;
+  /** An array's parent submitted with array.indexes: those, ascending, as JSON; null: 0…size−1. */
+  array_indexes_json: string | null;
   /** An array's parent: ArrayLinks as JSON; null: its children wait for nothing of the kind. */
   array_links_json: string | null;
   /** An array's child: its parent's id and its index (its command and env are the parent's). */

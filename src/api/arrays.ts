@@ -18,6 +18,10 @@ export const isArrayParent = (
   answer: ArrayAnswer | null,
 ): answer is ArrayAnswer & { size: number } => answer?.size != null;
 
+/** How many children a parent has: those of its `indexes` when it was given some, else its size. */
+export const childCountOf = (parent: ArrayAnswer & { size: number }) =>
+  parent.indexes?.length ?? parent.size;
+
 /** How many of its children have not ended (0 for any job but an array's parent). */
 export const childrenNotEnded = (answer: ArrayAnswer) =>
   Object.entries(answer.counts).reduce(

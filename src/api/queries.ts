@@ -67,7 +67,13 @@ export function resubmitSourceQuery(id: string) {
         getJobExecution(id),
         getJobArray(id, { states: [], limit: 1 }),
       ]);
-      return execution && { execution, arraySize: array?.size ?? null };
+      return (
+        execution && {
+          execution,
+          arraySize: array?.size ?? null,
+          arrayIndexes: array?.indexes ?? [],
+        }
+      );
     },
     staleTime: Infinity,
     retry: false,

@@ -11,7 +11,7 @@ const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 
 describe('the dispatcher, woken by events alone', () => {
   it('starts a submitted job, and a waiting one as soon as a slot frees', async () => {
-    domain = await startDomain(new FakeRuntime(), undefined, NO_PASS_MS);
+    domain = await startDomain(new FakeRuntime(), { reconcileIntervalMs: NO_PASS_MS });
     const first = await Promise.all(Array.from({ length: 4 }, () => domain.submit()));
     for (const id of first) await domain.waitFor(id, 'running', 1000);
     const waiting = await domain.submit();
@@ -21,7 +21,7 @@ describe('the dispatcher, woken by events alone', () => {
   });
 
   it('starts a scheduled job at its time, even one due before the job the timer was armed for', async () => {
-    domain = await startDomain(new FakeRuntime(), undefined, NO_PASS_MS);
+    domain = await startDomain(new FakeRuntime(), { reconcileIntervalMs: NO_PASS_MS });
     const later = await domain.submit({ schedule_at: inMs(60_000) });
     await domain.waitFor(later, 'pending', 1000);
     const sooner = await domain.submit({ schedule_at: inMs(300) });
@@ -32,7 +32,7 @@ describe('the dispatcher, woken by events alone', () => {
   });
 
   it('does not spin on a job waiting for another past its schedule_at: the timer is armed for times to come', async () => {
-    domain = await startDomain(new FakeRuntime(), undefined, NO_PASS_MS);
+    domain = await startDomain(new FakeRuntime(), { reconcileIntervalMs: NO_PASS_MS });
     const first = await domain.submit({ schedule_at: inMs(60_000) });
     await domain.waitFor(first, 'pending');
     const reads = vi.spyOn(domain.store, 'nextScheduleAt');

@@ -53,12 +53,22 @@ export const USAGE_SAMPLE_MS = 50;
  */
 export async function startDomain(
   engine = new FakeRuntime(),
-  dataDir?: string,
-  reconcileIntervalMs = RECONCILE_MS,
-  launchNoticedAfterMs?: number,
+  {
+    reconcileIntervalMs = RECONCILE_MS,
+    launchNoticedAfterMs,
+    schedules,
+  }: {
+    reconcileIntervalMs?: number;
+    launchNoticedAfterMs?: number;
+    /** Project t's recurring schedules, as its configuration declares them. */
+    schedules?: Record<string, object>;
+  } = {},
 ) {
-  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'jobdeck-domain-'));
-  const config = configSchema.parse({ projects, data_dir: dir });
+  const dir = mkdtempSync(join(tmpdir(), 'jobdeck-domain-'));
+  const config = configSchema.parse({
+    projects: { t: { ...projects.t, ...(schedules && { schedules }) } },
+    data_dir: dir,
+  });
   const storage = await openStore(config);
   const store = storage.jobs;
   const key = randomBytes(32);
@@ -164,6 +174,8 @@ export async function startDomain(
     bulkActions: storage.bulkActions,
     /** The store's queue controls, for a second reader of them. */
     queueControls: storage.queues,
+    /** The store's schedules, which every instance reads and fires through. */
+    schedules: storage.schedules,
     catalog: () => catalogFromConfig(config),
     /** What the webhooks sent. */
     sent,
@@ -182,9 +194,13 @@ export async function startDomain(
           'key:test',
         )
       ).id,
-    /** The process dies without a word; a new one starts on the same host, store and engine. */
-    async restart(): Promise<void> {
+    /**
+     * The process dies without a word; a new one starts on the same host, store and engine, after
+     * `whileDown` (the clock moved on, say).
+     */
+    async restart(whileDown?: () => void): Promise<void> {
       await system.crash();
+      whileDown?.();
       system = build(system.identity.host);
       await system.start();
     },

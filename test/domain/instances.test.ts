@@ -98,7 +98,7 @@ describe('an instance taken over while alive (a late heartbeat), and jobs that m
   });
 
   it('never leaves a job in starting behind a launch stuck with the engine: it is settled from what the engine reports', async () => {
-    domain = await startDomain(undefined, undefined, undefined, 300);
+    domain = await startDomain(undefined, { launchNoticedAfterMs: 300 });
     const release = domain.engine.holdLaunches();
     const id = await domain.submit();
     await domain.waitFor(id, 'starting');

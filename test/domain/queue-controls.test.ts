@@ -14,7 +14,7 @@ const QUEUE = 't::default';
 
 describe('queue controls', () => {
   it('a paused queue accepts jobs and starts none, saying why; resumed, they start', async () => {
-    domain = await startDomain(new FakeRuntime(), undefined, NO_PASS_MS);
+    domain = await startDomain(new FakeRuntime(), { reconcileIntervalMs: NO_PASS_MS });
     const paused = await domain.system.controls.change(
       't',
       QUEUE,
@@ -34,7 +34,7 @@ describe('queue controls', () => {
   });
 
   it('a lower max_running holds the others back with their place in line; a higher one starts them at once', async () => {
-    domain = await startDomain(new FakeRuntime(), undefined, NO_PASS_MS);
+    domain = await startDomain(new FakeRuntime(), { reconcileIntervalMs: NO_PASS_MS });
     await domain.system.controls.change('t', QUEUE, { maxRunning: 1 }, 'key-1');
     const ids = await Promise.all([1, 2, 3].map(() => domain.submit()));
     await domain.waitFor(ids[0]!, 'running', 1000);
@@ -56,7 +56,7 @@ describe('queue controls', () => {
   });
 
   it('refuses a max_running above the ceiling and a queue of another project, naming the field', async () => {
-    domain = await startDomain(new FakeRuntime(), undefined, NO_PASS_MS);
+    domain = await startDomain(new FakeRuntime(), { reconcileIntervalMs: NO_PASS_MS });
     // The ceiling defaults to the larger of the queue's and the service's max_running (16).
     await expect(
       domain.system.controls.change('t', QUEUE, { maxRunning: 17 }, 'key-1'),
@@ -77,7 +77,7 @@ describe('queue controls', () => {
   });
 
   it('every instance on the store obeys a change made on another, at once', async () => {
-    domain = await startDomain(new FakeRuntime(), undefined, NO_PASS_MS);
+    domain = await startDomain(new FakeRuntime(), { reconcileIntervalMs: NO_PASS_MS });
     const other = await domain.join('host-b');
     await domain.system.controls.change('t', QUEUE, { paused: { reason: null } }, 'key-1');
     await expect
@@ -96,7 +96,7 @@ describe('queue controls', () => {
   });
 
   it('a pause outlives a restart: the store holds it, not the configuration', async () => {
-    domain = await startDomain(new FakeRuntime(), undefined, NO_PASS_MS);
+    domain = await startDomain(new FakeRuntime(), { reconcileIntervalMs: NO_PASS_MS });
     await domain.system.controls.change('t', QUEUE, { paused: { reason: 'maintenance' } }, 'k');
     await domain.restart();
     expect(domain.system.controls.liveInProject('t', QUEUE)).toMatchObject({
@@ -110,7 +110,7 @@ describe('queue controls', () => {
   });
 
   it('without the API (extensions off) the configuration rules: what the store kept is undone at start', async () => {
-    domain = await startDomain(new FakeRuntime(), undefined, NO_PASS_MS);
+    domain = await startDomain(new FakeRuntime(), { reconcileIntervalMs: NO_PASS_MS });
     await domain.system.controls.change(
       't',
       QUEUE,

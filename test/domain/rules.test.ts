@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Job } from '../../server/jobs/model';
+import { arrayChildren, childIds } from '../../server/jobs/arrays';
+import { newJob } from '../store/new-job';
 import { startDomain, until } from './harness';
 
 /**
@@ -100,6 +102,56 @@ describe('arrays', () => {
     children.forEach((child, index) => domain.engine.exit(child.id, index === 1 ? 3 : 0));
     const done = await domain.waitFor(parent, ['completed', 'failed', 'cancelled']);
     expect([done.state, done.systemNote]).toEqual(['failed', '2 of 3 completed, 1 failed']);
+  });
+
+  it('runs only the indexes given (array.indexes), each with its own index and the array’s size', async () => {
+    domain = await startDomain();
+    const parent = await domain.submit({ name: 'again', array: { size: 6, indexes: [4, 1] } });
+    await domain.waitFor(parent, 'running');
+    const children = await childrenOf(parent);
+    expect(children.map((child) => [child.name, child.array])).toEqual([
+      ['again:1', { parentId: parent, index: 1 }],
+      ['again:4', { parentId: parent, index: 4 }],
+    ]);
+    for (const child of children) {
+      await domain.waitFor(child.id, 'running');
+      const env = domain.engine.workload(child.id)!.spec.env;
+      const index = (child.array as { index: number }).index;
+      expect(env).toEqual(
+        expect.arrayContaining([`JOBDECK_ARRAY_INDEX=${index}`, 'JOBDECK_ARRAY_SIZE=6']),
+      );
+      domain.engine.exit(child.id, 0);
+    }
+    const done = await domain.waitFor(parent, ['completed', 'failed', 'cancelled']);
+    expect([done.state, done.systemNote]).toEqual(['completed', '2 of 2 completed']);
+    expect(domain.engine.launches.filter((id) => id !== parent)).toHaveLength(2);
+  });
+
+  it('stores the children an interrupted admission left out: its indexes alone', async () => {
+    domain = await startDomain();
+    const parent = newJob({
+      project: 't',
+      queue: 't::default',
+      definition: 't::run:1',
+      image: 'fake:job',
+      env: [],
+      createdAt: Date.now(),
+      array: { size: 8, indexes: [2, 5, 7] },
+    });
+    const runnable = { to: 'runnable', note: null } as const;
+    const [first] = arrayChildren(parent, runnable, [2], childIds([2, 5, 7], new Map(), null));
+    // Stopped after the first chunk: one child of three stored.
+    await domain.store.insertArray(parent, runnable, [first!], 'fingerprint');
+    await domain.restart();
+    await until(async () => (await childrenOf(parent.id)).length === 3, 'three children stored');
+    const children = await childrenOf(parent.id);
+    expect(children.map((child) => (child.array as { index: number }).index)).toEqual([2, 5, 7]);
+    for (const child of children) {
+      await domain.waitFor(child.id, 'running');
+      domain.engine.exit(child.id, 0);
+    }
+    const done = await domain.waitFor(parent.id, ['completed', 'failed', 'cancelled']);
+    expect([done.state, done.systemNote]).toEqual(['completed', '3 of 3 completed']);
   });
 
   it('cancels the rest of a sequential array when a child fails, and the parent ends failed', async () => {

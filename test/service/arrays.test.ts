@@ -223,6 +223,7 @@ describe('array jobs', () => {
   it('refuses n_to_n and sequential where they cannot hold, naming the field', async () => {
     const plain = await submit(service, script('true'));
     const small = await submit(service, { ...script('true'), array: { size: 2 } });
+    const some = await submit(service, { ...script('true'), array: { size: 3, indexes: [0, 2] } });
     for (const [payload, message] of [
       [
         { depends_on: [{ type: 'sequential' }] },
@@ -244,6 +245,14 @@ describe('array jobs', () => {
         { array: { size: 3 }, depends_on: [{ type: 'n_to_n' }] },
         'depends_on[0].job_id: is required: the id of a job of this project',
       ],
+      [
+        { array: { size: 3, indexes: [0, 2] }, depends_on: [{ type: 'sequential' }] },
+        'array.indexes: cannot be given with a sequential dependency, whose children follow by index',
+      ],
+      [
+        { array: { size: 3 }, depends_on: [{ job_id: some, type: 'n_to_n' }] },
+        `depends_on[0].job_id: job ${some} runs only some of its indexes, so n_to_n has no child to follow for each`,
+      ],
     ] as const) {
       const response = await service.request('POST', '/v1/client/job', {
         job_queue: 't::default',
@@ -255,6 +264,30 @@ describe('array jobs', () => {
     }
   });
 
+  it('runs only the indexes given (array.indexes), each with its index and the array’s size, and says which', async () => {
+    const parent = await submit(service, {
+      ...script('echo "child $JOBDECK_ARRAY_INDEX of $JOBDECK_ARRAY_SIZE"'),
+      name: 'again',
+      array: { size: 6, indexes: [4, 1] },
+    });
+    const done = await waitForState(service, parent, ['completed', 'failed', 'cancelled']);
+    expect([done.state, done.system_note]).toEqual(['completed', '2 of 2 completed']);
+    const answer = await arrayOf(parent);
+    expect(answer).toMatchObject({ size: 6, indexes: [1, 4], next_cursor: null });
+    expect(answer.items.map((c) => [c.index, c.name, c.state])).toEqual([
+      [1, 'again:1', 'completed'],
+      [4, 'again:4', 'completed'],
+    ]);
+    const started = await starts.byJob();
+    for (const child of answer.items) {
+      expect(started.get(child.id)).toBe(1);
+      expect(await logsOf(service, child.id)).toBe(`child ${child.index} of 6\n`);
+    }
+    // An array of every index says nothing of indexes: a client of the spec's fields sees no more.
+    const whole = await submit(service, { ...script('true'), array: { size: 2 } });
+    expect(await arrayOf(whole)).not.toHaveProperty('indexes');
+  });
+
   it('refuses a bad array with the field and the reason, storing nothing', async () => {
     for (const [array, message] of [
       [{ size: 1 }, 'array.size: must be at least 2'],
@@ -263,6 +296,11 @@ describe('array jobs', () => {
       [{}, 'array.size: is required: how many children, a whole number'],
       [{ size: '5' }, 'array.size: must be a number: how many children, a whole number'],
       [{ size: 3, extra: 1 }, 'array.extra: is not a field of this payload'],
+      [{ size: 3, indexes: [3] }, 'array.indexes[0]: must be below array.size (3)'],
+      [{ size: 3, indexes: [1, 1] }, 'array.indexes[1]: 1 is listed twice'],
+      [{ size: 3, indexes: [] }, 'array.indexes: must list at least one index'],
+      [{ size: 3, indexes: [-1] }, 'array.indexes[0]: must be 0 or more'],
+      [{ size: 3, indexes: '1' }, 'array.indexes: must be an array of indexes, like [3, 7]'],
     ] as const) {
       const response = await service.request('POST', '/v1/client/job', {
         job_queue: 't::default',

@@ -55,6 +55,9 @@ async function realReferences(): Promise<Fixtures> {
     // for arrays) are said in the type's description, not in its schema: a real one here.
     'body:depends_on[]': { job_id: first.id },
     'body:depends_on[].job_id': first.id,
+    // An array index's rule across fields (below array.size) is said in its description: 0 is
+    // below every size.
+    'body:array.indexes[]': 0,
     'body:queues[]': 't::default',
     'queueTrends query:queue': 't::default',
     'listJobs query:cursor': jobsCursor,

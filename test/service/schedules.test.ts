@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schedule } from '../../contract';
-import { detail, waitForState } from '../support/jobs';
+import { waitForState } from '../support/jobs';
 import { sharedStoreSettings } from '../support/postgres';
 import { startService, testProjects, type TestService } from '../support/service';
 
-/** Recurring schedules on real containers: each firing one ordinary job, exactly once. */
+/**
+ * Recurring schedules over HTTP, on real containers: the list's answer, pause and resume, the
+ * refusals, and on PostgreSQL two service processes sharing one database. The rules (overlap,
+ * missed times, one job per firing across instances) are test/domain/schedules.test.ts's, on the
+ * fake engine with the clock moved by the test.
+ */
 let service: TestService;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -26,34 +31,6 @@ beforeAll(async () => {
         job_queue: 't::default',
         cron: EVERY_2S,
         labels: { origin: 'every2' },
-      },
-      slow: {
-        job_definition: 't::sleep:1',
-        job_queue: 't::default',
-        cron: '* * * * * *',
-        container_cmd_parameter: { seconds: '3' },
-      },
-      swap: {
-        job_definition: 't::sleep:1',
-        job_queue: 't::default',
-        cron: EVERY_2S,
-        overlap: 'cancel_previous',
-      },
-      catchup: {
-        job_definition: 't::echo:1',
-        job_queue: 't::default',
-        cron: '*/15 * * * * *',
-        // Killed while its last job starts: what is tested is the missed time, not the overlap.
-        overlap: 'allow',
-        missed_after_seconds: 1,
-      },
-      dropped: {
-        job_definition: 't::echo:1',
-        job_queue: 't::default',
-        cron: '*/15 * * * * *',
-        overlap: 'allow',
-        missed: 'skip',
-        missed_after_seconds: 1,
       },
       held: {
         job_definition: 't::echo:1',
@@ -183,68 +160,6 @@ describe('recurring schedules', () => {
     );
     expect(notTheirs.status).toBe(404);
   });
-
-  it('skips a firing while the previous job runs (overlap: skip), saying which', async () => {
-    const recent = await firings('slow', 4);
-    const skipped = recent.filter((f) => f.job_id === null);
-    expect(skipped.length).toBeGreaterThan(0);
-    for (const firing of skipped) {
-      expect(firing.note).toMatch(
-        /^skipped: the previous firing's job slow-\w+ \(.+\) is still (runnable|starting|running) \(overlap: skip\)$/,
-      );
-    }
-    // Never two of its jobs unfinished at once.
-    const unfinished = [];
-    for (const firing of recent.filter((f) => f.job_id !== null)) {
-      const { state } = await detail(service, firing.job_id!);
-      if (!['completed', 'failed', 'cancelled', 'timeout', 'error'].includes(state)) {
-        unfinished.push(firing);
-      }
-    }
-    expect(unfinished.length).toBeLessThanOrEqual(1);
-  });
-
-  it('cancels the previous job when the next fires (overlap: cancel_previous)', async () => {
-    const [, previous] = await firings('swap', 2);
-    expect((await waitForState(service, previous!.job_id!, 'cancelled')).system_note).toMatch(
-      /^cancelled on request/,
-    );
-  });
-
-  it('after a time no instance ran: run_once runs the latest missed firing once, skip runs none', async () => {
-    // Down from just after one firing (at t0) until 1.5 s past the next (t0 + 15 s): that one is
-    // missed, and late by more than missed_after_seconds (1) when the service is back. The
-    // restart has 13.5 s before the firing after it (t0 + 30 s): on a 10-s schedule with a 3-s
-    // grace it had 5.5 s, and a restart under CI's load took longer.
-    const t0 = Math.ceil((Date.now() + 1000) / 15_000) * 15_000;
-    await sleep(t0 + 300 - Date.now());
-    await service.stop('SIGKILL');
-    await sleep(t0 + 16_500 - Date.now());
-    await service.restart();
-    const back = Date.now();
-    // The latest time late by more than missed_after_seconds (1) when the service was back:
-    // t0 + 15 s, unless a loaded machine took the restart itself past t0 + 31 s.
-    const missedAt = new Date(back - 1000 < t0 + 30_000 ? t0 + 15_000 : t0 + 30_000).toISOString();
-    const since = <T extends { fire_at: string }>(recent: T[]) =>
-      recent.filter((f) => Date.parse(f.fire_at) > t0).reverse();
-    const until = Date.now() + 30_000;
-    while (since((await scheduleOf('catchup')).recent).length < 2 && Date.now() < until) {
-      await sleep(200);
-    }
-    const [late, next] = since((await scheduleOf('catchup')).recent);
-    expect(late).toMatchObject({
-      fire_at: missedAt,
-      note: 'run late: its time passed while no instance ran (missed: run_once)',
-    });
-    await waitForState(service, late!.job_id!, 'completed');
-    // Then on as before: the next time, and nothing for any time in between.
-    expect(next!.fire_at).toBe(new Date(Date.parse(missedAt) + 15_000).toISOString());
-    expect(since((await scheduleOf('dropped')).recent)[0]).toMatchObject({
-      fire_at: missedAt,
-      job_id: null,
-      note: 'skipped: its time passed while no instance ran (missed: skip)',
-    });
-  }, 90_000);
 });
 
 describe.skipIf(process.env.JOBDECK_TEST_STORE !== 'postgres')(

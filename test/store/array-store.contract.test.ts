@@ -8,7 +8,7 @@ import { newJob, T0 } from './new-job';
 
 const RUNNABLE = { to: 'runnable', note: null } as const;
 const childrenOf = (parent: NewJob, indexes: number[]) =>
-  arrayChildren(parent, RUNNABLE, indexes, childIds(indexes.length, new Map(), null));
+  arrayChildren(parent, RUNNABLE, indexes, childIds(indexes, new Map(), null));
 
 describe.each(DRIVERS)('array jobs in the JobStore on $name', (driver) => {
   let store: Store;
@@ -56,6 +56,23 @@ describe.each(DRIVERS)('array jobs in the JobStore on $name', (driver) => {
     expect(sealed.map((job) => job.id)).toEqual([parent.id]);
   });
 
+  it('keeps a parent’s indexes (array.indexes): its children have those alone, with the array’s size', async () => {
+    const parent = newJob({ array: { size: 50, indexes: [3, 17] } });
+    const admitted = childrenOf(parent, [3, 17]);
+    await store.jobs.insertArray(parent, RUNNABLE, admitted, 'fingerprint');
+    expect((await store.jobs.getJob(parent.id))!.array).toEqual({ size: 50, indexes: [3, 17] });
+    expect([...(await store.jobs.arrayChildIds(parent.id)).keys()]).toEqual([3, 17]);
+    const child = await store.jobs.getJob(admitted[1]!.job.id);
+    expect(child).toMatchObject({
+      name: `${parent.name}:17`,
+      array: { parentId: parent.id, index: 17 },
+    });
+    expect(child!.env.slice(-2)).toEqual([
+      { name: 'JOBDECK_ARRAY_INDEX', value: '17' },
+      { name: 'JOBDECK_ARRAY_SIZE', value: '50' },
+    ]);
+  });
+
   it('refuses an array whose parent’s name is held, storing none of it', async () => {
     const { parent } = await insertArray(2, { name: 'held' });
     const again = newJob({ name: 'held', array: { size: 2 } });
@@ -72,12 +89,17 @@ describe.each(DRIVERS)('array jobs in the JobStore on $name', (driver) => {
 
   it('stores more children in chunks, each index once: a chunk holding one stored before stores nothing', async () => {
     const parent = newJob({ array: { size: 6 } });
-    const ids = childIds(6, new Map(), null);
+    const ids = childIds(indexesUpTo(6), new Map(), null);
     const children = (indexes: number[]) => arrayChildren(parent, RUNNABLE, indexes, ids);
     await store.jobs.insertArray(parent, RUNNABLE, children([0, 1]), 'fingerprint');
     expect(await store.jobs.insertArrayChildren(children([2, 3]))).toBe(2);
     // Another instance's ids for the same indexes: the index is what is taken once.
-    const theirs = arrayChildren(parent, RUNNABLE, [3, 4], childIds(6, new Map(), null));
+    const theirs = arrayChildren(
+      parent,
+      RUNNABLE,
+      [3, 4],
+      childIds(indexesUpTo(6), new Map(), null),
+    );
     expect(await store.jobs.insertArrayChildren(theirs)).toBe(0);
     const stored = await store.jobs.arrayChildIds(parent.id);
     expect([...stored.entries()].sort(([a], [b]) => a - b)).toEqual(

@@ -114,7 +114,7 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
   ) {
     const parent = newJob({ array: { size }, ...overrides });
     const indexes = indexesUpTo(size);
-    const children = arrayChildren(parent, RUNNABLE, indexes, childIds(size, new Map(), null));
+    const children = arrayChildren(parent, RUNNABLE, indexes, childIds(indexes, new Map(), null));
     await store.jobs.insertArray(parent, RUNNABLE, children, 'fingerprint');
     await store.jobs.moveArrayChildren(parent.id, {
       from: ['runnable'],

@@ -38,6 +38,7 @@ export const MIGRATION_NAMES = [
   '034-list-sort-indexes',
   '035-idempotency-keys',
   '036-job-usage',
+  '037-array-indexes',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];

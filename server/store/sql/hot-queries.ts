@@ -46,6 +46,7 @@ export const NEW_JOB_COLUMNS = [
   'depends_json',
   'array_size',
   'array_links_json',
+  'array_indexes_json',
   'array_parent',
   'array_index',
   'labels_json',

@@ -6,7 +6,6 @@ import {
   Loader,
   Select,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -19,6 +18,7 @@ import { auditQuery, type AuditFilter } from '../../api/audit';
 import { useCapabilities } from '../../api/capabilities';
 import { identityQuery } from '../../api/identity';
 import { shortId } from '../../lib/short-id';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { TimeText } from '../../components/TimeText';
 
@@ -38,46 +38,19 @@ const detailText = (detail: AuditEvent['detail']) =>
     .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(' · ');
 
-function EventTable({ events }: { events: AuditEvent[] }) {
-  return (
-    <Table.ScrollContainer minWidth={800}>
-      <Table data-cards striped withTableBorder fz="sm" aria-label="Audit events">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Time</Table.Th>
-            <Table.Th>Actor</Table.Th>
-            <Table.Th>Action</Table.Th>
-            <Table.Th>Target</Table.Th>
-            <Table.Th>Address</Table.Th>
-            <Table.Th>Detail</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {events.map((event) => (
-            <Table.Tr key={event.id} data-testid="audit-event">
-              <Table.Td data-label="Time">
-                <TimeText iso={event.at} />
-              </Table.Td>
-              <Table.Td data-label="Actor" ff="monospace">
-                {event.actor}
-              </Table.Td>
-              <Table.Td data-label="Action">
-                <Code>{event.action}</Code>
-              </Table.Td>
-              <Table.Td data-label="Target" ff="monospace" title={event.target ?? undefined}>
-                {event.target ? shortId(event.target) : '—'}
-              </Table.Td>
-              <Table.Td data-label="Address" ff="monospace">
-                {event.address}
-              </Table.Td>
-              <Table.Td data-label="Detail">{detailText(event.detail)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
+const EVENT_COLUMNS: DataColumn<AuditEvent>[] = [
+  { header: 'Time', cell: (event) => <TimeText iso={event.at} /> },
+  { header: 'Actor', monospace: true, cell: (event) => event.actor },
+  { header: 'Action', cell: (event) => <Code>{event.action}</Code> },
+  {
+    header: 'Target',
+    monospace: true,
+    cell: (event) =>
+      event.target ? <span title={event.target}>{shortId(event.target)}</span> : '—',
+  },
+  { header: 'Address', monospace: true, cell: (event) => event.address },
+  { header: 'Detail', cell: (event) => detailText(event.detail) },
+];
 
 function AuditTrail() {
   const [action, setAction] = useState<AuditAction | null>(null);
@@ -136,14 +109,19 @@ function AuditTrail() {
           w={180}
         />
       </Group>
-      {page.isPending ? (
-        <Loader aria-label="Loading the audit trail" />
-      ) : page.isError ? (
+      {page.isError ? (
         <ErrorAlert error={page.error} title="The audit trail could not be read" />
-      ) : page.data.items.length === 0 ? (
-        <Text c="dimmed">No event matches.</Text>
       ) : (
-        <EventTable events={page.data.items} />
+        <DataTable
+          label="Audit events"
+          columns={EVENT_COLUMNS}
+          rows={page.data?.items}
+          rowKey={(event) => event.id}
+          rowTestId="audit-event"
+          empty="No event matches."
+          minWidth={800}
+          withTableBorder
+        />
       )}
       <Group>
         <Button

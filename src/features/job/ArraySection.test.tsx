@@ -278,6 +278,47 @@ describe("an array's parent", () => {
     );
   });
 
+  it('submits the chosen indexes again as a new array, from the form filled as for Submit again', async () => {
+    const many = [0, 1, 2, 3, 4].map((i) =>
+      arrayChild(i, i % 2 === 1 ? { state: 'failed', exit_code: 1 } : {}),
+    );
+    stubService([[/\/array\?/, parentAnswer(5, many)]]);
+    renderWithService(<JobView job={record('failed')} />);
+    const user = userEvent.setup();
+    const grid = await screen.findByRole('listbox', { name: 'Children by index' });
+    expect(screen.queryByRole('link', { name: /again$/ })).not.toBeInTheDocument();
+    await user.click(within(grid).getByRole('option', { name: /^3:/ }));
+    expect(screen.getByRole('link', { name: 'Submit this index again' })).toHaveAttribute(
+      'href',
+      `/submit?from=${PARENT}&indexes=3`,
+    );
+    await user.click(within(grid).getByRole('option', { name: /^1:/ }));
+    expect(screen.getByRole('link', { name: 'Submit these indexes again' })).toHaveAttribute(
+      'href',
+      `/submit?from=${PARENT}&indexes=1,3`,
+    );
+  });
+
+  it('offers no resubmit to a role that may not submit', async () => {
+    stubService([[/\/array\?/, parentAnswer(3, children)]]);
+    renderWithService(<JobView job={record('failed')} />, capabilities(), undefined, 'viewer');
+    const grid = await screen.findByRole('listbox', { name: 'Children by index' });
+    await userEvent.click(within(grid).getByRole('option', { name: /^2:/ }));
+    expect(screen.queryByRole('link', { name: /again$/ })).not.toBeInTheDocument();
+  });
+
+  it('counts the children of an array of some indexes: those alone, not its size', async () => {
+    const some = [arrayChild(1), arrayChild(3, { state: 'running', exit_code: null })];
+    stubService([[/\/array\?/, parentAnswer(5, some, { indexes: [1, 3] })]]);
+    renderWithService(<JobView job={record('running')} />);
+    const section = await screen.findByRole('region', { name: 'Array' });
+    expect(within(section).getByTestId('array-progress')).toHaveTextContent(
+      '2 children, 1 not ended',
+    );
+    expect(within(section).getByTestId('child-count-all')).toHaveTextContent('All 2');
+    expect(within(section).getByTestId('children-shown')).toHaveTextContent('2 of 2 shown');
+  });
+
   it('says, before its own cancel, that its children that have not ended are cancelled with it', async () => {
     stubService([[/\/array\?/, parentAnswer(3, children)]]);
     renderWithService(<JobView job={record('running')} />);

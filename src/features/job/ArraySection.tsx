@@ -1,10 +1,13 @@
 import { Button, Group, Paper, SegmentedControl, Stack, Switch, Text, Title } from '@mantine/core';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import type { JobState } from '../../../contract';
 import {
+  childCountOf,
   childrenNotEnded,
   isArrayParent,
   type ArrayAnswer,
+  type ArrayChild,
   type JobArrayView,
 } from '../../api/arrays';
 import { CancelSelected } from '../../components/SelectionControls';
@@ -12,10 +15,17 @@ import { gridOrder } from './child-grid';
 import { ChildrenGrid } from './ChildrenGrid';
 import { ChildrenTable } from './ChildrenTable';
 import { ChildStateChips } from './ChildStateChips';
+import { resubmitPath, useCanResubmit } from './resubmit';
+
+/** The chosen children's indexes, ascending: a new array of those alone (array.indexes). */
+const indexesOf = (children: readonly ArrayChild[]) =>
+  children.map((child) => child.index).sort((a, b) => a - b);
 
 /** How many children the filter lets through: all of them without one. */
 const childrenInFilter = (array: ArrayAnswer & { size: number }, states: readonly JobState[]) =>
-  states.length === 0 ? array.size : states.reduce((sum, s) => sum + (array.counts[s] ?? 0), 0);
+  states.length === 0
+    ? childCountOf(array)
+    : states.reduce((sum, s) => sum + (array.counts[s] ?? 0), 0);
 
 /**
  * An array's parent's children (extension; nothing for any other job): counted by state, each
@@ -25,10 +35,12 @@ const childrenInFilter = (array: ArrayAnswer & { size: number }, states: readonl
  * Cancel (in the header) cancels them all.
  */
 export function ArraySection({
+  parentId,
   view,
   states,
   onStatesChange,
 }: {
+  parentId: string;
   view: JobArrayView;
   states: readonly JobState[];
   onStatesChange: (states: JobState[]) => void;
@@ -36,6 +48,7 @@ export function ArraySection({
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [layout, setLayout] = useState<'grid' | 'table'>('grid');
   const [failuresFirst, setFailuresFirst] = useState(false);
+  const canResubmit = useCanResubmit(parentId);
   const { array } = view;
   if (!isArrayParent(array)) return null;
   const chosen = array.items.filter((child) => selected.has(child.id));
@@ -49,7 +62,7 @@ export function ArraySection({
             Array
           </Title>
           <Text data-testid="array-progress">
-            {array.size.toLocaleString('en')} children
+            {childCountOf(array).toLocaleString('en')} children
             {left > 0 && `, ${left.toLocaleString('en')} not ended`}
           </Text>
         </Group>
@@ -80,6 +93,16 @@ export function ArraySection({
             />
           )}
           <CancelSelected jobs={chosen} onDone={() => setSelected(new Set())} />
+          {canResubmit && chosen.length > 0 && (
+            <Button
+              size="xs"
+              variant="default"
+              component={Link}
+              to={resubmitPath(parentId, indexesOf(chosen))}
+            >
+              Submit {chosen.length === 1 ? 'this index' : 'these indexes'} again
+            </Button>
+          )}
         </Group>
         {array.items.length === 0 ? (
           <Text c="dimmed" data-testid="no-children">

@@ -1,6 +1,6 @@
 import { Chip, Group } from '@mantine/core';
 import { childCounts, type JobState } from '../../../contract';
-import type { ArrayAnswer } from '../../api/arrays';
+import { childCountOf, type ArrayAnswer } from '../../api/arrays';
 
 /**
  * The children counted by state, each count a toggle of the filter (several may be on); "All"
@@ -25,7 +25,7 @@ export function ChildStateChips({
         size="sm"
         wrapperProps={{ 'data-testid': 'child-count-all' }}
       >
-        All {array.size.toLocaleString('en')}
+        All {childCountOf(array).toLocaleString('en')}
       </Chip>
       {shown.map(([state, count]) => (
         <Chip

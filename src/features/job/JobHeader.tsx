@@ -6,10 +6,10 @@ import { useCapabilities } from '../../api/capabilities';
 import { useCan } from '../../api/permissions';
 import { CopyTextButton } from '../../components/CopyTextButton';
 import { StateBadge } from '../../components/StateBadge';
-import { recentJobsStore } from '../../lib/history';
 import { shortId } from '../../lib/short-id';
 import { ArrayPlace } from './ArrayPlace';
 import { CancelButton } from './CancelControl';
+import { resubmitPath, useCanResubmit } from './resubmit';
 
 /**
  * Name, state and id (and a child's place in its array), with what can be done: submit again, submit a job that waits for this one
@@ -21,14 +21,9 @@ export function JobHeader({ job, array }: { job: JobRecord; array: ArrayAnswer |
   const capabilities = useCapabilities().data;
   // Both open the submit form: nothing to offer a role that may not submit.
   const canSubmit = useCan('submitJob').allowed;
-  // This browser's own submissions, or any job whose execution the service describes.
-  const describable = capabilities?.execution === true;
   // By hand: what ended without its work done, once the service's own retries (if any) gave up.
   const retry = capabilities?.attempts === true && UNSUCCESSFUL_STATES.includes(job.state);
-  const submittedHere = recentJobsStore
-    .use()
-    .some((recent) => recent.id === job.id && recent.payload);
-  const canResubmit = canSubmit && (submittedHere || describable);
+  const canResubmit = useCanResubmit(job.id);
   // A job that will never complete cannot be waited for as afterok: the service would refuse it.
   const canFollow =
     canSubmit &&
@@ -52,11 +47,7 @@ export function JobHeader({ job, array }: { job: JobRecord; array: ArrayAnswer |
       </Stack>
       <Group>
         {canResubmit && (
-          <Button
-            variant={retry ? 'filled' : 'default'}
-            component={Link}
-            to={`/submit?from=${encodeURIComponent(job.id)}`}
-          >
+          <Button variant={retry ? 'filled' : 'default'} component={Link} to={resubmitPath(job.id)}>
             {retry ? 'Retry' : 'Submit again'}
           </Button>
         )}

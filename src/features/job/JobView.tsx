@@ -46,6 +46,7 @@ export function JobView({ job }: { job: JobRecord }) {
       <ExecutionPanel job={job} />
       <ArraySection
         key={job.id}
+        parentId={job.id}
         view={array}
         states={childStates}
         onStatesChange={setChildStates}

@@ -25,12 +25,8 @@ function KeyList() {
         <Button onClick={open}>Create a key</Button>
       </Group>
       <CreateKeyDialog opened={creating} onClose={close} />
-      {keys.isPending ? (
-        <Loader aria-label="Loading keys" />
-      ) : keys.isError ? (
+      {keys.isError ? (
         <ErrorAlert error={keys.error} title="The keys could not be read" />
-      ) : keys.data.length === 0 ? (
-        <Text c="dimmed">No key yet.</Text>
       ) : (
         <KeyTable keys={keys.data} actor={actor} />
       )}

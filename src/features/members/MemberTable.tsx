@@ -1,7 +1,8 @@
-import { Button, Group, Modal, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { Member } from '../../../contract';
 import { usePutMember, useRemoveMember } from '../../api/members';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { RoleSelect } from '../../components/RoleSelect';
 import { TimeText } from '../../components/TimeText';
@@ -34,8 +35,62 @@ function RemoveDialog({ member, onClose }: { member: Member; onClose: () => void
   );
 }
 
+function memberColumns(
+  now: number,
+  put: ReturnType<typeof usePutMember>,
+  onRemove: (member: Member) => void,
+): DataColumn<Member>[] {
+  return [
+    { header: 'Identity', cell: (member) => member.identity },
+    {
+      header: 'Role',
+      cell: (member) => (
+        <RoleSelect
+          aria-label={`Role of ${member.identity}`}
+          size="xs"
+          w={340}
+          value={member.role}
+          disabled={put.isPending}
+          onChange={(role) => put.mutate({ identity: member.identity, role })}
+        />
+      ),
+    },
+    { header: 'Added', cell: (member) => <TimeText iso={member.added_at} relativeTo={now} /> },
+    { header: 'By', cell: (member) => member.added_by ?? 'command line' },
+    {
+      header: 'Last signed in',
+      cell: (member) =>
+        member.last_sign_in_at ? (
+          <TimeText iso={member.last_sign_in_at} relativeTo={now} />
+        ) : (
+          'never'
+        ),
+    },
+    {
+      header: 'Actions',
+      hideHeader: true,
+      cell: (member) => (
+        <Button
+          size="xs"
+          variant="subtle"
+          color="red"
+          onClick={() => onRemove(member)}
+          aria-label={`Remove ${member.identity}`}
+        >
+          Remove…
+        </Button>
+      ),
+    },
+  ];
+}
+
 /** Who may sign in, with their role (changed in place) and when they last did. */
-export function MemberTable({ members }: { members: Member[] }) {
+export function MemberTable({
+  members,
+}: {
+  /** Undefined while they load. */
+  members: Member[] | undefined;
+}) {
   const now = useNow(true, 60_000);
   const put = usePutMember();
   const [removing, setRemoving] = useState<Member | null>(null);
@@ -43,61 +98,15 @@ export function MemberTable({ members }: { members: Member[] }) {
     <Stack>
       {/* A refusal (the last admin, say) in the service's words, above the table it is about. */}
       {put.isError && <ErrorAlert error={put.error} title="The role was not changed" />}
-      <Table.ScrollContainer minWidth={760}>
-        <Table data-cards striped fz="sm" aria-label="Members">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Identity</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Added</Table.Th>
-              <Table.Th>By</Table.Th>
-              <Table.Th>Last signed in</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {members.map((member) => (
-              <Table.Tr key={member.identity} data-testid="member">
-                <Table.Td data-label="Identity">{member.identity}</Table.Td>
-                <Table.Td data-label="Role">
-                  <RoleSelect
-                    aria-label={`Role of ${member.identity}`}
-                    size="xs"
-                    w={340}
-                    value={member.role}
-                    disabled={put.isPending}
-                    onChange={(role) => put.mutate({ identity: member.identity, role })}
-                  />
-                </Table.Td>
-                <Table.Td data-label="Added">
-                  <TimeText iso={member.added_at} relativeTo={now} />
-                </Table.Td>
-                <Table.Td data-label="By">{member.added_by ?? 'command line'}</Table.Td>
-                <Table.Td data-label="Last signed in">
-                  {member.last_sign_in_at ? (
-                    <TimeText iso={member.last_sign_in_at} relativeTo={now} />
-                  ) : (
-                    'never'
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Button
-                    size="xs"
-                    variant="subtle"
-                    color="red"
-                    onClick={() => setRemoving(member)}
-                    aria-label={`Remove ${member.identity}`}
-                  >
-                    Remove…
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable
+        label="Members"
+        columns={memberColumns(now, put, setRemoving)}
+        rows={members}
+        rowKey={(member) => member.identity}
+        rowTestId="member"
+        empty="No member yet."
+        minWidth={760}
+      />
       {removing && <RemoveDialog member={removing} onClose={() => setRemoving(null)} />}
     </Stack>
   );

@@ -17,12 +17,8 @@ function MemberList() {
         user&apos;s, or one the identity provider verified) or by sub:&lt;subject&gt;.
       </Text>
       <AddMemberForm />
-      {members.isPending ? (
-        <Loader aria-label="Loading members" />
-      ) : members.isError ? (
+      {members.isError ? (
         <ErrorAlert error={members.error} title="The members could not be read" />
-      ) : members.data.length === 0 ? (
-        <Text c="dimmed">No member yet.</Text>
       ) : (
         <MemberTable members={members.data} />
       )}

@@ -72,26 +72,8 @@ describe('the Array section of the submit form', () => {
   });
 
   it("comes filled with an array's size when its parent is submitted again", async () => {
-    const ID = '01a20274-e614-709d-917d-d51b4dc7e757';
     stubService([
-      [
-        /\/execution$/,
-        {
-          job_definition: 'demo::shell:1',
-          job_queue: 'demo::default',
-          image: 'busybox',
-          command: ['sh', '-c', 'echo $JOBDECK_ARRAY_INDEX'],
-          env: [],
-          limits: { cpus: 1, memory_bytes: 64 * 1024 * 1024, timeout_seconds: 60 },
-          exit_code: null,
-          started_at: '2026-11-26T10:41:00.000Z',
-          finished_at: '2026-11-26T10:41:09.000Z',
-          duration_ms: 9000,
-          engine: 'docker',
-          instance: null,
-          node: null,
-        },
-      ],
+      [/\/execution$/, EXECUTION],
       [/\/array\?/, parentAnswer(40, [])],
     ]);
     renderWithService(<SubmitPage />, capabilities(), `/submit?from=${ID}`);
@@ -101,5 +83,60 @@ describe('the Array section of the submit form', () => {
       container_cmd: ['sh', '-c', 'echo $JOBDECK_ARRAY_INDEX'],
       array: { size: 40 },
     });
+    expect(previewBody()).not.toHaveProperty('array.indexes');
+  });
+
+  it('comes filled with only the indexes chosen on the parent’s page, until asked to run every index', async () => {
+    const fetch = stubService([
+      [/\/execution$/, EXECUTION],
+      [/\/array\?/, parentAnswer(40, [])],
+    ]);
+    renderWithService(<SubmitPage />, capabilities(), `/submit?from=${ID}&indexes=3,17`);
+    await vi.waitFor(() =>
+      expect(previewBody()).toMatchObject({ array: { size: 40, indexes: [3, 17] } }),
+    );
+    expect(screen.getByTestId('array-summary')).toHaveTextContent(
+      "Set: only indexes 3, 17 again: 2 children run the job's container, each with its JOBDECK_ARRAY_INDEX and JOBDECK_ARRAY_SIZE=40, as in the array they come from.",
+    );
+    // An index the size no longer holds is refused at the size, in the contract's words.
+    const user = userEvent.setup();
+    await user.clear(sizeField());
+    await fill(user, sizeField(), '10');
+    await user.click(screen.getByRole('button', { name: 'Submit job' }));
+    await vi.waitFor(() =>
+      expect(sizeField()).toHaveAccessibleDescription(/^must be below array.size \(10\) /),
+    );
+    expect(posted(fetch)).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Run every index' }));
+    expect(previewBody()).toMatchObject({ array: { size: 10 } });
+    expect(previewBody()).not.toHaveProperty('array.indexes');
+  });
+
+  it('keeps the indexes of a parent that ran only some, when it is submitted again', async () => {
+    stubService([
+      [/\/execution$/, EXECUTION],
+      [/\/array\?/, parentAnswer(40, [], { indexes: [5, 9] })],
+    ]);
+    renderWithService(<SubmitPage />, capabilities(), `/submit?from=${ID}`);
+    await vi.waitFor(() =>
+      expect(previewBody()).toMatchObject({ array: { size: 40, indexes: [5, 9] } }),
+    );
   });
 });
+
+const ID = '01a20274-e614-709d-917d-d51b4dc7e757';
+const EXECUTION = {
+  job_definition: 'demo::shell:1',
+  job_queue: 'demo::default',
+  image: 'busybox',
+  command: ['sh', '-c', 'echo $JOBDECK_ARRAY_INDEX'],
+  env: [],
+  limits: { cpus: 1, memory_bytes: 64 * 1024 * 1024, timeout_seconds: 60 },
+  exit_code: null,
+  started_at: '2026-11-26T10:41:00.000Z',
+  finished_at: '2026-11-26T10:41:09.000Z',
+  duration_ms: 9000,
+  engine: 'docker',
+  instance: null,
+  node: null,
+};

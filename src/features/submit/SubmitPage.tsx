@@ -37,17 +37,25 @@ import { RetryEditor } from './RetryEditor';
 import { ScheduleField } from './ScheduleField';
 import { SubmitProblems } from './SubmitProblems';
 
+/** `indexes=3,7`: of the array submitted again, only those (its page's grid chose them). */
+const indexesParam = (text: string | null): number[] | null => {
+  const indexes = text?.split(',').map(Number);
+  return indexes?.every((index) => Number.isInteger(index) && index >= 0) ? indexes : null;
+};
+
 /**
- * The form as the URL asks: `from`, a job submitted again; `after`, a job to wait for (to
- * complete, the default type) from that job's page.
+ * The form as the URL asks: `from`, a job submitted again (`indexes`: of its array, only those);
+ * `after`, a job to wait for (to complete, the default type) from that job's page.
  */
 function initialValues(
   fromId: string | null,
   afterId: string | null,
+  indexes: number[] | null,
 ): { values: SubmitFormValues; resubmitted: boolean } {
   const source = fromId ? recentJobsStore.read().find((job) => job.id === fromId)?.payload : null;
   const values = source ? formFromPayload(source) : emptyForm();
   if (afterId) values.dependsOn = [emptyDependency(afterId)];
+  if (source && indexes) values.arrayIndexes = indexes;
   return { values, resubmitted: Boolean(source) };
 }
 
@@ -68,7 +76,12 @@ function SubmitForm() {
   const [searchParams] = useSearchParams();
   const fromId = searchParams.get('from');
   const afterId = searchParams.get('after');
-  const initial = useMemo(() => initialValues(fromId, afterId), [fromId, afterId]);
+  const indexesText = searchParams.get('indexes');
+  const indexes = useMemo(() => indexesParam(indexesText), [indexesText]);
+  const initial = useMemo(
+    () => initialValues(fromId, afterId, indexes),
+    [fromId, afterId, indexes],
+  );
   const recent = recentValuesStore.use();
   const [importOpened, importDialog] = useDisclosure();
   const [serverProblems, setServerProblems] = useState<string[]>([]);
@@ -98,8 +111,10 @@ function SubmitForm() {
     enabled: fromId !== null && !initial.resubmitted && capabilities?.execution === true,
   });
   useEffect(() => {
-    if (source.data) reset(formFromExecution(source.data.execution, source.data.arraySize));
-  }, [source.data, reset]);
+    if (!source.data) return;
+    const { execution, arraySize, arrayIndexes } = source.data;
+    reset(formFromExecution(execution, arraySize, indexes ?? arrayIndexes));
+  }, [source.data, reset, indexes]);
   const needsSecretsAgain =
     (initial.resubmitted && initial.values.env.some((e) => e.sensitive)) ||
     (source.data?.execution.env.some((e) => e.sensitive) ?? false);

@@ -46,6 +46,8 @@ export interface SubmitFormValues {
   dependsOn: DependencyValues[];
   /** How many children, as typed; empty: the job runs once, as one job. */
   arraySize: string;
+  /** Of the array, only these indexes (array.indexes, ascending); empty: every index. */
+  arrayIndexes: number[];
   /** No rows: the submission has no labels. */
   labels: { key: string; value: string }[];
 }
@@ -63,6 +65,7 @@ export const emptyForm = (): SubmitFormValues => ({
   retry: emptyRetry(),
   dependsOn: [],
   arraySize: '',
+  arrayIndexes: [],
   labels: [],
 });
 
@@ -127,7 +130,12 @@ export function payloadFromForm(values: SubmitFormValues): SubmitJobRequest {
   if (values.dependsOn.length > 0)
     payload.depends_on = values.dependsOn.map((d) => ({ job_id: d.jobId.trim(), type: d.type }));
   const arraySize = numberOf(values.arraySize);
-  if (arraySize !== undefined) payload.array = { size: arraySize };
+  if (arraySize !== undefined) {
+    payload.array = {
+      size: arraySize,
+      ...(values.arrayIndexes.length > 0 && { indexes: values.arrayIndexes }),
+    };
+  }
   if (values.labels.length > 0) {
     payload.labels = Object.fromEntries(values.labels.map((l) => [l.key.trim(), l.value]));
   }
@@ -159,6 +167,7 @@ export function formFromPayload(payload: SubmitJobRequest): SubmitFormValues {
       return d.job_id !== undefined && isJobDependencyType(type) ? [{ jobId: d.job_id, type }] : [];
     }),
     arraySize: payload.array ? String(payload.array.size) : '',
+    arrayIndexes: [...(payload.array?.indexes ?? [])],
     labels: keyValueRows(payload.labels),
   };
 }
@@ -168,13 +177,14 @@ const keyValueRows = (map: Record<string, string> | undefined) =>
 
 /**
  * A job of any origin submitted again, from what ran: the command as run (its `Param::` words
- * already substituted), every variable it had, and an array's size for a parent. A sensitive
+ * already substituted), every variable it had, and an array's size (and indexes) for a parent. A sensitive
  * value is never sent back, so it comes empty, marked sensitive, for the person to type again; a
  * new name is generated.
  */
 export function formFromExecution(
   execution: JobExecution,
   arraySize: number | null = null,
+  arrayIndexes: readonly number[] = [],
 ): SubmitFormValues {
   return {
     ...emptyForm(),
@@ -187,6 +197,7 @@ export function formFromExecution(
       sensitive,
     })),
     arraySize: arraySize === null ? '' : String(arraySize),
+    arrayIndexes: [...arrayIndexes],
     labels: keyValueRows(execution.labels),
   };
 }
@@ -214,7 +225,7 @@ export function formFieldOf(field: string, values: SubmitFormValues): string | n
   if (field === 'schedule_at')
     return values.scheduleMode === 'unix' ? 'scheduleUnix' : 'scheduleLocal';
   if (field.startsWith('depends_on')) return dependencyFieldOf(field, values);
-  if (field === 'array' || field === 'array.size') return 'arraySize';
+  if (field === 'array' || field.startsWith('array.')) return 'arraySize';
   if (field === 'labels') return 'labels';
   const label = /^labels\.(.+)$/.exec(field);
   if (label) {

@@ -33,6 +33,7 @@ import * as m033 from './033-job-id-ends';
 import * as m034 from './034-list-sort-indexes';
 import * as m035 from './035-idempotency-keys';
 import * as m036 from './036-job-usage';
+import * as m037 from './037-array-indexes';
 
 /** SQLite's, under the names existing files' schema_migrations hold. */
 export const sqliteMigrations = inOrder({
@@ -70,4 +71,5 @@ export const sqliteMigrations = inOrder({
   '034-list-sort-indexes': m034,
   '035-idempotency-keys': m035,
   '036-job-usage': m036,
+  '037-array-indexes': m037,
 });

@@ -61,9 +61,15 @@ export function toJob(row: Selectable<JobsTable>): Job {
 
 function arrayRole(row: Selectable<JobsTable>): ArrayRole | null {
   if (row.array_size !== null) {
-    return row.array_links_json === null
-      ? { size: row.array_size }
-      : { size: row.array_size, links: JSON.parse(row.array_links_json) as ArrayLinks };
+    return {
+      size: row.array_size,
+      ...(row.array_links_json !== null && {
+        links: JSON.parse(row.array_links_json) as ArrayLinks,
+      }),
+      ...(row.array_indexes_json !== null && {
+        indexes: JSON.parse(row.array_indexes_json) as number[],
+      }),
+    };
   }
   if (row.array_parent !== null && row.array_index !== null) {
     return { parentId: row.array_parent, index: row.array_index };
@@ -121,6 +127,7 @@ export function newJobRow(job: NewJob, state: JobState, systemNote: string | nul
     depends_json: job.dependsOn.length === 0 ? null : JSON.stringify(job.dependsOn),
     array_size: parent?.size ?? null,
     array_links_json: parent?.links ? JSON.stringify(parent.links) : null,
+    array_indexes_json: parent?.indexes ? JSON.stringify(parent.indexes) : null,
     array_parent: child?.parentId ?? null,
     array_index: child?.index ?? null,
     labels_json: Object.keys(job.labels).length === 0 ? null : JSON.stringify(job.labels),
