@@ -101,4 +101,14 @@ export const sqliteStoreDialect: StoreDialect = {
   bytewise: (column) => sql<string>`${sql.ref(column)}`,
   // Nothing runs ANALYZE on the store.
   plansByStatistics: false,
+  // One writer at a time, from BEGIN IMMEDIATE to COMMIT: a seq is taken and committed before
+  // the next transaction takes one, so commit order is seq order and what a read sees of the
+  // changes is everything up to its newest seq. Nothing is ever under way below it.
+  readChangeHorizon: async (db) => {
+    const row = await db
+      .selectFrom('job_transitions')
+      .select((eb) => eb.fn.max('seq').as('last'))
+      .executeTakeFirst();
+    return { last: Number(row?.last ?? 0), holdersBelow: 0n, endedBelow: 0n };
+  },
 };
