@@ -570,8 +570,8 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       .sort((a, b) => a - b);
     expect(seqs).toHaveLength(5);
     expect(await store.jobs.lastChangeSeq()).toBe(seqs.at(-1));
-    // Nothing under way: every change is settled.
-    expect(await store.jobs.changeHorizon()).toEqual({ settled: seqs.at(-1), pending: false });
+    // Nothing under way here: every change is settled.
+    expect((await store.jobs.changeHorizon()).settled).toBe(seqs.at(-1));
 
     const changes = await store.jobs.changesAfter({
       project: 'p',

@@ -1,0 +1,124 @@
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Job } from '../../server/jobs/model';
+import { openStore } from '../../server/store/open-store';
+import type { Store } from '../../server/store/ports';
+import { DRIVERS, type StoreConfig } from './drivers';
+import { newJob, T0 } from './new-job';
+
+/**
+ * The change feed's commit-order horizon on PostgreSQL, where a transaction takes its change's
+ * seq when it inserts and commits later: held open by a second session, its seq holds the
+ * horizon back for as long as it is open, and no later change is read past it.
+ */
+const postgres = DRIVERS.find((driver) => driver.name === 'postgres')!;
+
+describe('the change horizon on PostgreSQL', () => {
+  let config: StoreConfig;
+  let store: Store;
+  let late: pg.Client;
+  beforeEach(async () => {
+    config = await postgres.fresh();
+    store = await openStore(config);
+    late = new pg.Client({ connectionString: (config.store as { url: string }).url });
+    await late.connect();
+  });
+  afterEach(async () => {
+    await late.end();
+    await store.close();
+  });
+
+  async function runnable(): Promise<Job> {
+    const job = newJob();
+    await store.jobs.insertJob(job, 'fingerprint');
+    return (await store.jobs.moveJob({
+      id: job.id,
+      from: 'submitted',
+      to: 'runnable',
+      at: T0 + 1,
+      note: null,
+    }))!;
+  }
+
+  /** Cancels `job` in a transaction of the second session, left open; returns its change's seq. */
+  async function cancelHeldOpen(job: Job): Promise<number> {
+    await late.query('BEGIN');
+    await late.query(`UPDATE jobs SET state = 'cancelled' WHERE id = $1`, [job.id]);
+    const { rows } = await late.query<{ seq: string }>(
+      `INSERT INTO job_transitions (job_id, from_state, to_state, at)
+       VALUES ($1, 'runnable', 'cancelled', $2) RETURNING seq`,
+      [job.id, T0 + 2],
+    );
+    return Number(rows[0]!.seq);
+  }
+
+  const moveOn = (job: Job) =>
+    store.jobs.moveJob({ id: job.id, from: 'runnable', to: 'starting', at: T0 + 3, note: null });
+
+  /**
+   * Looks until the horizon reaches `seq`: the cluster is shared with other tests, whose
+   * transactions (in other databases) hold it back for moments too.
+   */
+  async function settlesAt(seq: number): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    let settled = (await store.jobs.changeHorizon()).settled;
+    while (settled < seq && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      settled = (await store.jobs.changeHorizon()).settled;
+    }
+    expect(settled).toBe(seq);
+  }
+
+  it('stays below a seq whose transaction is open, then passes it once it commits', async () => {
+    const held = await runnable();
+    const other = await runnable();
+    // The first looks (each waits for what is under way then): the feed's and the trends'.
+    const before = (await store.jobs.changeHorizon()).settled;
+    await store.trends.changesAfter({ afterSeq: 0, limit: 1 });
+    const seq = await cancelHeldOpen(held);
+    await moveOn(other);
+    const last = await store.jobs.lastChangeSeq();
+    expect(last).toBeGreaterThan(seq);
+    for (let look = 0; look < 5; look++) {
+      expect(await store.jobs.changeHorizon()).toEqual({ settled: before, pending: true });
+      // Nor do the trends read past it.
+      const changes = await store.trends.changesAfter({ afterSeq: 0, limit: 100 });
+      expect(changes.map((c) => c.seq).filter((s) => s >= seq)).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await late.query('COMMIT');
+    await settlesAt(last);
+    const trends = await store.trends.changesAfter({ afterSeq: 0, limit: 100 });
+    expect(trends.map((c) => c.seq)).toContain(seq);
+  });
+
+  it('passes a seq whose transaction rolled back', async () => {
+    const held = await runnable();
+    const other = await runnable();
+    const before = (await store.jobs.changeHorizon()).settled;
+    await cancelHeldOpen(held);
+    await moveOn(other);
+    expect(await store.jobs.changeHorizon()).toEqual({ settled: before, pending: true });
+    await late.query('ROLLBACK');
+    await settlesAt(await store.jobs.lastChangeSeq());
+  });
+
+  it("waits, on a process's first look, for the transactions under way to end", async () => {
+    const held = await runnable();
+    const seq = await cancelHeldOpen(held);
+    const second = await openStore(config);
+    try {
+      let answered = false;
+      const first = second.jobs.changeHorizon().then((horizon) => {
+        answered = true;
+        return horizon;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(answered).toBe(false);
+      await late.query('COMMIT');
+      expect((await first).settled).toBeGreaterThanOrEqual(seq);
+    } finally {
+      await second.close();
+    }
+  });
+});
