@@ -4,7 +4,7 @@ import type { Job } from '../../server/jobs/model';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
 import { DRIVERS, type StoreConfig } from './drivers';
-import { newJob, T0 } from './new-job';
+import { insertRunnable, newJob, T0 } from './new-job';
 
 /**
  * The change feed's commit-order horizon on PostgreSQL, where a transaction takes its change's
@@ -119,6 +119,66 @@ describe('the change horizon on PostgreSQL', () => {
       expect((await first).settled).toBeGreaterThanOrEqual(seq);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('migration 035 on PostgreSQL, with a change in flight', () => {
+  it('goes on from the last number taken: no change lost, none numbered twice', async () => {
+    const config = await postgres.fresh();
+    const store = await openStore(config);
+    const job = await insertRunnable(store.jobs);
+    await store.close();
+    const url = (config.store as { url: string }).url;
+    const late = new pg.Client({ connectionString: url });
+    await late.connect();
+    try {
+      // 035 undone, as in a store written before it: the identity column, number 3 taken and
+      // rolled back (a number handed out must never be handed out again).
+      await late.query(`ALTER TABLE job_transitions ALTER COLUMN seq DROP DEFAULT;
+        DROP SEQUENCE job_transitions_change_seq;
+        ALTER TABLE job_transitions ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (START WITH 3);
+        DELETE FROM schema_migrations WHERE name = '035-change-order';`);
+      const change = (to: string) =>
+        late.query(
+          `INSERT INTO job_transitions (job_id, from_state, to_state, at) VALUES ($1, 'runnable', $2, 0)`,
+          [job.id, to],
+        );
+      await late.query('BEGIN');
+      await change('lost');
+      await late.query('ROLLBACK');
+      // A change under way when the upgraded instance starts: the migration waits for it.
+      await late.query('BEGIN');
+      await change('cancelled');
+      const upgrading = openStore(config);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await late.query('COMMIT');
+      const upgraded = await upgrading;
+      try {
+        expect(upgraded.migrated).toEqual(['035-change-order']);
+        await upgraded.jobs.moveJob({
+          id: job.id,
+          from: 'runnable',
+          to: 'cancelled',
+          at: T0 + 2,
+          note: null,
+        });
+        // An event id or cursor given before (seq 2) resumes with exactly what came after.
+        const after = await upgraded.jobs.changesAfter({
+          project: 'p',
+          afterSeq: 2,
+          uptoSeq: (await upgraded.jobs.changeHorizon()).settled,
+          limit: 10,
+        });
+        expect(after.map((c) => [c.seq, c.transition.to])).toEqual([
+          [4, 'cancelled'],
+          [5, 'cancelled'],
+        ]);
+      } finally {
+        await upgraded.close();
+      }
+    } finally {
+      await late.end();
     }
   });
 });
