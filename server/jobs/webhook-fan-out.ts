@@ -22,11 +22,11 @@ interface Skipped {
 }
 
 /**
- * The relay's fan-out half: the state changes settled so far (the change feed's position, which
- * no transaction still under way can commit below) are matched against every webhook; the deliveries they fire and the
- * cursor past them are stored in one transaction, compare-and-set on the cursor, so among
- * instances one stores each change's deliveries and a stop between the two loses none. What this
- * instance has room to send goes to the delivery half at once.
+ * The relay's fan-out half: the state changes settled so far (the change feed's position, below
+ * which no transaction still under way can commit) are matched against every webhook; the
+ * deliveries they fire and the cursor past them are stored in one transaction, compare-and-set
+ * on the cursor, so among instances one stores each change's deliveries and a stop between the
+ * two loses none. What this instance has room to send goes to the delivery half at once.
  */
 export class WebhookFanOut {
   /** How far this instance read the changes, past the stored cursor when they fired nothing. */
