@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 export JOBDECK_TEST_STORE=postgres
 
 # Whole files: keys, sealed values and password hashes at rest in the database's own files and
-# log; backup and rotation; the event feed across restarts and instances; recovery after SIGKILL;
+# log; backup and rotation; the event feed across restarts and instances, and past a change that
+# commits 30 s after taking its number; recovery after SIGKILL;
 # console sign-in, whose users and sessions have no contract suite; the lifecycle end to end;
 # a project's limits with creates racing at two instances.
 npx vitest run --project service \
@@ -19,6 +20,7 @@ npx vitest run --project service \
   test/service/events.test.ts \
   test/service/events-instances.test.ts \
   test/service/events-slow-reader.test.ts \
+  test/service/late-commit.test.ts \
   test/service/lifecycle.test.ts \
   test/service/oidc-sign-in.test.ts \
   test/service/project-limits.test.ts \

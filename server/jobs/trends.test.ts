@@ -1,28 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { TrendChange } from './ports';
-import { DAY_MS, HOUR_MS, countsOf, settledPrefix } from './trends';
+import { DAY_MS, HOUR_MS, countsOf } from './trends';
 
 const change = (seq: number, at: number, ended: TrendChange['ended'] = null): TrendChange => ({
   seq,
   at,
   ended,
-});
-
-describe('settledPrefix', () => {
-  const now = 1_000_000;
-  it('takes changes in order up to a missing number followed by a recent change', () => {
-    const changes = [change(4, now - 10_000), change(5, now - 10_000), change(7, now - 100)];
-    expect(settledPrefix(3, changes, now - 5000).map((c) => c.seq)).toEqual([4, 5]);
-  });
-
-  it('steps over a missing number once the change after it is older than the grace', () => {
-    const changes = [change(4, now - 10_000), change(9, now - 6000), change(10, now)];
-    expect(settledPrefix(3, changes, now - 5000).map((c) => c.seq)).toEqual([4, 9, 10]);
-  });
-
-  it('stops at once when the first change after the cursor is missing and recent', () => {
-    expect(settledPrefix(3, [change(5, now)], now - 5000)).toEqual([]);
-  });
 });
 
 describe('countsOf', () => {

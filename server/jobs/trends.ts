@@ -35,8 +35,6 @@ export type TrendsReader = (
   range: TrendRange,
 ) => Promise<QueueTrends>;
 
-/** How long a missing seq may stay missing before it counts as rolled back (as ChangeFeed). */
-const GAP_GRACE_MS = 5000;
 /** Between two batches: the submits waiting on the store go first. */
 const BATCH_PAUSE_MS = 20;
 
@@ -55,9 +53,9 @@ const OUTCOMES: Partial<Record<JobState, TrendOutcome>> = {
  * a time: the moves of jobs to final states add nothing to their own transactions. Each batch is
  * added in one transaction that moves the cursor by compare-and-set, so two instances on one
  * store count it once (the other rereads from where the cursor went). On a store it first runs
- * on, it starts at the changes of the last days the rollups keep. Seq numbers missing because
- * retention deleted their jobs are skipped at once; a missing number followed by recent changes
- * may be a commit a moment away, so the batch stops there until it shows or its grace passes.
+ * on, it starts at the changes of the last days the rollups keep. The store reads no change past
+ * the commit-order horizon: one still to commit below a later one is counted once it commits,
+ * never stepped over.
  */
 export class TrendRoller {
   private timer: NodeJS.Timeout | undefined;
@@ -82,7 +80,7 @@ export class TrendRoller {
     await this.running;
   }
 
-  /** Rolls every change settled by `now`; returns how many changes it counted. */
+  /** Rolls every change settled now; returns how many changes it counted. */
   async pass(now = Date.now()): Promise<number> {
     let cursor = (await this.store.cursor()) ?? (await this.firstCursor(now));
     let rolled = 0;
@@ -91,17 +89,16 @@ export class TrendRoller {
         afterSeq: cursor,
         limit: this.options.batchSize,
       });
-      const settled = settledPrefix(cursor, changes, now - GAP_GRACE_MS);
-      if (settled.length === 0) break;
-      const to = settled.at(-1)!.seq;
-      const { outcomes, durations } = countsOf(settled, now);
+      if (changes.length === 0) break;
+      const to = changes.at(-1)!.seq;
+      const { outcomes, durations } = countsOf(changes, now);
       if (await this.store.addCounts({ from: cursor, to, outcomes, durations })) {
-        rolled += settled.length;
+        rolled += changes.length;
         cursor = to;
       } else {
         cursor = (await this.store.cursor())!;
       }
-      if (settled.length < this.options.batchSize || this.halted) break;
+      if (changes.length < this.options.batchSize || this.halted) break;
       await pause(BATCH_PAUSE_MS);
     }
     return rolled;
@@ -134,25 +131,6 @@ export const startOf = (period: TrendPeriod, time: number) =>
 /** Where the rollups of a period kept at `now` start: older ones are pruned by the retention pass. */
 export const keptFrom = (period: TrendPeriod, now: number) =>
   startOf(period, now - KEPT_MS[period]);
-
-/**
- * The changes that can be counted now: in order after `cursor`, up to a missing seq whose next
- * change is newer than `settledBefore` (its transaction may yet commit).
- */
-export function settledPrefix(
-  cursor: number,
-  changes: readonly TrendChange[],
-  settledBefore: number,
-): TrendChange[] {
-  let expected = cursor + 1;
-  const settled: TrendChange[] = [];
-  for (const change of changes) {
-    if (change.seq !== expected && change.at > settledBefore) break;
-    settled.push(change);
-    expected = change.seq + 1;
-  }
-  return settled;
-}
 
 /**
  * The batch's ended jobs, counted per queue, period (each job in its hour and its day) and

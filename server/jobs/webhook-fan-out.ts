@@ -1,4 +1,4 @@
-import { GAP_GRACE_MS, type ChangeFeed } from './change-feed';
+import type { ChangeFeed } from './change-feed';
 import type { DeliveryRecord, JobChange, WebhookRecord } from './model';
 import type { Logger, WebhookStore } from './ports';
 import { coalesced } from './serial';
@@ -22,18 +22,16 @@ interface Skipped {
 }
 
 /**
- * The relay's fan-out half: the state changes visible so far (the change feed's position, which
- * waits out uncommitted gaps) are matched against every webhook; the deliveries they fire and the
- * cursor past them are stored in one transaction, compare-and-set on the cursor, so among
- * instances one stores each change's deliveries and a stop between the two loses none. What this
- * instance has room to send goes to the delivery half at once.
+ * The relay's fan-out half: the state changes settled so far (the change feed's position, below
+ * which no transaction still under way can commit) are matched against every webhook; the
+ * deliveries they fire and the cursor past them are stored in one transaction, compare-and-set
+ * on the cursor, so among instances one stores each change's deliveries and a stop between the
+ * two loses none. What this instance has room to send goes to the delivery half at once.
  */
 export class WebhookFanOut {
   /** How far this instance read the changes, past the stored cursor when they fired nothing. */
   private readUpTo = 0;
   private advancedAt = 0;
-  /** No change is read before this (the start's grace for commits under way). */
-  private readsFrom = 0;
   private unsubscribe: (() => void) | undefined;
   private fanOutSoon: NodeJS.Timeout | undefined;
   private readonly fanOuts = coalesced(
@@ -57,11 +55,6 @@ export class WebhookFanOut {
     private readonly delivery: WebhookDelivery,
   ) {}
 
-  /** Follows the changes now if a webhook exists (and stops following if none does). */
-  followNow(): Promise<void> {
-    return this.follows();
-  }
-
   /** Follows the changes now: a webhook was created here (another instance's, by the backstop). */
   follow(): void {
     this.loop.pass(this.follows, 'look for');
@@ -82,14 +75,11 @@ export class WebhookFanOut {
   private async followWhileHooked(): Promise<void> {
     const hooked = (await this.deps.webhooks.list()).length > 0;
     if (hooked && !this.unsubscribe && this.loop.running()) {
-      // The feed starts at the newest number visible now; one taken below it whose transaction
-      // is still to commit (another instance's) is waited for as the feed waits for a gap,
-      // before the first read past the stored cursor.
-      this.readsFrom = Date.now() + GAP_GRACE_MS;
       const unsubscribe = await this.deps.feed.subscribe(() => this.kick());
       if (!this.loop.running()) return unsubscribe();
       this.unsubscribe = unsubscribe;
-      this.loop.later(GAP_GRACE_MS);
+      // What settled before the subscription, past the stored cursor.
+      this.kick();
     } else if (!hooked && this.unsubscribe) {
       this.unsubscribe();
       this.unsubscribe = undefined;
@@ -107,7 +97,6 @@ export class WebhookFanOut {
 
   private async fanOut(): Promise<void> {
     const { webhooks, feed, render } = this.deps;
-    if (Date.now() < this.readsFrom) return; // the start's grace: `later` comes back
     for (;;) {
       const upto = feed.position;
       const cursor = await webhooks.cursor(upto);

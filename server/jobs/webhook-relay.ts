@@ -1,4 +1,4 @@
-import { GAP_GRACE_MS, type ChangeFeed } from './change-feed';
+import type { ChangeFeed } from './change-feed';
 import type { JobStore, Logger, SecretBox, WebhookSender, WebhookStore } from './ports';
 import { POLL_MS, WebhookDelivery, type RelayLoop, type RelayOptions } from './webhook-delivery';
 import { WebhookFanOut } from './webhook-fan-out';
@@ -42,9 +42,10 @@ export class WebhookRelay {
   async start(): Promise<void> {
     this.stopped = false;
     this.delivery.start();
+    // Where a store's first relay starts: no webhook existed before, so no change before fires.
     await this.deps.webhooks.cursor(await this.deps.store.lastChangeSeq());
-    await this.fanOut.followNow();
-    this.later(GAP_GRACE_MS);
+    // Not awaited: the feed's first read waits for the transactions under way, however long.
+    this.fanOut.follow();
     this.kick();
   }
 

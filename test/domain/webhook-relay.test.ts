@@ -34,14 +34,13 @@ async function sentFor(d: typeof domain, id: string, timeoutMs: number) {
 describe('the webhook relay follows the changes only while a webhook exists', () => {
   it('reads no change without a webhook; one created here is followed at once; deleted, no longer', async () => {
     domain = await startDomain();
-    const reads = vi.spyOn(domain.store, 'changeSeqsAfter');
+    const reads = vi.spyOn(domain.store, 'changeHorizon');
     await completeJob(domain);
     await completeJob(domain);
     expect(reads).not.toHaveBeenCalled();
 
     const { webhook } = await domain.system.webhooks!.create('t', 'key:test', HOOK);
     const fired = await completeJob(domain);
-    // The first read waits out the grace for commits under way below the feed's start.
     await sentFor(domain, fired, 3 * BACKSTOP_MS);
     expect(reads).toHaveBeenCalled();
     expect(domain.sent.filter((s) => s.body.includes(fired))).toHaveLength(1);
@@ -75,7 +74,7 @@ describe('the webhook relay after a long pause', () => {
       states: ['failed'],
     });
     // Changes made two days ago as far as the store knows, in a queue nothing dispatches from:
-    // more than one page of them, stored within the relays' start-up grace.
+    // more than one page of them.
     const twoDaysAgo = Date.now() - 2 * 86_400_000;
     const old: string[] = [];
     for (let i = 0; i < 1200; i++) {

@@ -104,11 +104,12 @@ export interface JobStore {
   /** The sequence number of the latest state change of any job (0 when none). */
   lastChangeSeq(): Promise<number>;
   /**
-   * Sequence numbers of the state changes after `afterSeq` that are visible now, in order. A
-   * number can be missing for a while (its transaction has not committed yet) or for good (it
-   * rolled back): numbers are taken in insert order, not in commit order.
+   * How far the state changes can be read without missing one. Numbers are taken in insert
+   * order, not in commit order: a number can be missing for a while (its transaction has not
+   * committed yet) or for good (it rolled back). The first call of a process waits until the
+   * transactions under way then have ended.
    */
-  changeSeqsAfter(params: SeqPage): Promise<number[]>;
+  changeHorizon(): Promise<ChangeHorizon>;
   /** The project's state changes with `afterSeq` < seq ≤ `uptoSeq`, oldest first. */
   changesAfter(params: ChangesAfterParams): Promise<JobChange[]>;
   getLogs(id: string): Promise<ContainerLogs | undefined>;
@@ -207,6 +208,14 @@ export interface CountByQueueParams {
   queues: readonly string[];
   since: number;
   recentSince: number;
+}
+
+/** How far the recorded state changes can be read without missing one. */
+export interface ChangeHorizon {
+  /** Every change with a seq up to this one is visible now, or never will be (rolled back). */
+  settled: number;
+  /** Changes past `settled` are under way: they may settle without a new commit here. */
+  pending: boolean;
 }
 
 /** Up to `limit` state changes with a seq above `afterSeq`. */

@@ -57,7 +57,11 @@ export interface TrendStore {
    * in a few index reads, not a scan: changes are numbered about in the order of their times.
    */
   seqBefore(at: number): Promise<number>;
-  /** Up to `limit` changes after `afterSeq`, in order. */
+  /**
+   * Up to `limit` changes after `afterSeq`, in order, none past the commit-order horizon (as
+   * JobStore.changeHorizon): a change still to commit below a later one is waited for, not
+   * stepped over.
+   */
   changesAfter(params: SeqPage): Promise<TrendChange[]>;
   /**
    * In one transaction: moves the cursor from `from` to `to` (compare-and-set) and adds the

@@ -39,6 +39,7 @@ export const MIGRATION_NAMES = [
   '035-idempotency-keys',
   '036-job-usage',
   '037-array-indexes',
+  '038-change-order',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];

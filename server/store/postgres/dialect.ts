@@ -3,6 +3,7 @@ import pg from 'pg';
 import { postgresMigrations } from '../migrations/postgres';
 import type { StoreDialect } from '../sql/dialect';
 import { insertJobsAndTransitions } from './admission';
+import { readChangeHorizon } from './change-horizon';
 
 // Advisory lock keys: arbitrary, fixed, and scoped to the database by PostgreSQL itself.
 const MIGRATION_LOCK = 0x10bdec_01;
@@ -47,5 +48,6 @@ export const postgresStoreDialect: StoreDialect = {
   storableText: (text) => text.replaceAll('\0', '\uFFFD'),
   bytewise: (column) => sql<string>`${sql.ref(column)} COLLATE "C"`,
   plansByStatistics: true,
+  readChangeHorizon,
   insertJobsAndTransitions,
 };

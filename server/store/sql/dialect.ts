@@ -11,6 +11,20 @@ export interface UniqueIndex {
 }
 
 /**
+ * One look at how far the recorded state changes (job_transitions, by seq) can be read: the
+ * newest seq visible, and when every seq up to it is final. sql/jobs/change-horizon.ts keeps
+ * the looks and says which seq is settled.
+ */
+export interface ChangeReading {
+  /** The newest seq visible to this look (0 when none). */
+  last: number;
+  /** Every transaction that may hold a seq up to `last` has a transaction number below this. */
+  holdersBelow: bigint;
+  /** Every transaction numbered below this had ended (committed or rolled back) at this look. */
+  endedBelow: bigint;
+}
+
+/**
  * What the shared SQL in this folder needs from a driver: the parts that are not the same in
  * every database. Everything else (queries, upserts through Kysely's `onConflict`) is shared.
  */
@@ -58,6 +72,8 @@ export interface StoreDialect {
    * the shared SQL counts them first and chooses the plan itself.
    */
   plansByStatistics: boolean;
+  /** One look at the recorded changes' horizon, in one statement (one snapshot). */
+  readChangeHorizon(db: Kysely<Database>): Promise<ChangeReading>;
   /**
    * New jobs and their transitions in one atomic statement, where the database can: a batch
    * then needs no transaction of its own. Without it, two inserts in a transaction.

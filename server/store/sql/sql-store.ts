@@ -50,7 +50,7 @@ export async function openSqlStore(
     views: new SqlViewStore(db, dialect),
     bulkActions: new SqlBulkActionStore(db),
     webhooks: new SqlWebhookStore(db, dialect),
-    trends: new SqlTrendStore(db),
+    trends: new SqlTrendStore(db, dialect),
     meta: new SqlMetaStore(db),
     instances: new SqlInstanceRegistry(db),
     signals,

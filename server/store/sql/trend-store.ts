@@ -12,12 +12,22 @@ import type {
   TrendStore,
 } from '../../jobs/ports';
 import type { Database } from '../schema';
+import type { StoreDialect } from './dialect';
+import { ChangeHorizonTracker } from './jobs/change-horizon';
 
 const CURSOR_ID = 1;
 
 /** The trends rollups: small tables keyed by queue and period, added to a batch at a time. */
 export class SqlTrendStore implements TrendStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** The roller's own: it reads every few seconds, the event streams' feed far more often. */
+  private readonly horizon: ChangeHorizonTracker;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    dialect: StoreDialect,
+  ) {
+    this.horizon = new ChangeHorizonTracker(db, dialect);
+  }
 
   async cursor() {
     const row = await this.db
@@ -62,9 +72,11 @@ export class SqlTrendStore implements TrendStore {
   }
 
   async changesAfter({ afterSeq, limit }: SeqPage): Promise<TrendChange[]> {
+    const { settled } = await this.horizon.look();
+    if (settled <= afterSeq) return [];
     const rows = await this.db
       .selectFrom('job_transitions as t')
-      // Only a move to a final state reads its job: the other changes only show there is no gap.
+      // Only a move to a final state reads its job: the others only move the cursor past them.
       .leftJoin('jobs as j', (join) =>
         join.onRef('j.id', '=', 't.job_id').on('t.to_state', 'in', FINAL_STATES),
       )
@@ -84,6 +96,7 @@ export class SqlTrendStore implements TrendStore {
           .as('first_attempt_started_at'),
       ])
       .where('t.seq', '>', afterSeq)
+      .where('t.seq', '<=', settled)
       .orderBy('t.seq')
       .limit(limit)
       .execute();

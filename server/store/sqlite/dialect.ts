@@ -17,6 +17,8 @@ import type { Database } from '../schema';
  * write lock is held, so a call is kept about as short as a batch of deletes.
  */
 const RECLAIM_PAGES = 512;
+/** Text, not built by Kysely: the event streams' change feed asks after every commit. */
+const LAST_CHANGE_SQL = 'SELECT max(seq) AS last FROM job_transitions';
 /** PRAGMA auto_vacuum's value for INCREMENTAL. */
 export const INCREMENTAL_AUTO_VACUUM = 2;
 
@@ -101,4 +103,13 @@ export const sqliteStoreDialect: StoreDialect = {
   bytewise: (column) => sql<string>`${sql.ref(column)}`,
   // Nothing runs ANALYZE on the store.
   plansByStatistics: false,
+  // One writer at a time, from BEGIN IMMEDIATE to COMMIT: a seq is taken and committed before
+  // the next transaction takes one, so commit order is seq order and what a read sees of the
+  // changes is everything up to its newest seq. Nothing is ever under way below it.
+  readChangeHorizon: async (db) => {
+    const { rows } = await db.executeQuery<{ last: number | null }>(
+      CompiledQuery.raw(LAST_CHANGE_SQL),
+    );
+    return { last: Number(rows[0]?.last ?? 0), holdersBelow: 0n, endedBelow: 0n };
+  },
 };

@@ -34,6 +34,7 @@ import * as m034 from './034-list-sort-indexes';
 import * as m035 from './035-idempotency-keys';
 import * as m036 from './036-job-usage';
 import * as m037 from './037-array-indexes';
+import * as m038 from './038-change-order';
 
 /** SQLite's, under the names existing files' schema_migrations hold. */
 export const sqliteMigrations = inOrder({
@@ -72,4 +73,5 @@ export const sqliteMigrations = inOrder({
   '035-idempotency-keys': m035,
   '036-job-usage': m036,
   '037-array-indexes': m037,
+  '038-change-order': m038,
 });

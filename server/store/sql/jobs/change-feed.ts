@@ -1,31 +1,24 @@
 import type { Kysely } from 'kysely';
 import type { JobState } from '../../../../contract';
 import type { JobChange, Transition } from '../../../jobs/model';
-import type { ChangesAfterParams, JobStore, SeqPage } from '../../../jobs/ports';
+import type { ChangesAfterParams, JobStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
-import { prepared, type Param } from '../prepared';
+import { ChangeHorizonTracker } from './change-horizon';
 import type { JobTables } from './context';
 import { toJob, toTransition } from './rows';
 
 type ChangeFeed = Pick<
   JobStore,
-  'transitions' | 'lastChangeSeq' | 'changeSeqsAfter' | 'changesAfter'
+  'transitions' | 'lastChangeSeq' | 'changeHorizon' | 'changesAfter'
 >;
 
 /** The recorded transitions: one job's history, and every project's changes for event streams. */
 export class JobChangeFeed implements ChangeFeed {
   /** Every instance asks it after each commit of its own and each other instance's signal. */
-  private readonly seqsAfter;
+  private readonly horizon;
 
   constructor(private readonly tables: JobTables) {
-    this.seqsAfter = prepared(tables.db, (db, param: Param<{ after: number; limit: number }>) =>
-      db
-        .selectFrom('job_transitions')
-        .select('seq')
-        .where('seq', '>', param('after'))
-        .orderBy('seq')
-        .limit(param('limit')),
-    );
+    this.horizon = new ChangeHorizonTracker(tables.db, tables.dialect);
   }
 
   async transitions(id: string): Promise<Transition[]> {
@@ -46,9 +39,8 @@ export class JobChangeFeed implements ChangeFeed {
     return Number(row?.last ?? 0);
   }
 
-  async changeSeqsAfter({ afterSeq, limit }: SeqPage) {
-    const rows = await this.seqsAfter(this.tables.db, { after: afterSeq, limit });
-    return rows.map((r) => r.seq);
+  changeHorizon() {
+    return this.horizon.look();
   }
 
   changesAfter(params: ChangesAfterParams): Promise<JobChange[]> {

@@ -77,7 +77,7 @@ export function sqlJobStores(
     countByQueue: (params) => reads.countByQueue(params),
     transitions: (id) => feed.transitions(id),
     lastChangeSeq: () => feed.lastChangeSeq(),
-    changeSeqsAfter: (params) => feed.changeSeqsAfter(params),
+    changeHorizon: () => feed.changeHorizon(),
     changesAfter: (params) => feed.changesAfter(params),
     getLogs: (id) => logs.getLogs(id),
     attempts: (id) => attempts.attempts(id),
