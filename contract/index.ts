@@ -2,6 +2,7 @@ export * from './states';
 export * from './identifiers';
 export * from './limits';
 export * from './submit';
+export * from './resubmit';
 export { RESERVED_KEYS } from './text';
 export * from './labels';
 export * from './views';

@@ -20,6 +20,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/job/{job_id}/resubmit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit a finished job again, its sensitive values kept in the service (extension)
+     * @description Needs the **operator** role. A new job from what the job ran: definition, queue, command as run, environment, labels and an array’s size. Its sensitive values are copied sealed from the job in the service: they are never sent back or asked for. The body, optional, changes what it names; drop_env leaves variables out.
+     */
+    post: operations['resubmitJob'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/job/{job_id}': {
     parameters: {
       query?: never;
@@ -1020,6 +1040,31 @@ export interface components {
         [key: string]: string;
       };
     };
+    /** @description Each field replaces the job’s own: container_env adds or replaces variables (a sensitive one replaces the kept secret), labels replace the set; left out, the job’s own is used */
+    JobResubmission: {
+      name?: string;
+      job_queue?: string;
+      /** @description The command words, at least one; a word Param::<key> is replaced by that parameter. Omitted: the definition's command */
+      container_cmd?: string[];
+      container_env?: {
+        [key: string]: {
+          /** @description At most 32768 bytes of UTF-8, without NUL */
+          value: string;
+          sensitive?: boolean;
+        };
+      };
+      /** @description An RFC 3339 time or Unix seconds, at most 365 days ahead (checked at the submit) */
+      schedule_at?: string | number;
+      labels?: {
+        [key: string]: string;
+      };
+      /** @description Extension: run the job as 2–10000 children, each with JOBDECK_ARRAY_INDEX (0…size−1) and JOBDECK_ARRAY_SIZE; the id answered is the parent's, whose state sums up the children's */
+      array?: {
+        size: number;
+      };
+      /** @description Variables of the job to leave out (a sensitive one among them) */
+      drop_env?: string[];
+    };
     JobRecord: {
       id: string;
       name: string;
@@ -1275,6 +1320,7 @@ export interface components {
         action:
           | 'job.submit'
           | 'job.cancel'
+          | 'job.resubmit'
           | 'bulk.start'
           | 'bulk.stop'
           | 'queue.pause'
@@ -1732,6 +1778,106 @@ export interface operations {
       };
       /** @description Body over the size limit */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  resubmitJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['JobResubmission'];
+      };
+    };
+    responses: {
+      /** @description Accepted: the new job */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              /** @description The new job */
+              id: string;
+              /** @description The job it was made from */
+              resubmitted_from: string;
+              /** @description The sensitive variables whose values were copied from that job */
+              kept_secrets: string[];
+            };
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such job in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The job has not finished, or a sensitive value of it can no longer be opened (its key is gone): the message names the variable */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -2771,6 +2917,7 @@ export interface operations {
         action?:
           | 'job.submit'
           | 'job.cancel'
+          | 'job.resubmit'
           | 'bulk.start'
           | 'bulk.stop'
           | 'queue.pause'

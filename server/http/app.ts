@@ -47,6 +47,7 @@ import type { ServiceMetrics } from '../observability/metrics';
 import type { DiskFullWatch } from '../store/disk-full';
 import { auditRoutes } from './routes/audit';
 import { bulkActionRoutes } from './routes/bulk-actions';
+import { resubmitRoutes } from './routes/resubmit';
 import { metaRoutes, type ReadinessCheck } from './routes/meta';
 import { trendRoutes } from './routes/trends';
 import { viewRoutes } from './routes/views';
@@ -198,6 +199,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       });
       viewRoutes(client, options.views);
       bulkActionRoutes(client, options.bulk);
+      resubmitRoutes(client, options.service);
       webhookRoutes(client, options.extensions.webhooks);
       trendRoutes(client, options.trends);
       keyRoutes(client, options.keys);
