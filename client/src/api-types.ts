@@ -478,7 +478,7 @@ export interface paths {
     get: operations['listBulkActions'];
     put?: never;
     /**
-     * Cancel every job a filter matches, up to 100000: a dry run first, then in the service, in batches (extension)
+     * Cancel, or submit again, every job a filter matches, up to 100000: a dry run first, then in the service, in batches (extension)
      * @description Needs the **operator** role.
      */
     post: operations['startBulkAction'];
@@ -1497,7 +1497,7 @@ export interface components {
     BulkAction: {
       id: string;
       /** @enum {string} */
-      action: 'cancel';
+      action: 'cancel' | 'resubmit';
       /** @enum {string} */
       state: 'running' | 'done' | 'stopped';
       /** @description The filter as it was given, times in UTC */
@@ -1507,9 +1507,9 @@ export interface components {
       /** @description Jobs matching when the action began */
       matched: number;
       processed: number;
-      /** @description Cancel accepted (or the job already was) */
+      /** @description Cancel accepted (or the job already was); or submitted again */
       accepted: number;
-      /** @description Ended, or gone, before its turn */
+      /** @description Cancel: ended, or gone, before its turn; resubmit: not ended, gone, or refused (the result names why) */
       refused: number;
       /** @description The id of the API key that began it */
       created_by: string;
@@ -3846,7 +3846,7 @@ export interface operations {
               items: {
                 id: string;
                 /** @enum {string} */
-                action: 'cancel';
+                action: 'cancel' | 'resubmit';
                 /** @enum {string} */
                 state: 'running' | 'done' | 'stopped';
                 /** @description The filter as it was given, times in UTC */
@@ -3856,9 +3856,9 @@ export interface operations {
                 /** @description Jobs matching when the action began */
                 matched: number;
                 processed: number;
-                /** @description Cancel accepted (or the job already was) */
+                /** @description Cancel accepted (or the job already was); or submitted again */
                 accepted: number;
-                /** @description Ended, or gone, before its turn */
+                /** @description Cancel: ended, or gone, before its turn; resubmit: not ended, gone, or refused (the result names why) */
                 refused: number;
                 /** @description The id of the API key that began it */
                 created_by: string;
@@ -3911,7 +3911,7 @@ export interface operations {
       content: {
         'application/json': {
           /** @enum {string} */
-          action: 'cancel';
+          action: 'cancel' | 'resubmit';
           filter: {
             state?: (
               | 'submitted'
@@ -3959,41 +3959,73 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             ok: true;
-            data: {
-              /** @enum {boolean} */
-              dry_run: true;
-              /** @enum {string} */
-              action: 'cancel';
-              matched: number;
-              plan: {
-                /** @description submitted, pending, runnable */
-                cancelled_at_once: number;
-                /** @description starting, running: cancelling, then cancelled */
-                stopped: number;
-                /** @description cancelling, cancelled: unchanged */
-                already_cancelling: number;
-                /** @description ended otherwise: a cancel is refused */
-                skipped: number;
-              };
-              /** @description The newest 20 matching jobs */
-              sample: {
-                job_id: string;
-                job_name: string;
-                /** @enum {string} */
-                state:
-                  | 'submitted'
-                  | 'pending'
-                  | 'runnable'
-                  | 'starting'
-                  | 'running'
-                  | 'cancelling'
-                  | 'cancelled'
-                  | 'timeout'
-                  | 'completed'
-                  | 'failed'
-                  | 'error';
-              }[];
-            };
+            data:
+              | {
+                  /** @enum {boolean} */
+                  dry_run: true;
+                  /** @enum {string} */
+                  action: 'cancel';
+                  matched: number;
+                  plan: {
+                    /** @description submitted, pending, runnable */
+                    cancelled_at_once: number;
+                    /** @description starting, running: cancelling, then cancelled */
+                    stopped: number;
+                    /** @description cancelling, cancelled: unchanged */
+                    already_cancelling: number;
+                    /** @description ended otherwise: a cancel is refused */
+                    skipped: number;
+                  };
+                  /** @description The newest 20 matching jobs */
+                  sample: {
+                    job_id: string;
+                    job_name: string;
+                    /** @enum {string} */
+                    state:
+                      | 'submitted'
+                      | 'pending'
+                      | 'runnable'
+                      | 'starting'
+                      | 'running'
+                      | 'cancelling'
+                      | 'cancelled'
+                      | 'timeout'
+                      | 'completed'
+                      | 'failed'
+                      | 'error';
+                  }[];
+                }
+              | {
+                  /** @enum {boolean} */
+                  dry_run: true;
+                  /** @enum {string} */
+                  action: 'resubmit';
+                  matched: number;
+                  plan: {
+                    /** @description ended: each submitted again */
+                    resubmitted: number;
+                    /** @description not ended yet: refused */
+                    skipped: number;
+                  };
+                  /** @description The newest 20 matching jobs */
+                  sample: {
+                    job_id: string;
+                    job_name: string;
+                    /** @enum {string} */
+                    state:
+                      | 'submitted'
+                      | 'pending'
+                      | 'runnable'
+                      | 'starting'
+                      | 'running'
+                      | 'cancelling'
+                      | 'cancelled'
+                      | 'timeout'
+                      | 'completed'
+                      | 'failed'
+                      | 'error';
+                  }[];
+                };
           };
         };
       };

@@ -55,6 +55,7 @@ export function resubmissionOf(
   }
   Object.assign(env, changes.container_env);
 
+  const command = changes.container_cmd ?? source.command;
   const array = changes.array ?? sizeOf(source);
   const labels = {
     ...withoutProvenance(changes.labels ?? source.labels),
@@ -65,7 +66,8 @@ export function resubmissionOf(
     job_definition: source.definition,
     job_queue: changes.job_queue ?? source.queue,
     ...(changes.name !== undefined && { name: changes.name }),
-    container_cmd: changes.container_cmd ?? source.command,
+    // An empty command is the definition's (the image's own), which cannot have changed.
+    ...(command.length > 0 && { container_cmd: command }),
     ...(Object.keys(env).length > 0 && { container_env: env }),
     ...(changes.schedule_at !== undefined && { schedule_at: changes.schedule_at }),
     ...(source.retry && { retry: source.retry }),

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { AuditPage, JobExecution, ResubmitJobResult } from '../../contract';
-import { detail, logsOf, submit, waitForState } from '../support/jobs';
+import { detail, listPage, logsOf, submit, waitForState } from '../support/jobs';
 import { startService, type TestService } from '../support/service';
 
 /** Sensitive values of this file: none may appear in any answer, log line or the store. */
@@ -143,6 +143,72 @@ describe('submit again, the secret values kept in the service', () => {
     const answer = await resubmit(source, undefined, viewerKey);
     expect(answer.status).toBe(403);
     expect(answer.body).toMatchObject({ ok: false });
+  });
+
+  it('bulk resubmit: each ended job a filter matches submitted again once, its secret kept', async () => {
+    const labels = { batch: 'retry-all' };
+    const ended = await Promise.all(
+      ['a', 'b'].map((value) =>
+        submit(service, {
+          ...PROBE,
+          container_env: { TOKEN: { value: `${SECRET}-${value}`, sensitive: true } },
+          labels,
+        }),
+      ),
+    );
+    for (const id of ended) await waitForState(service, id, 'failed', 60_000);
+    const waiting = await submit(service, { ...PROBE, job_queue: 't::paused', labels });
+    const filter = { label: ['batch=retry-all'] };
+
+    const dry = await service.request('POST', '/v1/client/bulk-actions', {
+      action: 'resubmit',
+      filter,
+      dry_run: true,
+    });
+    expect(dry.body.data).toMatchObject({
+      action: 'resubmit',
+      matched: 3,
+      plan: { resubmitted: 2, skipped: 1 },
+    });
+    const started = await service.request('POST', '/v1/client/bulk-actions', {
+      action: 'resubmit',
+      filter,
+    });
+    expect(started.status, started.text).toBe(202);
+    const { id: actionId } = started.body.data as { id: string };
+    let action: { state: string } = { state: 'running' };
+    while (action.state === 'running') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      action = (await service.request('GET', `/v1/client/bulk-actions/${actionId}`)).body
+        .data as typeof action;
+    }
+    expect(action).toMatchObject({ state: 'done', matched: 3, accepted: 2, refused: 1 });
+
+    const csv = (await service.request('GET', `/v1/client/bulk-actions/${actionId}/results`)).text;
+    const rows = csv
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((row) => row.split(','));
+    expect(rows.map(([id, , state, result]) => [id, state, result])).toEqual([
+      [waiting, 'runnable', 'refused'],
+      [ended[1], 'failed', 'accepted'],
+      [ended[0], 'failed', 'accepted'],
+    ]);
+    expect(rows[0]![4]).toBe(
+      `job_id: job ${waiting} is runnable; a job is submitted again once it has ended`,
+    );
+    // Each new job ran with its own source's secret.
+    for (const [index, value] of ['b', 'a'].entries()) {
+      const made = rows[index + 1]![4]!.replace('submitted again as ', '');
+      expect(await outputOf(made)).toBe(`${hashOf(`${SECRET}-${value}`)}\nplain=\n`);
+    }
+    // The jobs it made name it and their source in their labels, so a list finds them.
+    const made = await listPage(service, `label=jobdeck/bulk-action=${actionId}`);
+    expect(made.items.map((job) => job.labels?.['jobdeck/resubmitted-from']).sort()).toEqual(
+      [...ended].sort(),
+    );
+    expect(csv + service.output()).not.toContain(SECRET);
   });
 
   it('a secret whose key is gone is refused at its variable (409), never sent empty', async () => {
