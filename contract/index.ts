@@ -7,6 +7,7 @@ export { RESERVED_KEYS } from './text';
 export * from './labels';
 export * from './views';
 export * from './bulk-actions';
+export * from './failures';
 export * from './job';
 export * from './envelope';
 export * from './issues';

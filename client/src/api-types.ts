@@ -548,6 +548,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/failures': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The newest 200 failed, timed-out and error jobs of a filter, grouped by exit code and cause (extension)
+     * @description Needs the **viewer** role.
+     */
+    get: operations['listFailureGroups'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/whoami': {
     parameters: {
       query?: never;
@@ -2066,6 +2086,8 @@ export interface operations {
         name?: string;
         /** @description Jobs whose id ends with these 6 to 12 hex digits, in either case: a short id. Several may match */
         id_suffix?: string;
+        /** @description These jobs (at most 200 ids, repeated or comma-separated): a failure group's jobs */
+        id?: string[];
         created_after?: string;
         created_before?: string;
         /** @description Jobs that ended (reached a final state) after this time */
@@ -3928,6 +3950,8 @@ export interface operations {
             )[];
             queue?: string;
             name?: string;
+            /** @description These jobs (at most 200 ids, repeated or comma-separated): a failure group's jobs */
+            id?: string[];
             /** Format: date-time */
             created_after?: string;
             /** Format: date-time */
@@ -4283,6 +4307,118 @@ export interface operations {
       };
       /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
       414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listFailureGroups: {
+    parameters: {
+      query?: {
+        state?: (
+          | 'submitted'
+          | 'pending'
+          | 'runnable'
+          | 'starting'
+          | 'running'
+          | 'cancelling'
+          | 'cancelled'
+          | 'timeout'
+          | 'completed'
+          | 'failed'
+          | 'error'
+        )[];
+        queue?: string;
+        name?: string;
+        /** @description These jobs (at most 200 ids, repeated or comma-separated): a failure group's jobs */
+        id?: string[];
+        created_after?: string;
+        created_before?: string;
+        /** @description Jobs that ended (reached a final state) after this time */
+        ended_after?: string;
+        /** @description Jobs that ended before this time */
+        ended_before?: string;
+        /** @description Jobs with every one of these labels: key=value, or key for any value; repeated for several */
+        label?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Largest group first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              /** @description Unsuccessful jobs grouped, newest first */
+              examined: number;
+              /** @description Whether the filter matches more unsuccessful jobs than the newest 200 grouped */
+              more: boolean;
+              /** @description Largest first */
+              groups: {
+                count: number;
+                /** @enum {string} */
+                state: 'failed' | 'timeout' | 'error';
+                exit_code: number | null;
+                /** @description A failed job’s last line of output (stderr’s if it printed any), or the system note of a timeout or error; null when there is none */
+                cause: string | null;
+                /** @enum {string} */
+                cause_from: 'output' | 'note';
+                newest: {
+                  job_id: string;
+                  job_name: string;
+                  /** Format: date-time */
+                  ended_at: string | null;
+                };
+                /** @description The list’s filters that select exactly this group’s jobs (the filter asked, with their ids): for GET /jobs or a bulk action */
+                filter: {
+                  [key: string]: unknown;
+                };
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };
