@@ -9,6 +9,7 @@ import { issuedCursorSchema } from './job';
 export const AUDIT_ACTIONS = [
   'job.submit',
   'job.cancel',
+  'job.resubmit',
   'bulk.start',
   'bulk.stop',
   'queue.pause',

@@ -25,9 +25,16 @@ export const bulkFilterSchema = z.strictObject(
 );
 export type BulkFilter = z.input<typeof bulkFilterSchema>;
 
+/** Cancel each job, or submit each again (POST /v1/client/job/{job_id}/resubmit, its secrets kept). */
+export const BULK_ACTION_KINDS = ['cancel', 'resubmit'] as const;
+export const bulkActionKindSchema = z.enum(BULK_ACTION_KINDS, {
+  error: 'must be "cancel" or "resubmit"',
+});
+export type BulkActionKind = z.infer<typeof bulkActionKindSchema>;
+
 export const bulkActionRequestSchema = z.strictObject(
   {
-    action: z.literal('cancel', { error: 'must be "cancel"' }),
+    action: bulkActionKindSchema,
     filter: bulkFilterSchema,
     /** Say what would happen, and change nothing. */
     dry_run: z.boolean({ error: 'must be true or false' }).optional(),
@@ -48,30 +55,51 @@ export const bulkCancelPlanSchema = z.object({
 });
 export type BulkCancelPlan = z.infer<typeof bulkCancelPlanSchema>;
 
-export const bulkDryRunSchema = z.object({
-  dry_run: z.literal(true),
-  action: z.literal('cancel'),
-  matched: z.number().int(),
-  plan: bulkCancelPlanSchema,
-  sample: z
-    .array(z.object({ job_id: z.string(), job_name: z.string(), state: jobStateSchema }))
-    .meta({ description: `The newest ${BULK_LIMITS.sample} matching jobs` }),
+/** What submitting the matching jobs again does, by whether each has ended. */
+export const bulkResubmitPlanSchema = z.object({
+  resubmitted: z.number().int().meta({ description: 'ended: each submitted again' }),
+  skipped: z.number().int().meta({ description: 'not ended yet: refused' }),
 });
+export type BulkResubmitPlan = z.infer<typeof bulkResubmitPlanSchema>;
+
+const dryRunOf = <A extends BulkActionKind, P extends z.ZodType>(action: A, plan: P) =>
+  z.object({
+    dry_run: z.literal(true),
+    action: z.literal(action),
+    matched: z.number().int(),
+    plan,
+    sample: z
+      .array(z.object({ job_id: z.string(), job_name: z.string(), state: jobStateSchema }))
+      .meta({ description: `The newest ${BULK_LIMITS.sample} matching jobs` }),
+  });
+export const bulkCancelDryRunSchema = dryRunOf('cancel', bulkCancelPlanSchema);
+export const bulkResubmitDryRunSchema = dryRunOf('resubmit', bulkResubmitPlanSchema);
+export const bulkDryRunSchema = z.discriminatedUnion('action', [
+  bulkCancelDryRunSchema,
+  bulkResubmitDryRunSchema,
+]);
 export type BulkDryRun = z.infer<typeof bulkDryRunSchema>;
+export type BulkCancelDryRun = z.infer<typeof bulkCancelDryRunSchema>;
+export type BulkResubmitDryRun = z.infer<typeof bulkResubmitDryRunSchema>;
 
 export const bulkActionStateSchema = z.enum(['running', 'done', 'stopped']);
 
 export const bulkActionSchema = z.object({
   id: z.string(),
-  action: z.literal('cancel'),
+  action: bulkActionKindSchema,
   state: bulkActionStateSchema,
   filter: z
     .record(z.string(), z.unknown())
     .meta({ description: 'The filter as it was given, times in UTC' }),
   matched: z.number().int().meta({ description: 'Jobs matching when the action began' }),
   processed: z.number().int(),
-  accepted: z.number().int().meta({ description: 'Cancel accepted (or the job already was)' }),
-  refused: z.number().int().meta({ description: 'Ended, or gone, before its turn' }),
+  accepted: z.number().int().meta({
+    description: 'Cancel accepted (or the job already was); or submitted again',
+  }),
+  refused: z.number().int().meta({
+    description:
+      'Cancel: ended, or gone, before its turn; resubmit: not ended, gone, or refused (the result names why)',
+  }),
   created_by: z.string().meta({ description: 'The id of the API key that began it' }),
   created_at: timestamp,
   finished_at: timestamp.nullable(),
@@ -95,7 +123,7 @@ export const bulkActionOperations = defineOperations({
     method: 'post',
     path: '/v1/client/bulk-actions',
     role: 'operator',
-    summary: `Cancel every job a filter matches, up to ${BULK_LIMITS.maxJobs}: a dry run first, then in the service, in batches (extension)`,
+    summary: `Cancel, or submit again, every job a filter matches, up to ${BULK_LIMITS.maxJobs}: a dry run first, then in the service, in batches (extension)`,
     body: jsonBody(bulkActionRequestSchema),
     answers: {
       200: ok(bulkDryRunSchema, 'A dry run: what it would do, nothing done'),

@@ -14,6 +14,7 @@ import { arrayAnswerSchema, arrayChildrenQuerySchema } from './arrays';
 import { dependenciesAnswerSchema } from './dependencies';
 import { defineOperations, errors, failure, json, jsonBody, ok } from './operation';
 import { attemptLogsPathSchema, attemptsAnswerSchema } from './retry';
+import { resubmitJobResultSchema, resubmitJobSchema } from './resubmit';
 import { idempotencyKeySchema, submitJobSchema } from './submit';
 
 const params = z.object({ job_id: z.string() });
@@ -43,6 +44,24 @@ export const jobOperations = defineOperations({
       ...errors(400, 401, 429),
       409: failure('The Idempotency-Key was used for a different request within its window'),
       413: failure('Body over the size limit'),
+    },
+  },
+  resubmitJob: {
+    id: 'resubmitJob',
+    method: 'post',
+    path: '/v1/client/job/{job_id}/resubmit',
+    role: 'operator',
+    summary: 'Submit a finished job again, its sensitive values kept in the service (extension)',
+    description:
+      'A new job from what the job ran: definition, queue, command as run, environment, labels and an array’s size. Its sensitive values are copied sealed from the job in the service: they are never sent back or asked for. The body, optional, changes what it names; drop_env leaves variables out.',
+    params,
+    body: jsonBody(resubmitJobSchema.meta({ id: 'JobResubmission' }), false),
+    answers: {
+      202: ok(resubmitJobResultSchema, 'Accepted: the new job'),
+      ...errors(400, 401, 404, 429),
+      409: failure(
+        'The job has not finished, or a sensitive value of it can no longer be opened (its key is gone): the message names the variable',
+      ),
     },
   },
   getJob: {

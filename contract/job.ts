@@ -79,15 +79,21 @@ const listCursorSchema = z.string().regex(LIST_CURSOR_TOKEN, CURSOR_MESSAGE).met
 });
 
 /** One value or several (`?state=running&state=runnable`, or `?state=running,runnable`). */
-const oneOrMany = <T extends z.ZodType>(item: T) =>
+const oneOrMany = <T extends z.ZodType>(item: T, max = Infinity) =>
   z.preprocess(
     (value) =>
       [value]
         .flat()
         .flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]))
         .filter((v) => v !== ''),
-    z.array(item).min(1),
+    max === Infinity
+      ? z.array(item).min(1)
+      : z.array(item).min(1).max(max, `must name at most ${max}`),
   );
+
+/** How many jobs a filter may name by id: a failure group's (failures.ts) at most. */
+export const MAX_FILTER_IDS = 200;
+const JOB_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** The end of a job id: its random part (ids are UUIDv7), at least 6 digits to narrow it down. */
 const ID_SUFFIX = /^[0-9a-fA-F]{6,12}$/;
@@ -129,6 +135,11 @@ export const jobListQuerySchema = z.strictObject({
     .meta({
       description:
         'Jobs whose id ends with these 6 to 12 hex digits, in either case: a short id. Several may match',
+    }),
+  id: oneOrMany(z.string().regex(JOB_ID, 'must be a job id (a UUID)'), MAX_FILTER_IDS)
+    .optional()
+    .meta({
+      description: `These jobs (at most ${MAX_FILTER_IDS} ids, repeated or comma-separated): a failure group's jobs`,
     }),
   created_after: timestamp.optional(),
   created_before: timestamp.optional(),

@@ -3,6 +3,7 @@ import { signInOperations } from './auth';
 import { bulkActionOperations } from './bulk-actions';
 import { definitionOperations } from './definitions';
 import { eventOperations } from './events';
+import { failureOperations } from './failures';
 import { identityOperations } from './identity';
 import { jobOperations } from './job-operations';
 import { keyOperations } from './keys';
@@ -30,6 +31,7 @@ const FEATURES = [
   scheduleOperations,
   viewOperations,
   bulkActionOperations,
+  failureOperations,
   identityOperations,
   definitionOperations,
   eventOperations,

@@ -20,6 +20,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/job/{job_id}/resubmit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit a finished job again, its sensitive values kept in the service (extension)
+     * @description Needs the **operator** role. A new job from what the job ran: definition, queue, command as run, environment, labels and an array’s size. Its sensitive values are copied sealed from the job in the service: they are never sent back or asked for. The body, optional, changes what it names; drop_env leaves variables out.
+     */
+    post: operations['resubmitJob'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/job/{job_id}': {
     parameters: {
       query?: never;
@@ -458,7 +478,7 @@ export interface paths {
     get: operations['listBulkActions'];
     put?: never;
     /**
-     * Cancel every job a filter matches, up to 100000: a dry run first, then in the service, in batches (extension)
+     * Cancel, or submit again, every job a filter matches, up to 100000: a dry run first, then in the service, in batches (extension)
      * @description Needs the **operator** role.
      */
     post: operations['startBulkAction'];
@@ -520,6 +540,26 @@ export interface paths {
      * @description Needs the **viewer** role.
      */
     get: operations['bulkActionResults'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/client/failures': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The newest 200 failed, timed-out and error jobs of a filter, grouped by exit code and cause (extension)
+     * @description Needs the **viewer** role.
+     */
+    get: operations['listFailureGroups'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1022,6 +1062,31 @@ export interface components {
         [key: string]: string;
       };
     };
+    /** @description Each field replaces the job’s own: container_env adds or replaces variables (a sensitive one replaces the kept secret), labels replace the set; left out, the job’s own is used */
+    JobResubmission: {
+      name?: string;
+      job_queue?: string;
+      /** @description The command words, at least one; a word Param::<key> is replaced by that parameter. Omitted: the definition's command */
+      container_cmd?: string[];
+      container_env?: {
+        [key: string]: {
+          /** @description At most 32768 bytes of UTF-8, without NUL */
+          value: string;
+          sensitive?: boolean;
+        };
+      };
+      /** @description An RFC 3339 time or Unix seconds, at most 365 days ahead (checked at the submit) */
+      schedule_at?: string | number;
+      labels?: {
+        [key: string]: string;
+      };
+      /** @description Extension: run the job as 2–10000 children, each with JOBDECK_ARRAY_INDEX (0…size−1) and JOBDECK_ARRAY_SIZE; the id answered is the parent's, whose state sums up the children's */
+      array?: {
+        size: number;
+      };
+      /** @description Variables of the job to leave out (a sensitive one among them) */
+      drop_env?: string[];
+    };
     JobRecord: {
       id: string;
       name: string;
@@ -1333,6 +1398,7 @@ export interface components {
         action:
           | 'job.submit'
           | 'job.cancel'
+          | 'job.resubmit'
           | 'bulk.start'
           | 'bulk.stop'
           | 'queue.pause'
@@ -1509,7 +1575,7 @@ export interface components {
     BulkAction: {
       id: string;
       /** @enum {string} */
-      action: 'cancel';
+      action: 'cancel' | 'resubmit';
       /** @enum {string} */
       state: 'running' | 'done' | 'stopped';
       /** @description The filter as it was given, times in UTC */
@@ -1519,9 +1585,9 @@ export interface components {
       /** @description Jobs matching when the action began */
       matched: number;
       processed: number;
-      /** @description Cancel accepted (or the job already was) */
+      /** @description Cancel accepted (or the job already was); or submitted again */
       accepted: number;
-      /** @description Ended, or gone, before its turn */
+      /** @description Cancel: ended, or gone, before its turn; resubmit: not ended, gone, or refused (the result names why) */
       refused: number;
       /** @description The id of the API key that began it */
       created_by: string;
@@ -1820,6 +1886,106 @@ export interface operations {
       };
     };
   };
+  resubmitJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['JobResubmission'];
+      };
+    };
+    responses: {
+      /** @description Accepted: the new job */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              /** @description The new job */
+              id: string;
+              /** @description The job it was made from */
+              resubmitted_from: string;
+              /** @description The sensitive variables whose values were copied from that job */
+              kept_secrets: string[];
+            };
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such job in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The job has not finished, or a sensitive value of it can no longer be opened (its key is gone): the message names the variable */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getJob: {
     parameters: {
       query?: never;
@@ -1990,6 +2156,8 @@ export interface operations {
         name?: string;
         /** @description Jobs whose id ends with these 6 to 12 hex digits, in either case: a short id. Several may match */
         id_suffix?: string;
+        /** @description These jobs (at most 200 ids, repeated or comma-separated): a failure group's jobs */
+        id?: string[];
         created_after?: string;
         created_before?: string;
         /** @description Jobs that ended (reached a final state) after this time */
@@ -2841,6 +3009,7 @@ export interface operations {
         action?:
           | 'job.submit'
           | 'job.cancel'
+          | 'job.resubmit'
           | 'bulk.start'
           | 'bulk.stop'
           | 'queue.pause'
@@ -3769,7 +3938,7 @@ export interface operations {
               items: {
                 id: string;
                 /** @enum {string} */
-                action: 'cancel';
+                action: 'cancel' | 'resubmit';
                 /** @enum {string} */
                 state: 'running' | 'done' | 'stopped';
                 /** @description The filter as it was given, times in UTC */
@@ -3779,9 +3948,9 @@ export interface operations {
                 /** @description Jobs matching when the action began */
                 matched: number;
                 processed: number;
-                /** @description Cancel accepted (or the job already was) */
+                /** @description Cancel accepted (or the job already was); or submitted again */
                 accepted: number;
-                /** @description Ended, or gone, before its turn */
+                /** @description Cancel: ended, or gone, before its turn; resubmit: not ended, gone, or refused (the result names why) */
                 refused: number;
                 /** @description The id of the API key that began it */
                 created_by: string;
@@ -3834,7 +4003,7 @@ export interface operations {
       content: {
         'application/json': {
           /** @enum {string} */
-          action: 'cancel';
+          action: 'cancel' | 'resubmit';
           filter: {
             state?: (
               | 'submitted'
@@ -3851,6 +4020,8 @@ export interface operations {
             )[];
             queue?: string;
             name?: string;
+            /** @description These jobs (at most 200 ids, repeated or comma-separated): a failure group's jobs */
+            id?: string[];
             /** Format: date-time */
             created_after?: string;
             /** Format: date-time */
@@ -3882,41 +4053,73 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             ok: true;
-            data: {
-              /** @enum {boolean} */
-              dry_run: true;
-              /** @enum {string} */
-              action: 'cancel';
-              matched: number;
-              plan: {
-                /** @description submitted, pending, runnable */
-                cancelled_at_once: number;
-                /** @description starting, running: cancelling, then cancelled */
-                stopped: number;
-                /** @description cancelling, cancelled: unchanged */
-                already_cancelling: number;
-                /** @description ended otherwise: a cancel is refused */
-                skipped: number;
-              };
-              /** @description The newest 20 matching jobs */
-              sample: {
-                job_id: string;
-                job_name: string;
-                /** @enum {string} */
-                state:
-                  | 'submitted'
-                  | 'pending'
-                  | 'runnable'
-                  | 'starting'
-                  | 'running'
-                  | 'cancelling'
-                  | 'cancelled'
-                  | 'timeout'
-                  | 'completed'
-                  | 'failed'
-                  | 'error';
-              }[];
-            };
+            data:
+              | {
+                  /** @enum {boolean} */
+                  dry_run: true;
+                  /** @enum {string} */
+                  action: 'cancel';
+                  matched: number;
+                  plan: {
+                    /** @description submitted, pending, runnable */
+                    cancelled_at_once: number;
+                    /** @description starting, running: cancelling, then cancelled */
+                    stopped: number;
+                    /** @description cancelling, cancelled: unchanged */
+                    already_cancelling: number;
+                    /** @description ended otherwise: a cancel is refused */
+                    skipped: number;
+                  };
+                  /** @description The newest 20 matching jobs */
+                  sample: {
+                    job_id: string;
+                    job_name: string;
+                    /** @enum {string} */
+                    state:
+                      | 'submitted'
+                      | 'pending'
+                      | 'runnable'
+                      | 'starting'
+                      | 'running'
+                      | 'cancelling'
+                      | 'cancelled'
+                      | 'timeout'
+                      | 'completed'
+                      | 'failed'
+                      | 'error';
+                  }[];
+                }
+              | {
+                  /** @enum {boolean} */
+                  dry_run: true;
+                  /** @enum {string} */
+                  action: 'resubmit';
+                  matched: number;
+                  plan: {
+                    /** @description ended: each submitted again */
+                    resubmitted: number;
+                    /** @description not ended yet: refused */
+                    skipped: number;
+                  };
+                  /** @description The newest 20 matching jobs */
+                  sample: {
+                    job_id: string;
+                    job_name: string;
+                    /** @enum {string} */
+                    state:
+                      | 'submitted'
+                      | 'pending'
+                      | 'runnable'
+                      | 'starting'
+                      | 'running'
+                      | 'cancelling'
+                      | 'cancelled'
+                      | 'timeout'
+                      | 'completed'
+                      | 'failed'
+                      | 'error';
+                  }[];
+                };
           };
         };
       };
@@ -4174,6 +4377,118 @@ export interface operations {
       };
       /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
       414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listFailureGroups: {
+    parameters: {
+      query?: {
+        state?: (
+          | 'submitted'
+          | 'pending'
+          | 'runnable'
+          | 'starting'
+          | 'running'
+          | 'cancelling'
+          | 'cancelled'
+          | 'timeout'
+          | 'completed'
+          | 'failed'
+          | 'error'
+        )[];
+        queue?: string;
+        name?: string;
+        /** @description These jobs (at most 200 ids, repeated or comma-separated): a failure group's jobs */
+        id?: string[];
+        created_after?: string;
+        created_before?: string;
+        /** @description Jobs that ended (reached a final state) after this time */
+        ended_after?: string;
+        /** @description Jobs that ended before this time */
+        ended_before?: string;
+        /** @description Jobs with every one of these labels: key=value, or key for any value; repeated for several */
+        label?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Largest group first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: {
+              /** @description Unsuccessful jobs grouped, newest first */
+              examined: number;
+              /** @description Whether the filter matches more unsuccessful jobs than the newest 200 grouped */
+              more: boolean;
+              /** @description Largest first */
+              groups: {
+                count: number;
+                /** @enum {string} */
+                state: 'failed' | 'timeout' | 'error';
+                exit_code: number | null;
+                /** @description A failed job’s last line of output (stderr’s if it printed any), or the system note of a timeout or error; null when there is none */
+                cause: string | null;
+                /** @enum {string} */
+                cause_from: 'output' | 'note';
+                newest: {
+                  job_id: string;
+                  job_name: string;
+                  /** Format: date-time */
+                  ended_at: string | null;
+                };
+                /** @description The list’s filters that select exactly this group’s jobs (the filter asked, with their ids): for GET /jobs or a bulk action */
+                filter: {
+                  [key: string]: unknown;
+                };
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -47,6 +47,8 @@ import type { ServiceMetrics } from '../observability/metrics';
 import type { DiskFullWatch } from '../store/disk-full';
 import { auditRoutes } from './routes/audit';
 import { bulkActionRoutes } from './routes/bulk-actions';
+import { resubmitRoutes } from './routes/resubmit';
+import { failureRoutes } from './routes/failures';
 import { metaRoutes, type ReadinessCheck } from './routes/meta';
 import { trendRoutes } from './routes/trends';
 import { viewRoutes } from './routes/views';
@@ -202,6 +204,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       });
       viewRoutes(client, options.views);
       bulkActionRoutes(client, options.bulk);
+      resubmitRoutes(client, options.service);
+      failureRoutes(client, options.reads);
       webhookRoutes(client, options.extensions.webhooks);
       trendRoutes(client, options.trends);
       keyRoutes(client, options.keys);

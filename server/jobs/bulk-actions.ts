@@ -1,6 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { v7 as timeOrderedUuid } from 'uuid';
-import { BULK_LIMITS, cancelEffect, type JobState } from '../../contract';
+import {
+  BULK_LIMITS,
+  RESUBMIT_LABELS,
+  cancelEffect,
+  isFinalState,
+  type BulkActionKind,
+  type JobState,
+} from '../../contract';
 import { JobRequestError, conflict, invalid } from './errors';
 import type { BulkActionRecord, BulkResultRecord, Job } from './model';
 import type { JobFilter } from './list-filter';
@@ -38,15 +45,28 @@ export function cancelPlanOf(byState: Map<JobState, number>) {
   return plan;
 }
 
+/** What submitting jobs again does to them by their state, summed: only an ended job is. */
+export function resubmitPlanOf(byState: Map<JobState, number>) {
+  const plan = { resubmitted: 0, skipped: 0 };
+  for (const [state, count] of byState) {
+    if (isFinalState(state)) plan.resubmitted += count;
+    else plan.skipped += count;
+  }
+  return plan;
+}
+
 export const notFoundBulkAction = (id: string) =>
   new JobRequestError('not-found', `id: no bulk action "${id}" in this project`);
 
 /**
- * Cancels every job a filter matches, in the service, in batches: each batch's results and the
- * cursor after it are stored in one transaction, so a restart (or another instance, once the
- * lease runs out) carries the action on from the last batch recorded. A job reached twice is
- * cancelled twice, which Cancel Job makes harmless. Jobs submitted after the start are newer
- * than the cursor's start and left alone; a job is cancelled if it still matches at its turn.
+ * Cancels, or submits again, every job a filter matches, in the service, in batches: each
+ * batch's results and the cursor after it are stored in one transaction, so a restart (or
+ * another instance, once the lease runs out) carries the action on from the last batch recorded.
+ * A job reached twice is cancelled twice, which Cancel Job makes harmless; a batch carried on
+ * after its holder stopped half-way submits again only the jobs that no job of this action names
+ * as its source yet (its labels), so none is submitted twice. Jobs submitted after the start
+ * (those it submitted among them) are newer than the cursor's start and left alone; a job is
+ * acted on if it still matches at its turn.
  */
 export class BulkActions {
   private working: Promise<void> | undefined;
@@ -59,6 +79,13 @@ export class BulkActions {
       store: JobStore;
       actions: BulkActionStore;
       cancel: (project: string, id: string, by: string) => Promise<void>;
+      /** Submits the job again (its secrets kept), with these labels added; the new job's id. */
+      resubmit: (
+        project: string,
+        id: string,
+        by: string,
+        labels: Record<string, string>,
+      ) => Promise<string>;
       logger: Logger;
       /** This instance: the holder of the actions it carries. */
       owner: string;
@@ -86,6 +113,7 @@ export class BulkActions {
     project: string,
     createdBy: string,
     filter: Omit<JobFilter, 'project'>,
+    kind: BulkActionKind,
   ): Promise<BulkActionRecord> {
     const { matched, sample } = await this.plan(project, filter);
     const newest = sample[0];
@@ -93,7 +121,7 @@ export class BulkActions {
     const action: BulkActionRecord = {
       id: timeOrderedUuid(),
       project,
-      action: 'cancel',
+      action: kind,
       filter,
       state: 'running',
       matched,
@@ -192,7 +220,7 @@ export class BulkActions {
   private async carryOn(action: BulkActionRecord): Promise<void> {
     const { store, actions, owner, leaseMs } = this.deps;
     const pending = await actions.pendingResults(action.id);
-    if (pending.length > 0 && !(await this.runBatch(action, pending, false))) return;
+    if (pending.length > 0 && !(await this.runBatch(action, pending, false, true))) return;
     let cursorSeq = action.cursorSeq;
     for (;;) {
       if (this.stopping) return;
@@ -222,6 +250,7 @@ export class BulkActions {
     action: BulkActionRecord,
     batch: readonly BulkResultRecord[],
     last: boolean,
+    carriedOn = false,
   ): Promise<boolean> {
     const { actions, owner, leaseMs, logger } = this.deps;
     const results: BulkResultRecord[] = [];
@@ -243,7 +272,9 @@ export class BulkActions {
       if (this.stopping) return false;
       const begin = performance.now();
       const some = batch.slice(i, i + CANCELS_AT_ONCE);
-      results.push(...(await Promise.all(some.map((job) => this.cancelOne(action, job)))));
+      results.push(
+        ...(await Promise.all(some.map((job) => this.actOnOne(action, job, carriedOn)))),
+      );
       const state = await actions.heartbeat({
         id: action.id,
         owner,
@@ -258,26 +289,55 @@ export class BulkActions {
     return finish(last);
   }
 
-  /** Cancel Job's answer for one job; a failure worth another try is thrown. */
-  private async cancelOne(
+  /**
+   * The action's answer for one job, on behalf of whoever started it; a failure worth another
+   * try is thrown. `carriedOn`: the batch may have been half done by an earlier holder.
+   */
+  private async actOnOne(
     action: BulkActionRecord,
     job: BulkResultRecord,
+    carriedOn: boolean,
   ): Promise<BulkResultRecord> {
     try {
-      // Cancelled on behalf of whoever started the action.
-      await this.deps.cancel(action.project, job.jobId, action.createdBy);
-      return { ...job, result: 'accepted', message: null };
+      if (action.action === 'cancel') {
+        await this.deps.cancel(action.project, job.jobId, action.createdBy);
+        return { ...job, result: 'accepted', message: null };
+      }
+      const labels = { [RESUBMIT_LABELS.bulkAction]: action.id };
+      const done = carriedOn ? await this.resubmittedAs(action, job.jobId) : undefined;
+      const id =
+        done ?? (await this.deps.resubmit(action.project, job.jobId, action.createdBy, labels));
+      return { ...job, result: 'accepted', message: `submitted again as ${id}` };
     } catch (error) {
-      if (error instanceof JobRequestError && REFUSALS.has(error.kind)) {
+      if (error instanceof JobRequestError && REFUSALS[action.action].has(error.kind)) {
         return { ...job, result: 'refused', message: error.message };
       }
       throw error;
     }
   }
+
+  /** The job this action already submitted again from `sourceId`, if any. */
+  private async resubmittedAs(action: BulkActionRecord, sourceId: string) {
+    const [made] = await this.deps.store.listJobs({
+      project: action.project,
+      labels: [
+        { key: RESUBMIT_LABELS.bulkAction, value: action.id },
+        { key: RESUBMIT_LABELS.source, value: sourceId },
+      ],
+      limit: 1,
+    });
+    return made?.id;
+  }
 }
 
-/** The answers that are the job's, not the moment's: it ended, or it is gone. */
-const REFUSALS = new Set<JobRequestError['kind']>(['conflict', 'not-found']);
+/**
+ * The answers that are the job's, not the moment's: it ended (or, to submit again, has not), it
+ * is gone, or (submitting again) the job with its changes is no valid submission any more.
+ */
+const REFUSALS: Record<BulkActionKind, ReadonlySet<JobRequestError['kind']>> = {
+  cancel: new Set(['conflict', 'not-found']),
+  resubmit: new Set(['conflict', 'not-found', 'invalid']),
+};
 
 const pendingResult = (job: Job): BulkResultRecord => ({
   jobSeq: job.seq,

@@ -1,7 +1,7 @@
 import { admitArray, type ArrayAdmissionParts } from './array-admission';
 import { cancelMove } from './cancellation';
 import { failpoint } from './failpoints';
-import type { SubmitJobRequest } from '../../contract';
+import type { ResubmitJobRequest, SubmitJobRequest } from '../../contract';
 import type { Catalog } from './catalog';
 import { dependencyTargets, judgeDependencies } from './dependencies';
 import type { Dispatcher } from './dispatcher';
@@ -11,6 +11,7 @@ import type { JobStore, SecretBox } from './ports';
 import { visibleJob, type JobReadModel } from './read-model';
 import type { Runner } from './runner';
 import { ContendedError, type JobStateMachine } from './state-machine';
+import { resubmissionOf } from './resubmission';
 import { planJob } from './submission';
 import { replayOf, requestDigest } from './idempotency';
 
@@ -115,6 +116,22 @@ export class JobService {
         `name: "${job.name}" is already held by job ${result.nameHeldBy} in queue ${job.queue}, which has not finished`,
       );
     }
+  }
+
+  /**
+   * A new job from what a finished one ran, its sensitive values copied in the service
+   * (resubmission.ts). `extraLabels`: what a bulk resubmit marks its jobs with.
+   */
+  async resubmit(
+    project: string,
+    sourceId: string,
+    changes: ResubmitJobRequest,
+    by: string,
+    extraLabels?: Record<string, string>,
+  ): Promise<{ id: string; keptSecrets: string[] }> {
+    const source = await visibleJob(this.store, project, sourceId);
+    const { payload, keptSecrets } = resubmissionOf(source, changes, this.secrets, extraLabels);
+    return { id: (await this.submit(project, payload, by)).id, keptSecrets };
   }
 
   /**

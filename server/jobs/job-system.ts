@@ -222,6 +222,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     store,
     actions: ports.bulkActions,
     cancel: (project, id, by) => service.cancel(project, id, by),
+    resubmit: async (project, id, by, labels) =>
+      (await service.resubmit(project, id, {}, by, labels)).id,
     logger,
     owner,
     // As long as another instance waits before it takes over a silent one's jobs.

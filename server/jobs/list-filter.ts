@@ -8,6 +8,8 @@ export interface JobListFilter {
   namePrefix?: string;
   /** Jobs whose id ends with these hex digits (6 to 12, lower case): the console's short id. */
   idSuffix?: string;
+  /** These jobs (ids in lower case), at most MAX_FILTER_IDS: a failure group's. */
+  ids?: readonly string[];
   createdAfter?: number;
   createdBefore?: number;
   /** Jobs that reached a final state in this range (finished_at). */

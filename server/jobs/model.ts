@@ -1,4 +1,5 @@
 import type {
+  BulkActionKind,
   DependencyType,
   JobState,
   Labels,
@@ -325,7 +326,7 @@ export type BulkResult = 'pending' | 'accepted' | 'refused';
 export interface BulkActionRecord {
   id: string;
   project: string;
-  action: 'cancel';
+  action: BulkActionKind;
   /** The filter, its project aside. */
   filter: Omit<JobFilter, 'project'>;
   state: BulkActionState;

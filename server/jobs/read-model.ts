@@ -18,7 +18,8 @@ import {
   type QueueStateCount,
   type Transition,
 } from './model';
-import type { JobListFilter } from './list-filter';
+import { failureGroups, type FailureGroupsOf } from './failure-groups';
+import type { JobFilter, JobListFilter } from './list-filter';
 import { notes } from './notes';
 import type { ArrayChildrenPage, ArrayCounts, ChangesAfterParams, JobStore } from './ports';
 import type { LiveQueue, QueueControls } from './queue-controls';
@@ -143,6 +144,11 @@ export class JobReadModel {
 
   async detail(project: string, id: string): Promise<Job> {
     return this.describe(await visibleJob(this.store, project, id));
+  }
+
+  /** The newest unsuccessful jobs of a filter, grouped by cause (failure-groups.ts). */
+  failures(filter: JobFilter): Promise<FailureGroupsOf> {
+    return failureGroups(this.store, filter);
   }
 
   async list(filter: JobListFilter): Promise<Job[]> {

@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import {
   bulkActionSchema,
   bulkActionsSchema,
-  bulkDryRunSchema,
+  bulkCancelDryRunSchema,
   errorBodySchema,
   successEnvelope,
   type BulkAction,
@@ -24,7 +24,7 @@ export const bulkCancelPlanQuery = (filter: BulkFilter) =>
       (
         await requestOperation(
           bulkActionOperations.startBulkAction,
-          successEnvelope(bulkDryRunSchema),
+          successEnvelope(bulkCancelDryRunSchema),
           {
             body: {
               action: 'cancel',

@@ -33,6 +33,8 @@ export interface Capabilities {
   views: boolean;
   /** Cancel every job a filter matches, in the service; only from the OpenAPI document. */
   bulk: boolean;
+  /** A finished job submitted again by the service, its secrets kept there; from the OpenAPI document. */
+  resubmit: boolean;
   /** Webhooks and their delivery log; only from the OpenAPI document. */
   webhooks: boolean;
   /** Jobs ended per hour and day and their waiting and run times; from the OpenAPI document. */

@@ -7,6 +7,7 @@ import {
   jobLogsSchema,
   jobRecordSchema,
   jobTransitionsSchema,
+  resubmitJobResultSchema,
   submitJobResultSchema,
   successEnvelope,
   type ArrayAnswer,
@@ -41,6 +42,16 @@ export async function submitJob(
       body: payload,
       ...(idempotencyKey !== undefined && { headers: { 'Idempotency-Key': idempotencyKey } }),
     },
+  );
+  return body.data.id;
+}
+
+/** Submits a finished job again in the service, its sensitive values kept there (extension). */
+export async function resubmitJob(id: string): Promise<string> {
+  const body = await requestOperation(
+    jobOperations.resubmitJob,
+    successEnvelope(resubmitJobResultSchema),
+    onJob(id),
   );
   return body.data.id;
 }

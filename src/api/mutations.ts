@@ -5,7 +5,7 @@ import type { CancelTarget } from '../lib/bulk-cancel-plan';
 import { mapWithConcurrency } from '../lib/concurrency';
 import { markCancelRequested, rememberSubmission } from '../lib/history';
 import { isApiError } from './client';
-import { cancelJob, submitJob } from './jobs';
+import { cancelJob, resubmitJob, submitJob } from './jobs';
 import { jobKeys, queueKeys } from './keys';
 import { SubmitKeys } from './submit-keys';
 
@@ -36,6 +36,15 @@ export function useSubmitJob() {
           void queryClient.invalidateQueries({ queryKey: jobKeys.dependenciesOf(job_id) });
       }
     },
+  });
+}
+
+/** A finished job submitted again by the service, its secrets kept there: the new job's id. */
+export function useResubmitJob() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => resubmitJob(id),
+    onSuccess: () => invalidateAfterChange(queryClient, []),
   });
 }
 

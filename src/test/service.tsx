@@ -30,6 +30,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     endedFilter: true,
     views: true,
     bulk: true,
+    resubmit: true,
     webhooks: true,
     trends: true,
     audit: true,

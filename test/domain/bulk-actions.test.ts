@@ -31,6 +31,14 @@ async function untilFinished(id: string, timeoutMs = 45_000) {
   }
 }
 
+/** The jobs a bulk resubmit made, by their label. */
+const madeBy = (actionId: string) =>
+  domain.system.reads.list({
+    project: 't',
+    labels: [{ key: 'jobdeck/bulk-action', value: actionId }],
+    limit: 2 * JOBS,
+  });
+
 /** Every result the action recorded, newest job first. */
 async function resultsOf(id: string) {
   const all = [];
@@ -47,7 +55,7 @@ describe('bulk actions across instances', () => {
       const ids = await waitingJobs('crash');
       const other = await domain.join('host-b');
       const filter = { labels: [{ key: 'batch', value: 'crash' }] };
-      const action = await domain.system.bulk.start('t', 'key-1', filter);
+      const action = await domain.system.bulk.start('t', 'key-1', filter, 'cancel');
       await new Promise((r) => setTimeout(r, 50));
       await domain.system.crash();
       const left = (await domain.bulkActions.get(action.id))!;
@@ -64,15 +72,55 @@ describe('bulk actions across instances', () => {
   );
 
   it(
+    'resubmit: an instance killed mid-action leaves it to another, and each job is submitted again once',
+    SLOW,
+    async () => {
+      domain = await startDomain(new FakeRuntime());
+      const ids = await waitingJobs('again');
+      for (let i = 0; i < ids.length; i += 50) {
+        await Promise.all(
+          ids.slice(i, i + 50).map((id) => domain.system.service.cancel('t', id, 'k')),
+        );
+      }
+      await domain.join('host-b');
+      const filter = { states: ['cancelled' as const], labels: [{ key: 'batch', value: 'again' }] };
+      const action = await domain.system.bulk.start('t', 'key-1', filter, 'resubmit');
+      // Killed once it has submitted some of its first batch, not all of it.
+      while ((await madeBy(action.id)).length < 20) await new Promise((r) => setTimeout(r, 5));
+      await domain.system.crash();
+      expect((await domain.bulkActions.get(action.id))!.processed).toBeLessThan(JOBS);
+
+      const done = await untilFinished(action.id);
+      expect(done).toMatchObject({ state: 'done', processed: JOBS, accepted: JOBS, refused: 0 });
+      const made = await madeBy(action.id);
+      const sources = made.map((job) => job.labels['jobdeck/resubmitted-from']);
+      expect(sources.sort()).toEqual([...ids].sort());
+      expect(made.every((job) => job.state === 'runnable' && job.labels.batch === 'again')).toBe(
+        true,
+      );
+      const results = await resultsOf(action.id);
+      const madeIds = new Set(made.map((job) => job.id));
+      for (const result of results) {
+        expect(madeIds.has(result.message!.replace('submitted again as ', ''))).toBe(true);
+      }
+    },
+  );
+
+  it(
     'two instances kicking at once: one carries it, and no job has two results',
     SLOW,
     async () => {
       domain = await startDomain(new FakeRuntime());
       const ids = await waitingJobs('both');
       const other = await domain.join('host-b');
-      const action = await domain.system.bulk.start('t', 'key-1', {
-        labels: [{ key: 'batch', value: 'both' }],
-      });
+      const action = await domain.system.bulk.start(
+        't',
+        'key-1',
+        {
+          labels: [{ key: 'batch', value: 'both' }],
+        },
+        'cancel',
+      );
       other.bulk.kick();
       const done = await untilFinished(action.id);
       expect(done).toMatchObject({ state: 'done', processed: JOBS, accepted: JOBS });
@@ -87,10 +135,15 @@ describe('bulk actions across instances', () => {
     async () => {
       domain = await startDomain(new FakeRuntime());
       const ids = await waitingJobs('moving');
-      const action = await domain.system.bulk.start('t', 'key-1', {
-        states: ['runnable'],
-        labels: [{ key: 'batch', value: 'moving' }],
-      });
+      const action = await domain.system.bulk.start(
+        't',
+        'key-1',
+        {
+          states: ['runnable'],
+          labels: [{ key: 'batch', value: 'moving' }],
+        },
+        'cancel',
+      );
       const later = await domain.submit({ labels: { batch: 'moving' } });
       // The oldest job starts before its turn (the action goes newest first): it matches no more.
       await domain.system.controls.change('t', 't::default', { paused: false, maxRunning: 1 }, 'k');
@@ -109,9 +162,14 @@ describe('bulk actions across instances', () => {
     async () => {
       domain = await startDomain(new FakeRuntime());
       await waitingJobs('stopped');
-      const action = await domain.system.bulk.start('t', 'key-1', {
-        labels: [{ key: 'batch', value: 'stopped' }],
-      });
+      const action = await domain.system.bulk.start(
+        't',
+        'key-1',
+        {
+          labels: [{ key: 'batch', value: 'stopped' }],
+        },
+        'cancel',
+      );
       expect((await domain.system.bulk.stopAction('t', action.id)).state).toBe('stopped');
       // The batch in hand when the stop came is recorded a moment later: wait until it holds.
       let processed = -1;

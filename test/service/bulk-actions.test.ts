@@ -156,7 +156,7 @@ describe('bulk cancel over a filter', () => {
 
   it('refuses a bad request, naming the field, and changes nothing', async () => {
     const refusals: [unknown, string][] = [
-      [{ action: 'delete', filter: {} }, 'action: must be "cancel"'],
+      [{ action: 'delete', filter: {} }, 'action: must be "cancel" or "resubmit"'],
       [{ action: 'cancel' }, 'filter: must be an object of the list’s filters'],
       [{ action: 'cancel', filter: { state: ['nope'] } }, 'filter.state[0]:'],
       [{ action: 'cancel', filter: { limit: 5 } }, 'filter.limit: is not a field of this payload'],

@@ -81,18 +81,27 @@ describe('the jobdeck client command line', () => {
     const shown = await jobdeck(['get', id]);
     expect(shown.stdout).toMatch(/env TOKEN\s+\(sensitive\)/);
     expect((await jobdeck(['get', id, '--output', 'json'])).status).toBe(0);
-    // Retried, the secret must be given again or left out: never sent empty.
-    const refused = await jobdeck(['retry', id]);
-    expect(refused.status).toBe(2);
-    expect(refused.stderr).toBe(
-      'jobdeck: retry: TOKEN is sensitive and cannot be read back: give it again with --secret NAME, or leave it out with --drop-secret NAME\n',
-    );
-    const retried = await jobdeck(['retry', id, '--secret', 'TOKEN', '--wait'], {
-      stdin: `${SECRET}\n`,
-    });
-    expect(retried.status).toBe(0);
+    // Retried, the service keeps the secret: nothing to type, and the job gets the same value.
+    const retried = await jobdeck(['retry', id, '--wait']);
+    expect(retried.status, retried.stderr).toBe(0);
     const again = retried.stdout.trim();
     expect((await jobdeck(['logs', again])).stdout).toBe('token=[TOKEN redacted]\n');
+    // --secret still replaces it, --drop-secret leaves it out; a name the job lacks is refused.
+    const replaced = await jobdeck(['retry', id, '--secret', 'TOKEN', '--wait'], {
+      stdin: 'another-value\n',
+    });
+    expect(replaced.status, replaced.stderr).toBe(0);
+    expect((await jobdeck(['logs', replaced.stdout.trim()])).stdout).toBe(
+      'token=[TOKEN redacted]\n',
+    );
+    const dropped = await jobdeck(['retry', id, '--drop-secret', 'TOKEN', '--wait']);
+    expect(dropped.status, dropped.stderr).toBe(0);
+    expect((await jobdeck(['logs', dropped.stdout.trim()])).stdout).toBe('token=\n');
+    const unknown = await jobdeck(['retry', id, '--drop-secret', 'NOPE']);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toBe(
+      `jobdeck: drop_env[0]: job ${id} has no variable "NOPE" (HTTP 400)\n`,
+    );
     const emptySecret = await jobdeck(['submit', 't::sh:1', 't::default', '--secret', 'TOKEN']);
     expect(emptySecret.status).toBe(2);
     expect(emptySecret.stderr).toMatch(/^jobdeck: --secret TOKEN: no value on stdin/);

@@ -23,8 +23,19 @@ export async function submitAndReport(
   const { data } = await unwrap(
     createJobdeckClient(connection).POST('/v1/client/job', { body, params }),
   );
-  process.stdout.write(`${data.id}\n`);
-  if (wait) context.exit(await watchJob(connection, data.id));
+  await reportSubmitted(context, connection, data.id, wait);
+}
+
+/** Prints a new job's id alone on stdout; with `wait`, follows it and exits with its status. */
+export async function reportSubmitted(
+  context: VerbContext,
+  connection: ReturnType<VerbContext['connection']>,
+  id: string,
+  wait: boolean | undefined,
+): Promise<void> {
+  process.stdout.write(`${id}
+`);
+  if (wait) context.exit(await watchJob(connection, id));
 }
 
 export function addSubmit(program: Command, context: VerbContext): void {

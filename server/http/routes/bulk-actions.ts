@@ -4,11 +4,17 @@ import {
   BULK_RESULT_COLUMNS,
   bulkActionRequestSchema,
   type BulkAction,
+  type BulkActionKind,
   type BulkDryRun,
   bulkActionOperations,
 } from '../../../contract';
 import { operationRoute } from '../operation-route';
-import { cancelPlanOf, type BulkActions, type BulkPlan } from '../../jobs/bulk-actions';
+import {
+  cancelPlanOf,
+  resubmitPlanOf,
+  type BulkActions,
+  type BulkPlan,
+} from '../../jobs/bulk-actions';
 import type { BulkActionRecord, BulkResultRecord } from '../../jobs/model';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
@@ -31,13 +37,16 @@ const toBulkAction = (action: BulkActionRecord): BulkAction => ({
   finished_at: action.finishedAt === null ? null : isoOf(action.finishedAt),
 });
 
-const toDryRun = ({ matched, byState, sample }: BulkPlan): BulkDryRun => ({
-  dry_run: true,
-  action: 'cancel',
-  matched,
-  plan: cancelPlanOf(byState),
-  sample: sample.map((job) => ({ job_id: job.id, job_name: job.name, state: job.state })),
-});
+function toDryRun(kind: BulkActionKind, { matched, byState, sample }: BulkPlan): BulkDryRun {
+  const common = {
+    dry_run: true as const,
+    matched,
+    sample: sample.map((job) => ({ job_id: job.id, job_name: job.name, state: job.state })),
+  };
+  return kind === 'cancel'
+    ? { ...common, action: kind, plan: cancelPlanOf(byState) }
+    : { ...common, action: kind, plan: resubmitPlanOf(byState) };
+}
 
 /**
  * RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. A field that
@@ -59,14 +68,16 @@ async function* csvOf(pages: AsyncIterable<BulkResultRecord[]>) {
   }
 }
 
-/** Extension: actions on every job a filter matches (the console's "select all matching"). */
+/** Extension: actions on every job a filter matches (the console's "select all matching", "Retry all"). */
 export function bulkActionRoutes(app: FastifyInstance, bulk: BulkActions): void {
   operationRoute(app, bulkActionOperations.startBulkAction, async (request, reply) => {
     const body = parseBodyOrThrow(bulkActionRequestSchema, request.body);
     const { project, actor } = principalOf(request);
     const filter = jobFilterOf(body.filter);
-    if (body.dry_run) return { ok: true, data: toDryRun(await bulk.plan(project, filter)) };
-    const action = await bulk.start(project, actor, filter);
+    if (body.dry_run) {
+      return { ok: true, data: toDryRun(body.action, await bulk.plan(project, filter)) };
+    }
+    const action = await bulk.start(project, actor, filter, body.action);
     audit(request, 'bulk.start', action.id, {
       action: action.action,
       filter: filterFieldsOf(action.filter),

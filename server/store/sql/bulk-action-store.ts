@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { JobState } from '../../../contract';
+import type { BulkActionKind, JobState } from '../../../contract';
 import type {
   BulkActionRecord,
   BulkActionState,
@@ -19,7 +19,7 @@ import type { BulkActionResultsTable, BulkActionsTable, Database } from '../sche
 const toRecord = (row: Selectable<BulkActionsTable>): BulkActionRecord => ({
   id: row.id,
   project: row.project,
-  action: 'cancel',
+  action: row.action as BulkActionKind,
   filter: JSON.parse(row.filter_json) as BulkActionRecord['filter'],
   state: row.state as BulkActionState,
   matched: Number(row.matched),

@@ -2,7 +2,7 @@ import { Button, Loader, Modal, Progress, Stack, Table, Text } from '@mantine/co
 import { DialogFooter } from '../../components/DialogFooter';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { BulkAction, BulkCancelPlan, BulkDryRun, BulkFilter } from '../../../contract';
+import type { BulkAction, BulkCancelDryRun, BulkCancelPlan, BulkFilter } from '../../../contract';
 import {
   bulkActionQuery,
   bulkCancelPlanQuery,
@@ -26,7 +26,7 @@ const PLAN_ROWS: [keyof BulkCancelPlan, string][] = [
 const NAMED = 5;
 
 /** What the service would do to every matching job, and the newest of them by name. */
-function PlanSummary({ dryRun, filter }: { dryRun: BulkDryRun; filter: BulkFilter }) {
+function PlanSummary({ dryRun, filter }: { dryRun: BulkCancelDryRun; filter: BulkFilter }) {
   const more = dryRun.matched - Math.min(NAMED, dryRun.sample.length);
   return (
     <Stack gap="sm">

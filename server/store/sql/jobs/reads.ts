@@ -123,6 +123,7 @@ export class JobReads implements Reads, JobCounts {
       !queue &&
       !namePrefix &&
       !idSuffix &&
+      !filter.ids &&
       !createdAfter &&
       !createdBefore &&
       !ended;
@@ -193,6 +194,7 @@ export class JobReads implements Reads, JobCounts {
       !labels?.length &&
       !namePrefix &&
       !idSuffix &&
+      !filter.ids &&
       !timed;
     const [window, manyNamed, sortFew] = await Promise.all([
       timed ? seqWindow(this.tables.db, project, createdAfter, createdBefore) : {},
@@ -201,10 +203,10 @@ export class JobReads implements Reads, JobCounts {
         ? this.hasMore({ project, states }, FEW_IN_STATES).then((many) => !many)
         : false,
     ]);
-    // An id's end matches a handful of jobs at most: read from its index and sorted.
+    // An id's end, or ids, match a handful of jobs at most: read from their index and sorted.
     return {
       ...this.matching(filter, { window, walkNames: manyNamed }),
-      sortFew: sortFew || idSuffix !== undefined,
+      sortFew: sortFew || idSuffix !== undefined || filter.ids !== undefined,
     };
   }
 
@@ -262,6 +264,7 @@ export class JobReads implements Reads, JobCounts {
         query = query.where(sql<string>`substr(jobs.id, ${from})`, '=', suffix);
       }
     }
+    if (filter.ids) query = query.where('jobs.id', 'in', filter.ids);
     if (filter.createdAfter !== undefined) {
       query = query.where('jobs.created_at', '>', filter.createdAfter);
     }
