@@ -113,6 +113,14 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     Math.max(10_000, 5 * options.reconcileIntervalMs),
   );
   const logs = new JobLogs(runtime, store, secrets, options.output);
+  const membership = new Membership(
+    instances,
+    store,
+    options.identity,
+    options.instanceTimeoutMs,
+    options.isLocalProcessAlive,
+    logger,
+  );
   const runner = new Runner({
     runtime,
     machine,
@@ -126,6 +134,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       defaults: options.defaults,
       owner,
       launchNoticedAfterMs: options.launchNoticedAfterMs ?? LAUNCH_NOTICED_AFTER_MS,
+      ownershipInDoubt: () => membership.ownershipInDoubt(),
     },
   });
   const locks = new KeyedSerial();
@@ -155,14 +164,6 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     dispatch: () => dispatcher.kick(),
     logger,
   });
-  const membership = new Membership(
-    instances,
-    store,
-    options.identity,
-    options.instanceTimeoutMs,
-    options.isLocalProcessAlive,
-    logger,
-  );
   const reconciler = new Reconciler({
     runtime,
     store,

@@ -2,7 +2,7 @@ import { SLOT_STATES, isFinalState } from '../../contract';
 import type { EngineHealth } from './engine-health';
 import type { JobLogs } from './job-logs';
 import { JobSecrets } from './job-secrets';
-import type { Job } from './model';
+import { JobLostError, type Job } from './model';
 import { notes } from './notes';
 import { deadlineOf, outcomeOf } from './outcome';
 import {
@@ -32,6 +32,8 @@ export interface RunnerOptions {
   owner: string;
   /** How long a launch may be with the engine before the reconciler settles its job anyway. */
   launchNoticedAfterMs: number;
+  /** Whether other instances may have taken this one's jobs over (Membership.ownershipInDoubt). */
+  ownershipInDoubt: () => boolean;
 }
 
 // A stop that has not ended the container this long after its grace period is asked again.
@@ -125,7 +127,51 @@ export class Runner {
   settle(jobId: string, observed?: Workload | null, takenOver = false): Promise<void> {
     return this.serial
       .run(jobId, () => this.settleNow(jobId, observed, takenOver))
-      .catch((error: unknown) => this.engineTrouble(error, jobId));
+      .catch((error: unknown) =>
+        error instanceof JobLostError
+          ? this.leave(jobId, error.ownedBy)
+          : this.engineTrouble(error, jobId),
+      );
+  }
+
+  /**
+   * This instance lost the job to another (taken for lost while it was alive, then taken over):
+   * it stops acting on it at once and for good, and leaves its workload running for the new owner
+   * to adopt. A wait on the workload may still be open; it ends in a settle that finds the job
+   * not this instance's and does nothing.
+   */
+  private leave(jobId: string, ownedBy: string | null): void {
+    this.launching.delete(jobId);
+    this.followed.delete(jobId);
+    this.stopsIssued.delete(jobId);
+    this.logger.warn(
+      { jobId, ownedBy },
+      'this instance lost a job to another (taken over while it was late); leaving it, and its container, to that one',
+    );
+  }
+
+  /** Whether this process is launching, following or stopping the job. */
+  private actsOn(jobId: string): boolean {
+    return this.launching.has(jobId) || this.followed.has(jobId) || this.stopsIssued.has(jobId);
+  }
+
+  /**
+   * Before a launch while this instance may have been taken for lost: whether the store still
+   * says the job is this instance's, under the epoch it was claimed (or read) with. A launch
+   * past this check is fenced by the engine (only the launch that made a container starts it).
+   */
+  private async stillHolds(job: Job): Promise<boolean> {
+    if (!this.options.ownershipInDoubt()) return true;
+    const now = await this.store.getJob(job.id);
+    if (
+      now?.owner === this.options.owner &&
+      now.ownerEpoch === job.ownerEpoch &&
+      SLOT_STATES.includes(now.state)
+    ) {
+      return true;
+    }
+    this.leave(job.id, now?.owner ?? null);
+    return false;
   }
 
   private track(work: Promise<void>): void {
@@ -145,6 +191,7 @@ export class Runner {
       secrets = new JobSecrets(job, this.secrets);
       // In the job's queue: the settle that ended the earlier attempt may still be removing it.
       if (job.attempt > 1) await this.serial.run(job.id, () => this.removeEarlierAttempt(job));
+      if (!(await this.stillHolds(job))) return;
       workload = await this.runtime.launch({
         jobId: job.id,
         attempt: job.attempt,
@@ -183,7 +230,12 @@ export class Runner {
   ): Promise<void> {
     if (this.stopped) return;
     const { machine, health, logger } = this;
-    await afterLaunchFailure({ machine, health, logger }, jobId, error, secrets);
+    await afterLaunchFailure({ machine, health, logger }, jobId, error, secrets).catch(
+      (failure: unknown) => {
+        if (!(failure instanceof JobLostError)) throw failure;
+        this.leave(jobId, failure.ownedBy);
+      },
+    );
   }
 
   private async settleNow(
@@ -208,7 +260,11 @@ export class Runner {
         return;
       }
       // Another live instance follows it; a cancel reaches that one through a signal.
-      if (!SLOT_STATES.includes(job.state) || job.owner !== this.options.owner) return;
+      if (job.owner !== this.options.owner) {
+        if (this.actsOn(jobId)) this.leave(jobId, job.owner);
+        return;
+      }
+      if (!SLOT_STATES.includes(job.state)) return;
       if (await this.step(job, workload, takenOver)) return;
       workload = await this.runtime.inspect(jobId); // the job moved meanwhile: look again
     }
