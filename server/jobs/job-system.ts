@@ -28,7 +28,8 @@ import type {
 import { QueueControls } from './queue-controls';
 import { Reconciler } from './reconciler';
 import { RetentionPruner, type RetentionOptions } from './retention';
-import { Runner, type ContainerDefaults } from './runner';
+import { Runner } from './runner';
+import type { ContainerDefaults } from './workload-spec';
 import { Scheduler } from './scheduler';
 import { KeyedSerial } from './serial';
 import {

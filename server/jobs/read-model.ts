@@ -21,7 +21,7 @@ import type { JobListFilter } from './list-filter';
 import { notes } from './notes';
 import type { ArrayChildrenPage, ArrayCounts, ChangesAfterParams, JobStore } from './ports';
 import type { LiveQueue, QueueControls } from './queue-controls';
-import type { ContainerDefaults } from './runner';
+import type { ContainerDefaults } from './workload-spec';
 import { estimateStart, type StartEstimate } from './start-estimate';
 import { DAY_MS, HOUR_MS, type DurationFigures } from './trends';
 

@@ -14,17 +14,12 @@ import {
   type Signals,
   type Workload,
 } from './ports';
+import { JobHolds } from './job-holds';
 import { KeyedSerial } from './serial';
+import { workloadSpecOf, type ContainerDefaults } from './workload-spec';
 import { DECIDE_ATTEMPTS, type JobStateMachine } from './state-machine';
 import { attemptEnd } from './attempts';
 import { OWNED, afterLaunchFailure, messageOf } from './launch-failure';
-
-/** Limits every job container gets unless its definition sets its own. */
-export interface ContainerDefaults {
-  cpus: number;
-  memoryBytes: number;
-  pidsLimit: number;
-}
 
 export interface RunnerOptions {
   defaults: ContainerDefaults;
@@ -62,13 +57,11 @@ export interface RunnerParts {
  */
 export class Runner {
   /**
-   * Jobs whose launch call is with the engine now, and since when: their launch settles them,
-   * unless it has been there past `launchNoticedAfterMs` (see settleNow).
+   * What this process holds of each job: its launch call with the engine now, and since when
+   * (the launch settles the job, unless it has been there past `launchNoticedAfterMs`: see
+   * settleNow), the wait on its workload, the stop asked.
    */
-  private readonly launching = new Map<string, { since: number }>();
-  /** Jobs whose end this process is waiting for (the fast path). */
-  private readonly followed = new Set<string>();
-  private readonly stopsIssued = new Map<string, number>();
+  private readonly holds: JobHolds;
   private readonly serial = new KeyedSerial();
   private stopped = false;
 
@@ -92,6 +85,12 @@ export class Runner {
     this.logger = parts.logger;
     this.logs = parts.logs;
     this.options = parts.options;
+    this.holds = new JobHolds({
+      store: parts.store,
+      owner: parts.options.owner,
+      ownershipInDoubt: parts.options.ownershipInDoubt,
+      logger: parts.logger,
+    });
     this.signals.subscribe((signal) => {
       if (signal.kind === 'job') void this.settle(signal.jobId);
     });
@@ -116,7 +115,7 @@ export class Runner {
   /** Starts a job that is in `starting`; returns at once. */
   launch(job: Job): void {
     const launch = { since: Date.now() };
-    this.launching.set(job.id, launch);
+    this.holds.launching.set(job.id, launch);
     this.track(this.launchNow(job, launch));
   }
 
@@ -129,49 +128,9 @@ export class Runner {
       .run(jobId, () => this.settleNow(jobId, observed, takenOver))
       .catch((error: unknown) =>
         error instanceof JobLostError
-          ? this.leave(jobId, error.ownedBy)
+          ? this.holds.leave(jobId, error.ownedBy)
           : this.engineTrouble(error, jobId),
       );
-  }
-
-  /**
-   * This instance lost the job to another (taken for lost while it was alive, then taken over):
-   * it stops acting on it at once and for good, and leaves its workload running for the new owner
-   * to adopt. A wait on the workload may still be open; it ends in a settle that finds the job
-   * not this instance's and does nothing.
-   */
-  private leave(jobId: string, ownedBy: string | null): void {
-    this.launching.delete(jobId);
-    this.followed.delete(jobId);
-    this.stopsIssued.delete(jobId);
-    this.logger.warn(
-      { jobId, ownedBy },
-      'this instance lost a job to another (taken over while it was late); leaving it, and its container, to that one',
-    );
-  }
-
-  /** Whether this process is launching, following or stopping the job. */
-  private actsOn(jobId: string): boolean {
-    return this.launching.has(jobId) || this.followed.has(jobId) || this.stopsIssued.has(jobId);
-  }
-
-  /**
-   * Before a launch while this instance may have been taken for lost: whether the store still
-   * says the job is this instance's, under the epoch it was claimed (or read) with. A launch
-   * past this check is fenced by the engine (only the launch that made a container starts it).
-   */
-  private async stillHolds(job: Job): Promise<boolean> {
-    if (!this.options.ownershipInDoubt()) return true;
-    const now = await this.store.getJob(job.id);
-    if (
-      now?.owner === this.options.owner &&
-      now.ownerEpoch === job.ownerEpoch &&
-      SLOT_STATES.includes(now.state)
-    ) {
-      return true;
-    }
-    this.leave(job.id, now?.owner ?? null);
-    return false;
   }
 
   private track(work: Promise<void>): void {
@@ -183,7 +142,7 @@ export class Runner {
   private async launchNow(job: Job, launch: { since: number }): Promise<void> {
     // A later launch of the job (after this one was noticed as stuck) is not this one's to end.
     const ended = () => {
-      if (this.launching.get(job.id) === launch) this.launching.delete(job.id);
+      if (this.holds.launching.get(job.id) === launch) this.holds.launching.delete(job.id);
     };
     let secrets: JobSecrets | undefined;
     let workload: Workload;
@@ -191,23 +150,8 @@ export class Runner {
       secrets = new JobSecrets(job, this.secrets);
       // In the job's queue: the settle that ended the earlier attempt may still be removing it.
       if (job.attempt > 1) await this.serial.run(job.id, () => this.removeEarlierAttempt(job));
-      if (!(await this.stillHolds(job))) return;
-      workload = await this.runtime.launch({
-        jobId: job.id,
-        attempt: job.attempt,
-        image: job.image,
-        command: job.command,
-        // Like AWS Batch's AWS_BATCH_JOB_ATTEMPT: a job that retries may want to know which try it is.
-        env: job.retry
-          ? [...secrets.engineEnv(), `JOBDECK_ATTEMPT=${job.attempt}`]
-          : secrets.engineEnv(),
-        cpus: job.cpus ?? this.options.defaults.cpus,
-        memoryBytes: job.memoryBytes ?? this.options.defaults.memoryBytes,
-        pidsLimit: this.options.defaults.pidsLimit,
-        stopGraceSeconds: job.stopGraceSeconds,
-        network: job.network,
-        runOptions: job.runOptions,
-      });
+      if (!(await this.holds.stillHeld(job))) return;
+      workload = await this.runtime.launch(workloadSpecOf(job, secrets, this.options.defaults));
     } catch (error) {
       ended();
       await this.launchFailed(job.id, error, secrets);
@@ -233,7 +177,7 @@ export class Runner {
     await afterLaunchFailure({ machine, health, logger }, jobId, error, secrets).catch(
       (failure: unknown) => {
         if (!(failure instanceof JobLostError)) throw failure;
-        this.leave(jobId, failure.ownedBy);
+        this.holds.leave(jobId, failure.ownedBy);
       },
     );
   }
@@ -261,7 +205,7 @@ export class Runner {
       }
       // Another live instance follows it; a cancel reaches that one through a signal.
       if (job.owner !== this.options.owner) {
-        if (this.actsOn(jobId)) this.leave(jobId, job.owner);
+        if (this.holds.actsOn(jobId)) this.holds.leave(jobId, job.owner);
         return;
       }
       if (!SLOT_STATES.includes(job.state)) return;
@@ -278,11 +222,11 @@ export class Runner {
    * `starting`.
    */
   private launchUnderWay(jobId: string): boolean {
-    const launch = this.launching.get(jobId);
+    const launch = this.holds.launching.get(jobId);
     if (!launch) return false;
     const waited = Date.now() - launch.since;
     if (waited < this.options.launchNoticedAfterMs) return true;
-    this.launching.delete(jobId);
+    this.holds.launching.delete(jobId);
     this.logger.warn(
       { jobId, waitedMs: waited },
       'a launch has been with the engine past its bound; settling the job from what the engine reports',
@@ -392,15 +336,15 @@ export class Runner {
       owned: true,
     });
     if (!moved) return false;
-    this.stopsIssued.delete(job.id);
+    this.holds.stopsIssued.delete(job.id);
     await this.runtime.remove(workload);
     return true;
   }
 
   /** The fast path: settles the job as soon as its workload changes (starts, ends), or at its deadline. */
   private follow(job: Job, workload: Workload): void {
-    if (this.followed.has(job.id)) return;
-    this.followed.add(job.id);
+    if (this.holds.followed.has(job.id)) return;
+    this.holds.followed.add(job.id);
     const untilDeadline = deadlineOf(job, Date.now()) - Date.now();
     const timer =
       job.state === 'running' && untilDeadline > 0
@@ -417,13 +361,13 @@ export class Runner {
       .catch((error: unknown) => this.engineTrouble(error, job.id))
       .finally(() => {
         clearTimeout(timer);
-        this.followed.delete(job.id);
+        this.holds.followed.delete(job.id);
       });
   }
 
   /** Asks the engine to stop the workload unless this process already did and is still waiting. */
   private stopOnce(job: Job, workload: Workload, killAt: number): void {
-    const issued = this.stopsIssued.get(job.id);
+    const issued = this.holds.stopsIssued.get(job.id);
     const now = Date.now();
     if (
       issued !== undefined &&
@@ -431,7 +375,7 @@ export class Runner {
     ) {
       return;
     }
-    this.stopsIssued.set(job.id, now);
+    this.holds.stopsIssued.set(job.id, now);
     const graceSeconds = Math.max(0, Math.ceil((killAt - now) / 1000));
     void this.runtime
       .stop(workload, graceSeconds)

@@ -7,7 +7,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { JobState } from '../../contract';
 import { ContainerStarts } from '../support/engine-events';
 import { createDatabase } from '../support/postgres';
-import { startService, testProjects, TEST_IMAGE, type TestService } from '../support/service';
+import {
+  printLastLines,
+  startService,
+  testProjects,
+  TEST_IMAGE,
+  type TestService,
+} from '../support/service';
 import { submit, waitForState } from '../support/jobs';
 import { budget, recordFigure } from './figures';
 
@@ -30,12 +36,7 @@ let db: pg.Client | undefined;
 
 beforeAll(() => starts.started());
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    for (const [i, service] of services.entries()) {
-      const tail = service.output().trimEnd().split('\n').slice(-40).join('\n');
-      console.error(`instance ${i} (pid ${service.pid()}), its last lines:\n${tail}`);
-    }
-  }
+  if (task.result?.state === 'fail') printLastLines(services);
   for (const service of services) await service.stop('SIGKILL');
   services = [];
   await db?.end();

@@ -1,0 +1,68 @@
+import { SLOT_STATES } from '../../contract';
+import type { Job } from './model';
+import type { JobStore, Logger } from './ports';
+
+/** What JobHolds checks ownership with. */
+export interface JobHoldsParts {
+  store: JobStore;
+  /** This instance. */
+  owner: string;
+  /** Whether other instances may have taken this one's jobs over (Membership.ownershipInDoubt). */
+  ownershipInDoubt: () => boolean;
+  logger: Logger;
+}
+
+/**
+ * What the runner holds of the jobs it acts on in this process (launches with the engine and since
+ * when, waits on workloads, stops asked), and the fencing of it: once the instance learns it lost
+ * a job (a fenced move refused, the store naming another owner) it drops all of it at once.
+ */
+export class JobHolds {
+  readonly launching = new Map<string, { since: number }>();
+  /** Jobs whose end this process is waiting for (the fast path). */
+  readonly followed = new Set<string>();
+  readonly stopsIssued = new Map<string, number>();
+
+  constructor(private readonly parts: JobHoldsParts) {}
+
+  /** Whether this process is launching, following or stopping the job. */
+  actsOn(jobId: string): boolean {
+    return this.launching.has(jobId) || this.followed.has(jobId) || this.stopsIssued.has(jobId);
+  }
+
+  /**
+   * This instance lost the job to another (taken for lost while it was alive, then taken over):
+   * it stops acting on it at once and for good, and leaves its workload running for the new owner
+   * to adopt. A wait on the workload may still be open; it ends in a settle that finds the job
+   * not this instance's and does nothing.
+   */
+  leave(jobId: string, ownedBy: string | null): void {
+    this.launching.delete(jobId);
+    this.followed.delete(jobId);
+    this.stopsIssued.delete(jobId);
+    this.parts.logger.warn(
+      { jobId, ownedBy },
+      'this instance lost a job to another (taken over while it was late); leaving it, and its container, to that one',
+    );
+  }
+
+  /**
+   * Before a launch while this instance may have been taken for lost: whether the store still
+   * says the job is this instance's, under the epoch it was claimed (or read) with; left if not.
+   * A launch past this check is fenced by the engine (only the launch that made a container
+   * starts it).
+   */
+  async stillHeld(job: Job): Promise<boolean> {
+    if (!this.parts.ownershipInDoubt()) return true;
+    const now = await this.parts.store.getJob(job.id);
+    if (
+      now?.owner === this.parts.owner &&
+      now.ownerEpoch === job.ownerEpoch &&
+      SLOT_STATES.includes(now.state)
+    ) {
+      return true;
+    }
+    this.leave(job.id, now?.owner ?? null);
+    return false;
+  }
+}
