@@ -176,3 +176,36 @@ describe('an instance is lost', () => {
     expect(await takenFrom(record({ host: 'host-b' }), [1])).toEqual([]);
   });
 });
+
+describe('an instance that was silent itself (frozen, paused, starved)', () => {
+  const now = 1_000_000;
+  const me = { id: 'me', host: 'host-a', pid: 1 };
+
+  it('doubts its ownership once its last beat is older than half the timeout, and says once that it was silent past it', async () => {
+    const warnings: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
+    const registry: InstanceRegistry = {
+      register: async () => {},
+      heartbeat: async () => {},
+      leave: async () => {},
+      forget: async () => {},
+      list: async () => [],
+    };
+    const store = { takeOver: async () => [] } as unknown as JobStore;
+    const membership = new Membership(registry, store, me, 10_000, () => true, logger);
+    expect(membership.ownershipInDoubt(now)).toBe(true); // not joined yet
+    await membership.join(now);
+    expect(membership.ownershipInDoubt(now + 5_000)).toBe(false);
+    expect(membership.ownershipInDoubt(now + 5_001)).toBe(true);
+    await membership.beat(now + 4_000);
+    expect(warnings).toEqual([]);
+    // 10,001 ms after the last beat: another instance may have taken its jobs over by now.
+    await membership.beat(now + 14_001);
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({
+      lateByMs: 10_001,
+      msg: expect.stringMatching(/silent past the instance timeout/),
+    });
+    expect(membership.ownershipInDoubt(now + 14_002)).toBe(false);
+  });
+});
