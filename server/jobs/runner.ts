@@ -144,13 +144,18 @@ export class Runner {
     const ended = () => {
       if (this.holds.launching.get(job.id) === launch) this.holds.launching.delete(job.id);
     };
+    // Apart from the engine's calls: a store that fails is no launch failure (the reconciler's).
+    const held = await this.holds.stillHeld(job).catch((error: unknown) => {
+      ended();
+      throw error;
+    });
+    if (!held) return;
     let secrets: JobSecrets | undefined;
     let workload: Workload;
     try {
       secrets = new JobSecrets(job, this.secrets);
       // In the job's queue: the settle that ended the earlier attempt may still be removing it.
       if (job.attempt > 1) await this.serial.run(job.id, () => this.removeEarlierAttempt(job));
-      if (!(await this.holds.stillHeld(job))) return;
       workload = await this.runtime.launch(workloadSpecOf(job, secrets, this.options.defaults));
     } catch (error) {
       ended();
