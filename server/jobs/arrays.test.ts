@@ -18,6 +18,7 @@ const parentIn = (state: JobState, cancelRequestedAt: number | null = null): Job
   cancelRequestedAt,
   cancelRequestedBy: null,
   owner: null,
+  ownerEpoch: 0,
   node: null,
   attempt: 1,
   notBefore: null,

@@ -120,6 +120,14 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
   );
   const logs = new JobLogs(runtime, store, secrets, options.output);
   const usage = new UsageSampler(runtime, store, logger, options.usageSampleIntervalMs);
+  const membership = new Membership(
+    instances,
+    store,
+    options.identity,
+    options.instanceTimeoutMs,
+    options.isLocalProcessAlive,
+    logger,
+  );
   const runner = new Runner({
     runtime,
     machine,
@@ -134,6 +142,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       defaults: options.defaults,
       owner,
       launchNoticedAfterMs: options.launchNoticedAfterMs ?? LAUNCH_NOTICED_AFTER_MS,
+      ownershipInDoubt: () => membership.ownershipInDoubt(),
     },
   });
   const locks = new KeyedSerial();
@@ -163,14 +172,6 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     dispatch: () => dispatcher.kick(),
     logger,
   });
-  const membership = new Membership(
-    instances,
-    store,
-    options.identity,
-    options.instanceTimeoutMs,
-    options.isLocalProcessAlive,
-    logger,
-  );
   const reconciler = new Reconciler({
     runtime,
     store,

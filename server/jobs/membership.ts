@@ -17,8 +17,16 @@ const FORGET_AFTER_MS = 24 * 3600 * 1000;
  * (the embedded default restarted after a kill: no need to wait out the timeout). The heartbeat
  * says the process is alive, nothing more: it beats on a timer of its own (Reconciler), so a pass
  * slowed by a slow engine never makes a live instance look lost.
+ *
+ * It also tells this instance when it may itself have been taken for lost: its last beat is
+ * older than half the timeout (a frozen process, a paused VM, a starved event loop). Its jobs are
+ * fenced in the store either way (every owned move carries the owner's epoch); meanwhile the
+ * runner checks with the store before it launches anything (Runner: ownershipInDoubt).
  */
 export class Membership {
+  /** When the last beat this instance recorded was taken (its own clock); undefined until joined. */
+  private lastBeatAt: number | undefined;
+
   constructor(
     private readonly registry: InstanceRegistry,
     private readonly store: JobStore,
@@ -35,13 +43,30 @@ export class Membership {
       heartbeatAt: now,
       stoppedAt: null,
     });
+    this.lastBeatAt = now;
     // Jobs claimed before owners were recorded belong to nobody alive: this instance adopts them.
     await this.store.takeOver({ from: null, to: this.self.id });
   }
 
   /** Says this instance is alive. */
   async beat(now = Date.now()): Promise<void> {
+    const lateBy = this.lastBeatAt === undefined ? 0 : now - this.lastBeatAt;
+    if (lateBy > this.timeoutMs) {
+      this.logger.warn(
+        { lateByMs: lateBy, instanceTimeoutMs: this.timeoutMs },
+        'this instance was silent past the instance timeout: others may have taken over its jobs, which it now leaves to them',
+      );
+    }
     await this.registry.heartbeat(this.self.id, now);
+    this.lastBeatAt = Math.max(this.lastBeatAt ?? now, now);
+  }
+
+  /**
+   * Whether another instance may have taken this one for lost: its last recorded beat is older
+   * than half the timeout (half: the clocks of the instances may differ a little).
+   */
+  ownershipInDoubt(now = Date.now()): boolean {
+    return this.lastBeatAt === undefined || now - this.lastBeatAt > this.timeoutMs / 2;
   }
 
   /** Takes over the jobs of every lost instance; returns the ids taken over. */

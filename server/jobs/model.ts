@@ -60,6 +60,11 @@ export interface Job extends ContainerPlan {
   submittedBy: string | null;
   /** The instance that claimed the job to run it; null until claimed. */
   owner: string | null;
+  /**
+   * The fencing token of that ownership: raised by every claim and takeover, so a move decided
+   * under an ownership since lost (even one given back later) is refused (OwnerFence).
+   */
+  ownerEpoch: number;
   /** The machine it ran on, when the engine has several and said which; set as it starts running. */
   node: string | null;
   /** The attempt it is on, from 1. */
@@ -140,7 +145,7 @@ export interface Dependent extends JobSummary {
 /** A job as submitted: what runs it (TransitionFields) and its state come later. */
 export type NewJob = Omit<
   Job,
-  'seq' | 'state' | 'systemNote' | 'updatedAt' | keyof TransitionFields
+  'seq' | 'state' | 'systemNote' | 'updatedAt' | 'ownerEpoch' | keyof TransitionFields
 >;
 
 /**
@@ -195,10 +200,32 @@ export interface StateChange {
   /** The ended job's output, kept in the same transaction, within its project's budget. */
   keptOutput?: KeptOutput;
   /**
-   * Moves the job only while this instance owns it: one that was taken over while alive (a late
-   * heartbeat) changes nothing of the jobs it lost.
+   * Moves the job only while this ownership holds: one taken over while alive (a late heartbeat)
+   * changes nothing of the jobs it lost; the store throws JobLostError then.
    */
-  heldBy?: string;
+  fence?: OwnerFence;
+  /** The instance making the move, recorded on its transition. */
+  by?: string;
+}
+
+/** An ownership as its owner knows it: the instance and the epoch of its claim or takeover. */
+export interface OwnerFence {
+  owner: string;
+  epoch: number;
+}
+
+/**
+ * A move refused because the job's owner or its epoch is no longer the fence's: the instance has
+ * lost the job to another (a takeover) and must leave it, its workload included, to that one.
+ */
+export class JobLostError extends Error {
+  constructor(
+    readonly jobId: string,
+    /** Who owns it now, as the store said. */
+    readonly ownedBy: string | null,
+  ) {
+    super(`job ${jobId} is owned by ${ownedBy ?? 'nobody'} now`);
+  }
 }
 
 /** An ended job's output and the budget it is kept within. */

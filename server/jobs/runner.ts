@@ -2,7 +2,7 @@ import { SLOT_STATES, isFinalState } from '../../contract';
 import type { EngineHealth } from './engine-health';
 import type { JobLogs } from './job-logs';
 import { JobSecrets } from './job-secrets';
-import type { Job } from './model';
+import { JobLostError, type Job } from './model';
 import { notes } from './notes';
 import { deadlineOf, outcomeOf } from './outcome';
 import {
@@ -14,12 +14,14 @@ import {
   type Signals,
   type Workload,
 } from './ports';
+import { JobHolds } from './job-holds';
 import { KeyedSerial } from './serial';
+import { limitsOf, type ContainerDefaults } from './container-limits';
+import { workloadSpecOf } from './workload-spec';
 import { DECIDE_ATTEMPTS, type JobStateMachine } from './state-machine';
 import { attemptEnd } from './attempts';
 import { OWNED, afterLaunchFailure, messageOf } from './launch-failure';
 import type { UsageSampler } from './usage-sampler';
-import { limitsOf, type ContainerDefaults } from './container-limits';
 
 export interface RunnerOptions {
   defaults: ContainerDefaults;
@@ -27,10 +29,10 @@ export interface RunnerOptions {
   owner: string;
   /** How long a launch may be with the engine before the reconciler settles its job anyway. */
   launchNoticedAfterMs: number;
+  /** Whether other instances may have taken this one's jobs over (Membership.ownershipInDoubt). */
+  ownershipInDoubt: () => boolean;
 }
 
-// A stop that has not ended the container this long after its grace period is asked again.
-const STOP_RETRY_AFTER_GRACE_MS = 10_000;
 // setTimeout's ceiling; a later deadline is caught by the reconciler's passes instead.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -56,13 +58,11 @@ export interface RunnerParts {
  */
 export class Runner {
   /**
-   * Jobs whose launch call is with the engine now, and since when: their launch settles them,
-   * unless it has been there past `launchNoticedAfterMs` (see settleNow).
+   * What this process holds of each job: its launch call with the engine now, and since when
+   * (the launch settles the job, unless it has been there past `launchNoticedAfterMs`: see
+   * settleNow), the wait on its workload, the stop asked.
    */
-  private readonly launching = new Map<string, { since: number }>();
-  /** Jobs whose end this process is waiting for (the fast path). */
-  private readonly followed = new Set<string>();
-  private readonly stopsIssued = new Map<string, number>();
+  private readonly holds: JobHolds;
   private readonly serial = new KeyedSerial();
   private stopped = false;
 
@@ -88,6 +88,12 @@ export class Runner {
     this.logs = parts.logs;
     this.usage = parts.usage;
     this.options = parts.options;
+    this.holds = new JobHolds({
+      store: parts.store,
+      owner: parts.options.owner,
+      ownershipInDoubt: parts.options.ownershipInDoubt,
+      logger: parts.logger,
+    });
     this.signals.subscribe((signal) => {
       if (signal.kind === 'job') void this.settle(signal.jobId);
     });
@@ -112,7 +118,7 @@ export class Runner {
   /** Starts a job that is in `starting`; returns at once. */
   launch(job: Job): void {
     const launch = { since: Date.now() };
-    this.launching.set(job.id, launch);
+    this.holds.launching.set(job.id, launch);
     this.track(this.launchNow(job, launch));
   }
 
@@ -123,7 +129,11 @@ export class Runner {
   settle(jobId: string, observed?: Workload | null, takenOver = false): Promise<void> {
     return this.serial
       .run(jobId, () => this.settleNow(jobId, observed, takenOver))
-      .catch((error: unknown) => this.engineTrouble(error, jobId));
+      .catch((error: unknown) =>
+        error instanceof JobLostError
+          ? this.holds.leave(jobId, error.ownedBy)
+          : this.engineTrouble(error, jobId),
+      );
   }
 
   private track(work: Promise<void>): void {
@@ -135,29 +145,21 @@ export class Runner {
   private async launchNow(job: Job, launch: { since: number }): Promise<void> {
     // A later launch of the job (after this one was noticed as stuck) is not this one's to end.
     const ended = () => {
-      if (this.launching.get(job.id) === launch) this.launching.delete(job.id);
+      if (this.holds.launching.get(job.id) === launch) this.holds.launching.delete(job.id);
     };
+    // Apart from the engine's calls: a store that fails is no launch failure (the reconciler's).
+    const held = await this.holds.stillHeld(job).catch((error: unknown) => {
+      ended();
+      throw error;
+    });
+    if (!held) return;
     let secrets: JobSecrets | undefined;
     let workload: Workload;
     try {
       secrets = new JobSecrets(job, this.secrets);
       // In the job's queue: the settle that ended the earlier attempt may still be removing it.
       if (job.attempt > 1) await this.serial.run(job.id, () => this.removeEarlierAttempt(job));
-      workload = await this.runtime.launch({
-        jobId: job.id,
-        attempt: job.attempt,
-        image: job.image,
-        command: job.command,
-        // Like AWS Batch's AWS_BATCH_JOB_ATTEMPT: a job that retries may want to know which try it is.
-        env: job.retry
-          ? [...secrets.engineEnv(), `JOBDECK_ATTEMPT=${job.attempt}`]
-          : secrets.engineEnv(),
-        ...limitsOf(job, this.options.defaults),
-        pidsLimit: this.options.defaults.pidsLimit,
-        stopGraceSeconds: job.stopGraceSeconds,
-        network: job.network,
-        runOptions: job.runOptions,
-      });
+      workload = await this.runtime.launch(workloadSpecOf(job, secrets, this.options.defaults));
     } catch (error) {
       ended();
       await this.launchFailed(job.id, error, secrets);
@@ -180,7 +182,12 @@ export class Runner {
   ): Promise<void> {
     if (this.stopped) return;
     const { machine, health, logger } = this;
-    await afterLaunchFailure({ machine, health, logger }, jobId, error, secrets);
+    await afterLaunchFailure({ machine, health, logger }, jobId, error, secrets).catch(
+      (failure: unknown) => {
+        if (!(failure instanceof JobLostError)) throw failure;
+        this.holds.leave(jobId, failure.ownedBy);
+      },
+    );
   }
 
   private async settleNow(
@@ -205,7 +212,11 @@ export class Runner {
         return;
       }
       // Another live instance follows it; a cancel reaches that one through a signal.
-      if (!SLOT_STATES.includes(job.state) || job.owner !== this.options.owner) return;
+      if (job.owner !== this.options.owner) {
+        if (this.holds.actsOn(jobId)) this.holds.leave(jobId, job.owner);
+        return;
+      }
+      if (!SLOT_STATES.includes(job.state)) return;
       if (await this.step(job, workload, takenOver)) return;
       workload = await this.runtime.inspect(jobId); // the job moved meanwhile: look again
     }
@@ -219,11 +230,11 @@ export class Runner {
    * `starting`.
    */
   private launchUnderWay(jobId: string): boolean {
-    const launch = this.launching.get(jobId);
+    const launch = this.holds.launching.get(jobId);
     if (!launch) return false;
     const waited = Date.now() - launch.since;
     if (waited < this.options.launchNoticedAfterMs) return true;
-    this.launching.delete(jobId);
+    this.holds.launching.delete(jobId);
     this.logger.warn(
       { jobId, waitedMs: waited },
       'a launch has been with the engine past its bound; settling the job from what the engine reports',
@@ -331,7 +342,7 @@ export class Runner {
       owned: true,
     });
     if (!moved) return false;
-    this.stopsIssued.delete(job.id);
+    this.holds.stopsIssued.delete(job.id);
     await this.runtime.remove(workload);
     return true;
   }
@@ -341,8 +352,8 @@ export class Runner {
     if (workload.status === 'running') {
       this.usage.follow(job.id, job.attempt, workload, limitsOf(job, this.options.defaults));
     }
-    if (this.followed.has(job.id)) return;
-    this.followed.add(job.id);
+    if (this.holds.followed.has(job.id)) return;
+    this.holds.followed.add(job.id);
     const untilDeadline = deadlineOf(job, Date.now()) - Date.now();
     const timer =
       job.state === 'running' && untilDeadline > 0
@@ -359,21 +370,14 @@ export class Runner {
       .catch((error: unknown) => this.engineTrouble(error, job.id))
       .finally(() => {
         clearTimeout(timer);
-        this.followed.delete(job.id);
+        this.holds.followed.delete(job.id);
       });
   }
 
   /** Asks the engine to stop the workload unless this process already did and is still waiting. */
   private stopOnce(job: Job, workload: Workload, killAt: number): void {
-    const issued = this.stopsIssued.get(job.id);
     const now = Date.now();
-    if (
-      issued !== undefined &&
-      now < issued + job.stopGraceSeconds * 1000 + STOP_RETRY_AFTER_GRACE_MS
-    ) {
-      return;
-    }
-    this.stopsIssued.set(job.id, now);
+    if (!this.holds.stopDue(job, now)) return;
     const graceSeconds = Math.max(0, Math.ceil((killAt - now) / 1000));
     void this.runtime
       .stop(workload, graceSeconds)

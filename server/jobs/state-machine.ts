@@ -1,6 +1,7 @@
 import type { JobState } from '../../contract';
 import { failpoint } from './failpoints';
 import {
+  JobLostError,
   isArrayParent,
   type Admission,
   type AttemptRecord,
@@ -85,7 +86,10 @@ export interface Move {
 
 /** What a move records with it, and whether it is this instance's as the job's owner. */
 export interface MoveOptions extends Pick<StateChange, 'endedAttempt' | 'keptOutput'> {
-  /** Only while this instance owns the job (the runner's moves): see StateChange.heldBy. */
+  /**
+   * Only while this instance owns the job under the epoch it was read with (the runner's moves):
+   * see StateChange.fence. Refused for its owner, the move throws JobLostError.
+   */
   owned?: boolean;
 }
 
@@ -114,7 +118,7 @@ export class JobStateMachine {
    * when someone else moved it first (the caller re-reads and decides again).
    */
   async move(
-    job: Pick<Job, 'id' | 'state' | 'array'>,
+    job: Pick<Job, 'id' | 'state' | 'array' | 'ownerEpoch'>,
     to: JobState,
     note: string | null,
     fields?: TransitionFields,
@@ -123,11 +127,18 @@ export class JobStateMachine {
     if (!canMove(job.state, to, job)) {
       throw new Error(`illegal transition ${job.state} → ${to} for job ${job.id}`);
     }
-    const change: StateChange = { id: job.id, from: job.state, to, at: Date.now(), note };
+    const change: StateChange = {
+      id: job.id,
+      from: job.state,
+      to,
+      at: Date.now(),
+      note,
+      by: this.owner,
+    };
     if (fields) change.fields = fields;
     if (recorded.endedAttempt) change.endedAttempt = recorded.endedAttempt;
     if (recorded.keptOutput) change.keptOutput = recorded.keptOutput;
-    if (recorded.owned) change.heldBy = this.owner;
+    if (recorded.owned) change.fence = { owner: this.owner, epoch: job.ownerEpoch };
     const moved = await this.store.moveJob(change);
     if (moved) failpoint(`after-move-to-${to}`);
     if (moved) this.notify(moved, job.state);
@@ -147,7 +158,7 @@ export class JobStateMachine {
     for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
       const job = await this.store.getJob(id);
       // Owned moves: once another instance owns the job, there is nothing left to decide here.
-      if (options.owned && job && job.owner !== this.owner) return undefined;
+      if (options.owned && job && job.owner !== this.owner) throw new JobLostError(id, job.owner);
       const move = job && decide(job);
       if (!job || !move) return undefined;
       const moved = await this.move(job, move.to, move.note, move.fields, {

@@ -39,6 +39,8 @@ export interface JobsTable {
   finished_at: number | null;
   cancel_requested_at: number | null;
   owner: string | null;
+  /** Raised by every claim and takeover: an owner's moves hold only while it is unchanged. */
+  owner_epoch: Generated<number>;
   /** RunOptions as JSON; null in rows from before it existed, read as the defaults. */
   run_options_json: string | null;
   /** The machine it ran on, when the engine said. */
@@ -228,6 +230,8 @@ export interface JobTransitionsTable {
   to_state: string;
   at: number;
   note: string | null;
+  /** The instance that made the move; null for admissions and bulk moves of array children. */
+  moved_by: Generated<string | null>;
 }
 
 export interface JobLogsTable {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { Membership } from '../../server/jobs/membership';
+import { JobLostError } from '../../server/jobs/model';
 import type {
   InstanceRecord,
   InstanceRegistry,
@@ -78,6 +79,8 @@ describe('an instance taken over while alive (a late heartbeat), and jobs that m
     const id = await domain.submit();
     await domain.waitFor(id, 'running');
     const late = domain.system;
+    // What the late instance's runner saw, and would act on, before the takeover.
+    const seen = (await domain.store.getJob(id))!;
     const beatAgain = late.lateHeartbeat();
     const other = await domain.join('host-b');
     for (const deadline = Date.now() + 5000; ; await sleep(10)) {
@@ -85,11 +88,10 @@ describe('an instance taken over while alive (a late heartbeat), and jobs that m
       if (Date.now() > deadline) throw new Error('never taken over');
     }
     beatAgain();
-    const job = (await domain.store.getJob(id))!;
-    // What the late instance's runner would do with what it saw before the takeover.
-    expect(await late.machine.move(job, 'error', 'lost', undefined, { owned: true })).toBe(
-      undefined,
-    );
+    // Refused for its owner, told apart from a state conflict.
+    await expect(
+      late.machine.move(seen, 'error', 'lost', undefined, { owned: true }),
+    ).rejects.toBeInstanceOf(JobLostError);
     expect((await domain.store.getJob(id))!.state).toBe('running');
     // The new owner's moves go through.
     domain.engine.exit(id, 0);
@@ -172,5 +174,38 @@ describe('an instance is lost', () => {
     expect(await takenFrom(record({ host: 'host-a' }), [1])).toEqual(['other']);
     // On another host the same pid says nothing.
     expect(await takenFrom(record({ host: 'host-b' }), [1])).toEqual([]);
+  });
+});
+
+describe('an instance that was silent itself (frozen, paused, starved)', () => {
+  const now = 1_000_000;
+  const me = { id: 'me', host: 'host-a', pid: 1 };
+
+  it('doubts its ownership once its last beat is older than half the timeout, and says once that it was silent past it', async () => {
+    const warnings: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
+    const registry: InstanceRegistry = {
+      register: async () => {},
+      heartbeat: async () => {},
+      leave: async () => {},
+      forget: async () => {},
+      list: async () => [],
+    };
+    const store = { takeOver: async () => [] } as unknown as JobStore;
+    const membership = new Membership(registry, store, me, 10_000, () => true, logger);
+    expect(membership.ownershipInDoubt(now)).toBe(true); // not joined yet
+    await membership.join(now);
+    expect(membership.ownershipInDoubt(now + 5_000)).toBe(false);
+    expect(membership.ownershipInDoubt(now + 5_001)).toBe(true);
+    await membership.beat(now + 4_000);
+    expect(warnings).toEqual([]);
+    // 10,001 ms after the last beat: another instance may have taken its jobs over by now.
+    await membership.beat(now + 14_001);
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({
+      lateByMs: 10_001,
+      msg: expect.stringMatching(/silent past the instance timeout/),
+    });
+    expect(membership.ownershipInDoubt(now + 14_002)).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { JobState } from '../../contract';
 import { ContainerStarts } from '../support/engine-events';
 import { createDatabase } from '../support/postgres';
-import { startService, testProjects, type TestService } from '../support/service';
+import { printLastLines, startService, testProjects, type TestService } from '../support/service';
 import { movedAt, submit, waitForState } from '../support/jobs';
 import { budget, recordFigure } from './figures';
 
@@ -23,13 +23,7 @@ let db: pg.Client | undefined;
 
 beforeAll(() => starts.started());
 afterEach(async ({ task }) => {
-  // A failure in CI can only be read from its log: each instance's last lines go there.
-  if (task.result?.state === 'fail') {
-    for (const [i, service] of services.entries()) {
-      const tail = service.output().trimEnd().split('\n').slice(-40).join('\n');
-      console.error(`instance ${i} (pid ${service.pid()}), its last lines:\n${tail}`);
-    }
-  }
+  if (task.result?.state === 'fail') printLastLines(services);
   for (const service of services) await service.stop();
   services = [];
   await db?.end();

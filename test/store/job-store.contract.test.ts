@@ -24,6 +24,15 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     return stored;
   }
 
+  /** The instance recorded on each of the job's transitions, oldest first (null: none). */
+  async function movedBy(id: string): Promise<(string | null)[]> {
+    const rows = await queryBeside<{ moved_by: string | null }>(
+      config,
+      `SELECT moved_by FROM job_transitions WHERE job_id = '${id}' ORDER BY seq`,
+    );
+    return rows.map((row) => row.moved_by);
+  }
+
   /** Walks a job along `path` (each a legal move), as the state machine would. */
   async function walk(job: Job, ...path: JobState[]): Promise<Job> {
     let current = job;
@@ -58,6 +67,7 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       cancelRequestedAt: null,
       cancelRequestedBy: null,
       owner: null,
+      ownerEpoch: 0,
       node: null,
       attempt: 1,
       notBefore: null,
@@ -185,31 +195,72 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     ]);
   });
 
-  it('moves a job held by an owner only for that owner: taken over, the first changes nothing', async () => {
+  it('moves a job held by an owner only under its epoch: taken over (even given back), the stale owner changes nothing', async () => {
     const job = await walk(await insert(), 'runnable');
-    await store.jobs.moveJob({
+    const claimed = (await store.jobs.moveJob({
       id: job.id,
       from: 'runnable',
       to: 'starting',
       at: T0 + 2,
       note: null,
       fields: { owner: 'instance-a' },
-    });
+      by: 'instance-a',
+    }))!;
+    const fenceOfA = { owner: 'instance-a', epoch: claimed.ownerEpoch };
     expect(await store.jobs.takeOver({ from: 'instance-a', to: 'instance-b' })).toEqual([job.id]);
     const running = { id: job.id, from: 'starting' as const, to: 'running' as const, note: null };
-    expect(await store.jobs.moveJob({ ...running, at: T0 + 3, heldBy: 'instance-a' })).toBe(
-      undefined,
-    );
+    // Refused for its owner: told apart from a state conflict (undefined), nothing written.
+    await expect(
+      store.jobs.moveJob({ ...running, at: T0 + 3, fence: fenceOfA, by: 'instance-a' }),
+    ).rejects.toMatchObject({ jobId: job.id, ownedBy: 'instance-b' });
     expect((await store.jobs.getJob(job.id))!.state).toBe('starting');
+    // Given back to the same instance by a later takeover: a move decided under the first
+    // ownership is still refused, since the epoch has moved on twice.
+    expect(await store.jobs.takeOver({ from: 'instance-b', to: 'instance-a' })).toEqual([job.id]);
+    const regained = (await store.jobs.getJob(job.id))!;
+    expect(regained.owner).toBe('instance-a');
+    expect(regained.ownerEpoch).toBe(claimed.ownerEpoch + 2);
+    await expect(
+      store.jobs.moveJob({ ...running, at: T0 + 4, fence: fenceOfA, by: 'instance-a' }),
+    ).rejects.toThrow(`job ${job.id} is owned by instance-a now`);
+    // A state conflict under the current ownership stays a plain refusal.
+    const current = { owner: 'instance-a', epoch: regained.ownerEpoch };
     expect(
-      await store.jobs.moveJob({ ...running, at: T0 + 4, heldBy: 'instance-b' }),
-    ).toMatchObject({ state: 'running', owner: 'instance-b' });
-    expect((await store.jobs.transitions(job.id)).map((t) => t.at)).toEqual([
-      T0,
-      T0 + 1,
-      T0 + 2,
-      T0 + 4,
-    ]);
+      await store.jobs.moveJob({
+        ...running,
+        from: 'running',
+        to: 'completed',
+        at: T0 + 5,
+        fence: current,
+      }),
+    ).toBe(undefined);
+    expect(
+      await store.jobs.moveJob({ ...running, at: T0 + 6, fence: current, by: 'instance-a' }),
+    ).toMatchObject({ state: 'running', owner: 'instance-a', ownerEpoch: regained.ownerEpoch });
+    const transitions = await store.jobs.transitions(job.id);
+    expect(transitions.map((t) => t.at)).toEqual([T0, T0 + 1, T0 + 2, T0 + 6]);
+  });
+
+  it('raises the epoch on every claim and takeover, and records who made each move', async () => {
+    await walk(await insert(), 'runnable');
+    const claim = { limit: 10, queueMax: 10, serviceMax: 10, at: T0 + 2 };
+    const [claimed] = await store.jobs.claimRunnable(
+      { ...claim, queue: 'p::default', owner: 'instance-a' },
+      () => 'claimed',
+    );
+    expect(claimed).toMatchObject({ owner: 'instance-a', ownerEpoch: 1 });
+    await store.jobs.takeOver({ from: 'instance-a', to: 'instance-b' });
+    expect((await store.jobs.getJob(claimed!.id))!.ownerEpoch).toBe(2);
+    await store.jobs.moveJob({
+      id: claimed!.id,
+      from: 'starting',
+      to: 'running',
+      at: T0 + 3,
+      note: null,
+      fence: { owner: 'instance-b', epoch: 2 },
+      by: 'instance-b',
+    });
+    expect(await movedBy(claimed!.id)).toEqual([null, null, 'instance-a', 'instance-b']);
   });
 
   it('replaces the note of a job only while it is in the state given, recording no transition', async () => {

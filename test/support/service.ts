@@ -320,3 +320,11 @@ export async function startService(
   };
   return service;
 }
+
+/** A failure in CI can only be read from its log: each service's last lines go there. */
+export function printLastLines(services: readonly TestService[], lines = 40): void {
+  for (const [i, service] of services.entries()) {
+    const tail = service.output().trimEnd().split('\n').slice(-lines).join('\n');
+    console.error(`instance ${i} (pid ${service.pid()}), its last lines:\n${tail}`);
+  }
+}

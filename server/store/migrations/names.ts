@@ -40,6 +40,7 @@ export const MIGRATION_NAMES = [
   '036-job-usage',
   '037-array-indexes',
   '038-change-order',
+  '039-owner-epoch',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];

@@ -14,6 +14,7 @@ export type NewJobRow = Required<
     | 'cancel_requested_at'
     | 'cancel_requested_by'
     | 'owner'
+    | 'owner_epoch'
     | 'node'
     | 'attempt'
     | 'not_before'

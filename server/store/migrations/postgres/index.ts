@@ -35,6 +35,7 @@ import * as m035 from './035-idempotency-keys';
 import * as m036 from './036-job-usage';
 import * as m037 from './037-array-indexes';
 import * as m038 from './038-change-order';
+import * as m039 from './039-owner-epoch';
 
 /** PostgreSQL's. */
 export const postgresMigrations = inOrder({
@@ -74,4 +75,5 @@ export const postgresMigrations = inOrder({
   '036-job-usage': m036,
   '037-array-indexes': m037,
   '038-change-order': m038,
+  '039-owner-epoch': m039,
 });

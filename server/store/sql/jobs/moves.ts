@@ -1,6 +1,12 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { SLOT_STATES } from '../../../../contract';
-import type { Claim, Job, StateChange } from '../../../jobs/model';
+import {
+  JobLostError,
+  type Claim,
+  type Job,
+  type OwnerFence,
+  type StateChange,
+} from '../../../jobs/model';
 import type { JobStore, SetNoteParams, TakeOverParams } from '../../../jobs/ports';
 import type { Database } from '../../schema';
 import { insertAttemptWithin, packAttempt } from './attempts';
@@ -29,9 +35,13 @@ export class JobMoves implements Moves {
     });
   }
 
-  /** Compare-and-set on the state plus the transition record, inside the caller's transaction. */
+  /**
+   * Compare-and-set on the state (and, fenced, on the owner and its epoch) plus the transition
+   * record, inside the caller's transaction. A fenced move refused for its owner throws
+   * JobLostError, told apart from a state conflict (undefined) by a read of what refused it.
+   */
   private async moveWithin(trx: Kysely<Database>, change: StateChange) {
-    const { fields = {} } = change;
+    const { fields = {}, fence } = change;
     const note = storableNote(this.tables, change.note);
     const row = await trx
       .updateTable('jobs')
@@ -49,17 +59,26 @@ export class JobMoves implements Moves {
         ...(fields.cancelRequestedBy !== undefined && {
           cancel_requested_by: fields.cancelRequestedBy,
         }),
-        ...(fields.owner !== undefined && { owner: fields.owner }),
+        // A new owner is a new ownership: the old one's fenced moves are refused from now on.
+        ...(fields.owner !== undefined && {
+          owner: fields.owner,
+          owner_epoch: sql<number>`owner_epoch + 1`,
+        }),
         ...(fields.node !== undefined && { node: fields.node }),
         ...(fields.attempt !== undefined && { attempt: fields.attempt }),
         ...(fields.notBefore !== undefined && { not_before: fields.notBefore }),
       })
       .where('id', '=', change.id)
       .where('state', '=', change.from)
-      .$if(change.heldBy !== undefined, (update) => update.where('owner', '=', change.heldBy!))
+      .$if(fence !== undefined, (update) =>
+        update.where('owner', '=', fence!.owner).where('owner_epoch', '=', fence!.epoch),
+      )
       .returningAll()
       .executeTakeFirst();
-    if (!row) return undefined;
+    if (!row) {
+      if (fence) await this.throwIfLost(trx, change.id, fence);
+      return undefined;
+    }
     await trx
       .insertInto('job_transitions')
       .values({
@@ -68,9 +87,22 @@ export class JobMoves implements Moves {
         to_state: change.to,
         at: change.at,
         note,
+        moved_by: change.by ?? null,
       })
       .execute();
     return toJob(row);
+  }
+
+  /** After a fenced move matched no row: was it the ownership that refused it? */
+  private async throwIfLost(trx: Kysely<Database>, id: string, fence: OwnerFence) {
+    const now = await trx
+      .selectFrom('jobs')
+      .select(['owner', 'owner_epoch'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (now && (now.owner !== fence.owner || now.owner_epoch !== fence.epoch)) {
+      throw new JobLostError(id, now.owner);
+    }
   }
 
   async setNote({ id, state, note }: SetNoteParams) {
@@ -127,6 +159,7 @@ export class JobMoves implements Moves {
           at: claim.at,
           note: noteFor(job),
           fields: { owner: claim.owner },
+          by: claim.owner,
         });
         if (starting) claimed.push(starting);
       }
@@ -137,7 +170,8 @@ export class JobMoves implements Moves {
   async takeOver({ from, to }: TakeOverParams) {
     const rows = await this.tables.db
       .updateTable('jobs')
-      .set({ owner: to })
+      // Each job taken over is a new ownership: the lost owner's fenced moves are refused.
+      .set({ owner: to, owner_epoch: sql<number>`owner_epoch + 1` })
       .where('state', 'in', SLOT_STATES)
       .where('array_size', 'is', null)
       .where('owner', from === null ? 'is' : '=', from)
