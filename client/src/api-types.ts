@@ -1083,6 +1083,8 @@ export interface components {
       /** @description Extension: run the job as 2–10000 children, each with JOBDECK_ARRAY_INDEX (0…size−1) and JOBDECK_ARRAY_SIZE; the id answered is the parent's, whose state sums up the children's */
       array?: {
         size: number;
+        /** @description Extension: run only these of 0…size−1, each below size and listed once (a failed array's indexes again): one child each, with that JOBDECK_ARRAY_INDEX and JOBDECK_ARRAY_SIZE=size, as in the array they come from */
+        indexes?: number[];
       };
       /** @description Variables of the job to leave out (a sensitive one among them) */
       drop_env?: string[];

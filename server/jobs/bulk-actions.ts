@@ -9,7 +9,8 @@ import {
   type JobState,
 } from '../../contract';
 import { JobRequestError, conflict, invalid } from './errors';
-import type { BulkActionRecord, BulkResultRecord, Job } from './model';
+import type { Job } from './model';
+import type { BulkActionRecord, BulkResultRecord } from './bulk-action-records';
 import type { JobFilter } from './list-filter';
 import type { BulkActionStore, JobStore, Logger } from './ports';
 

@@ -1,5 +1,5 @@
 import { webhookUrlProblem, type RetryStrategy } from '../../contract';
-import type { ClaimedDelivery, DeliveryRecord, WebhookRecord } from './model';
+import type { ClaimedDelivery, DeliveryRecord, WebhookRecord } from './webhook-records';
 import type { Logger, SecretBox, Settlement, WebhookSender, WebhookStore } from './ports';
 import { backoffMs } from './retry';
 import { coalesced } from './serial';

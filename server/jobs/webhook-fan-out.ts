@@ -1,5 +1,6 @@
 import type { ChangeFeed } from './change-feed';
-import type { DeliveryRecord, JobChange, WebhookRecord } from './model';
+import type { JobChange } from './model';
+import type { DeliveryRecord, WebhookRecord } from './webhook-records';
 import type { Logger, WebhookStore } from './ports';
 import { coalesced } from './serial';
 import type { RelayLoop, RelayOptions, WebhookDelivery } from './webhook-delivery';

@@ -3,7 +3,8 @@ import { v7 as timeOrderedUuid } from 'uuid';
 import { WEBHOOK_LIMITS, matchesLabel, type JobState, type LabelSelector } from '../../contract';
 import type { Catalog } from './catalog';
 import { JobRequestError, conflict, invalid } from './errors';
-import type { DeliveryRecord, JobChange, WebhookRecord } from './model';
+import type { JobChange } from './model';
+import type { DeliveryRecord, WebhookRecord } from './webhook-records';
 import type { JobStore, SecretBox, WebhookChanges, WebhookStore } from './ports';
 
 export interface NewWebhook {

@@ -3,7 +3,7 @@ import { lookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { AttemptOutcome } from '../jobs/model';
+import type { AttemptOutcome } from '../jobs/webhook-records';
 import type { WebhookSender } from '../jobs/ports';
 
 const SECRET_PREFIX = 'whsec_';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WebhookRecord } from '../../server/jobs/model';
+import type { WebhookRecord } from '../../server/jobs/webhook-records';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
 import { DRIVERS, queryBeside, type StoreConfig } from './drivers';

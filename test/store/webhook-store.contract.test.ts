@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newDelivery } from '../../server/jobs/webhooks';
-import type { WebhookRecord } from '../../server/jobs/model';
+import type { WebhookRecord } from '../../server/jobs/webhook-records';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
 import { DRIVERS } from './drivers';

@@ -15,7 +15,7 @@ import {
   type BulkActions,
   type BulkPlan,
 } from '../../jobs/bulk-actions';
-import type { BulkActionRecord, BulkResultRecord } from '../../jobs/model';
+import type { BulkActionRecord, BulkResultRecord } from '../../jobs/bulk-action-records';
 import { audit } from '../audit';
 import { principalOf } from '../auth';
 import { filterFieldsOf, jobFilterOf } from '../job-filter';

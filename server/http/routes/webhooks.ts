@@ -8,7 +8,7 @@ import {
   webhookOperations,
 } from '../../../contract';
 import { operationRoute } from '../operation-route';
-import type { DeliveryRecord, WebhookRecord } from '../../jobs/model';
+import type { DeliveryRecord, WebhookRecord } from '../../jobs/webhook-records';
 import type { Webhooks } from '../../jobs/webhooks';
 import { audit } from '../audit';
 import { principalOf } from '../auth';

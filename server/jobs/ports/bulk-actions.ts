@@ -1,4 +1,4 @@
-import type { BulkActionRecord, BulkActionState, BulkResultRecord } from '../model';
+import type { BulkActionRecord, BulkActionState, BulkResultRecord } from '../bulk-action-records';
 
 /** Bulk actions and their per-job results; any instance may carry one on after another. */
 export interface BulkActionStore {

@@ -1,14 +1,14 @@
 import type { SeqPage } from './job-store';
 import type { PruneBatch } from './retention';
 import type { JobState } from '../../../contract';
+import type { JobChange } from '../model';
 import type {
   AttemptOutcome,
   ClaimedDelivery,
   DeliveryRecord,
   DeliveryState,
-  JobChange,
   WebhookRecord,
-} from '../model';
+} from '../webhook-records';
 
 /** Webhooks, the state changes read for them, and their deliveries, shared by every instance. */
 export interface WebhookStore {

@@ -5,7 +5,7 @@ import type {
   BulkActionState,
   BulkResult,
   BulkResultRecord,
-} from '../../jobs/model';
+} from '../../jobs/bulk-action-records';
 import type {
   BeginBatchParams,
   BulkActionStore,

@@ -1,12 +1,12 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { parseLabelSelector, labelSelectorText, type JobState } from '../../../contract';
+import type { JobChange } from '../../jobs/model';
 import type {
   ClaimedDelivery,
   DeliveryRecord,
   DeliveryState,
-  JobChange,
   WebhookRecord,
-} from '../../jobs/model';
+} from '../../jobs/webhook-records';
 import type {
   AdvanceParams,
   ChangesIntoParams,
