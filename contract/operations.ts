@@ -9,6 +9,7 @@ import { keyOperations } from './keys';
 import { memberOperations } from './members';
 import type { Operation } from './operation';
 import { queueControlOperations, queueOperations } from './queues';
+import { hostOperations } from './resources';
 import type { Role } from './roles';
 import { scheduleOperations } from './schedules';
 import { trendOperations } from './trends';
@@ -32,6 +33,7 @@ const FEATURES = [
   bulkActionOperations,
   identityOperations,
   definitionOperations,
+  hostOperations,
   eventOperations,
   webhookOperations,
   keyOperations,

@@ -49,6 +49,7 @@ import { auditRoutes } from './routes/audit';
 import { bulkActionRoutes } from './routes/bulk-actions';
 import { metaRoutes, type ReadinessCheck } from './routes/meta';
 import { trendRoutes } from './routes/trends';
+import { hostRoutes, type HostsReader } from './routes/hosts';
 import { viewRoutes } from './routes/views';
 import { webhookRoutes } from './routes/webhooks';
 import type { Webhooks } from '../jobs/webhooks';
@@ -72,6 +73,7 @@ export interface HttpAppOptions {
   controls: QueueControls;
   bulk: BulkActions;
   trends: TrendsReader;
+  hosts: HostsReader;
   keys: KeyStore;
   members: MemberStore;
   views: ViewStore;
@@ -200,6 +202,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       bulkActionRoutes(client, options.bulk);
       webhookRoutes(client, options.extensions.webhooks);
       trendRoutes(client, options.trends);
+      hostRoutes(client, options.hosts);
       keyRoutes(client, options.keys);
       memberRoutes(client, options.members);
       auditRoutes(client, { trail: options.audit, positions: options.extensions.positions });

@@ -19,6 +19,8 @@ const parentIn = (state: JobState, cancelRequestedAt: number | null = null): Job
   cancelRequestedBy: null,
   owner: null,
   node: null,
+  host: null,
+  placementNote: null,
   attempt: 1,
   notBefore: null,
 });

@@ -2,6 +2,7 @@ import { admitArray, type ArrayAdmissionParts } from './array-admission';
 import { cancelMove } from './cancellation';
 import { failpoint } from './failpoints';
 import type { SubmitJobRequest } from '../../contract';
+import type { HostCapacity } from './capacity';
 import type { Catalog } from './catalog';
 import { dependencyTargets, judgeDependencies } from './dependencies';
 import type { Dispatcher } from './dispatcher';
@@ -25,6 +26,8 @@ export interface JobServiceParts {
   secrets: SecretBox;
   /** Job Detail's job is read there, as every other read. */
   reads: JobReadModel;
+  /** A job bigger than every host of a fixed engine is refused at submit. */
+  capacity: HostCapacity;
 }
 
 /**
@@ -39,6 +42,7 @@ export class JobService {
   private readonly runner: Runner;
   private readonly secrets: SecretBox;
   private readonly reads: JobReadModel;
+  private readonly capacity: HostCapacity;
   private readonly arrayParts: ArrayAdmissionParts;
 
   constructor(parts: JobServiceParts) {
@@ -49,6 +53,7 @@ export class JobService {
     this.runner = parts.runner;
     this.secrets = parts.secrets;
     this.reads = parts.reads;
+    this.capacity = parts.capacity;
     this.arrayParts = { store: parts.store, machine: parts.machine, dispatcher: parts.dispatcher };
   }
 
@@ -57,6 +62,7 @@ export class JobService {
     for (let attempt = 1; ; attempt += 1) {
       const plan = planJob(payload, project, this.catalog, this.secrets, Date.now(), by);
       const { job, definitionFingerprint } = plan;
+      await this.capacity.refuseIfNeverFits(job, payload.resources);
       const admission = await this.dependencyAdmission(job);
       const result = isArrayParent(job)
         ? await admitArray(this.arrayParts, plan, admission)

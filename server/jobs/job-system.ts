@@ -2,10 +2,12 @@ import { ArraySettler } from './arrays';
 import { AuditTrail } from './audit';
 import { BulkActions } from './bulk-actions';
 import type { Catalog } from './catalog';
+import { HostCapacity } from './capacity';
 import { ChangeFeed } from './change-feed';
 import { Dispatcher } from './dispatcher';
 import { EngineHealth } from './engine-health';
 import { JobLogs, type OutputLimits } from './job-logs';
+import { readHosts } from './hosts-view';
 import { JobService } from './job-service';
 import { JobReadModel } from './read-model';
 import { Membership, type InstanceIdentity } from './membership';
@@ -136,6 +138,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     logger,
     configRules: !options.queueControlApi,
   });
+  const capacity = new HostCapacity(runtime, options.defaults);
   const dispatcher = new Dispatcher({
     store,
     machine,
@@ -143,6 +146,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     controls,
     runner,
     health,
+    capacity,
     locks,
     signals,
     logger,
@@ -191,7 +195,16 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     runTimes: (queue) => recentRunTimes(ports.trends, queue),
     options: { engine: options.engine, defaults: options.defaults },
   });
-  const service = new JobService({ store, machine, catalog, dispatcher, runner, secrets, reads });
+  const service = new JobService({
+    store,
+    machine,
+    catalog,
+    dispatcher,
+    runner,
+    secrets,
+    reads,
+    capacity,
+  });
   const scheduler = new Scheduler({
     schedules,
     catalog,
@@ -250,6 +263,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     service,
     /** Every other read of jobs (lists, counts, queues, logs, the event streams' changes). */
     reads,
+    /** The engine's hosts, each with what jobs hold of it and the project's jobs there. */
+    hosts: (project: string) => readHosts({ store, capacity, fallback: options.defaults }, project),
     scheduler,
     /** Pause, resume and slot limits of queues, as operators change them. */
     controls,

@@ -138,7 +138,7 @@ describe('place', () => {
             name: `h${i}`,
             state: h.state as Host['state'],
           }));
-          const held = new Map(hostSpecs.map((h, i) => [`h${i}`, h.held] as const));
+          const held = new Map(hostSpecs.map((h, i) => [`h${i}`, h.held]));
           const candidates = needs.map((r, i) => ({ id: `j${i}`, resources: r }));
           const decisions = place({ hosts, held, candidates, maxStarts, policy });
           const used = new Map<string, Resources>();

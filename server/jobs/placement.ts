@@ -1,3 +1,5 @@
+import type { PlacementPolicy } from '../../contract';
+
 /**
  * Which of a queue's waiting jobs start on which host, from what each host has and what
  * Jobdeck's own jobs already hold there; pure, so the claim's transaction can run it on what it
@@ -20,10 +22,6 @@ export interface Host extends Resources {
   name: string;
   state: HostState;
 }
-
-/** `binpack`: the fullest host that fits (room kept whole for big jobs); `spread`: the emptiest. */
-export type PlacementPolicy = 'binpack' | 'spread';
-export const PLACEMENT_POLICIES = ['binpack', 'spread'] as const;
 
 export interface PlacementCandidate {
   id: string;

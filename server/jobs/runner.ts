@@ -160,6 +160,7 @@ export class Runner {
         stopGraceSeconds: job.stopGraceSeconds,
         network: job.network,
         runOptions: job.runOptions,
+        host: job.host,
       });
     } catch (error) {
       ended();

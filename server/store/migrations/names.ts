@@ -36,6 +36,7 @@ export const MIGRATION_NAMES = [
   '032-dependency-ends',
   '033-job-id-ends',
   '034-list-sort-indexes',
+  '035-job-resources',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];

@@ -15,6 +15,8 @@ export type NewJobRow = Required<
     | 'cancel_requested_by'
     | 'owner'
     | 'node'
+    | 'host'
+    | 'placement_note'
     | 'attempt'
     | 'not_before'
   >
@@ -40,6 +42,9 @@ export const NEW_JOB_COLUMNS = [
   'stop_grace_seconds',
   'cpus',
   'memory_bytes',
+  'req_cpus',
+  'req_memory_bytes',
+  'req_gpus',
   'network',
   'run_options_json',
   'retry_json',

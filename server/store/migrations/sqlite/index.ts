@@ -31,6 +31,7 @@ import * as m031 from './031-label-states';
 import * as m032 from './032-dependency-ends';
 import * as m033 from './033-job-id-ends';
 import * as m034 from './034-list-sort-indexes';
+import * as m035 from './035-job-resources';
 
 /** SQLite's, under the names existing files' schema_migrations hold. */
 export const sqliteMigrations = inOrder({
@@ -66,4 +67,5 @@ export const sqliteMigrations = inOrder({
   '032-dependency-ends': m032,
   '033-job-id-ends': m033,
   '034-list-sort-indexes': m034,
+  '035-job-resources': m035,
 });
