@@ -187,6 +187,8 @@ export class ServiceMetrics {
       stop: counted('stop', (workload, grace) => runtime.stop(workload, grace)),
       readOutput: counted('logs', (workload, window) => runtime.readOutput(workload, window)),
       remove: counted('remove', (workload) => runtime.remove(workload)),
+      // Only where the engine reports hosts: without, jobs are limited by slots alone.
+      ...(runtime.hosts && { hosts: counted('hosts', () => runtime.hosts!()) }),
     };
   }
 
