@@ -55,6 +55,10 @@ async function realReferences(): Promise<Fixtures> {
     // for arrays) are said in the type's description, not in its schema: a real one here.
     'body:depends_on[]': { job_id: first.id },
     'body:depends_on[].job_id': first.id,
+    // What a job may ask for is bounded by its definition's `resources.max`, not the document:
+    // t::echo:1 allows its own request (1 CPU, no GPU) at most.
+    'submitJob body:resources.cpus': 1,
+    'submitJob body:resources.gpus': 0,
     'body:queues[]': 't::default',
     'queueTrends query:queue': 't::default',
     'listJobs query:cursor': jobsCursor,
