@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperations, errors, failure, ok } from './operation';
+import { jobStateSchema } from './states';
 
 /**
  * Extension: what a submission asks for instead of its definition's `resources`, each within the
@@ -52,7 +53,7 @@ export const hostJobSchema = z.object({
   id: z.string(),
   name: z.string(),
   queue: z.string(),
-  state: z.string(),
+  state: jobStateSchema,
   resources: resourcesSchema,
 });
 

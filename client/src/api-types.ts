@@ -1627,7 +1627,19 @@ export interface components {
           id: string;
           name: string;
           queue: string;
-          state: string;
+          /** @enum {string} */
+          state:
+            | 'submitted'
+            | 'pending'
+            | 'runnable'
+            | 'starting'
+            | 'running'
+            | 'cancelling'
+            | 'cancelled'
+            | 'timeout'
+            | 'completed'
+            | 'failed'
+            | 'error';
           resources: {
             cpus: number;
             memory_bytes: number;

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClaimPlacement } from '../../server/jobs/model';
-import { openStore, type Store } from '../../server/store/open-store';
+import { openStore } from '../../server/store/open-store';
+import type { Store } from '../../server/store/ports';
 import { DRIVERS } from './drivers';
 import { T0, insertRunnable } from './new-job';
 
