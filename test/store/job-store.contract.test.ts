@@ -57,6 +57,8 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       cancelRequestedBy: null,
       owner: null,
       node: null,
+      host: null,
+      placementNote: null,
       attempt: 1,
       notBefore: null,
     });
