@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperations, errors, ok } from './operation';
+import { resourcesSchema } from './resources';
 import { retryStrategySchema } from './retry';
 
 /**
@@ -29,6 +30,15 @@ export const definitionSummarySchema = z.object({
   memory_bytes: z.number().int().nullable().meta({ description: 'null: the service default' }),
   network: z.string(),
   retry: retryStrategySchema.optional(),
+  resources: resourcesSchema
+    .extend({
+      max: resourcesSchema.meta({ description: 'The most a submission may ask for' }),
+    })
+    .optional()
+    .meta({
+      description:
+        "What each job asks for to be placed (its limits when the definition declares no resources), and the bounds of a submission's own",
+    }),
 });
 export type DefinitionSummary = z.infer<typeof definitionSummarySchema>;
 

@@ -28,6 +28,7 @@ export * from './keys';
 export * from './members';
 export * from './auth';
 export * from './audit';
+export * from './resources';
 export { pathOf, type Answer, type Operation } from './operation';
 export * from './job-operations';
 export * from './operations';

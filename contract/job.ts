@@ -8,6 +8,7 @@ import {
 } from './identifiers';
 import { labelSelectorsSchema } from './labels';
 import { attemptUsageSchema } from './usage';
+import { resourcesSchema } from './resources';
 import { DEFAULT_LIMITS } from './limits';
 import { jobStateSchema } from './states';
 import { plainText } from './text';
@@ -256,6 +257,14 @@ export const jobExecutionSchema = z.object({
   engine: z.string(),
   instance: z.string().nullable(),
   node: z.string().nullable(),
+  resources: resourcesSchema.optional().meta({
+    description:
+      'What it asked for to be placed (docs/guides/hosts.md); absent for a job submitted before requests were kept',
+  }),
+  host: z.string().nullable().optional().meta({
+    description:
+      'The host Jobdeck placed it on (the id of List Hosts); null until placed, or where the engine reports no hosts',
+  }),
   /** With retries (docs/guides/retries.md): the attempt it is on, of how many at most. */
   attempt: z.number().int().optional(),
   attempts_max: z.number().int().optional(),

@@ -10,6 +10,7 @@ import { keyOperations } from './keys';
 import { memberOperations } from './members';
 import type { Operation } from './operation';
 import { queueControlOperations, queueOperations } from './queues';
+import { hostOperations } from './resources';
 import type { Role } from './roles';
 import { scheduleOperations } from './schedules';
 import { trendOperations } from './trends';
@@ -34,6 +35,7 @@ const FEATURES = [
   failureOperations,
   identityOperations,
   definitionOperations,
+  hostOperations,
   eventOperations,
   webhookOperations,
   keyOperations,

@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS, type SubmitLimits } from './limits';
 import { arraySchema } from './arrays';
 import { dependsOnSchema } from './dependencies';
 import { labelsSchema } from './labels';
+import { resourceRequestSchema } from './resources';
 import { retryStrategySchema } from './retry';
 import { atMostKeys, boundedString, plainText, recordKeysMeta, refusingReservedKeys } from './text';
 
@@ -104,6 +105,7 @@ export function buildSubmitJobSchema(limits: SubmitLimits = DEFAULT_LIMITS) {
       depends_on: dependsOnSchema.optional(),
       array: arraySchema.optional(),
       labels: labelsSchema.optional(),
+      resources: resourceRequestSchema.optional(),
     },
     { error: 'body must be a JSON object' },
   );
@@ -118,6 +120,7 @@ export const specSubmitJobSchema: z.ZodType<SubmitJobRequest> = submitJobSchema.
   depends_on: true,
   array: true,
   labels: true,
+  resources: true,
 });
 
 /** What an Idempotency-Key must be, said in a 400's message after `Idempotency-Key: `. */

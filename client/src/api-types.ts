@@ -608,6 +608,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/hosts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The engine's hosts with their capacity, what jobs use of it, and the project's jobs on each (extension)
+     * @description Needs the **viewer** role.
+     */
+    get: operations['listHosts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/events': {
     parameters: {
       query?: never;
@@ -1061,6 +1081,12 @@ export interface components {
       labels?: {
         [key: string]: string;
       };
+      /** @description What the job needs instead of the definition's resources, within its bounds; the container's limits are raised to it */
+      resources?: {
+        cpus?: number;
+        memory_bytes?: number;
+        gpus?: number;
+      };
     };
     /** @description Each field replaces the job’s own: container_env adds or replaces variables (a sensitive one replaces the kept secret), labels replace the set; left out, the job’s own is used */
     JobResubmission: {
@@ -1332,6 +1358,14 @@ export interface components {
       engine: string;
       instance: string | null;
       node: string | null;
+      /** @description What it asked for to be placed (docs/guides/hosts.md); absent for a job submitted before requests were kept */
+      resources?: {
+        cpus: number;
+        memory_bytes: number;
+        gpus: number;
+      };
+      /** @description The host Jobdeck placed it on (the id of List Hosts); null until placed, or where the engine reports no hosts */
+      host?: string | null;
       attempt?: number;
       attempts_max?: number;
       /** @description What its current (or last) attempt used, sampled from the engine; absent when nothing was reported (yet) */
@@ -1677,6 +1711,69 @@ export interface components {
             action: 'retry' | 'exit';
           }[];
         };
+        /** @description What each job asks for to be placed (its limits when the definition declares no resources), and the bounds of a submission's own */
+        resources?: {
+          cpus: number;
+          memory_bytes: number;
+          gpus: number;
+          /** @description The most a submission may ask for */
+          max: {
+            cpus: number;
+            memory_bytes: number;
+            gpus: number;
+          };
+        };
+      }[];
+    };
+    HostList: {
+      /** @description Whether jobs are placed by their resources (false: the engine reports no hosts, and slots alone limit them) */
+      placement: boolean;
+      items: {
+        id: string;
+        name: string;
+        /**
+         * @description ready takes new work; drained and lost take none (their jobs count until they end)
+         * @enum {string}
+         */
+        state: 'ready' | 'drained' | 'lost';
+        /** @description What Jobdeck's jobs may use of it */
+        capacity: {
+          cpus: number;
+          memory_bytes: number;
+          gpus: number;
+        };
+        /** @description What Jobdeck's jobs holding a slot there ask for, every project's */
+        used: {
+          cpus: number;
+          memory_bytes: number;
+          gpus: number;
+        };
+        /** @description The caller's project's jobs there */
+        jobs: {
+          id: string;
+          name: string;
+          queue: string;
+          /** @enum {string} */
+          state:
+            | 'submitted'
+            | 'pending'
+            | 'runnable'
+            | 'starting'
+            | 'running'
+            | 'cancelling'
+            | 'cancelled'
+            | 'timeout'
+            | 'completed'
+            | 'failed'
+            | 'error';
+          resources: {
+            cpus: number;
+            memory_bytes: number;
+            gpus: number;
+          };
+        }[];
+        /** @description Jobs of other projects there (counted in used, not listed) */
+        other_jobs: number;
       }[];
     };
     CreatedWebhook: {
@@ -4602,6 +4699,66 @@ export interface operations {
       };
       /** @description Rate limit; see Retry-After */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listHosts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Hosts by name */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['HostList'];
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The container engine does not answer: its hosts are not known now */
+      503: {
         headers: {
           [name: string]: unknown;
         };

@@ -227,6 +227,7 @@ export async function startJobdeck(
     controls: jobs.controls,
     bulk: jobs.bulk,
     trends: jobs.trends,
+    hosts: jobs.hosts,
     keys,
     members: storage.members,
     views: storage.views,

@@ -2,11 +2,37 @@ import { createHash } from 'node:crypto';
 import { definitionRefOf, queueRefOf, withDefaults } from '../../contract';
 import {
   Catalog,
+  type DefinitionResources,
   type DefinitionSettings,
   type QueueSettings,
   type ScheduleSettings,
 } from '../jobs/catalog';
 import type { JobdeckConfig } from './schema';
+
+type DefinitionConfig = JobdeckConfig['projects'][string]['definitions'][string][string];
+
+/**
+ * A definition's requests: its `resources`, else its limits (so a job that declares none asks
+ * for what it may use), no GPU unless asked; a submission may ask up to `max`, else the request.
+ */
+function definitionResources(
+  d: DefinitionConfig,
+  defaults: JobdeckConfig['job_defaults'],
+): DefinitionResources {
+  const limits = { cpus: d.cpus ?? defaults.cpus, memoryBytes: d.memory ?? defaults.memory };
+  const declared = d.resources ?? {};
+  const request = {
+    cpus: declared.cpus ?? limits.cpus,
+    memoryBytes: declared.memory ?? limits.memoryBytes,
+    gpus: declared.gpus ?? 0,
+  };
+  const max = {
+    cpus: declared.max?.cpus ?? request.cpus,
+    memoryBytes: declared.max?.memory ?? request.memoryBytes,
+    gpus: declared.max?.gpus ?? request.gpus,
+  };
+  return { request, max, limits, declared: d.resources !== undefined };
+}
 
 /** The domain's view of the configuration file. */
 export function catalogFromConfig(config: JobdeckConfig): Catalog {
@@ -23,6 +49,7 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
           queue.max_running_ceiling ?? Math.max(queue.max_running, config.max_running),
         priority: queue.priority,
         pausedAtStart: queue.paused,
+        placement: queue.placement,
         // undefined: not set here, so the next level's; null: forever, set here.
         keepFinishedMs:
           queue.keep_finished_jobs !== undefined
@@ -67,6 +94,7 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
           ...(d.read_only_root !== undefined && { readOnlyRootfs: d.read_only_root }),
           ...(d.placement !== undefined && { placement: d.placement }),
           ...(d.retry !== undefined && { retry: d.retry }),
+          ...(d.resources !== undefined && { resources: d.resources }),
         };
         definitions.push({
           ref: definitionRefOf({ project, name, version }),
@@ -81,6 +109,7 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
           stopGraceSeconds: content.stopGraceSeconds,
           cpus: content.cpus,
           memoryBytes: content.memoryBytes,
+          resources: definitionResources(d, config.job_defaults),
           network: content.network,
           runOptions: {
             user: d.user ?? null,

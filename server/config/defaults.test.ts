@@ -66,7 +66,12 @@ describe('the configuration schema', () => {
 
   it('still fills every section from its fields when the file leaves it out', () => {
     const config = configSchema.parse({ projects: {} });
-    expect(config.engine).toEqual({ type: 'docker', socket: '/var/run/docker.sock', init: true });
+    expect(config.engine).toEqual({
+      type: 'docker',
+      socket: '/var/run/docker.sock',
+      init: true,
+      capacity: { reserve_cpus: 0 },
+    });
     expect(config.store).toEqual({ type: 'sqlite', path: 'jobdeck.sqlite' });
     expect(config.job_defaults).toEqual({ memory: 512 * 1024 ** 2, cpus: 1, pids_limit: 512 });
     expect(config.retention).toEqual({

@@ -46,7 +46,22 @@ describe('the engine configuration', () => {
       type: 'docker',
       socket: '/var/run/docker.sock',
       init: true,
+      capacity: { reserve_cpus: 0 },
     });
+  });
+
+  it('takes what the machine offers jobs, and hosts of several sizes for the simulated engine', () => {
+    expect(engine('type: docker', 'capacity: { cpus: 6, reserve_memory: 1g }')).toMatchObject({
+      capacity: { cpus: 6, reserve_cpus: 0, reserve_memory: 1024 ** 3 },
+    });
+    expect(
+      engine('type: simulated', 'hosts: [{ name: gpu, count: 2, cpus: 8, memory: 32g, gpus: 1 }]'),
+    ).toMatchObject({
+      hosts: [{ name: 'gpu', count: 2, cpus: 8, memory: 32 * 1024 ** 3, gpus: 1 }],
+    });
+    expect(engine('type: docker', 'capacity: { reserve_cpus: -1 }')).toMatch(
+      /engine\.capacity\.reserve_cpus: must be 0 or more/,
+    );
   });
 
   it('takes a swarm manager by socket or host, with placement constraints', () => {

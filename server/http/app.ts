@@ -51,6 +51,7 @@ import { resubmitRoutes } from './routes/resubmit';
 import { failureRoutes } from './routes/failures';
 import { metaRoutes, type ReadinessCheck } from './routes/meta';
 import { trendRoutes } from './routes/trends';
+import { hostRoutes, type HostsReader } from './routes/hosts';
 import { viewRoutes } from './routes/views';
 import { webhookRoutes } from './routes/webhooks';
 import type { Webhooks } from '../jobs/webhooks';
@@ -74,6 +75,7 @@ export interface HttpAppOptions {
   controls: QueueControls;
   bulk: BulkActions;
   trends: TrendsReader;
+  hosts: HostsReader;
   keys: KeyStore;
   members: MemberStore;
   views: ViewStore;
@@ -208,6 +210,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       failureRoutes(client, options.reads);
       webhookRoutes(client, options.extensions.webhooks);
       trendRoutes(client, options.trends);
+      hostRoutes(client, options.hosts);
       keyRoutes(client, options.keys);
       memberRoutes(client, options.members);
       auditRoutes(client, { trail: options.audit, positions: options.extensions.positions });

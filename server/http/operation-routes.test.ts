@@ -21,6 +21,7 @@ beforeAll(async () => {
     controls: unused,
     bulk: unused,
     trends: unused,
+    hosts: unused,
     keys: unused,
     members: unused,
     views: unused,

@@ -17,6 +17,7 @@ import {
   type JobState,
   type JobTransition,
   type QueueSummary,
+  type ResourcesRecord,
   type Schedule,
 } from '../../contract';
 import type { DefinitionSettings } from '../jobs/catalog';
@@ -26,6 +27,7 @@ import type { FollowedLogs } from '../jobs/job-logs';
 import { toAttemptUsage } from './usage-presenter';
 import type { ScheduleView } from '../jobs/scheduler';
 import { millisIsoOf } from '../jobs/log-instant';
+import type { Resources } from '../jobs/placement';
 import {
   childRole,
   parentRole,
@@ -48,6 +50,12 @@ export function toEngineHealth(status: EngineStatus): EngineHealthStatus {
 }
 
 /** Exactly the spec's seven fields: nothing of the command or environment leaves the service. */
+export const toResources = (r: Resources): ResourcesRecord => ({
+  cpus: r.cpus,
+  memory_bytes: r.memoryBytes,
+  gpus: r.gpus,
+});
+
 export function toJobRecord(job: Job): JobRecord {
   return {
     id: job.id,
@@ -130,6 +138,8 @@ export function toJobExecution({
     engine,
     instance: job.owner,
     node: job.node,
+    ...(job.resources && { resources: toResources(job.resources) }),
+    host: job.host,
     ...(job.retry && { attempt: job.attempt, attempts_max: job.retry.attempts }),
     ...(usage && { usage: toAttemptUsage(usage, job) }),
     labels: job.labels,
@@ -308,5 +318,11 @@ export function toDefinitionSummary(definition: DefinitionSettings): DefinitionS
     memory_bytes: definition.memoryBytes,
     network: definition.network,
     ...(definition.retry && { retry: definition.retry }),
+    ...(definition.resources.declared && {
+      resources: {
+        ...toResources(definition.resources.request),
+        max: toResources(definition.resources.max),
+      },
+    }),
   };
 }

@@ -20,6 +20,8 @@ const parentIn = (state: JobState, cancelRequestedAt: number | null = null): Job
   owner: null,
   ownerEpoch: 0,
   node: null,
+  host: null,
+  placementNote: null,
   attempt: 1,
   notBefore: null,
 });

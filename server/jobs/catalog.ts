@@ -1,5 +1,12 @@
-import type { Labels, RetryStrategy, ScheduleMissed, ScheduleOverlap } from '../../contract';
+import type {
+  Labels,
+  PlacementPolicy,
+  RetryStrategy,
+  ScheduleMissed,
+  ScheduleOverlap,
+} from '../../contract';
 import type { RunOptions } from './model';
+import type { Resources } from './placement';
 
 /** What the admin declared: queues and versioned definitions, per project. */
 export interface QueueSettings {
@@ -13,6 +20,18 @@ export interface QueueSettings {
   pausedAtStart: boolean;
   /** How long its finished jobs are kept; null: forever. */
   keepFinishedMs: number | null;
+  /** Where its jobs start among the hosts with room. */
+  placement: PlacementPolicy;
+}
+
+/** What a definition's jobs ask for, the most a submission may, and the limits it starts from. */
+export interface DefinitionResources {
+  request: Resources;
+  max: Resources;
+  /** The container's limits before a request raises them (the definition's, else the defaults). */
+  limits: { cpus: number; memoryBytes: number };
+  /** Whether the definition declares `resources` (the definitions list shows them then). */
+  declared: boolean;
 }
 
 export interface DefinitionSettings {
@@ -28,6 +47,7 @@ export interface DefinitionSettings {
   stopGraceSeconds: number;
   cpus: number | null;
   memoryBytes: number | null;
+  resources: DefinitionResources;
   network: string;
   runOptions: RunOptions;
   /** Its retry strategy (backoff defaults filled in), or null: one attempt. */

@@ -1,4 +1,5 @@
 import { SLOT_STATES, isFinalState } from '../../contract';
+import type { HostCapacity } from './capacity';
 import type { Catalog } from './catalog';
 import { settleDependencies } from './dependencies';
 import type { EngineHealth } from './engine-health';
@@ -29,6 +30,8 @@ export interface DispatcherParts {
   controls: QueueControls;
   runner: Runner;
   health: EngineHealth;
+  /** The engine's hosts, which claims place jobs on by what they ask for. */
+  capacity: HostCapacity;
   locks: KeyedSerial;
   signals: Signals;
   logger: Logger;
@@ -74,6 +77,7 @@ export class Dispatcher {
   private readonly controls: QueueControls;
   private readonly runner: Runner;
   private readonly health: EngineHealth;
+  private readonly capacity: HostCapacity;
   private readonly locks: KeyedSerial;
   private readonly signals: Signals;
   private readonly logger: Logger;
@@ -86,6 +90,7 @@ export class Dispatcher {
     this.controls = parts.controls;
     this.runner = parts.runner;
     this.health = parts.health;
+    this.capacity = parts.capacity;
     this.locks = parts.locks;
     this.signals = parts.signals;
     this.logger = parts.logger;
@@ -203,18 +208,28 @@ export class Dispatcher {
     }
   }
 
-  /** In priority order; `only`: in these queues alone. */
+  /**
+   * In priority order; `only`: in these queues alone. Where the engine reports hosts, each claim
+   * places its jobs on them; while they cannot be read, nothing is claimed (a job started
+   * unplaced could over-commit a host), and the next tick tries again.
+   */
   private async fillSlots(only?: ReadonlySet<string>): Promise<void> {
     for (const settings of this.catalog.queuesByPriority) {
       if (only && !only.has(settings.ref)) continue;
       const queue = this.controls.live(settings);
       if (queue.paused) continue;
+      const placement = await this.capacity.placementFor(settings.placement).catch((error) => {
+        this.logger.warn({ err: error }, "could not read the engine's hosts; claiming later");
+        return null;
+      });
+      if (placement === null) return;
       const claimed = await this.machine.claim(
         {
           queue: settings.ref,
           limit: queue.maxRunning,
           queueMax: queue.maxRunning,
           serviceMax: this.catalog.maxRunning,
+          ...(placement && { placement }),
         },
         (job) => notes.creatingContainer(job.image),
       );
@@ -299,6 +314,8 @@ export class Dispatcher {
       return notes.waitingForEngine(this.health.unreachableSince);
     }
     const queue = this.liveQueue(job.queue);
-    return queue?.paused ? notes.queuePaused(job.queue, queue.pausedReason) : undefined;
+    if (queue?.paused) return notes.queuePaused(job.queue, queue.pausedReason);
+    // No host has room for it, as its queue's last claim found.
+    return job.placementNote ?? undefined;
   }
 }

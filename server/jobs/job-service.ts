@@ -2,6 +2,7 @@ import { admitArray, type ArrayAdmissionParts } from './array-admission';
 import { cancelMove } from './cancellation';
 import { failpoint } from './failpoints';
 import type { ResubmitJobRequest, SubmitJobRequest } from '../../contract';
+import type { HostCapacity } from './capacity';
 import type { Catalog } from './catalog';
 import { dependencyTargets, judgeDependencies } from './dependencies';
 import type { Dispatcher } from './dispatcher';
@@ -37,6 +38,8 @@ export interface JobServiceParts {
   reads: JobReadModel;
   /** How long an Idempotency-Key holds. */
   idempotencyWindowMs: number;
+  /** A job bigger than every host of a fixed engine is refused at submit. */
+  capacity: HostCapacity;
 }
 
 /**
@@ -51,6 +54,7 @@ export class JobService {
   private readonly runner: Runner;
   private readonly secrets: SecretBox;
   private readonly reads: JobReadModel;
+  private readonly capacity: HostCapacity;
   private readonly arrayParts: ArrayAdmissionParts;
   private readonly idempotencyWindowMs: number;
 
@@ -62,6 +66,7 @@ export class JobService {
     this.runner = parts.runner;
     this.secrets = parts.secrets;
     this.reads = parts.reads;
+    this.capacity = parts.capacity;
     this.arrayParts = { store: parts.store, machine: parts.machine, dispatcher: parts.dispatcher };
     this.idempotencyWindowMs = parts.idempotencyWindowMs;
   }
@@ -86,6 +91,7 @@ export class JobService {
       const now = Date.now();
       const plan = planJob(payload, project, this.catalog, this.secrets, now, by);
       const { job, definitionFingerprint } = plan;
+      await this.capacity.refuseIfNeverFits(job, payload.resources);
       const idempotency = keyed
         ? {
             key: idempotencyKey,

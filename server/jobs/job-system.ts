@@ -2,10 +2,12 @@ import { ArraySettler } from './arrays';
 import { AuditTrail } from './audit';
 import { BulkActions } from './bulk-actions';
 import type { Catalog } from './catalog';
+import { HostCapacity } from './capacity';
 import { ChangeFeed } from './change-feed';
 import { Dispatcher } from './dispatcher';
 import { EngineHealth } from './engine-health';
 import { JobLogs, type OutputLimits } from './job-logs';
+import { readHosts } from './hosts-view';
 import { JobService } from './job-service';
 import { JobReadModel } from './read-model';
 import { Membership, type InstanceIdentity } from './membership';
@@ -153,6 +155,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     logger,
     configRules: !options.queueControlApi,
   });
+  const capacity = new HostCapacity(runtime, options.defaults);
   const dispatcher = new Dispatcher({
     store,
     machine,
@@ -160,6 +163,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     controls,
     runner,
     health,
+    capacity,
     locks,
     signals,
     logger,
@@ -209,6 +213,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     secrets,
     reads,
     idempotencyWindowMs: options.idempotencyWindowMs,
+    capacity,
   });
   const scheduler = new Scheduler({
     schedules,
@@ -270,6 +275,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     service,
     /** Every other read of jobs (lists, counts, queues, logs, the event streams' changes). */
     reads,
+    /** The engine's hosts, each with what jobs hold of it and the project's jobs there. */
+    hosts: (project: string) => readHosts({ store, capacity, fallback: options.defaults }, project),
     scheduler,
     /** Pause, resume and slot limits of queues, as operators change them. */
     controls,

@@ -1,4 +1,11 @@
-import type { DependencyType, JobState, Labels, RetryStrategy } from '../../contract';
+import type {
+  DependencyType,
+  PlacementPolicy,
+  JobState,
+  Labels,
+  RetryStrategy,
+} from '../../contract';
+import type { Host, Resources } from './placement';
 
 /** An env var as stored: plain for ordinary values, sealed (encrypted) for sensitive ones. */
 export type StoredEnvVar = { name: string; value: string } | { name: string; sealed: string };
@@ -14,6 +21,8 @@ export interface ContainerPlan {
   stopGraceSeconds: number;
   cpus: number | null;
   memoryBytes: number | null;
+  /** What it asks for to be placed; null for a job stored before requests were kept. */
+  resources: Resources | null;
   network: string;
   runOptions: RunOptions;
 }
@@ -59,6 +68,10 @@ export interface Job extends ContainerPlan {
   ownerEpoch: number;
   /** The machine it ran on, when the engine has several and said which; set as it starts running. */
   node: string | null;
+  /** The host Jobdeck placed it on as it claimed it (placement.ts); null: not placed. */
+  host: string | null;
+  /** Why a runnable job fits no host now, as its last claim found; null: it fits (or no claim tried). */
+  placementNote: string | null;
   /** The attempt it is on, from 1. */
   attempt: number;
   /** A runnable job waiting out its backoff is not started before this time. */
@@ -137,7 +150,7 @@ export interface Dependent extends JobSummary {
 /** A job as submitted: what runs it (TransitionFields) and its state come later. */
 export type NewJob = Omit<
   Job,
-  'seq' | 'state' | 'systemNote' | 'updatedAt' | 'ownerEpoch' | keyof TransitionFields
+  'seq' | 'state' | 'systemNote' | 'updatedAt' | 'ownerEpoch' | 'placementNote' | keyof TransitionFields
 >;
 
 /**
@@ -175,6 +188,7 @@ export type TransitionFields = Partial<
     | 'cancelRequestedBy'
     | 'owner'
     | 'node'
+    | 'host'
     | 'attempt'
     | 'notBefore'
   >
@@ -281,6 +295,15 @@ export interface Claim {
   /** The instance that will run what it claims. */
   owner: string;
   at: number;
+  /** Where the engine reports hosts: each job claimed is placed on one with room (placement.ts). */
+  placement?: ClaimPlacement;
+}
+
+/** The hosts a claim places on, how, and what jobs stored before requests were kept ask for. */
+export interface ClaimPlacement {
+  hosts: Host[];
+  policy: PlacementPolicy;
+  fallback: { cpus: number; memoryBytes: number };
 }
 
 export interface Transition {

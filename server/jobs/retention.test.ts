@@ -10,6 +10,7 @@ const queue = (ref: string, keepFinishedMs: number | null): QueueSettings => ({
   project: 'p',
   maxRunning: 1,
   maxRunningCeiling: 1,
+  placement: 'binpack',
   priority: 0,
   pausedAtStart: false,
   keepFinishedMs,

@@ -9,9 +9,10 @@ import {
   withDefaults,
   type SubmitJobRequest,
 } from '../../contract';
-import type { Catalog } from './catalog';
+import type { Catalog, DefinitionSettings } from './catalog';
 import { invalid } from './errors';
 import type { ArrayLinks, ArrayParentRole, NewJob, StoredEnvVar } from './model';
+import { amountOf, type Resources } from './placement';
 import type { SecretBox } from './ports';
 
 /**
@@ -63,6 +64,41 @@ const arrayRoleOf = (
   ...(links && { links }),
   ...(indexes && { indexes: [...indexes].sort((a, b) => a - b) }),
 });
+
+const REQUEST_FIELDS = [
+  ['cpus', 'cpus'],
+  ['memory_bytes', 'memoryBytes'],
+  ['gpus', 'gpus'],
+] as const;
+
+/**
+ * What the job asks for (the submission's `resources` over the definition's, each within the
+ * definition's `max`) and its container's limits: the definition's, raised to what it asks for.
+ * A limit left as it was stays null (the service default applies, as before requests existed).
+ */
+function resourcesOf(
+  payload: SubmitJobRequest,
+  definition: DefinitionSettings,
+): Pick<NewJob, 'resources' | 'cpus' | 'memoryBytes'> {
+  const { request, max, limits } = definition.resources;
+  const resources: Resources = { ...request };
+  for (const [field, key] of REQUEST_FIELDS) {
+    const asked = payload.resources?.[field];
+    if (asked === undefined) continue;
+    if (asked > max[key]) {
+      throw invalid(
+        `resources.${field}: asks for ${amountOf(key, asked)}; definition ${definition.ref} allows at most ${amountOf(key, max[key])}`,
+      );
+    }
+    resources[key] = asked;
+  }
+  return {
+    resources,
+    cpus: resources.cpus > limits.cpus ? resources.cpus : definition.cpus,
+    memoryBytes:
+      resources.memoryBytes > limits.memoryBytes ? resources.memoryBytes : definition.memoryBytes,
+  };
+}
 
 /** A job to store, with the fingerprint of the definition it was made from (looked up once). */
 export interface JobPlan {
@@ -147,8 +183,7 @@ export function planJob(
     env: [...env.values()],
     timeoutSeconds: definition.timeoutSeconds,
     stopGraceSeconds: definition.stopGraceSeconds,
-    cpus: definition.cpus,
-    memoryBytes: definition.memoryBytes,
+    ...resourcesOf(payload, definition),
     network: definition.network,
     runOptions: definition.runOptions,
     dependsOn: (payload.depends_on ?? []).flatMap((d) => {

@@ -23,5 +23,6 @@ export function workloadSpecOf(
     stopGraceSeconds: job.stopGraceSeconds,
     network: job.network,
     runOptions: job.runOptions,
+    host: job.host,
   };
 }

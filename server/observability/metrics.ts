@@ -192,6 +192,8 @@ export class ServiceMetrics {
         usage: counted('usage', (workload) => runtime.usage!(workload)),
       }),
       reportsOutOfMemory: runtime.reportsOutOfMemory,
+      // Only where the engine reports hosts: without, jobs are limited by slots alone.
+      ...(runtime.hosts && { hosts: counted('hosts', () => runtime.hosts!()) }),
     };
   }
 

@@ -33,6 +33,12 @@ export async function createRuntime(
         storeId,
         labels,
         logDriver,
+        capacity: {
+          cpus: engine.capacity.cpus,
+          memoryBytes: engine.capacity.memory,
+          reserveCpus: engine.capacity.reserve_cpus,
+          reserveMemoryBytes: engine.capacity.reserve_memory ?? 0,
+        },
       });
     }
     case 'swarm': {
@@ -51,6 +57,16 @@ export async function createRuntime(
       const { SimulatedRuntime } = await import('./simulated/simulated-runtime');
       return new SimulatedRuntime({
         nodes: engine.nodes,
+        hosts: engine.hosts?.flatMap((kind) =>
+          Array.from({ length: kind.count }, (_, i) => ({
+            id: `${kind.name}-${i + 1}`,
+            name: `${kind.name}-${i + 1}`,
+            cpus: kind.cpus,
+            memoryBytes: kind.memory,
+            gpus: kind.gpus,
+            state: 'ready' as const,
+          })),
+        ),
         slotsPerNode: engine.slots_per_node,
         startMs: engine.start_ms,
         runMs: engine.run_ms,

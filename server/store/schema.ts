@@ -45,6 +45,14 @@ export interface JobsTable {
   run_options_json: string | null;
   /** The machine it ran on, when the engine said. */
   node: string | null;
+  /** What it asks for to be placed; null in jobs stored before (035). */
+  req_cpus: number | null;
+  req_memory_bytes: number | null;
+  req_gpus: number | null;
+  /** The host Jobdeck placed it on as it claimed it. */
+  host: string | null;
+  /** Why a runnable job fits no host now, as its queue's last claim found. */
+  placement_note: string | null;
   /** Its RetryStrategy as JSON; null: one attempt. */
   retry_json: string | null;
   attempt: Generated<number>;

@@ -45,6 +45,8 @@ export interface Capabilities {
   keys: boolean;
   /** Who may sign in to the project, with which role; from the OpenAPI document. */
   members: boolean;
+  /** The engine's hosts, their capacity, use and jobs; from the OpenAPI document. */
+  hosts: boolean;
 }
 
 /** Detected once per page load and kept: a service does not grow endpoints while it is open. */

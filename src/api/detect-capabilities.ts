@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   auditOperations,
+  hostOperations,
   bulkActionOperations,
   definitionOperations,
   eventOperations,
@@ -38,6 +39,7 @@ const EXTENSION_PATHS = {
   audit: auditOperations.listAuditEvents.path,
   keys: keyOperations.listKeys.path,
   members: memberOperations.listMembers.path,
+  hosts: hostOperations.listHosts.path,
 } as const;
 
 const openApiSchema = z.object({ paths: z.record(z.string(), z.unknown()) });
@@ -103,6 +105,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
       audit: has(EXTENSION_PATHS.audit),
       keys: has(EXTENSION_PATHS.keys),
       members: has(EXTENSION_PATHS.members),
+      hosts: has(EXTENSION_PATHS.hosts),
       labels: listTakes('label'),
       listSort: listTakes('sort'),
       endedFilter: listTakes('ended_after'),
@@ -138,5 +141,6 @@ export async function detectCapabilities(): Promise<Capabilities> {
     audit: false,
     keys: false,
     members: false,
+    hosts: false,
   };
 }

@@ -80,6 +80,11 @@ export const auditKeys = {
   list: (filter: AuditFilter) => [...auditKeys.all, 'list', filter] as const,
 };
 
+export const hostKeys = {
+  all: ['hosts'] as const,
+  list: () => [...hostKeys.all, 'list'] as const,
+};
+
 export const scheduleKeys = {
   all: ['schedules'] as const,
   list: () => [...scheduleKeys.all, 'list'] as const,

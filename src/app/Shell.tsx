@@ -41,6 +41,7 @@ const LINKS: readonly Entry[] = [
   { to: '/submit', label: 'Submit a job', operation: 'submitJob' },
   { to: '/jobs', label: 'Jobs' },
   { to: '/schedules', label: 'Schedules', needs: 'schedules' },
+  { to: '/hosts', label: 'Hosts', needs: 'hosts' },
   {
     to: '/webhooks',
     label: 'Webhooks',

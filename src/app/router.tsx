@@ -13,6 +13,7 @@ const JobsPage = lazyPage(() => import('../features/jobs/JobsPage'));
 const SchedulesPage = lazyPage(() => import('../features/schedules/SchedulesPage'));
 const WebhooksPage = lazyPage(() => import('../features/webhooks/WebhooksPage'));
 const AuditPage = lazyPage(() => import('../features/audit/AuditPage'));
+const HostsPage = lazyPage(() => import('../features/hosts/HostsPage'));
 const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'));
 const KeysPage = lazyPage(() => import('../features/keys/KeysPage'));
 const MembersPage = lazyPage(() => import('../features/members/MembersPage'));
@@ -45,6 +46,7 @@ export const router = createBrowserRouter([
           { path: 'schedules', element: <SchedulesPage /> },
           { path: 'webhooks', element: <WebhooksPage /> },
           { path: 'audit', element: <AuditPage /> },
+          { path: 'hosts', element: <HostsPage /> },
           { path: 'keys', element: <KeysPage /> },
           { path: 'members', element: <MembersPage /> },
           { path: 'settings', element: <SettingsPage /> },

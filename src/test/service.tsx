@@ -36,6 +36,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     audit: true,
     keys: true,
     members: true,
+    hosts: true,
     ...overrides,
   };
 }

@@ -52,6 +52,7 @@ describe('the runner and the reconciler, on a fake engine', () => {
       stopGraceSeconds: 1,
       network: 'none',
       runOptions: DEFAULT_RUN_OPTIONS,
+      host: null,
     });
     domain.engine.exit(id, 3);
     await domain.waitFor(id, 'running');

@@ -73,6 +73,7 @@ function specOf(behaviour: Behaviour): WorkloadSpec {
     stopGraceSeconds: 1,
     network: 'none',
     runOptions: DEFAULT_RUN_OPTIONS,
+    host: null,
   };
 }
 

@@ -58,6 +58,10 @@ async function realReferences(): Promise<Fixtures> {
     // An array index's rule across fields (below array.size) is said in its description: 0 is
     // below every size.
     'body:array.indexes[]': 0,
+    // What a job may ask for is bounded by its definition's `resources.max`, not the document:
+    // t::echo:1 allows its own request (1 CPU, no GPU) at most.
+    'submitJob body:resources.cpus': 1,
+    'submitJob body:resources.gpus': 0,
     'body:queues[]': 't::default',
     'queueTrends query:queue': 't::default',
     'listJobs query:cursor': jobsCursor,

@@ -69,6 +69,8 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       owner: null,
       ownerEpoch: 0,
       node: null,
+      host: null,
+      placementNote: null,
       attempt: 1,
       notBefore: null,
     });

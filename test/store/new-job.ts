@@ -32,6 +32,7 @@ export function newJob(overrides: Partial<NewJob> = {}): NewJob {
     stopGraceSeconds: 10,
     cpus: 0.5,
     memoryBytes: 4 * 1024 ** 3,
+    resources: { cpus: 0.5, memoryBytes: 4 * 1024 ** 3, gpus: 0 },
     network: 'none',
     runOptions: DEFAULT_RUN_OPTIONS,
     dependsOn: [],

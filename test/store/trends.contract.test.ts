@@ -17,6 +17,7 @@ const catalog = new Catalog(
       project: 'p',
       maxRunning: 1,
       maxRunningCeiling: 1,
+      placement: 'binpack',
       priority: 0,
       pausedAtStart: false,
       keepFinishedMs: null,

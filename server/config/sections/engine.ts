@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { placementConstraint, positiveInt } from './fields';
+import { memorySize, placementConstraint, positiveInt } from './fields';
 
 export const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
 
@@ -13,6 +13,33 @@ const dockerEngineSchema = z.strictObject({
   type: z.literal('docker').describe('The local Docker Engine'),
   socket: z.string().default(DEFAULT_DOCKER_SOCKET).describe("The engine's unix socket"),
   init,
+  capacity: z
+    .strictObject({
+      cpus: z
+        .number()
+        .positive('must be positive')
+        .optional()
+        .describe(
+          "CPUs Jobdeck's jobs may ask for in all (default: the machine's, less `reserve`)",
+        ),
+      memory: memorySize
+        .optional()
+        .describe(
+          "Memory Jobdeck's jobs may ask for in all, as 16g (default: the machine's, less `reserve`)",
+        ),
+      reserve_cpus: z
+        .number()
+        .min(0, 'must be 0 or more')
+        .default(0)
+        .describe("CPUs of the machine kept for everything else (the engine's own, Jobdeck's)"),
+      reserve_memory: memorySize
+        .optional()
+        .describe('Memory of the machine kept for everything else, as 1g (default none)'),
+    })
+    .prefault({})
+    .describe(
+      "What the machine offers Jobdeck's jobs: a job starts only while what it asks for fits beside the others' (docs/guides/hosts.md)",
+    ),
 });
 
 /** A Docker Swarm, through one of its managers. */
@@ -74,6 +101,23 @@ const simulatedEngineSchema = z.strictObject({
       'Starts nothing: jobs take simulated times on simulated nodes, to measure the control plane alone (never for real work)',
     ),
   nodes: positiveInt.max(100_000, 'must be at most 100000').default(10).describe('Simulated nodes'),
+  hosts: z
+    .array(
+      z.strictObject({
+        name: z
+          .string()
+          .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be letters, digits, ".", "_" or "-"')
+          .describe('The hosts are named name-1, name-2, …'),
+        count: positiveInt.max(10_000, 'must be at most 10000').default(1),
+        cpus: z.number().positive('must be positive'),
+        memory: memorySize.describe('As 16g'),
+        gpus: z.number().int().min(0, 'must be 0 or more').default(0),
+      }),
+    )
+    .optional()
+    .describe(
+      'Nodes of several sizes, in place of `nodes`: jobs are placed by what they ask for (docs/guides/hosts.md); without it, by slots alone',
+    ),
   slots_per_node: positiveInt
     .max(10_000, 'must be at most 10000')
     .default(16)

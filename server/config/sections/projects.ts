@@ -2,6 +2,7 @@ import { Cron } from 'croner';
 import { z } from 'zod';
 import {
   DEFINITION_REF,
+  PLACEMENT_POLICIES,
   QUEUE_REF,
   SCHEDULE_MISSED,
   SCHEDULE_OVERLAPS,
@@ -9,6 +10,38 @@ import {
   retryStrategySchema,
 } from '../../../contract';
 import { identifier, keepPeriod, memorySize, placementConstraint, positiveInt } from './fields';
+
+const resourceAmounts = {
+  cpus: z.number().positive('must be positive').optional().describe('CPUs, as 0.5 or 2'),
+  memory: memorySize.optional().describe('Memory, as 512m or 4g'),
+  gpus: z.number().int().min(0, 'must be 0 or more').optional().describe('GPUs, a whole number'),
+};
+
+/** What each job asks for to be placed; a submission may ask otherwise up to `max`. */
+const resourcesSection = z
+  .strictObject({
+    ...resourceAmounts,
+    max: z
+      .strictObject(resourceAmounts)
+      .optional()
+      .describe("The most a submission's `resources` may ask for (default: the request here)"),
+  })
+  .superRefine((r, context) => {
+    for (const key of ['cpus', 'memory', 'gpus'] as const) {
+      const [request, max] = [r[key], r.max?.[key]];
+      if (request !== undefined && max !== undefined && max < request) {
+        context.addIssue({
+          code: 'custom',
+          path: ['max', key],
+          message: `must be at least ${key}`,
+        });
+      }
+    }
+  })
+  .optional()
+  .describe(
+    "What each job asks for to be placed (`cpus`, `memory`, `gpus`; default: its limits, and no GPU); the container's limits are raised to it",
+  );
 
 const definitionSchema = z
   .strictObject({
@@ -45,6 +78,7 @@ const definitionSchema = z
     memory: memorySize
       .optional()
       .describe('Memory a job may use, as 512m or 1g (`job_defaults.memory` if unset)'),
+    resources: resourcesSection,
     network: z
       .string()
       .default('none')
@@ -98,6 +132,12 @@ const queueSchema = z
       .optional()
       .describe(
         "How long the queue's finished jobs are kept (14d, 12h, forever); default: the project's",
+      ),
+    placement: z
+      .enum(PLACEMENT_POLICIES, 'must be binpack or spread')
+      .default('binpack')
+      .describe(
+        'Where its jobs start among the hosts with room: binpack, the fullest (room kept whole for big jobs); spread, the emptiest',
       ),
   })
   .refine((q) => q.max_running_ceiling === undefined || q.max_running_ceiling >= q.max_running, {

@@ -1,5 +1,6 @@
 import type { LogInstant } from '../log-instant';
 import type { OutputSize, OutputStream, RunOptions } from '../model';
+import type { Host } from '../placement';
 
 /** What the engine is asked to run for one job. */
 export interface WorkloadSpec {
@@ -21,6 +22,18 @@ export interface WorkloadSpec {
   /** `none` isolates the job; any other value names a network of the engine. */
   network: string;
   runOptions: RunOptions;
+  /** The host Jobdeck placed it on (EngineHosts' id): the engine runs it there. Null: anywhere. */
+  host: string | null;
+}
+
+/** The machines an engine runs jobs on, with what Jobdeck's jobs may use of each. */
+export interface EngineHosts {
+  hosts: Host[];
+  /**
+   * Whether these are all the hosts there will be (the local engine's one machine): a job bigger
+   * than each is refused at submit, where elsewhere it waits for a bigger host to join.
+   */
+  fixed: boolean;
 }
 
 /** A job's container (or cluster task) as the engine reports it now. */
@@ -98,6 +111,11 @@ export interface ContainerRuntime {
    * without it be called "not out of memory".
    */
   readonly reportsOutOfMemory?: boolean;
+  /**
+   * The hosts it runs jobs on; absent (or null) where the engine does not say, and then jobs are
+   * limited by slots alone. Throws EngineUnavailableError when the engine does not answer.
+   */
+  hosts?(): Promise<EngineHosts | null>;
 }
 
 /** A workload's use of memory and CPU at one moment, as its engine reports it. */

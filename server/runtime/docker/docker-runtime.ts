@@ -2,6 +2,7 @@ import type Docker from 'dockerode';
 import {
   RuntimeError,
   type ContainerRuntime,
+  type EngineHosts,
   type OutputWindow,
   type Workload,
   type WorkloadOutput,
@@ -33,9 +34,21 @@ export interface DockerRuntimeOptions {
   init: boolean;
   /** How much output the engine keeps per container. */
   logDriver: EngineLogDriver;
+  /** What the machine offers Jobdeck's jobs (engine.capacity); default: all of it. */
+  capacity?: DockerCapacity;
   /** STARTED_BY_MAKER_WITHIN_MS unless a test says otherwise. */
   startedByMakerWithinMs?: number;
 }
+
+/** Set amounts, else the machine's less what is kept for everything else. */
+export interface DockerCapacity {
+  cpus?: number;
+  memoryBytes?: number;
+  reserveCpus: number;
+  reserveMemoryBytes: number;
+}
+
+const WHOLE_MACHINE: DockerCapacity = { reserveCpus: 0, reserveMemoryBytes: 0 };
 
 function timeOf(value: string | undefined): number | null {
   const ms = value ? Date.parse(value) : NaN;
@@ -110,6 +123,29 @@ export class DockerRuntime implements ContainerRuntime {
     await this.quick.ping().catch((error: unknown) => {
       throw this.translate(error, 'ping');
     });
+  }
+
+  /** The one machine, from the engine's info: its CPUs and memory, less the reserve. */
+  async hosts(): Promise<EngineHosts> {
+    const info = (await this.quick.info().catch((error: unknown) => {
+      throw this.translate(error, 'read its info');
+    })) as { ID?: string; Name?: string; NCPU?: number; MemTotal?: number };
+    const { cpus, memoryBytes, reserveCpus, reserveMemoryBytes } =
+      this.options.capacity ?? WHOLE_MACHINE;
+    const name = info.Name || 'local';
+    return {
+      fixed: true,
+      hosts: [
+        {
+          id: info.ID || name,
+          name,
+          cpus: cpus ?? Math.max(0, (info.NCPU ?? 0) - reserveCpus),
+          memoryBytes: memoryBytes ?? Math.max(0, (info.MemTotal ?? 0) - reserveMemoryBytes),
+          gpus: 0,
+          state: 'ready',
+        },
+      ],
+    };
   }
 
   /**

@@ -3,6 +3,7 @@ import {
   EngineUnavailableError,
   RuntimeError,
   type ContainerRuntime,
+  type EngineHosts,
   type Workload,
   type WorkloadSpec,
   type WorkloadUsage,
@@ -21,6 +22,7 @@ export class FakeRuntime extends InMemoryEngine implements ContainerRuntime {
   private launchGate: Promise<void> | undefined;
   private pingGate: Promise<void> | undefined;
   private placing: string | undefined;
+  private reportedHosts: EngineHosts | null = null;
   /** Every launch call, in order: how tests count that nothing started twice. */
   readonly launches: string[] = [];
   readonly stops: { jobId: string; graceSeconds: number }[] = [];
@@ -136,6 +138,16 @@ export class FakeRuntime extends InMemoryEngine implements ContainerRuntime {
   vanish(jobId: string): void {
     this.table.required(jobId);
     this.table.remove(jobId);
+  }
+
+  /** The hosts it reports from now on; null: none (jobs are limited by slots alone). */
+  setHosts(hosts: EngineHosts | null): void {
+    this.reportedHosts = hosts;
+  }
+
+  async hosts(): Promise<EngineHosts | null> {
+    this.answer();
+    return this.reportedHosts;
   }
 
   workload(jobId: string): (Workload & { spec: WorkloadSpec }) | undefined {

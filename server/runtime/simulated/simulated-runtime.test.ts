@@ -17,6 +17,7 @@ const spec = (env: string[] = []): WorkloadSpec => ({
   stopGraceSeconds: 2,
   network: 'none',
   runOptions: DEFAULT_RUN_OPTIONS,
+  host: null,
 });
 
 const settings = (more: Partial<SimulationSettings> = {}): SimulationSettings => ({

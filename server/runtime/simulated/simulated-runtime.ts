@@ -1,6 +1,8 @@
+import type { Host } from '../../jobs/placement';
 import {
   EngineUnavailableError,
   type ContainerRuntime,
+  type EngineHosts,
   type Workload,
   type WorkloadSpec,
   type WorkloadUsage,
@@ -11,6 +13,8 @@ import { draw, scriptOf, type Script, type Span } from './script';
 
 export interface SimulationSettings {
   nodes: number;
+  /** Nodes of several sizes, in place of `nodes`: Jobdeck places jobs on them by resources. */
+  hosts?: Host[];
   slotsPerNode: number;
   startMs: Span;
   runMs: Span;
@@ -53,7 +57,10 @@ export class SimulatedRuntime extends InMemoryEngine implements ContainerRuntime
   constructor(private readonly settings: SimulationSettings) {
     super('sim');
     this.random = settings.random ?? Math.random;
-    for (let i = 1; i <= settings.nodes; i += 1) this.occupants.set(`sim-node-${i}`, new Set());
+    const names = settings.hosts
+      ? settings.hosts.map((h) => h.id)
+      : Array.from({ length: settings.nodes }, (_, i) => `sim-node-${i + 1}`);
+    for (const name of names) this.occupants.set(name, new Set());
     const { nodeLossEverySeconds, outageEverySeconds, outageSeconds } = settings.faults;
     if (nodeLossEverySeconds) {
       setInterval(() => this.loseNode(), nodeLossEverySeconds * 1000).unref();
@@ -92,7 +99,7 @@ export class SimulatedRuntime extends InMemoryEngine implements ContainerRuntime
     this.table.add(spec, {
       status: 'pending',
       startedAt: null,
-      message: messages.waitingForSlot(this.settings.nodes, this.settings.slotsPerNode),
+      message: messages.waitingForSlot(this.occupants.size, this.settings.slotsPerNode),
     });
     this.waiting.push(spec.jobId);
     this.placeWaiting();
@@ -127,13 +134,33 @@ export class SimulatedRuntime extends InMemoryEngine implements ContainerRuntime
     this.scripts.delete(workload.jobId);
   }
 
-  /** Gives free slots to waiting jobs, oldest first, each on the node with the most free. */
+  /** The configured nodes, when there are; null: Jobdeck places by slots alone. */
+  async hosts(): Promise<EngineHosts | null> {
+    this.answer();
+    return this.settings.hosts ? { hosts: this.settings.hosts, fixed: false } : null;
+  }
+
+  /**
+   * Gives free slots to waiting jobs, oldest first: each on the node Jobdeck placed it on, or
+   * else on the node with the most free.
+   */
   private placeWaiting(): void {
-    while (this.waiting.length > 0) {
-      const node = this.freestNode();
-      if (!node) return;
-      const jobId = this.waiting.shift()!;
-      if (this.table.find(jobId)?.status !== 'pending') continue;
+    let index = 0;
+    // Once no node has a free slot, none of the rest can start: stop there.
+    while (index < this.waiting.length && this.freestNode() !== undefined) {
+      const jobId = this.waiting[index]!;
+      const workload = this.table.find(jobId);
+      if (workload?.status !== 'pending') {
+        this.waiting.splice(index, 1);
+        continue;
+      }
+      const placed = workload.spec.host;
+      const node = placed === null ? this.freestNode() : this.withFreeSlot(placed);
+      if (!node) {
+        index += 1;
+        continue;
+      }
+      this.waiting.splice(index, 1);
       this.occupants.get(node)!.add(jobId);
       this.table.change(jobId, { node, message: messages.starting(node) });
       const script = this.scripts.get(jobId)!;
@@ -200,6 +227,11 @@ export class SimulatedRuntime extends InMemoryEngine implements ContainerRuntime
         then();
       }, ms).unref(),
     );
+  }
+
+  private withFreeSlot(node: string): string | undefined {
+    const jobs = this.occupants.get(node);
+    return jobs && jobs.size < this.settings.slotsPerNode ? node : undefined;
   }
 
   private freestNode(): string | undefined {

@@ -83,7 +83,14 @@ export function serviceSpec(
       },
       RestartPolicy: { Condition: 'none' },
       // The engine's constraints, then the definition's: a node must satisfy all of them.
-      Placement: { Constraints: [...options.constraints, ...spec.runOptions.placement] },
+      // Where Jobdeck placed it, when it placed it: the swarm may not pick another node.
+      Placement: {
+        Constraints: [
+          ...options.constraints,
+          ...spec.runOptions.placement,
+          ...(spec.host === null ? [] : [`node.id==${spec.host}`]),
+        ],
+      },
       Networks: network === undefined ? undefined : [{ Target: network }],
       LogDriver: { Name: options.logDriver.Type, Options: options.logDriver.Config },
     },

@@ -20,6 +20,7 @@ const spec = serviceSpec(
     stopGraceSeconds: 2,
     network: 'none',
     runOptions: DEFAULT_RUN_OPTIONS,
+    host: null,
   },
   {
     storeId: 's1',

@@ -41,6 +41,7 @@ export const MIGRATION_NAMES = [
   '037-array-indexes',
   '038-change-order',
   '039-owner-epoch',
+  '040-job-resources',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];

@@ -16,6 +16,8 @@ export type NewJobRow = Required<
     | 'owner'
     | 'owner_epoch'
     | 'node'
+    | 'host'
+    | 'placement_note'
     | 'attempt'
     | 'not_before'
   >
@@ -41,6 +43,9 @@ export const NEW_JOB_COLUMNS = [
   'stop_grace_seconds',
   'cpus',
   'memory_bytes',
+  'req_cpus',
+  'req_memory_bytes',
+  'req_gpus',
   'network',
   'run_options_json',
   'retry_json',

@@ -36,6 +36,7 @@ import * as m036 from './036-job-usage';
 import * as m037 from './037-array-indexes';
 import * as m038 from './038-change-order';
 import * as m039 from './039-owner-epoch';
+import * as m040 from './040-job-resources';
 
 /** PostgreSQL's. */
 export const postgresMigrations = inOrder({
@@ -76,4 +77,5 @@ export const postgresMigrations = inOrder({
   '037-array-indexes': m037,
   '038-change-order': m038,
   '039-owner-epoch': m039,
+  '040-job-resources': m040,
 });

@@ -12,6 +12,7 @@ import type { Database } from '../../schema';
 import { insertAttemptWithin, packAttempt } from './attempts';
 import { storableNote, type JobTables } from './context';
 import { packKeptOutput, saveLogsWithin } from './logs';
+import { placeWithin } from './placed-claim';
 import { toJob } from './rows';
 
 type Moves = Pick<
@@ -65,6 +66,8 @@ export class JobMoves implements Moves {
           owner_epoch: sql<number>`owner_epoch + 1`,
         }),
         ...(fields.node !== undefined && { node: fields.node }),
+        // Placed as it is claimed: why it did not fit before is past.
+        ...(fields.host !== undefined && { host: fields.host, placement_note: null }),
         ...(fields.attempt !== undefined && { attempt: fields.attempt }),
         ...(fields.notBefore !== undefined && { not_before: fields.notBefore }),
       })
@@ -148,8 +151,12 @@ export class JobMoves implements Moves {
         claim.queueMax - (held.get(claim.queue) ?? 0),
         claim.serviceMax - heldInService,
       );
+      const starts =
+        claim.placement && room > 0
+          ? await placeWithin(trx, runnable, Math.max(0, room), claim.placement)
+          : runnable.slice(0, Math.max(0, room)).map((row) => ({ row, host: undefined }));
       const claimed: Job[] = [];
-      for (const row of runnable.slice(0, Math.max(0, room))) {
+      for (const { row, host } of starts) {
         const job = toJob(row);
         // A cancel may have taken the job since the select: the compare-and-set skips it then.
         const starting = await this.moveWithin(trx, {
@@ -158,7 +165,7 @@ export class JobMoves implements Moves {
           to: 'starting',
           at: claim.at,
           note: noteFor(job),
-          fields: { owner: claim.owner },
+          fields: { owner: claim.owner, ...(host !== undefined && { host }) },
           by: claim.owner,
         });
         if (starting) claimed.push(starting);

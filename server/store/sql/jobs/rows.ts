@@ -13,6 +13,7 @@ import {
   type StoredEnvVar,
   type Transition,
 } from '../../../jobs/model';
+import type { Resources } from '../../../jobs/placement';
 import type { JobTransitionsTable, JobsTable } from '../../schema';
 import type { NewJobRow } from '../hot-queries';
 
@@ -38,6 +39,7 @@ export function toJob(row: Selectable<JobsTable>): Job {
     stopGraceSeconds: row.stop_grace_seconds,
     cpus: row.cpus,
     memoryBytes: row.memory_bytes,
+    resources: resourcesOfRow(row),
     network: row.network,
     runOptions: row.run_options_json
       ? (JSON.parse(row.run_options_json) as RunOptions)
@@ -52,12 +54,19 @@ export function toJob(row: Selectable<JobsTable>): Job {
     owner: row.owner,
     ownerEpoch: row.owner_epoch,
     node: row.node,
+    host: row.host,
+    placementNote: row.placement_note,
     attempt: row.attempt,
     notBefore: row.not_before,
     dependsOn: row.depends_json === null ? [] : (JSON.parse(row.depends_json) as JobDependency[]),
     array: arrayRole(row),
     labels: row.labels_json === null ? {} : (JSON.parse(row.labels_json) as Labels),
   };
+}
+
+function resourcesOfRow(row: Selectable<JobsTable>): Resources | null {
+  if (row.req_cpus === null || row.req_memory_bytes === null) return null;
+  return { cpus: row.req_cpus, memoryBytes: row.req_memory_bytes, gpus: row.req_gpus ?? 0 };
 }
 
 function arrayRole(row: Selectable<JobsTable>): ArrayRole | null {
@@ -122,6 +131,9 @@ export function newJobRow(job: NewJob, state: JobState, systemNote: string | nul
     stop_grace_seconds: job.stopGraceSeconds,
     cpus: job.cpus,
     memory_bytes: job.memoryBytes,
+    req_cpus: job.resources?.cpus ?? null,
+    req_memory_bytes: job.resources?.memoryBytes ?? null,
+    req_gpus: job.resources?.gpus ?? null,
     network: job.network,
     run_options_json: JSON.stringify(job.runOptions),
     retry_json: job.retry === null ? null : JSON.stringify(job.retry),
@@ -163,6 +175,7 @@ export function storedJob(job: NewJob, row: NewJobRow, seq: number): Job {
     stopGraceSeconds: job.stopGraceSeconds,
     cpus: job.cpus,
     memoryBytes: job.memoryBytes,
+    resources: job.resources,
     network: job.network,
     runOptions: job.runOptions,
     containerId: null,
@@ -175,6 +188,8 @@ export function storedJob(job: NewJob, row: NewJobRow, seq: number): Job {
     owner: null,
     ownerEpoch: 0,
     node: null,
+    host: null,
+    placementNote: null,
     attempt: 1,
     notBefore: null,
     dependsOn: job.dependsOn,

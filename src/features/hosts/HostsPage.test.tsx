@@ -1,0 +1,85 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { HostList, HostRecord } from '../../../contract';
+import { capabilities, renderWithService, stubService } from '../../test/service';
+import HostsPage from './HostsPage';
+
+const GIB = 1024 ** 3;
+
+const host = (fields: Partial<HostRecord>): HostRecord => ({
+  id: 'n1',
+  name: 'worker-1',
+  state: 'ready',
+  capacity: { cpus: 8, memory_bytes: 16 * GIB, gpus: 0 },
+  used: { cpus: 0, memory_bytes: 0, gpus: 0 },
+  jobs: [],
+  other_jobs: 0,
+  ...fields,
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+const firstRead = { timeout: 5000 };
+
+describe('the hosts page', () => {
+  it('shows a bar per host and dimension, its jobs, and drained or lost hosts', async () => {
+    const list: HostList = {
+      placement: true,
+      items: [
+        host({
+          capacity: { cpus: 8, memory_bytes: 16 * GIB, gpus: 1 },
+          used: { cpus: 2, memory_bytes: 12 * GIB, gpus: 1 },
+          jobs: [
+            {
+              id: 'job-1',
+              name: 'train-1',
+              queue: 'demo::default',
+              state: 'running',
+              resources: { cpus: 2, memory_bytes: 12 * GIB, gpus: 1 },
+            },
+          ],
+          other_jobs: 2,
+        }),
+        host({ id: 'n2', name: 'worker-2', state: 'drained' }),
+        host({ id: 'n3', name: 'worker-3', state: 'lost' }),
+      ],
+    };
+    stubService([[/\/hosts/, list]]);
+    renderWithService(<HostsPage />);
+    const cards = await screen.findAllByTestId('host', {}, firstRead);
+    expect(cards).toHaveLength(3);
+    const first = within(cards[0]!);
+    expect(first.getByText('ready')).toBeVisible();
+    expect(first.getByRole('progressbar', { name: 'worker-1 CPUs: 2 of 8' })).toHaveAttribute(
+      'aria-valuenow',
+      '25',
+    );
+    expect(
+      first.getByRole('progressbar', { name: 'worker-1 Memory: 12 GiB of 16 GiB' }),
+    ).toHaveAttribute('aria-valuenow', '75');
+    expect(first.getByRole('progressbar', { name: 'worker-1 GPUs: 1 of 1' })).toBeVisible();
+    expect(first.getByRole('link', { name: 'train-1' })).toHaveAttribute('href', '/jobs/job-1');
+    expect(first.getByText('and 2 jobs of other projects')).toBeVisible();
+    // A host with no GPU has no GPU bar; one that takes no work says so.
+    const second = within(cards[1]!);
+    expect(second.queryByRole('progressbar', { name: /GPUs/ })).toBeNull();
+    expect(second.getByText('drained')).toBeVisible();
+    expect(second.getByText('Takes no new work; its jobs count until they end.')).toBeVisible();
+    expect(within(cards[2]!).getByText('lost')).toBeVisible();
+  });
+
+  it('says when the engine reports no hosts', async () => {
+    stubService([[/\/hosts/, { placement: false, items: [] }]]);
+    renderWithService(<HostsPage />);
+    expect(await screen.findByText('No hosts reported', {}, firstRead)).toBeVisible();
+  });
+
+  it('says when the service has no hosts extension, and asks nothing', async () => {
+    const fetch = stubService([]);
+    renderWithService(<HostsPage />, capabilities({ hosts: false }));
+    expect(
+      await screen.findByText('This service does not report its hosts.', {}, firstRead),
+    ).toBeVisible();
+    expect(fetch.mock.calls.some(([path]) => String(path).includes('/hosts'))).toBe(false);
+  });
+});
