@@ -12,8 +12,11 @@ import type { JobdeckConfig } from './schema';
 type DefinitionConfig = JobdeckConfig['projects'][string]['definitions'][string][string];
 
 /**
- * A definition's requests: its `resources`, else its limits (so a job that declares none asks
- * for what it may use), no GPU unless asked; a submission may ask up to `max`, else the request.
+ * A definition's requests: its `resources`, else its memory limit and no CPU or GPU. Memory is
+ * not shared, so a job that declares none still asks for what it may use; CPU is shared by time,
+ * so jobs that never said what they need keep running side by side as before requests existed
+ * (a 1-CPU limit asked as a request would run two default jobs at once on a 2-core machine). A
+ * submission may ask up to `max`, else the request (CPU: up to its limit).
  */
 function definitionResources(
   d: DefinitionConfig,
@@ -22,12 +25,12 @@ function definitionResources(
   const limits = { cpus: d.cpus ?? defaults.cpus, memoryBytes: d.memory ?? defaults.memory };
   const declared = d.resources ?? {};
   const request = {
-    cpus: declared.cpus ?? limits.cpus,
+    cpus: declared.cpus ?? 0,
     memoryBytes: declared.memory ?? limits.memoryBytes,
     gpus: declared.gpus ?? 0,
   };
   const max = {
-    cpus: declared.max?.cpus ?? request.cpus,
+    cpus: declared.max?.cpus ?? declared.cpus ?? limits.cpus,
     memoryBytes: declared.max?.memory ?? request.memoryBytes,
     gpus: declared.max?.gpus ?? request.gpus,
   };

@@ -150,7 +150,13 @@ export interface Dependent extends JobSummary {
 /** A job as submitted: what runs it (TransitionFields) and its state come later. */
 export type NewJob = Omit<
   Job,
-  'seq' | 'state' | 'systemNote' | 'updatedAt' | 'ownerEpoch' | 'placementNote' | keyof TransitionFields
+  | 'seq'
+  | 'state'
+  | 'systemNote'
+  | 'updatedAt'
+  | 'ownerEpoch'
+  | 'placementNote'
+  | keyof TransitionFields
 >;
 
 /**

@@ -179,10 +179,6 @@ export async function startService(
       rate_limit_per_minute: 0,
       projects: testProjects(),
       container_labels: { [RUN_LABEL]: runId() },
-      // The tests' jobs are sleeps and echoes asking for 1 CPU each: on a 2-core machine the
-      // machine's CPUs would hold 2 at once, where the tests are about slots (max_running 4).
-      // Placement's own tests give the engine of their own (docker-capacity, placement).
-      engine: { type: 'docker', capacity: { cpus: 64 } },
       ...store.settings,
       ...settings,
       data_dir: dataDir,
