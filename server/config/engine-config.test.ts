@@ -101,7 +101,7 @@ describe('the engine configuration', () => {
 
   it('names the file, the line and the key of each mistake', () => {
     expect(engine('type: kubernetes')).toBe(
-      'FILE:3: engine.type: must be docker, swarm or simulated',
+      'FILE:3: engine.type: must be docker, swarm, slurm or simulated',
     );
     expect(engine('type: swarm', 'socket: /a.sock', 'host: m:2375')).toBe(
       "FILE:5: engine.host: give the manager's socket or its host, not both",

@@ -158,6 +158,7 @@ export class Runner {
         memoryBytes: job.memoryBytes ?? this.options.defaults.memoryBytes,
         pidsLimit: this.options.defaults.pidsLimit,
         stopGraceSeconds: job.stopGraceSeconds,
+        timeoutSeconds: job.timeoutSeconds,
         network: job.network,
         runOptions: job.runOptions,
       });
