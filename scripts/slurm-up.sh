@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts a real one-machine Slurm cluster for the Slurm engine's tests and for a person trying it:
-# slurmctld and one slurmd (this machine's CPUs, 4 GiB of its memory) on loopback, auth/none,
+# slurmctld and one slurmd (8 CPUs and 8 GiB, whatever the machine has) on loopback, auth/none,
 # proctrack/linuxproc, select/cons_tres, with its own slurm.conf (SLURM_CONF), ports (16817/8),
 # state and spool, so that a system Slurm is untouched. Safe to run again: reuses what answers and
 # starts what does not. Progress goes to stderr; stdout gets one line, the slurm.conf to use.
@@ -16,7 +16,10 @@ done
 docker info >/dev/null 2>&1 || die "the Docker Engine is not running (scripts/host-setup.sh starts it): jobs run their images through it"
 
 node=$(hostname -s)
-cpus=$(nproc)
+# What the node offers Slurm: more than a small machine has (config_overrides), so that the tests
+# run several jobs at once; Docker's limits still hold each job to its own share.
+cpus=${JDSLURM_CPUS:-8}
+memory=${JDSLURM_MEMORY_MB:-8192}
 mkdir -p "$JDSLURM_RUN_DIR" "$JDSLURM_STATE_DIR/ctld" "$JDSLURM_STATE_DIR/d" "$JDSLURM_WORK_DIR"
 chmod 0755 "$JDSLURM_STATE_DIR"
 # Each job's directory is made 0700 by Jobdeck: the work directory only needs to be traversable.
@@ -50,12 +53,13 @@ JobCompType=jobcomp/none
 MpiDefault=none
 SwitchType=switch/none
 ReturnToService=2
+SlurmdParameters=config_overrides
 # How long an ended job stays in squeue: Jobdeck reads its end from its own files after that.
 MinJobAge=300
 # Between a plain scancel's (or a time limit's) SIGTERM and its SIGKILL.
 KillWait=5
 Epilog=$JDSLURM_RUN_DIR/epilog.sh
-NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=4096 State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$memory State=UNKNOWN
 PartitionName=jobs Nodes=$node Default=YES MaxTime=INFINITE State=UP
 CONF
 changed=false
@@ -93,5 +97,5 @@ done
 case $state in idle | mix | alloc) ;; *) die "node $node is '$state', not idle; see $JDSLURM_RUN_DIR/slurmd.log" ;; esac
 
 docker image inspect "$JDSLURM_IMAGE" >/dev/null 2>&1 || scripts/build-test-image.sh "$JDSLURM_IMAGE" >&2
-say "ready: node $node ($cpus CPUs, 4096 MiB), partition jobs, work directory $JDSLURM_WORK_DIR; slurm.conf:"
+say "ready: node $node ($cpus CPUs, $memory MiB), partition jobs, work directory $JDSLURM_WORK_DIR; slurm.conf:"
 echo "$JDSLURM_CONF"
