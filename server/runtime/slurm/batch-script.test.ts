@@ -36,7 +36,18 @@ describe('the batch script', () => {
     execFileSync('bash', ['-n'], { input: script });
     expect(script).not.toContain('hunter2-secret');
     expect(script).toContain("--env-file='env.abc'");
-    for (const flag of ['--memory=67108864', '--cpus=0.5', '--pids-limit=64', '--network=none']) {
+    for (const flag of [
+      '--memory=67108864',
+      '--cpus=0.5',
+      '--pids-limit=64',
+      '--network=none',
+      '--init',
+      '--cap-drop=ALL',
+      '--cap-add=KILL',
+      '--security-opt=no-new-privileges',
+      '--tmpfs=/tmp:rw,noexec,nosuid,size=67108864,mode=1777',
+      '--pull=never',
+    ]) {
       expect(script).toContain(`'${flag}'`);
     }
     expect(script).toContain(`'--label=team=o'\\''brien'`);

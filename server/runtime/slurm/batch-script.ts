@@ -1,11 +1,6 @@
 import { RuntimeError, type WorkloadSpec } from '../../jobs/ports';
-import {
-  JOB_CAPABILITIES,
-  SCRATCH_BYTES,
-  SCRATCH_DIR,
-  jobLabels,
-  type EngineLogDriver,
-} from '../job-container';
+import { hostConfigOf } from '../docker/host-config';
+import { jobLabels, type EngineLogDriver } from '../job-container';
 import { FILES } from './job-files';
 
 /** The label that ties a container to its Slurm job: the Epilog removes containers by it. */
@@ -33,27 +28,30 @@ export function envFileProblem(env: readonly string[]): string | null {
     : `environment variable ${name} holds a line break, which the Slurm engine cannot pass to the container (docker's --env-file is one variable a line)`;
 }
 
-/** `docker create`'s flags for the job: the same limits and hardening as on a Docker Engine. */
+/**
+ * `docker create`'s flags for the job: the host config the Docker engine gives a job's container
+ * (hostConfigOf), said as flags, so that a job is confined alike on both.
+ */
 function createFlags(spec: WorkloadSpec, options: BatchScriptOptions): string[] {
-  const labels = jobLabels(options.labels, spec, options.storeId);
-  const readOnly = spec.runOptions.readOnlyRootfs;
+  const host = hostConfigOf(spec, options.init, options.logDriver);
   return [
     '--pull=never',
-    ...(options.init ? ['--init'] : []),
-    `--network=${spec.network}`,
-    `--cpus=${spec.cpus}`,
-    `--memory=${spec.memoryBytes}`,
-    `--pids-limit=${spec.pidsLimit}`,
-    '--cap-drop=ALL',
-    ...JOB_CAPABILITIES.map((capability) => `--cap-add=${capability}`),
-    '--security-opt=no-new-privileges',
-    ...(readOnly
-      ? ['--read-only', `--tmpfs=${SCRATCH_DIR}:rw,noexec,nosuid,size=${SCRATCH_BYTES},mode=1777`]
-      : []),
+    ...(host.Init ? ['--init'] : []),
+    `--network=${host.NetworkMode}`,
+    `--cpus=${(host.NanoCpus ?? 0) / 1e9}`,
+    `--memory=${host.Memory}`,
+    `--pids-limit=${host.PidsLimit}`,
+    ...(host.CapDrop ?? []).map((capability) => `--cap-drop=${capability}`),
+    ...(host.CapAdd ?? []).map((capability) => `--cap-add=${capability}`),
+    ...(host.SecurityOpt ?? []).map((option) => `--security-opt=${option}`),
+    ...(host.ReadonlyRootfs ? ['--read-only'] : []),
+    ...Object.entries(host.Tmpfs ?? {}).map(([path, mount]) => `--tmpfs=${path}:${mount}`),
     ...(spec.runOptions.user !== null ? [`--user=${spec.runOptions.user}`] : []),
     `--log-driver=${options.logDriver.Type}`,
     ...Object.entries(options.logDriver.Config).map(([key, value]) => `--log-opt=${key}=${value}`),
-    ...Object.entries(labels).map(([key, value]) => `--label=${key}=${value}`),
+    ...Object.entries(jobLabels(options.labels, spec, options.storeId)).map(
+      ([key, value]) => `--label=${key}=${value}`,
+    ),
   ].map(shellWord);
 }
 
