@@ -34,3 +34,27 @@ export function ensureSlurm(): { broughtUp: boolean } {
 export function slurmDown(): void {
   execFileSync(`${SCRIPTS}/slurm-down.sh`, { stdio: 'inherit' });
 }
+
+/** Stops the cluster's slurmctld (SIGTERM, as a service manager would); resolves once it is gone. */
+export async function stopController(): Promise<void> {
+  const pid = Number(
+    execFileSync('pgrep', ['-f', `slurmctld -f ${SLURM_CONF}`])
+      .toString()
+      .trim(),
+  );
+  process.kill(pid, 'SIGTERM');
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return; // gone
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`slurmctld ${pid} did not stop`);
+}
+
+/** Starts what of the cluster is not running (scripts/slurm-up.sh). */
+export function startController(): void {
+  execFileSync(`${SCRIPTS}/slurm-up.sh`, { stdio: ['ignore', 'ignore', 'inherit'] });
+}

@@ -97,11 +97,21 @@ describe('a Slurm job as a workload', () => {
       'exited',
       137,
       'oom_killed',
-      4000,
+      5000,
       null,
     ]);
     // Slurm forgot it (MinJobAge): its files still say how it ended.
     expect(workloadOf(files({ exit }), null).finishedAt).toBe(5000);
+  });
+
+  it("ends when its script wrote the exit status, not at Slurm's expected end of a job it still thinks runs", () => {
+    // A controller restarted while the job ended still says RUNNING, and %e is start + time limit.
+    const exit = { exitCode: 0, oomKilled: false, at: 9_000_000 };
+    const seen = workloadOf(
+      files({ exit }),
+      job({ state: 'RUNNING', start: 8000, end: 8000 + 3720 }),
+    );
+    expect([seen.status, seen.finishedAt]).toEqual(['exited', 9_000_000]);
   });
 
   it("says why it ended without an exit status, unless Jobdeck's stop ended it", () => {

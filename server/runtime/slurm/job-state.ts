@@ -119,7 +119,9 @@ export function workloadOf(files: AttemptFiles, job: SlurmJob | null): Workload 
       status: 'exited',
       exitCode: files.exit.exitCode,
       startedAt,
-      finishedAt: job?.end ? job.end * 1000 : files.exit.at,
+      // When the script wrote it: Slurm's end time is an expected one (start + time limit) until
+      // it has seen the batch script end, which a controller restarting sees only later.
+      finishedAt: files.exit.at,
       message: cancelledOutside ? messages.cancelledOutside(id) : null,
       ...(files.exit.oomKilled && { cause: 'oom_killed' as const }),
     };
