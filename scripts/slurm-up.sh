@@ -58,6 +58,8 @@ SlurmdParameters=config_overrides
 MinJobAge=300
 # Between a plain scancel's (or a time limit's) SIGTERM and its SIGKILL.
 KillWait=5
+# A node silent this long is DOWN, its jobs NODE_FAIL (300 s by default): the tests lose a node.
+SlurmdTimeout=10
 Epilog=$JDSLURM_RUN_DIR/epilog.sh
 NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$memory State=UNKNOWN
 PartitionName=jobs Nodes=$node Default=YES MaxTime=INFINITE State=UP

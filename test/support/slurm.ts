@@ -58,3 +58,11 @@ export async function stopController(): Promise<void> {
 export function startController(): void {
   execFileSync(`${SCRIPTS}/slurm-up.sh`, { stdio: ['ignore', 'ignore', 'inherit'] });
 }
+
+/** Kills the node's slurmd (SIGKILL: the node is lost to the controller; its jobs run on). */
+export function killNodeDaemon(): void {
+  const pid = execFileSync('pgrep', ['-f', `slurmd -f ${SLURM_CONF}`])
+    .toString()
+    .trim();
+  process.kill(Number(pid), 'SIGKILL');
+}
