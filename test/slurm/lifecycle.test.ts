@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeEngineCases } from '../support/engine-cases';
 import { detail, submit, waitForState } from '../support/jobs';
+import { slurm } from '../support/slurm';
 import { SLURM, slurmJobsOf, slurmServiceForFile } from './slurm';
 
 const context = slurmServiceForFile();
@@ -12,6 +13,10 @@ describeEngineCases(SLURM, context);
 describe('a job on Slurm', () => {
   it('says in words why Slurm keeps a job pending, and cancels it before it starts', async () => {
     const { service } = context;
+    // The first must find the node's memory free: the jobs of the cases above have ended.
+    await expect
+      .poll(() => slurm('squeue', '--noheader', '--format=%i'), { timeout: 60_000 })
+      .toBe('');
     const first = await submit(service, { job_definition: 't::whole:1', job_queue: 't::wide' });
     const second = await submit(service, { job_definition: 't::whole:1', job_queue: 't::wide' });
     await waitForState(service, first, 'running');
