@@ -2,7 +2,8 @@
 # Makes this machine ready for Jobdeck: Docker Engine running, the local job image built,
 # and (with --for-tests) what only the tests use: Debian's Chromium for the end-to-end tests,
 # PostgreSQL's binaries for the throw-away clusters of the store tests, Prometheus for the
-# metrics test, nginx and systemd-analyze for the deployment doc's snippets. Safe to run again.
+# metrics test, nginx and systemd-analyze for the deployment doc's snippets, Slurm's
+# controller, node daemon and client commands for the Slurm engine's tests. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +36,9 @@ $want_test_tools && { command -v prometheus >/dev/null 2>&1 || missing+=(prometh
 # docs/deploy.md's nginx example and systemd unit are run from the doc (e2e, package test).
 $want_test_tools && { [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || missing+=(nginx); }
 $want_test_tools && { command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd); }
+# The Slurm engine's tests run a one-machine cluster (scripts/slurm-up.sh); Debian's packages
+# bring munge along, which that cluster does not use (auth/none).
+$want_test_tools && { command -v slurmctld >/dev/null 2>&1 || missing+=(slurmctld slurmd slurm-client); }
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} (Debian packages)"
   as_root apt-get update -qq

@@ -64,6 +64,19 @@ describe('the engine configuration', () => {
     );
   });
 
+  it('takes a Slurm cluster with its shared work directory, and says what is missing or wrong', () => {
+    expect(engine('type: slurm', 'work_dir: /shared/jobdeck', 'partition: batch')).toEqual({
+      type: 'slurm',
+      work_dir: '/shared/jobdeck',
+      partition: 'batch',
+      init: true,
+    });
+    expect(engine('type: slurm')).toBe('FILE:3: engine.work_dir: is required');
+    expect(engine('type: slurm', 'work_dir: shared')).toBe(
+      'FILE:4: engine.work_dir: must be an absolute path',
+    );
+  });
+
   it('takes a swarm manager by socket or host, with placement constraints', () => {
     expect(engine('type: swarm', 'socket: /run/m.sock')).toEqual({
       type: 'swarm',
@@ -116,7 +129,7 @@ describe('the engine configuration', () => {
 
   it('names the file, the line and the key of each mistake', () => {
     expect(engine('type: kubernetes')).toBe(
-      'FILE:3: engine.type: must be docker, swarm or simulated',
+      'FILE:3: engine.type: must be docker, swarm, slurm or simulated',
     );
     expect(engine('type: swarm', 'socket: /a.sock', 'host: m:2375')).toBe(
       "FILE:5: engine.host: give the manager's socket or its host, not both",

@@ -21,6 +21,7 @@ export function workloadSpecOf(
     ...limitsOf(job, defaults),
     pidsLimit: defaults.pidsLimit,
     stopGraceSeconds: job.stopGraceSeconds,
+    timeoutSeconds: job.timeoutSeconds,
     network: job.network,
     runOptions: job.runOptions,
     host: job.host,

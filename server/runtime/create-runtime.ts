@@ -53,6 +53,18 @@ export async function createRuntime(
         logDriver,
       });
     }
+    case 'slurm': {
+      const { SlurmRuntime } = await import('./slurm/slurm-runtime');
+      return new SlurmRuntime({
+        conf: engine.conf,
+        workDir: engine.work_dir,
+        partition: engine.partition,
+        init: engine.init,
+        storeId,
+        labels,
+        logDriver,
+      });
+    }
     case 'simulated': {
       const { SimulatedRuntime } = await import('./simulated/simulated-runtime');
       return new SimulatedRuntime({

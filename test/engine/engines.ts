@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { DEFAULT_RUN_OPTIONS } from '../../server/jobs/model';
 import type { ContainerRuntime, Workload, WorkloadSpec } from '../../server/jobs/ports';
 import { DEFAULT_KEPT_OUTPUT_BYTES } from '../../server/config/schema';
@@ -8,8 +9,10 @@ import { engineLogDriver } from '../../server/runtime/job-container';
 import { FakeRuntime } from '../../server/runtime/fake/fake-runtime';
 import { SCRIPT_VARIABLES as SIMULATE } from '../../server/runtime/simulated/script';
 import { SimulatedRuntime } from '../../server/runtime/simulated/simulated-runtime';
+import { SlurmRuntime } from '../../server/runtime/slurm/slurm-runtime';
 import { SwarmRuntime } from '../../server/runtime/swarm/swarm-runtime';
 import { RUN_LABEL, TEST_IMAGE } from '../support/service';
+import { SLURM_CONF, SLURM_WORK_DIR, slurm } from '../support/slurm';
 import { MANAGER_SOCKET } from '../support/swarm';
 
 /** What a contract case asks a job to do; each engine makes its workload do it its own way. */
@@ -195,5 +198,40 @@ export const SWARM_ROW: EngineRow = {
         .trim();
     const services = docker('service', 'ls', '-q', '--filter', `label=${RUN_LABEL}=${runLabel}`);
     if (services) docker('service', 'rm', ...services.split('\n'));
+  },
+};
+
+const slurmStores: string[] = [];
+
+/** The test cluster's row (scripts/slurm-up.sh): run by test/slurm, where the cluster is up. */
+export const SLURM_ROW: EngineRow = {
+  name: 'the test Slurm cluster (1 node)',
+  runtime() {
+    const storeId = randomUUID();
+    slurmStores.push(storeId);
+    return new SlurmRuntime({
+      conf: SLURM_CONF,
+      workDir: SLURM_WORK_DIR,
+      partition: undefined,
+      init: true,
+      logDriver: engineLogDriver(DEFAULT_KEPT_OUTPUT_BYTES),
+      storeId,
+      labels: { [RUN_LABEL]: runLabel },
+    });
+  },
+  spec: specOf,
+  keepsStartOfEnded: true,
+  drive: () => undefined, // the process does it
+  reportsUsage: false, // Slurm is not asked: its accounting is not used
+  reportsOutOfMemory: true, // the kernel kills it; the script reads Docker's word for it
+  cleanup() {
+    for (const storeId of slurmStores.splice(0)) {
+      const jobs = slurm('squeue', '--noheader', '--me', '--format=%i %j')
+        .split('\n')
+        .filter((line) => line.includes(`jobdeck.${storeId}.`))
+        .map((line) => line.split(' ')[0]!);
+      if (jobs.length > 0) slurm('scancel', ...jobs);
+      rmSync(`${SLURM_WORK_DIR}/${storeId}`, { recursive: true, force: true });
+    }
   },
 };

@@ -76,6 +76,33 @@ const swarmEngineSchema = z
     path: ['host'],
   });
 
+/** A Slurm cluster, through its client commands (docs/slurm.md). */
+const slurmEngineSchema = z.strictObject({
+  type: z
+    .literal('slurm')
+    .describe(
+      'A Slurm cluster: each job is a batch job that runs its image with Docker on its node',
+    ),
+  conf: z
+    .string()
+    .optional()
+    .describe(
+      "The slurm.conf the client commands read (their SLURM_CONF); without it, the system's",
+    ),
+  work_dir: z
+    .string()
+    .regex(/^\//, 'must be an absolute path')
+    .describe(
+      "Where each job's script, environment file, output and exit status go: a directory Jobdeck and every node share",
+    ),
+  partition: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/, 'must be a partition name (letters, digits, ".", "_", "-")')
+    .optional()
+    .describe("The partition every job is submitted to; without it, the cluster's default"),
+  init,
+});
+
 const milliseconds = z
   .number()
   .int('must be a whole number')
@@ -171,12 +198,14 @@ const simulatedEngineSchema = z.strictObject({
 
 const engineSchema = z.discriminatedUnion(
   'type',
-  [dockerEngineSchema, swarmEngineSchema, simulatedEngineSchema],
-  { error: 'must be docker, swarm or simulated' },
+  [dockerEngineSchema, swarmEngineSchema, slurmEngineSchema, simulatedEngineSchema],
+  { error: 'must be docker, swarm, slurm or simulated' },
 );
 
 export const engineSection = engineSchema
   .prefault({ type: 'docker' })
-  .describe('Where jobs run: the local Docker Engine, a Docker Swarm, or a simulated engine');
+  .describe(
+    'Where jobs run: the local Docker Engine, a Docker Swarm, a Slurm cluster, or a simulated engine',
+  );
 
 export type EngineConfig = z.infer<typeof engineSchema>;

@@ -19,6 +19,11 @@ export interface WorkloadSpec {
    * workload is made (a Swarm service fixes it in its spec), not only when it is stopped.
    */
   stopGraceSeconds: number;
+  /**
+   * The job's timeout. Jobdeck stops the job at it itself; an engine with time limits of its own
+   * (Slurm's --time) may also be given a later one, that holds while no Jobdeck instance runs.
+   */
+  timeoutSeconds?: number;
   /** `none` isolates the job; any other value names a network of the engine. */
   network: string;
   runOptions: RunOptions;

@@ -12,7 +12,7 @@ import { engineClients, endpointText, type EngineEndpoint } from '../engine-api/
 import { detailOf, statusOf } from '../engine-api/errors';
 import { engineLogs, readEngineOutput } from '../engine-output';
 import { JOB_LABEL, STORE_LABEL, jobLabels, workloadName } from '../job-container';
-import { ChangePoller } from './change-poller';
+import { ChangePoller } from '../change-poller';
 import {
   CANCEL_CONSTRAINT,
   cancelledSpec,
