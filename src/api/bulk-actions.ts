@@ -6,6 +6,7 @@ import {
   errorBodySchema,
   successEnvelope,
   type BulkAction,
+  type BulkActionKind,
   type BulkFilter,
   bulkActionOperations,
   pathOf,
@@ -68,8 +69,8 @@ export const bulkActionListQuery = queryOptions({
     query.state.data?.some((action) => action.state === 'running') ? 2000 : false,
 });
 
-/** Begins cancelling every job the filter matches, in the service. */
-export function useStartBulkCancel() {
+/** Begins cancelling (or submitting again) every job the filter matches, in the service. */
+export function useStartBulkAction(action: BulkActionKind) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (filter: BulkFilter) =>
@@ -77,12 +78,7 @@ export function useStartBulkCancel() {
         await requestOperation(
           bulkActionOperations.startBulkAction,
           successEnvelope(bulkActionSchema),
-          {
-            body: {
-              action: 'cancel',
-              filter,
-            },
-          },
+          { body: { action, filter } },
         )
       ).data,
     onSuccess: (action) => {

@@ -161,6 +161,8 @@ export interface JobFilter {
   endedWithinMs?: number;
   /** The service's order of every matching job; left out, newest first. */
   sort?: ListSort;
+  /** These jobs only (a failure group's, at most the list's limit of ids). */
+  ids?: string[];
 }
 
 /**
@@ -180,17 +182,24 @@ export function filterFields(filter: JobFilter): BulkFilter {
   if (after) fields.created_after = after;
   if (filter.createdBefore) fields.created_before = filter.createdBefore;
   if (filter.labels?.length) fields.label = filter.labels;
+  if (filter.ids?.length) fields.id = filter.ids;
   if (filter.endedWithinMs !== undefined) {
     fields.ended_after = new Date(Date.now() - filter.endedWithinMs).toISOString();
   }
   return fields;
 }
 
-export function jobListSearch(filter: JobFilter, page: { cursor?: string; limit: number }) {
+/** The service's filter as a query string: a list value as the field repeated. */
+export function filterSearch(fields: BulkFilter): URLSearchParams {
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(filterFields(filter))) {
+  for (const [name, value] of Object.entries(fields)) {
     for (const each of [value].flat()) query.append(name, String(each));
   }
+  return query;
+}
+
+export function jobListSearch(filter: JobFilter, page: { cursor?: string; limit: number }) {
+  const query = filterSearch(filterFields(filter));
   if (filter.sort) query.set('sort', filter.sort);
   if (page.cursor) query.set('cursor', page.cursor);
   query.set('limit', String(page.limit));

@@ -69,6 +69,11 @@ export const bulkKeys = {
   action: (id: string) => [...bulkKeys.all, 'action', id] as const,
 };
 
+/** Under the jobs' key: a refresh after a bulk action reads the groups again too. */
+export const failureKeys = {
+  groups: (filter: BulkFilter) => [...jobKeys.all, 'failures', filter] as const,
+};
+
 export const webhookKeys = {
   all: ['webhooks'] as const,
   list: () => [...webhookKeys.all, 'list'] as const,

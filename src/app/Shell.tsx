@@ -40,6 +40,8 @@ const LINKS: readonly Entry[] = [
   { to: '/', label: 'Overview' },
   { to: '/submit', label: 'Submit a job', operation: 'submitJob' },
   { to: '/jobs', label: 'Jobs' },
+  // Retrying them is its point: for a role that may submit.
+  { to: '/failures', label: 'Failures', needs: 'bulk', operation: 'submitJob' },
   { to: '/schedules', label: 'Schedules', needs: 'schedules' },
   { to: '/hosts', label: 'Hosts', needs: 'hosts' },
   {

@@ -13,6 +13,7 @@ const JobsPage = lazyPage(() => import('../features/jobs/JobsPage'));
 const SchedulesPage = lazyPage(() => import('../features/schedules/SchedulesPage'));
 const WebhooksPage = lazyPage(() => import('../features/webhooks/WebhooksPage'));
 const AuditPage = lazyPage(() => import('../features/audit/AuditPage'));
+const FailuresPage = lazyPage(() => import('../features/jobs/FailuresPage'));
 const HostsPage = lazyPage(() => import('../features/hosts/HostsPage'));
 const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'));
 const KeysPage = lazyPage(() => import('../features/keys/KeysPage'));
@@ -43,6 +44,7 @@ export const router = createBrowserRouter([
           { path: 'submit', element: <SubmitPage /> },
           { path: 'jobs', element: <JobsPage /> },
           { path: 'jobs/:id', element: <JobPage /> },
+          { path: 'failures', element: <FailuresPage /> },
           { path: 'schedules', element: <SchedulesPage /> },
           { path: 'webhooks', element: <WebhooksPage /> },
           { path: 'audit', element: <AuditPage /> },

@@ -1,19 +1,19 @@
-import { Button, Loader, Modal, Progress, Stack, Table, Text } from '@mantine/core';
+import { Button, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import { DialogFooter } from '../../components/DialogFooter';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { BulkAction, BulkCancelDryRun, BulkCancelPlan, BulkFilter } from '../../../contract';
+import type { BulkCancelDryRun, BulkCancelPlan, BulkFilter } from '../../../contract';
 import {
   bulkActionQuery,
   bulkCancelPlanQuery,
   useRefreshAfterBulk,
-  useStartBulkCancel,
+  useStartBulkAction,
 } from '../../api/bulk-actions';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { JobNameList } from '../../components/JobNameList';
 import { PLAN_TITLES } from '../../lib/bulk-cancel-plan';
-import { BulkActionControls } from './BulkActionControls';
-import { count, filterText, jobs, progressText } from './bulk-text';
+import { BulkActionProgress } from './BulkActionProgress';
+import { count, filterText, jobs } from './bulk-text';
 
 const PLAN_ROWS: [keyof BulkCancelPlan, string][] = [
   ['cancelled_at_once', PLAN_TITLES.immediate],
@@ -61,33 +61,6 @@ function PlanSummary({ dryRun, filter }: { dryRun: BulkCancelDryRun; filter: Bul
   );
 }
 
-/** How far the action went, then what it did, with its per-job results to download. */
-function ActionProgress({ action, onClose }: { action: BulkAction; onClose: () => void }) {
-  const running = action.state === 'running';
-  return (
-    <Stack>
-      <Progress
-        value={action.matched === 0 ? 100 : (100 * action.processed) / action.matched}
-        animated={running}
-        aria-label="Jobs reached"
-      />
-      <Text data-testid="bulk-progress" role="status">
-        {progressText(action)}
-      </Text>
-      {running && (
-        <Text size="sm" c="dimmed">
-          The service carries on if you close this, and after a restart; Bulk actions on the jobs
-          page shows it.
-        </Text>
-      )}
-      <BulkActionControls action={action} />
-      <DialogFooter>
-        <Button onClick={onClose}>{running ? 'Close' : 'Done'}</Button>
-      </DialogFooter>
-    </Stack>
-  );
-}
-
 /**
  * Cancels every job the table's filters match, not only the page shown: the service's dry run
  * first, then the action runs in the service while this shows its progress.
@@ -106,7 +79,7 @@ export function CancelMatchingDialog({
   onFinished: () => void;
 }) {
   const plan = useQuery({ ...bulkCancelPlanQuery(filter), enabled: opened });
-  const start = useStartBulkCancel();
+  const start = useStartBulkAction('cancel');
   const started = start.data?.id;
   const action = useQuery({ ...bulkActionQuery(started ?? ''), enabled: started !== undefined });
   const refresh = useRefreshAfterBulk();
@@ -132,7 +105,7 @@ export function CancelMatchingDialog({
       size="lg"
     >
       {action.data ? (
-        <ActionProgress action={action.data} onClose={close} />
+        <BulkActionProgress action={action.data} onClose={close} />
       ) : plan.isPending ? (
         <Loader aria-label="Counting the matching jobs" />
       ) : plan.isError ? (

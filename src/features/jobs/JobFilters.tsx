@@ -190,6 +190,7 @@ export function JobFilters({
               after: '',
               before: '',
               labels: [],
+              ids: [],
             })
           }
         >

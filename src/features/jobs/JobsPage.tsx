@@ -8,6 +8,13 @@ import { RecentJobs } from './RecentJobs';
 
 type View = 'project' | 'recent';
 
+/** The failures of the table's filters: its URL's, less what only the table uses. */
+function failuresPath(search: URLSearchParams): string {
+  const filters = new URLSearchParams(search);
+  for (const name of ['view', 'cursor', 'sort']) filters.delete(name);
+  return `/failures?${filters.toString()}`;
+}
+
 export default function JobsPage() {
   const capabilities = useCapabilities();
   const [search, setSearch] = useSearchParams();
@@ -19,9 +26,16 @@ export default function JobsPage() {
       <Group justify="space-between">
         <Title order={2}>Jobs</Title>
         {canSubmit && (
-          <Button component={Link} to="/submit">
-            Submit a job
-          </Button>
+          <Group gap="xs">
+            {listed && (
+              <Button component={Link} to={failuresPath(search)} variant="default">
+                Failures
+              </Button>
+            )}
+            <Button component={Link} to="/submit">
+              Submit a job
+            </Button>
+          </Group>
         )}
       </Group>
       <OpenByIdForm />

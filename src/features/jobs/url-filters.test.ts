@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { filterFields } from '../../api/jobs';
 import { DEFAULT_SORT, filterOfView, searchFromView, viewFromSearch } from './url-filters';
 
 describe('the jobs table view in the URL', () => {
   it('round-trips every filter and drops what is not one', () => {
     const search = new URLSearchParams(
-      'state=running&state=runnable,bogus&queue=demo::default&name=nightly-&created=custom&after=2026-11-21T10:00:00.000Z&ended=24h&cursor=42&sort=-duration&label=team%3Ddata&label=ticket&label=bad%20key',
+      'state=running&state=runnable,bogus&queue=demo::default&name=nightly-&created=custom&after=2026-11-21T10:00:00.000Z&ended=24h&cursor=42&sort=-duration&label=team%3Ddata&label=ticket&label=bad%20key&id=0b9c1f4e-0000-4000-8000-00000000000a',
     );
     const view = viewFromSearch(search);
     expect(view).toEqual({
@@ -18,8 +19,11 @@ describe('the jobs table view in the URL', () => {
       cursor: '42',
       sort: { key: 'duration', direction: 'descending' },
       labels: ['team=data', 'ticket'],
+      ids: ['0b9c1f4e-0000-4000-8000-00000000000a'],
     });
     expect(viewFromSearch(searchFromView(view))).toEqual(view);
+    // A failure group's link names its jobs: the list is asked for those only.
+    expect(filterFields(filterOfView(view)).id).toEqual(['0b9c1f4e-0000-4000-8000-00000000000a']);
     expect(filterOfView(view).labels).toEqual(['team=data', 'ticket']);
     expect(filterOfView(view).endedWithinMs).toBe(86_400_000);
     // The sort is the service's only where it sorts; newest first is its order without one.

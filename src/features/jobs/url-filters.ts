@@ -58,6 +58,8 @@ export interface TableView {
   sort: TableSort;
   /** Label filters as the list takes them: `key=value` or `key`. */
   labels: string[];
+  /** Job ids, as a failure group's link names them: only these jobs. */
+  ids: string[];
 }
 
 const isIso = (value: string) => value !== '' && !Number.isNaN(Date.parse(value));
@@ -95,6 +97,7 @@ export function viewFromSearch(search: URLSearchParams): TableView {
     cursor: search.get('cursor') ?? '',
     sort: sortFromParam(search.get('sort')),
     labels: search.getAll('label').filter((text) => parseLabelSelector(text) !== undefined),
+    ids: search.getAll('id'),
   };
 }
 
@@ -110,6 +113,7 @@ export function searchFromView(view: TableView): URLSearchParams {
     if (view.before) search.set('before', view.before);
   }
   for (const label of view.labels) search.append('label', label);
+  for (const id of view.ids) search.append('id', id);
   if (view.ended !== 'any') search.set('ended', view.ended);
   if (view.cursor) search.set('cursor', view.cursor);
   if (!isDefaultSort(view.sort)) search.set('sort', sortParam(view.sort));
@@ -125,6 +129,7 @@ export function countFilters(view: TableView): number {
     view.created !== 'any',
     view.ended !== 'any',
     view.labels.length > 0,
+    view.ids.length > 0,
   ].filter(Boolean).length;
 }
 
@@ -143,6 +148,7 @@ export function filterOfView(view: TableView, serviceSorts = false): JobFilter {
   if (view.queue) filter.queue = view.queue;
   if (view.name) filter.name = view.name;
   if (view.labels.length > 0) filter.labels = view.labels;
+  if (view.ids.length > 0) filter.ids = view.ids;
   if (view.created === 'custom') {
     if (view.after) filter.createdAfter = new Date(view.after).toISOString();
     if (view.before) filter.createdBefore = new Date(view.before).toISOString();
