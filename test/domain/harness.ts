@@ -22,7 +22,8 @@ export const projects = {
   t: {
     queues: { default: { max_running: 4 } },
     definitions: {
-      run: { '1': { image: 'fake:job', stop_grace_seconds: 2 } },
+      // A day: the schedule tests move the clock by hours while its jobs run.
+      run: { '1': { image: 'fake:job', timeout_seconds: 86_400, stop_grace_seconds: 2 } },
       brief: { '1': { image: 'fake:job', timeout_seconds: 1, stop_grace_seconds: 1 } },
       ghost: { '1': { image: MISSING_IMAGE } },
     },
