@@ -15,10 +15,23 @@ for daemon in slurmctld slurmd; do
   pid=$(daemon_pid "$daemon")
   [ -z "$pid" ] || kill "$pid"
 done
+stopped() { [ -z "$(daemon_pid slurmctld)$(daemon_pid slurmd)" ]; }
 for _ in $(seq 1 80); do
-  [ -z "$(daemon_pid slurmctld)$(daemon_pid slurmd)" ] && break
+  stopped && break
   sleep 0.25
 done
+# A slurmd restarted under a job (the node-loss test) can hang in its shutdown for good with its
+# controller gone: after 20 s, SIGKILL, which Slurm's state directory (removed below) survives.
+if ! stopped; then
+  for daemon in slurmctld slurmd; do
+    pid=$(daemon_pid "$daemon")
+    [ -z "$pid" ] || kill -KILL "$pid" 2>/dev/null || true
+  done
+  for _ in $(seq 1 40); do
+    stopped && break
+    sleep 0.25
+  done
+fi
 left="$(daemon_pid slurmctld) $(daemon_pid slurmd)"
 [ -z "${left// /}" ] || die "processes $left did not stop"
 # Containers of this cluster's jobs that no Epilog removed (the daemons stopped first).

@@ -223,7 +223,9 @@ export const SLURM_ROW: EngineRow = {
   keepsStartOfEnded: true,
   drive: () => undefined, // the process does it
   reportsUsage: false, // Slurm is not asked: its accounting is not used
-  reportsOutOfMemory: true, // the kernel kills it; the script reads Docker's word for it
+  // The batch script passes on Docker's OOMKilled, but the contract's out-of-memory case ended
+  // 137 without it on the test cluster (a kill by Slurm's own --mem is a guess): not claimed.
+  reportsOutOfMemory: false,
   cleanup() {
     for (const storeId of slurmStores.splice(0)) {
       const jobs = slurm('squeue', '--noheader', '--me', '--format=%i %j')

@@ -17,9 +17,26 @@ describe('a job on Slurm', () => {
     await expect
       .poll(() => slurm('squeue', '--noheader', '--format=%i'), { timeout: 60_000 })
       .toBe('');
-    const first = await submit(service, { job_definition: 't::whole:1', job_queue: 't::wide' });
-    const second = await submit(service, { job_definition: 't::whole:1', job_queue: 't::wide' });
-    await waitForState(service, first, 'running');
+    const submitted = [
+      await submit(service, { job_definition: 't::whole:1', job_queue: 't::wide' }),
+      await submit(service, { job_definition: 't::whole:1', job_queue: 't::wide' }),
+    ];
+    // Either may be the one Slurm starts: the other waits for its memory.
+    let running: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          const states = await Promise.all(
+            submitted.map(async (id) => (await detail(service, id)).state),
+          );
+          running = submitted[states.indexOf('running')];
+          return running !== undefined;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+    const first = running!;
+    const second = submitted.find((id) => id !== first)!;
     await expect
       .poll(async () => (await detail(service, second)).system_note, { timeout: 30_000 })
       .toBe(
