@@ -31,6 +31,8 @@ if ! stopped; then
     stopped && break
     sleep 0.25
   done
+  # Its job steps wait for it for ever then; this cluster is the machine's only one (slurm-up.sh).
+  pkill -KILL -x slurmstepd 2>/dev/null || true
 fi
 left="$(daemon_pid slurmctld) $(daemon_pid slurmd)"
 [ -z "${left// /}" ] || die "processes $left did not stop"
