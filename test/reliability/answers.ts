@@ -1,8 +1,12 @@
 import { expect } from 'vitest';
 import { errorBodySchema } from '../../contract';
 
-/** A stack frame (`at fn (file.ts:1:2)`) or an error class name at the start of a message. */
-const STACK_TRACE = /\n\s+at \S|\bat .+:\d+:\d+|^(Type|Reference|Syntax|Range)?Error:/m;
+/**
+ * A stack frame (`at fn (file.ts:1:2)`, `at file.ts:1:2`) or an error class name at the start of
+ * a message; a message's own words ("at least one word … 10:00:00") are not a frame.
+ */
+const STACK_TRACE =
+  /\n\s+at \S|\bat \S+ \(\S+:\d+:\d+\)|\bat \S+:\d+:\d+|^(Type|Reference|Syntax|Range)?Error:/m;
 
 /** Tallies statuses of a run by class, for its figures. */
 export class StatusTally {
