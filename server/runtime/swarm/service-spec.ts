@@ -83,14 +83,7 @@ export function serviceSpec(
       },
       RestartPolicy: { Condition: 'none' },
       // The engine's constraints, then the definition's: a node must satisfy all of them.
-      // Where Jobdeck placed it, when it placed it: the swarm may not pick another node.
-      Placement: {
-        Constraints: [
-          ...options.constraints,
-          ...spec.runOptions.placement,
-          ...(spec.host === null ? [] : [`node.id==${spec.host}`]),
-        ],
-      },
+      Placement: { Constraints: [...options.constraints, ...spec.runOptions.placement] },
       Networks: network === undefined ? undefined : [{ Target: network }],
       LogDriver: { Name: options.logDriver.Type, Options: options.logDriver.Config },
     },

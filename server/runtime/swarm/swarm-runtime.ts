@@ -2,7 +2,6 @@ import type Docker from 'dockerode';
 import {
   RuntimeError,
   type ContainerRuntime,
-  type EngineHosts,
   type OutputWindow,
   type Workload,
   type WorkloadOutput,
@@ -22,7 +21,6 @@ import {
   type SwarmIsolation,
 } from './service-spec';
 import { translate } from './swarm-errors';
-import { hostOfNode, type SwarmNodeResources } from './swarm-hosts';
 import { workloadOf, type SwarmNode, type SwarmService, type SwarmTask } from './task-state';
 
 export interface SwarmRuntimeOptions extends ServiceSpecOptions {
@@ -204,14 +202,6 @@ export class SwarmRuntime implements ContainerRuntime {
       if (statusOf(error) !== 404) throw translate(error, 'remove the service', this.where);
     }
     await this.removeJobNetwork(workloadName(workload.jobId));
-  }
-
-  /** Every node of the swarm: nodes may join later, so a job bigger than each waits. */
-  async hosts(): Promise<EngineHosts> {
-    const nodes = (await this.quick.listNodes().catch((error: unknown) => {
-      throw translate(error, 'list the nodes', this.where);
-    })) as SwarmNodeResources[];
-    return { hosts: nodes.map(hostOfNode), fixed: false };
   }
 
   private async tasks(filters: Record<string, string[]>): Promise<SwarmTask[]> {
