@@ -1,11 +1,11 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import {
   bulkActionSchema,
   bulkActionsSchema,
   bulkCancelDryRunSchema,
   errorBodySchema,
   successEnvelope,
-  type BulkAction,
   type BulkActionKind,
   type BulkFilter,
   bulkActionOperations,
@@ -106,14 +106,23 @@ export function useStopBulkAction() {
   });
 }
 
-/** Once an action ended, the lists and counts it changed are read again. */
-export function useRefreshAfterBulk() {
+/**
+ * A bulk action a dialog starts and follows: `start` begins it, `action` is its progress; once it
+ * ended, the lists and counts it changed are read again.
+ */
+export function useBulkActionRun(kind: BulkActionKind) {
   const queryClient = useQueryClient();
-  return (action: BulkAction) => {
-    if (action.state === 'running') return;
+  const start = useStartBulkAction(kind);
+  const started = start.data?.id;
+  const action = useQuery({ ...bulkActionQuery(started ?? ''), enabled: started !== undefined });
+  const state = action.data?.state;
+  useEffect(() => {
+    // Only when it ends: a refresh per progress poll would reload the lists every second.
+    if (state === undefined || state === 'running') return;
     void queryClient.invalidateQueries({ queryKey: jobKeys.all });
     void queryClient.invalidateQueries({ queryKey: queueKeys.all });
-  };
+  }, [state, queryClient]);
+  return { start, action };
 }
 
 /**

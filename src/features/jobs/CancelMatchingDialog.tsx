@@ -1,14 +1,8 @@
 import { Button, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import { DialogFooter } from '../../components/DialogFooter';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import type { BulkCancelDryRun, BulkCancelPlan, BulkFilter } from '../../../contract';
-import {
-  bulkActionQuery,
-  bulkCancelPlanQuery,
-  useRefreshAfterBulk,
-  useStartBulkAction,
-} from '../../api/bulk-actions';
+import { bulkCancelPlanQuery, useBulkActionRun } from '../../api/bulk-actions';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { JobNameList } from '../../components/JobNameList';
 import { PLAN_TITLES } from '../../lib/bulk-cancel-plan';
@@ -79,16 +73,7 @@ export function CancelMatchingDialog({
   onFinished: () => void;
 }) {
   const plan = useQuery({ ...bulkCancelPlanQuery(filter), enabled: opened });
-  const start = useStartBulkAction('cancel');
-  const started = start.data?.id;
-  const action = useQuery({ ...bulkActionQuery(started ?? ''), enabled: started !== undefined });
-  const refresh = useRefreshAfterBulk();
-  const state = action.data?.state;
-  useEffect(() => {
-    if (action.data) refresh(action.data);
-    // Only when it ends: a refresh per progress poll would reload the table every second.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [state]);
+  const { start, action } = useBulkActionRun('cancel');
   const close = () => {
     const finished = action.data !== undefined && action.data.state !== 'running';
     start.reset();
@@ -101,7 +86,7 @@ export function CancelMatchingDialog({
       opened={opened}
       // Closed while the start is on its way, the action would run unseen and could be begun twice.
       onClose={start.isPending ? () => {} : close}
-      title={started ? 'Cancelling every matching job' : 'Cancel every matching job?'}
+      title={start.data ? 'Cancelling every matching job' : 'Cancel every matching job?'}
       size="lg"
     >
       {action.data ? (

@@ -1,8 +1,6 @@
 import { Button, Modal, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import type { BulkFilter, FailureGroup } from '../../../contract';
-import { bulkActionQuery, useRefreshAfterBulk, useStartBulkAction } from '../../api/bulk-actions';
+import { useBulkActionRun } from '../../api/bulk-actions';
 import { DialogFooter } from '../../components/DialogFooter';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { BulkActionProgress } from './BulkActionProgress';
@@ -21,16 +19,7 @@ export function RetryGroupDialog({
   group: FailureGroup | null;
   onClose: () => void;
 }) {
-  const start = useStartBulkAction('resubmit');
-  const started = start.data?.id;
-  const action = useQuery({ ...bulkActionQuery(started ?? ''), enabled: started !== undefined });
-  const refresh = useRefreshAfterBulk();
-  const state = action.data?.state;
-  useEffect(() => {
-    if (action.data) refresh(action.data);
-    // Only when it ends: a refresh per progress poll would read the groups again every second.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [state]);
+  const { start, action } = useBulkActionRun('resubmit');
   const close = () => {
     start.reset();
     onClose();
@@ -40,7 +29,7 @@ export function RetryGroupDialog({
       opened={group !== null}
       // Closed while the start is on its way, the action would run unseen and could be begun twice.
       onClose={start.isPending ? () => {} : close}
-      title={started ? 'Submitting the jobs again' : 'Retry every job of this group?'}
+      title={start.data ? 'Submitting the jobs again' : 'Retry every job of this group?'}
       size="lg"
     >
       {action.data ? (
