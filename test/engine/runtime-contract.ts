@@ -59,7 +59,8 @@ export function describeRuntimeContract(row: EngineRow): void {
 
     it('launches once per job id when two launch it at once (two instances, after a takeover): one workload, running, kept', async () => {
       // Several rounds: which call creates and which finds the name taken varies from one to the next.
-      for (let round = 0; round < 10; round += 1) {
+      // A round is 1–5 s of the engine's time on a loaded 2-core machine: 6 rounds, 2 minutes.
+      for (let round = 0; round < 6; round += 1) {
         const spec = row.spec('runs');
         const launches = await Promise.allSettled([runtime.launch(spec), runtime.launch(spec)]);
         expect(
@@ -75,7 +76,7 @@ export function describeRuntimeContract(row: EngineRow): void {
         expect(['running', 'pending']).toContain(mine[0]!.status);
         await runtime.remove(first!);
       }
-    });
+    }, 120_000);
 
     it('tells which attempt of the job a workload runs, on launch, inspect and list', async () => {
       const spec = { ...row.spec('runs'), attempt: 3 };

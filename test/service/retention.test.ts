@@ -11,11 +11,14 @@ import { startService, testProjects, type TestService } from '../support/service
  */
 let service: TestService;
 const KEEP_SECONDS = 3;
+/** t::lingering keeps its jobs longer: long enough for a bulk action to see them first, on a busy machine. */
+const LINGER_SECONDS = 15;
 
 beforeAll(async () => {
   const projects = testProjects();
   const queues = projects.t.queues as Record<string, Record<string, unknown>>;
   queues.single = { ...queues.single, keep_finished_jobs: 'forever' };
+  queues.lingering = { ...queues.default, keep_finished_jobs: `${LINGER_SECONDS}s` };
   service = await startService({
     projects,
     retention: { keep_finished_jobs: `${KEEP_SECONDS}s`, prune_every_seconds: 1 },
@@ -53,6 +56,7 @@ describe('retention', () => {
       't::default': KEEP_SECONDS,
       't::single': null,
       't::paused': KEEP_SECONDS,
+      't::lingering': LINGER_SECONDS,
     });
   });
 
@@ -173,9 +177,12 @@ describe('retention', () => {
   });
 
   it('what names a deleted job stays: a bulk action’s results and the audit trail’s events', async () => {
+    // Both are pruned only after the bulk action has seen them: with t::default's 3 s, a loaded
+    // machine pruned the ended one before the action ran.
     const labels = { case: 'pruned' };
-    const ended = await submit(service, { ...echo, labels });
-    const running = await submit(service, { ...sleeper, labels });
+    const lingering = { labels, job_queue: 't::lingering' };
+    const ended = await submit(service, { ...echo, ...lingering });
+    const running = await submit(service, { ...sleeper, ...lingering });
     await waitForState(service, ended, 'completed');
     await waitForState(service, running, 'running');
     expect((await service.request('POST', `/v1/client/job/${running}/cancel`)).status).toBe(202);
@@ -200,7 +207,11 @@ describe('retention', () => {
       await submit(service, { ...echo, job_queue: 't::single' }),
       'completed',
     );
-    await until(async () => (await gone(ended)) && (await gone(running)), 'both pruned');
+    await until(
+      async () => (await gone(ended)) && (await gone(running)),
+      'both pruned',
+      (LINGER_SECONDS + 30) * 1000,
+    );
 
     const rows = (await service.request('GET', `/v1/client/bulk-actions/${action}/results`)).text;
     expect(rows).toContain(`${running},${(await nameOf(rows, running))!},cancelled,accepted,`);

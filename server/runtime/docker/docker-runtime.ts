@@ -24,6 +24,7 @@ import {
 } from '../job-container';
 import { translate } from './docker-errors';
 import { hostConfigOf } from './host-config';
+import { mayBeLateOutOfMemory, outOfMemoryEventFor } from './late-oom';
 
 export interface DockerRuntimeOptions {
   socketPath: string;
@@ -113,6 +114,8 @@ export class DockerRuntime implements ContainerRuntime {
   private readonly long: Docker;
 
   private readonly startedByMakerWithinMs: number;
+  /** Containers whose late out-of-memory notice was looked for: asked once, forgotten on remove. */
+  private readonly lateOutOfMemory = new Map<string, Promise<boolean>>();
 
   constructor(private readonly options: DockerRuntimeOptions) {
     this.startedByMakerWithinMs = options.startedByMakerWithinMs ?? STARTED_BY_MAKER_WITHIN_MS;
@@ -289,11 +292,25 @@ export class DockerRuntime implements ContainerRuntime {
       // Jobdeck removes a container only after recording its outcome: one being removed
       // otherwise was removed outside Jobdeck, and its exit code (137 from `rm -f`) says nothing.
       if (info.State.Status === 'removing') return null;
-      return workloadOf(info);
+      const workload = workloadOf(info);
+      return (await this.killedForMemoryLate(info))
+        ? { ...workload, cause: 'oom_killed' }
+        : workload;
     } catch (error) {
       if (statusOf(error) === 404) return undefined;
       throw this.translate(error, 'inspect');
     }
+  }
+
+  private async killedForMemoryLate(info: Docker.ContainerInspectInfo): Promise<boolean> {
+    if (!mayBeLateOutOfMemory(info)) return false;
+    let known = this.lateOutOfMemory.get(info.Id);
+    if (!known) {
+      known = outOfMemoryEventFor(this.quick, info);
+      this.lateOutOfMemory.set(info.Id, known);
+      known.catch(() => this.lateOutOfMemory.delete(info.Id));
+    }
+    return known;
   }
 
   async list(): Promise<Workload[]> {
@@ -343,6 +360,7 @@ export class DockerRuntime implements ContainerRuntime {
   }
 
   async remove(workload: Workload): Promise<void> {
+    this.lateOutOfMemory.delete(workload.id);
     try {
       await this.quick.getContainer(workload.id).remove({ force: true });
     } catch (error) {
