@@ -33,6 +33,30 @@ export const trendDurationSchema = z.object({
 });
 export type TrendDuration = z.infer<typeof trendDurationSchema>;
 
+/** A window when the engine was unreachable or the queue paused (extension of the trends). */
+export const trendIncidentSchema = z.object({
+  kind: z.enum(['engine_unreachable', 'queue_paused']),
+  started_at: z.string().meta({ description: 'RFC 3339 (UTC)' }),
+  ended_at: z.string().nullable().meta({ description: 'null while it lasts' }),
+  note: z.string().nullable().meta({ description: 'The pause’s reason, when one was given' }),
+  ended_error: z.number().int().meta({
+    description:
+      'The queue’s jobs that ended `error` from its start until 60 s after its end (counted up to 10,000): those it may have ended',
+  }),
+  errors_filter: z
+    .object({
+      state: z.array(z.literal('error')),
+      queue: z.string(),
+      ended_after: z.string(),
+      ended_before: z.string().optional(),
+    })
+    .meta({
+      description:
+        'The list filter of those jobs, for GET /v1/client/jobs or a bulk action (`resubmit` tries them again)',
+    }),
+});
+export type TrendIncident = z.infer<typeof trendIncidentSchema>;
+
 export const trendsSchema = z.object({
   queue: z.string(),
   range: z.enum(TREND_RANGES),
@@ -42,6 +66,13 @@ export const trendsSchema = z.object({
     description: 'Submitted (or its scheduled time, when later) until its first start',
   }),
   run: trendDurationSchema.meta({ description: 'Start of its last attempt until its end' }),
+  incidents: z
+    .array(trendIncidentSchema.meta({ id: 'TrendIncident' }))
+    .optional()
+    .meta({
+      description:
+        'The engine’s outages and the queue’s pauses overlapping the range, oldest first (kept 31 days)',
+    }),
 });
 export type Trends = z.infer<typeof trendsSchema>;
 

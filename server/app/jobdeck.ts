@@ -163,6 +163,7 @@ export async function startJobdeck(
       bulkActions: storage.bulkActions,
       retention: storage.retention,
       trends: storage.trends,
+      incidents: storage.incidents,
       audit: storage.audit,
       instances: storage.instances,
       signals: storage.signals,

@@ -6,6 +6,7 @@ import { HostCapacity } from './capacity';
 import { ChangeFeed } from './change-feed';
 import { Dispatcher } from './dispatcher';
 import { EngineHealth } from './engine-health';
+import { IncidentLog } from './incidents';
 import { JobLogs, type OutputLimits } from './job-logs';
 import { readHosts } from './hosts-view';
 import { JobService } from './job-service';
@@ -26,6 +27,7 @@ import type {
   WebhookSender,
   WebhookStore,
   TrendStore,
+  IncidentStore,
 } from './ports';
 import { QueueControls } from './queue-controls';
 import { Reconciler } from './reconciler';
@@ -65,6 +67,7 @@ export interface JobSystemPorts {
   bulkActions: BulkActionStore;
   retention: RetentionStore;
   trends: TrendStore;
+  incidents: IncidentStore;
   audit: AuditStore;
   instances: InstanceRegistry;
   signals: Signals;
@@ -148,12 +151,15 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     },
   });
   const locks = new KeyedSerial();
+  const incidents = new IncidentLog({ store: ports.incidents, jobs: store, logger });
+  health.onChange((available) => incidents.engineChanged(available));
   const controls = new QueueControls({
     store: ports.queues,
     catalog,
     signals,
     logger,
     configRules: !options.queueControlApi,
+    incidents,
   });
   const capacity = new HostCapacity(runtime, options.defaults);
   const dispatcher = new Dispatcher({
@@ -263,13 +269,17 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     ...options.retention,
     audit: { store: ports.audit, keepMs: options.keepAuditMs },
     trends: ports.trends,
+    incidents: ports.incidents,
     ...(ports.webhooks && {
       deliveries: { store: ports.webhooks.store, keepMs: ports.webhooks.keepDeliveriesMs },
     }),
   });
   const roller = new TrendRoller(ports.trends, logger, options.trends);
-  const trends: TrendsReader = (project, queue, range) =>
-    readTrends(ports.trends, catalog, project, queue, range);
+  const trends: TrendsReader = async (project, queue, range) => {
+    const read = await readTrends(ports.trends, catalog, project, queue, range);
+    const from = read.points[0]!.start;
+    return { ...read, incidents: await incidents.windows(project, queue, from, Date.now()) };
+  };
   return {
     /** The spec's three operations: submit, detail, cancel. */
     service,
@@ -301,6 +311,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       await membership.join();
       await controls.start();
       await reconciler.start();
+      // An outage window left open by an instance that died during it ends here at the latest.
+      if (health.available) incidents.engineChanged(true);
       dispatcher.start();
       arrays.start();
       await arrays.settleAll();

@@ -1,5 +1,6 @@
 import type { Catalog, QueueSettings } from './catalog';
 import { invalid, notFoundQueue } from './errors';
+import type { IncidentLog } from './incidents';
 import type { Logger, QueueControl, QueueControlChange, QueueControlStore, Signals } from './ports';
 
 /** A queue as the dispatcher obeys it now: its settings with what operators changed since. */
@@ -30,6 +31,8 @@ export class QueueControls {
       logger: Logger;
       /** Without the API (extensions off) the configuration is the only way to change a queue. */
       configRules: boolean;
+      /** Where pauses are kept as windows for the trends. */
+      incidents?: Pick<IncidentLog, 'queuePaused' | 'queueResumed'>;
     },
   ) {
     parts.signals.subscribe((signal) => {
@@ -63,6 +66,7 @@ export class QueueControls {
           by: 'configuration',
           now: Date.now(),
         });
+        this.recordPause(settings.ref, paused);
       } else if (control.paused !== settings.pausedAtStart) {
         logger.warn(
           { queue: settings.ref, changed: control.changed },
@@ -71,6 +75,11 @@ export class QueueControls {
       }
     }
     if (configRules) await this.refresh();
+  }
+
+  private recordPause(ref: string, paused: QueueControlChange['paused']): void {
+    if (paused) this.parts.incidents?.queuePaused(ref, paused.reason);
+    else this.parts.incidents?.queueResumed(ref);
   }
 
   /** Called when a change may let jobs start (resumed, more slots): the dispatcher's kick. */
@@ -136,6 +145,7 @@ export class QueueControls {
     }
     if (!(await this.parts.store.change({ ref, change, by, now: Date.now() })))
       throw notFoundQueue(ref);
+    if (change.paused !== undefined) this.recordPause(ref, change.paused);
     await this.refresh();
     this.parts.signals.publish({ kind: 'queues' }).catch((error: unknown) => {
       this.parts.logger.warn(

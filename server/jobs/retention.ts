@@ -5,6 +5,7 @@ import type {
   Prunable,
   RetentionStore,
   TrendStore,
+  IncidentStore,
   WebhookStore,
 } from './ports';
 import { DAY_MS, keptFrom } from './trends';
@@ -22,6 +23,8 @@ export interface RetentionOptions {
   deliveries?: { store: Pick<WebhookStore, 'pruneEnded'>; keepMs: number };
   /** The trends' rollups older than each period keeps. */
   trends?: Pick<TrendStore, 'pruneBefore'>;
+  /** The trends' incident windows, deleted with the daily rollups they mark. */
+  incidents?: Pick<IncidentStore, 'pruneEnded'>;
   /** The console's sessions past their ends and abandoned sign-ins (where a console signs in). */
   sessions?: { prune(): Promise<void> };
 }
@@ -119,7 +122,7 @@ export class RetentionPruner {
     await this.inBatches((limit) => this.store.pruneIdempotencyKeys({ before: now, limit }));
     // The overview counts the last day: what finished before it is never counted again.
     await this.store.forgetFinishedCounts(now - DAY_MS);
-    const { audit, deliveries, trends, sessions } = this.options;
+    const { audit, deliveries, trends, incidents, sessions } = this.options;
     if (audit) {
       await this.inBatches((limit) => audit.store.prune({ before: now - audit.keepMs, limit }));
     }
@@ -133,6 +136,10 @@ export class RetentionPruner {
       for (const period of ['hour', 'day'] as const) {
         await trends.pruneBefore(period, keptFrom(period, now));
       }
+    }
+    if (incidents) {
+      const before = keptFrom('day', now);
+      await this.inBatches((limit) => incidents.pruneEnded({ before, limit }));
     }
     await sessions?.prune();
     let reclaimedBytes = 0;

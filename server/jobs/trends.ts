@@ -11,6 +11,7 @@ import type {
   TrendStore,
 } from './ports';
 import { bucketOf, quantileMs } from './trend-histogram';
+import type { IncidentWindow } from './incidents';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -198,6 +199,8 @@ export interface DurationFigures {
 
 export interface QueueTrends {
   queue: string;
+  /** The engine's outages and the queue's pauses in the range (where incidents are read). */
+  incidents?: IncidentWindow[];
   range: TrendRange;
   bucketMs: number;
   points: TrendPoint[];

@@ -8,6 +8,7 @@ import type {
   QueueControlStore,
   RetentionStore,
   TrendStore,
+  IncidentStore,
   ScheduleStore,
   Signals,
   WebhookStore,
@@ -242,6 +243,7 @@ export interface Store {
   counts: JobCounts;
   retention: RetentionStore;
   trends: TrendStore;
+  incidents: IncidentStore;
   audit: AuditStore;
   /** Resolves when the database answers a trivial query (readiness). */
   ping(): Promise<void>;

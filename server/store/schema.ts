@@ -333,6 +333,16 @@ export interface AuditEventsTable {
   detail_json: string;
 }
 
+/** A window when the engine was unreachable (queue null) or a queue paused; open while ended_at is null. */
+export interface IncidentsTable {
+  id: Generated<number>;
+  kind: string;
+  queue: string | null;
+  started_at: number;
+  ended_at: number | null;
+  note: string | null;
+}
+
 /** Job Submit's Idempotency-Key: the job a key made in its project, until expires_at. */
 export interface IdempotencyKeysTable {
   project: string;
@@ -383,4 +393,5 @@ export interface Database {
   trend_cursor: TrendCursorTable;
   audit_events: AuditEventsTable;
   idempotency_keys: IdempotencyKeysTable;
+  incidents: IncidentsTable;
 }

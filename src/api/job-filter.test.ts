@@ -23,6 +23,23 @@ describe('a live row against the list’s label filter', () => {
   });
 });
 
+describe('a live row against an ended range', () => {
+  const ended = (at: string | null) => listItem('e', { state: 'error', finished_at: at });
+  const range = {
+    states: [],
+    endedAfter: '2026-11-27T08:00:00.000Z',
+    endedBefore: '2026-11-27T09:00:00.000Z',
+  };
+
+  it('keeps a row that ended in the range, from its start up to (not at) its end', () => {
+    expect(matchesFilter(range, ended('2026-11-27T08:00:00.000Z'))).toBe(true);
+    expect(matchesFilter(range, ended('2026-11-27T08:59:59.999Z'))).toBe(true);
+    expect(matchesFilter(range, ended('2026-11-27T09:00:00.000Z'))).toBe(false);
+    expect(matchesFilter(range, ended('2026-11-27T07:59:59.999Z'))).toBe(false);
+    expect(matchesFilter(range, ended(null))).toBe(false);
+  });
+});
+
 describe('the label capability', () => {
   afterEach(() => vi.unstubAllGlobals());
   const serve = (paths: object) =>

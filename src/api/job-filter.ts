@@ -18,10 +18,13 @@ export function matchesFilter(filter: JobFilter, job: JobListItem): boolean {
   if (filter.createdBefore && created >= Date.parse(filter.createdBefore)) return false;
   if (filter.createdWithinMs !== undefined && created < Date.now() - filter.createdWithinMs)
     return false;
-  if (filter.endedWithinMs !== undefined) {
-    const ended = job.finished_at === null ? null : Date.parse(job.finished_at);
-    if (ended === null || ended < Date.now() - filter.endedWithinMs) return false;
-  }
+  const ended = job.finished_at === null ? null : Date.parse(job.finished_at);
+  const endedWindow = filter.endedWithinMs !== undefined || filter.endedAfter || filter.endedBefore;
+  if (endedWindow && ended === null) return false;
+  if (filter.endedWithinMs !== undefined && ended! < Date.now() - filter.endedWithinMs)
+    return false;
+  if (filter.endedAfter && ended! < Date.parse(filter.endedAfter)) return false;
+  if (filter.endedBefore && ended! >= Date.parse(filter.endedBefore)) return false;
   for (const text of filter.labels ?? []) {
     const selector = parseLabelSelector(text);
     if (selector && !matchesLabel(job.labels, selector)) return false;

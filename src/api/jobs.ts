@@ -159,6 +159,9 @@ export interface JobFilter {
   labels?: string[];
   /** Ended within this long before each read (a service with `ended_after`). */
   endedWithinMs?: number;
+  /** Ended in this range (ISO times): an incident's window on the trends. */
+  endedAfter?: string;
+  endedBefore?: string;
   /** The service's order of every matching job; left out, newest first. */
   sort?: ListSort;
   /** These jobs only (a failure group's, at most the list's limit of ids). */
@@ -183,9 +186,13 @@ export function filterFields(filter: JobFilter): BulkFilter {
   if (filter.createdBefore) fields.created_before = filter.createdBefore;
   if (filter.labels?.length) fields.label = filter.labels;
   if (filter.ids?.length) fields.id = filter.ids;
-  if (filter.endedWithinMs !== undefined) {
-    fields.ended_after = new Date(Date.now() - filter.endedWithinMs).toISOString();
-  }
+  const endedWindowStart =
+    filter.endedWithinMs === undefined
+      ? undefined
+      : new Date(Date.now() - filter.endedWithinMs).toISOString();
+  const endedAfter = [filter.endedAfter, endedWindowStart].filter(Boolean).sort().at(-1);
+  if (endedAfter) fields.ended_after = endedAfter;
+  if (filter.endedBefore) fields.ended_before = filter.endedBefore;
   return fields;
 }
 

@@ -102,6 +102,7 @@ export async function startDomain(
         bulkActions,
         retention: storage.retention,
         trends: storage.trends,
+        incidents: storage.incidents,
         audit: storage.audit,
         instances,
         signals: storage.signals,

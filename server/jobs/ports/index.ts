@@ -11,3 +11,4 @@ export * from './cluster';
 export * from './secret-box';
 export * from './logger';
 export * from './trends';
+export * from './incidents';

@@ -14,6 +14,7 @@ import { CachedKeyStore } from './cached-key-store';
 import { SqlKeyStore } from './key-store';
 import { SqlMetaStore } from './meta-store';
 import { SqlTrendStore } from './trend-store';
+import { SqlIncidentStore } from './incident-store';
 import { SqlViewStore } from './view-store';
 import { SqlWebhookStore } from './webhook-store';
 import { migrate } from './migrate';
@@ -51,6 +52,7 @@ export async function openSqlStore(
     bulkActions: new SqlBulkActionStore(db),
     webhooks: new SqlWebhookStore(db, dialect),
     trends: new SqlTrendStore(db, dialect),
+    incidents: new SqlIncidentStore(db),
     meta: new SqlMetaStore(db),
     instances: new SqlInstanceRegistry(db),
     signals,

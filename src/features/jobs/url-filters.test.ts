@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { filterFields } from '../../api/jobs';
-import { DEFAULT_SORT, filterOfView, searchFromView, viewFromSearch } from './url-filters';
+import {
+  countFilters,
+  DEFAULT_SORT,
+  filterOfView,
+  searchFromView,
+  viewFromSearch,
+} from './url-filters';
 
 describe('the jobs table view in the URL', () => {
   it('round-trips every filter and drops what is not one', () => {
@@ -43,6 +49,27 @@ describe('the jobs table view in the URL', () => {
       direction: 'ascending',
     });
     expect(viewFromSearch(new URLSearchParams('sort=-bogus')).sort).toEqual(DEFAULT_SORT);
+  });
+
+  it('keeps an incident’s ended range, asks the service for it, and counts it as one filter', () => {
+    const view = viewFromSearch(
+      new URLSearchParams(
+        'state=error&queue=q&ended_after=2026-11-27T08:14:00.000Z&ended_before=2026-11-27T08:32:00.000Z',
+      ),
+    );
+    expect(view).toMatchObject({
+      endedAfter: '2026-11-27T08:14:00.000Z',
+      endedBefore: '2026-11-27T08:32:00.000Z',
+    });
+    expect(viewFromSearch(searchFromView(view))).toEqual(view);
+    expect(filterFields(filterOfView(view))).toEqual({
+      state: ['error'],
+      queue: 'q',
+      ended_after: '2026-11-27T08:14:00.000Z',
+      ended_before: '2026-11-27T08:32:00.000Z',
+    });
+    expect(countFilters(view)).toBe(3);
+    expect(viewFromSearch(new URLSearchParams('ended_after=soon')).endedAfter).toBeUndefined();
   });
 
   it('turns a preset into a sliding window and a custom range into UTC bounds', () => {

@@ -60,6 +60,9 @@ export interface TableView {
   labels: string[];
   /** Job ids, as a failure group's link names them: only these jobs. */
   ids: string[];
+  /** Ended in this range (ISO times), as an incident's link on the trends names it. */
+  endedAfter?: string;
+  endedBefore?: string;
 }
 
 const isIso = (value: string) => value !== '' && !Number.isNaN(Date.parse(value));
@@ -98,6 +101,8 @@ export function viewFromSearch(search: URLSearchParams): TableView {
     sort: sortFromParam(search.get('sort')),
     labels: search.getAll('label').filter((text) => parseLabelSelector(text) !== undefined),
     ids: search.getAll('id'),
+    ...(isIso(search.get('ended_after') ?? '') && { endedAfter: search.get('ended_after')! }),
+    ...(isIso(search.get('ended_before') ?? '') && { endedBefore: search.get('ended_before')! }),
   };
 }
 
@@ -115,6 +120,8 @@ export function searchFromView(view: TableView): URLSearchParams {
   for (const label of view.labels) search.append('label', label);
   for (const id of view.ids) search.append('id', id);
   if (view.ended !== 'any') search.set('ended', view.ended);
+  if (view.endedAfter) search.set('ended_after', view.endedAfter);
+  if (view.endedBefore) search.set('ended_before', view.endedBefore);
   if (view.cursor) search.set('cursor', view.cursor);
   if (!isDefaultSort(view.sort)) search.set('sort', sortParam(view.sort));
   return search;
@@ -127,7 +134,7 @@ export function countFilters(view: TableView): number {
     view.queue,
     view.name,
     view.created !== 'any',
-    view.ended !== 'any',
+    view.ended !== 'any' || Boolean(view.endedAfter ?? view.endedBefore),
     view.labels.length > 0,
     view.ids.length > 0,
   ].filter(Boolean).length;
@@ -145,6 +152,8 @@ export function filterOfView(view: TableView, serviceSorts = false): JobFilter {
     filter.sort = (view.sort.direction === 'descending' ? `-${field}` : field) as ListSort;
   }
   if (view.ended !== 'any') filter.endedWithinMs = CREATED_PRESETS[view.ended].ms;
+  if (view.endedAfter) filter.endedAfter = view.endedAfter;
+  if (view.endedBefore) filter.endedBefore = view.endedBefore;
   if (view.queue) filter.queue = view.queue;
   if (view.name) filter.name = view.name;
   if (view.labels.length > 0) filter.labels = view.labels;

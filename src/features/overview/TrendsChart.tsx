@@ -1,5 +1,6 @@
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
+import { ReferenceArea } from 'recharts';
 
 /** One bar: the bucket's label and its jobs by outcome. */
 export interface TrendBar {
@@ -15,12 +16,25 @@ const SERIES = [
   { name: 'cancelled', color: 'gray.6' },
 ];
 
+/** A window to mark behind the bars: from one bucket's label to another's. */
+export interface TrendMark {
+  from: string;
+  to: string;
+  kind: 'engine_unreachable' | 'queue_paused';
+}
+
 /**
  * Stacked bars of ended jobs, loaded on its own (React.lazy): recharts is most of the overview's
  * script, and the page is of use before it arrives. It is a picture: TrendsSection gives the
  * same numbers as a table for screen readers.
  */
-export default function TrendsChart({ bars }: { bars: TrendBar[] }) {
+export default function TrendsChart({
+  bars,
+  marks = [],
+}: {
+  bars: TrendBar[];
+  marks?: TrendMark[];
+}) {
   return (
     <BarChart
       h={220}
@@ -33,6 +47,21 @@ export default function TrendsChart({ bars }: { bars: TrendBar[] }) {
       yAxisProps={{ allowDecimals: false }}
       barChartProps={{ accessibilityLayer: false }}
       data-testid="trends-chart"
-    />
+    >
+      {marks.map((mark) => (
+        <ReferenceArea
+          key={`${mark.kind}-${mark.from}`}
+          x1={mark.from}
+          x2={mark.to}
+          fill={
+            mark.kind === 'engine_unreachable'
+              ? 'var(--mantine-color-red-5)'
+              : 'var(--mantine-color-yellow-5)'
+          }
+          fillOpacity={0.15}
+          ifOverflow="extendDomain"
+        />
+      ))}
+    </BarChart>
   );
 }

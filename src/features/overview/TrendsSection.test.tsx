@@ -36,7 +36,70 @@ const service = () =>
 
 afterEach(() => vi.unstubAllGlobals());
 
+const withIncidents = (): Trends => ({
+  ...trends('24h', { failed: 7 }),
+  incidents: [
+    {
+      kind: 'engine_unreachable',
+      started_at: '2026-11-27T08:14:00.000Z',
+      ended_at: '2026-11-27T08:31:00.000Z',
+      note: null,
+      ended_error: 7,
+      errors_filter: {
+        state: ['error'],
+        queue: 'demo::default',
+        ended_after: '2026-11-27T08:14:00.000Z',
+        ended_before: '2026-11-27T08:32:00.000Z',
+      },
+    },
+    {
+      kind: 'queue_paused',
+      started_at: '2026-11-27T09:00:00.000Z',
+      ended_at: null,
+      note: 'storage maintenance',
+      ended_error: 0,
+      errors_filter: {
+        state: ['error'],
+        queue: 'demo::default',
+        ended_after: '2026-11-27T09:00:00.000Z',
+      },
+    },
+  ],
+});
+
 describe('the overview’s trends', () => {
+  it('lists the engine’s outages and the queue’s pauses, with a way to the jobs an outage ended error', async () => {
+    stubService([
+      [/\/v1\/client\/queues$/, { items: [queue('default')] }],
+      [/trends\?queue=demo%3A%3Adefault&range=24h$/, withIncidents()],
+    ]);
+    renderWithService(<OverviewPage />, capabilities({ events: false }));
+    const rows = await screen.findAllByTestId('trends-incident', undefined, { timeout: 10_000 });
+    expect(rows.map((row) => row.dataset.kind)).toEqual(['engine_unreachable', 'queue_paused']);
+    expect(rows[0]).toHaveTextContent('Container engine unreachable');
+    expect(rows[0]).toHaveTextContent('(17 min)');
+    expect(rows[0]).toHaveTextContent('7 jobs ended error');
+    const link = within(rows[0]!).getByRole('link', { name: 'review and retry them' });
+    const target = new URL(link.getAttribute('href')!, 'http://console');
+    expect(target.pathname).toBe('/failures');
+    expect(Object.fromEntries(target.searchParams)).toEqual({
+      state: 'error',
+      queue: 'demo::default',
+      ended_after: '2026-11-27T08:14:00.000Z',
+      ended_before: '2026-11-27T08:32:00.000Z',
+    });
+    expect(rows[1]).toHaveTextContent('Queue paused');
+    expect(rows[1]).toHaveTextContent('ongoing · storage maintenance');
+    expect(within(rows[1]!).queryByRole('link')).toBeNull();
+  });
+
+  it('shows no incidents where the service gives none', async () => {
+    service();
+    renderWithService(<OverviewPage />, capabilities({ events: false }));
+    await screen.findByTestId('trends-summary', undefined, { timeout: 10_000 });
+    expect(screen.queryByTestId('trends-incidents')).toBeNull();
+  });
+
   it('gives the first queue’s last 24 hours as a table beside the chart, and its times', async () => {
     service();
     renderWithService(<OverviewPage />, capabilities({ events: false }));

@@ -1,4 +1,5 @@
 import {
+  Anchor,
   Card,
   Group,
   Loader,
@@ -13,13 +14,20 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, useState } from 'react';
-import type { TrendBucket, TrendDuration, TrendRange, Trends } from '../../../contract';
+import { Link } from 'react-router';
+import type {
+  TrendBucket,
+  TrendDuration,
+  TrendIncident,
+  TrendRange,
+  Trends,
+} from '../../../contract';
 import { trendsQuery } from '../../api/trends';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { lazyPage } from '../../lib/lazy-page';
 import { useSettings } from '../../lib/settings';
 import { dayjs, formatSpan } from '../../lib/time';
-import type { TrendBar } from './TrendsChart';
+import type { TrendBar, TrendMark } from './TrendsChart';
 
 const TrendsChart = lazyPage(() => import('./TrendsChart'));
 
@@ -92,6 +100,78 @@ function TrendsTable({ bars, caption }: { bars: TrendBar[]; caption: string }) {
   );
 }
 
+const INCIDENT_TEXT = {
+  engine_unreachable: 'Container engine unreachable',
+  queue_paused: 'Queue paused',
+} as const;
+
+/** The Failures page of the jobs an outage ended `error`: grouped by cause, each with a retry. */
+function failuresLink({ errors_filter: filter }: TrendIncident): string {
+  const search = new URLSearchParams({ state: 'error', queue: filter.queue });
+  search.set('ended_after', filter.ended_after);
+  if (filter.ended_before) search.set('ended_before', filter.ended_before);
+  return `/failures?${search.toString()}`;
+}
+
+/** The bars an incident overlaps, from the first to the last (the current one while it lasts). */
+function markOf(trends: Trends, bars: TrendBar[], incident: TrendIncident): TrendMark | null {
+  const from = Date.parse(incident.started_at);
+  const to = incident.ended_at === null ? Date.now() : Date.parse(incident.ended_at);
+  const spanMs = trends.bucket_seconds * 1000;
+  const overlapped = trends.buckets
+    .map((bucket, i) => ({ start: Date.parse(bucket.start), label: bars[i]!.label }))
+    .filter(({ start }) => start + spanMs > from && start <= to);
+  if (overlapped.length === 0) return null;
+  return { kind: incident.kind, from: overlapped[0]!.label, to: overlapped.at(-1)!.label };
+}
+
+function IncidentRow({ incident, zone }: { incident: TrendIncident; zone: 'local' | 'utc' }) {
+  const at = (iso: string) =>
+    (zone === 'utc' ? dayjs(iso).utc() : dayjs(iso)).format('MMM D HH:mm');
+  const ended = incident.ended_at;
+  const span = ended
+    ? `${at(incident.started_at)} – ${at(ended)} (${formatSpan(Date.parse(ended) - Date.parse(incident.started_at))})`
+    : `since ${at(incident.started_at)}, ongoing`;
+  return (
+    <Text size="sm" data-testid="trends-incident" data-kind={incident.kind}>
+      <Text span fw={500} c={incident.kind === 'engine_unreachable' ? 'red.8' : 'yellow.9'}>
+        {INCIDENT_TEXT[incident.kind]}
+      </Text>{' '}
+      · {span}
+      {incident.note && ` · ${incident.note}`}
+      {incident.ended_error > 0 && (
+        <>
+          {' '}
+          · {incident.ended_error.toLocaleString('en')}{' '}
+          {incident.ended_error === 1 ? 'job' : 'jobs'} ended error:{' '}
+          <Anchor component={Link} to={failuresLink(incident)}>
+            review and retry {incident.ended_error === 1 ? 'it' : 'them'}
+          </Anchor>
+        </>
+      )}
+    </Text>
+  );
+}
+
+/** When the engine was unreachable or the queue paused in the range: marked on the chart too. */
+function Incidents({ incidents, zone }: { incidents: TrendIncident[]; zone: 'local' | 'utc' }) {
+  if (incidents.length === 0) return null;
+  return (
+    <Stack gap={4} data-testid="trends-incidents">
+      <Text size="sm" fw={500}>
+        Incidents in this range
+      </Text>
+      {incidents.map((incident) => (
+        <IncidentRow
+          key={`${incident.kind}-${incident.started_at}`}
+          incident={incident}
+          zone={zone}
+        />
+      ))}
+    </Stack>
+  );
+}
+
 function TrendsBody({ trends, zone }: { trends: Trends; zone: 'local' | 'utc' }) {
   const bars = trends.buckets.map((bucket) => ({
     label: labelOf(bucket, trends.range, zone),
@@ -101,6 +181,10 @@ function TrendsBody({ trends, zone }: { trends: Trends; zone: 'local' | 'utc' })
   }));
   const per = trends.range === '24h' ? 'hour' : 'day (UTC)';
   const ended = bars.reduce((sum, bar) => sum + bar.completed + bar.failed + bar.cancelled, 0);
+  const incidents = trends.incidents ?? [];
+  const marks = incidents
+    .map((incident) => markOf(trends, bars, incident))
+    .filter((mark): mark is TrendMark => mark !== null);
   return (
     <Stack>
       <Text size="sm" data-testid="trends-summary">
@@ -108,10 +192,11 @@ function TrendsBody({ trends, zone }: { trends: Trends; zone: 'local' | 'utc' })
       </Text>
       <div aria-hidden="true">
         <Suspense fallback={<Loader size="sm" aria-label="Loading the chart" />}>
-          <TrendsChart bars={bars} />
+          <TrendsChart bars={bars} marks={marks} />
         </Suspense>
       </div>
       <TrendsTable bars={bars} caption={`Jobs of ${trends.queue} ended per ${per}, by outcome`} />
+      <Incidents incidents={incidents} zone={zone} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Durations title="Waiting time" figures={trends.wait} />
         <Durations title="Run time" figures={trends.run} />
