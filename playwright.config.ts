@@ -1,9 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/chromium';
+import { E2E_API_PORT } from './e2e/ports';
 
-// JOBDECK_E2E_PORT moves the services (API, console, and the others two and four ports up) so
-// that two checkouts on one machine can run their suites at once.
-const apiPort = Number(process.env.JOBDECK_E2E_PORT ?? 18080);
 // Half the full service's files, by time, on a second full service: each of the three services'
 // files on a worker of their own took 291 (full), 318 (these and the queues) and 221 s.
 const SECOND_FULL = [
@@ -18,7 +16,7 @@ const services = [
     extensions: true,
     config: 'e2e/jobdeck.e2e.yaml',
     data: 'e2e/.artifacts/data',
-    port: apiPort,
+    port: E2E_API_PORT,
     testIgnore: SECOND_FULL,
   },
   {
@@ -26,14 +24,14 @@ const services = [
     extensions: false,
     config: 'e2e/jobdeck.e2e.spec-only.yaml',
     data: 'e2e/.artifacts/data-spec-only',
-    port: apiPort + 2,
+    port: E2E_API_PORT + 2,
   },
   {
     name: 'full-2',
     extensions: true,
     config: 'e2e/jobdeck.e2e.yaml',
     data: 'e2e/.artifacts/data-2',
-    port: apiPort + 4,
+    port: E2E_API_PORT + 4,
     testMatch: SECOND_FULL,
   },
 ];

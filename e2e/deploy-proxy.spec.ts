@@ -23,8 +23,9 @@ import { docSnippet } from '../scripts/doc-snippet';
 import { freePort } from '../test/support/free-port';
 import { chromiumLaunchOptions } from './chromium';
 import { expect, test } from './fixtures';
+import { E2E_API_PORT } from './ports';
 
-const API_PORT = Number(process.env.JOBDECK_E2E_PORT ?? 18080);
+const API_PORT = E2E_API_PORT;
 const USER = 'operator';
 const PASSWORD = 'e2e-basic-auth';
 

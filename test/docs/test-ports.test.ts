@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { E2E_DEFAULT_API_PORT } from '../../e2e/ports';
+import { FREE_PORTS_FROM } from '../support/free-port';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SHARED = 'test/support/free-port.ts';
@@ -24,5 +26,13 @@ describe('test servers take their ports from the one freePort', () => {
       (file) => file !== SHARED && PICKS_ITS_OWN.test(readFileSync(join(ROOT, file), 'utf8')),
     );
     expect(pickers).toEqual([]);
+  });
+});
+
+describe("the e2e services' fixed ports", () => {
+  it('lie below every port freePort hands out: e2e runs beside the Vitest suites in CI', () => {
+    // Three services (full, spec-only, full-2), an API and a console port each: the first + 0..5.
+    const last = E2E_DEFAULT_API_PORT + 5;
+    expect(last).toBeLessThan(FREE_PORTS_FROM);
   });
 });

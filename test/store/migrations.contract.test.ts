@@ -12,7 +12,7 @@ const migratedBy = (stdout: string) => (JSON.parse(stdout) as { migrated: string
 
 describe.each(DRIVERS)('migrations on $name', (driver) => {
   it('migrate a new store once, then find nothing to do', async () => {
-    const config = await driver.fresh();
+    const config = await driver.empty();
     const first = await openStore(config);
     expect(first.migrated).toEqual(NAMES);
     await first.close();
@@ -22,14 +22,14 @@ describe.each(DRIVERS)('migrations on $name', (driver) => {
   });
 
   it('run exactly once when several processes open a new store at the same time', async () => {
-    const config = await driver.fresh();
+    const config = await driver.empty();
     const exits = await Promise.all([1, 2, 3].map(() => runWorker(config, ['open'])));
     const migrated = exits.map((exit) => migratedBy(exit.stdout));
     expect(migrated.flat().sort()).toEqual(NAMES);
   });
 
   it('complete on the next start when the process is killed inside one', async () => {
-    const config = await driver.fresh();
+    const config = await driver.empty();
     // The middle one: what came before must stay, the killed one and what follows must run.
     const [, killedIn, ...after] = NAMES;
     const killed = await runWorker(config, ['open'], {

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 
 // The kernel hands out ports from its ephemeral range to every `listen(0)` and outgoing
 // connection on the machine. A server that restarts on its port would lose it to one of those
-// while it is down (CI runs several suites side by side), so test servers take theirs below it.
-const LOWEST = 10_000;
+// while it is down (CI runs several suites side by side), so test servers take theirs below it,
+// and above the e2e services' fixed ports (e2e/ports.ts), which run beside them too.
+export const FREE_PORTS_FROM = 10_000;
 const ephemeralStart = Number(
   readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
 );
@@ -61,9 +62,9 @@ function listensOn(port: number): Promise<number | undefined> {
  * restarts.
  */
 export async function freePort(): Promise<number> {
-  const span = ephemeralStart - LOWEST;
+  const span = ephemeralStart - FREE_PORTS_FROM;
   for (let attempt = 0; span > 0 && attempt < 20; attempt++) {
-    const candidate = LOWEST + Math.floor(Math.random() * span);
+    const candidate = FREE_PORTS_FROM + Math.floor(Math.random() * span);
     if (!reserve(candidate)) continue;
     const port = await listensOn(candidate);
     if (port !== undefined) return port;

@@ -5,6 +5,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { openStore } from '../../server/store/open-store';
 
 /**
  * A throw-away PostgreSQL cluster for tests, from Debian's `postgresql` package (installed by
@@ -144,14 +145,33 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
   }
 }
 
-/** A new, empty database in the run's cluster; returns its URL. */
-export async function createDatabase(): Promise<string> {
+/** A new database in the run's cluster, empty or a copy of `template`'s; returns its URL. */
+export async function createDatabase(template?: string): Promise<string> {
   const { url } = sharedCluster();
   const name = `jobdeck_${randomBytes(8).toString('hex')}`;
-  await withClient(url, (client) => client.query(`CREATE DATABASE ${name}`));
+  const copied = template ? ` TEMPLATE ${template}` : '';
+  await withClient(url, (client) => client.query(`CREATE DATABASE ${name}${copied}`));
   const databaseUrl = new URL(url);
   databaseUrl.pathname = `/${name}`;
   return databaseUrl.toString();
+}
+
+let migratedTemplate: Promise<string> | undefined;
+
+/**
+ * A new database at the newest schema with no rows: a copy of one migrated once per process.
+ * Copying costs under half the CPU of migrating (about 0.2 against 0.49 s, most of it
+ * PostgreSQL's); the migrations' own tests, and the service suite's instances that start
+ * together, use createDatabase instead.
+ */
+export async function createMigratedDatabase(): Promise<string> {
+  migratedTemplate ??= (async () => {
+    const url = await createDatabase();
+    const config = { store: { type: 'postgres' as const, url, pool_size: 1 }, data_dir: tmpdir() };
+    await (await openStore(config)).close(); // no session left: a template must have none
+    return new URL(url).pathname.slice(1);
+  })();
+  return createDatabase(await migratedTemplate);
 }
 
 function filesUnder(dir: string): string[] {

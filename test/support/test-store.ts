@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDatabase, postgresFilesAtRest } from './postgres';
+import { createMigratedDatabase, postgresFilesAtRest } from './postgres';
 
 const sqliteFilesIn = (dataDir: string) =>
   readdirSync(dataDir)
@@ -21,7 +21,7 @@ export interface TestStore {
 export async function testStore(): Promise<TestStore> {
   const type = process.env.JOBDECK_TEST_STORE ?? 'sqlite';
   if (type === 'postgres') {
-    const url = await createDatabase();
+    const url = await createMigratedDatabase();
     return {
       settings: { store: { type: 'postgres', url } },
       async filesAtRest(dataDir) {
