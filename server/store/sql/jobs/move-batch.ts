@@ -1,0 +1,132 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Job, StateChange } from '../../../jobs/model';
+import type { Database, JobsTable } from '../../schema';
+import { insertAttemptWithin, packAttempt, type PackedAttempt } from './attempts';
+import { storableNote, type JobTables } from './context';
+import { packKeptOutput, saveLogsWithin, type PackedOutput } from './logs';
+import { toJob } from './rows';
+
+/** A move ready to write: what it records with it compressed already (outside any transaction). */
+export interface PackedMove {
+  change: StateChange;
+  endedAttempt?: PackedAttempt;
+  keptOutput?: PackedOutput;
+}
+
+/**
+ * What one move of a batch came to: the job as moved, refused by its state (someone moved it
+ * first), or refused by its fence (another instance owns it now).
+ */
+export type MoveOutcome =
+  { kind: 'moved'; job: Job } | { kind: 'conflict' } | { kind: 'lost'; ownedBy: string | null };
+
+/** Compresses what the move records, so that the write lock is held for the writes alone. */
+export async function packMove(change: StateChange): Promise<PackedMove> {
+  const packed: PackedMove = { change };
+  if (change.endedAttempt) packed.endedAttempt = await packAttempt(change.endedAttempt);
+  if (change.keptOutput) packed.keptOutput = await packKeptOutput(change.keptOutput);
+  return packed;
+}
+
+/**
+ * Writes a batch of moves inside the caller's transaction, each a compare-and-set on the job's
+ * state (and, fenced, on its owner and epoch): the moved jobs' transitions in one insert, in the
+ * batch's order, then each moved job's ended attempt and kept output. A refusal is that move's
+ * answer, never the batch's: every other move still commits.
+ */
+export async function writeMovesWithin(
+  trx: Kysely<Database>,
+  tables: JobTables,
+  moves: readonly PackedMove[],
+): Promise<MoveOutcome[]> {
+  const rows: (Selectable<JobsTable> | undefined)[] = [];
+  // In order: a later move of the same job compares with what an earlier one of the batch left.
+  for (const { change } of moves) rows.push(await compareAndSet(trx, tables, change));
+  const movedAt = moves.flatMap((move, i) => (rows[i] ? [i] : []));
+  if (movedAt.length > 0) {
+    await trx
+      .insertInto('job_transitions')
+      .values(movedAt.map((i) => transitionRow(tables, moves[i]!.change)))
+      .execute();
+  }
+  for (const i of movedAt) {
+    const { change, endedAttempt, keptOutput } = moves[i]!;
+    if (endedAttempt) await insertAttemptWithin(trx, tables, change.id, endedAttempt);
+    if (keptOutput) await saveLogsWithin(trx, change.id, keptOutput);
+  }
+  const owners = await currentOwners(
+    trx,
+    moves.filter((move, i) => !rows[i] && move.change.fence).map((move) => move.change.id),
+  );
+  return moves.map(({ change }, i): MoveOutcome => {
+    const row = rows[i];
+    if (row) return { kind: 'moved', job: toJob(row) };
+    const now = owners.get(change.id);
+    const { fence } = change;
+    // A fenced move that matched no row: was it the ownership that refused it, or the state?
+    if (fence && now && (now.owner !== fence.owner || now.owner_epoch !== fence.epoch)) {
+      return { kind: 'lost', ownedBy: now.owner };
+    }
+    return { kind: 'conflict' };
+  });
+}
+
+function compareAndSet(trx: Kysely<Database>, tables: JobTables, change: StateChange) {
+  const { fields = {}, fence } = change;
+  return trx
+    .updateTable('jobs')
+    .set({
+      state: change.to,
+      system_note: storableNote(tables, change.note),
+      updated_at: change.at,
+      ...(fields.containerId !== undefined && { container_id: fields.containerId }),
+      ...(fields.exitCode !== undefined && { exit_code: fields.exitCode }),
+      ...(fields.startedAt !== undefined && { started_at: fields.startedAt }),
+      ...(fields.finishedAt !== undefined && { finished_at: fields.finishedAt }),
+      ...(fields.cancelRequestedAt !== undefined && {
+        cancel_requested_at: fields.cancelRequestedAt,
+      }),
+      ...(fields.cancelRequestedBy !== undefined && {
+        cancel_requested_by: fields.cancelRequestedBy,
+      }),
+      // A new owner is a new ownership: the old one's fenced moves are refused from now on.
+      ...(fields.owner !== undefined && {
+        owner: fields.owner,
+        owner_epoch: sql<number>`owner_epoch + 1`,
+      }),
+      ...(fields.node !== undefined && { node: fields.node }),
+      // Placed as it is claimed: why it did not fit before is past.
+      ...(fields.host !== undefined && { host: fields.host, placement_note: null }),
+      ...(fields.attempt !== undefined && { attempt: fields.attempt }),
+      ...(fields.notBefore !== undefined && { not_before: fields.notBefore }),
+    })
+    .where('id', '=', change.id)
+    .where('state', '=', change.from)
+    .$if(fence !== undefined, (update) =>
+      update.where('owner', '=', fence!.owner).where('owner_epoch', '=', fence!.epoch),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}
+
+function transitionRow(tables: JobTables, change: StateChange) {
+  return {
+    job_id: change.id,
+    from_state: change.from,
+    to_state: change.to,
+    at: change.at,
+    note: storableNote(tables, change.note),
+    moved_by: change.by ?? null,
+  };
+}
+
+/** The owner and epoch of each job, read once for all the fenced moves of a batch refused. */
+async function currentOwners(trx: Kysely<Database>, ids: readonly string[]) {
+  if (ids.length === 0) return new Map<string, { owner: string | null; owner_epoch: number }>();
+  const rows = await trx
+    .selectFrom('jobs')
+    .select(['id', 'owner', 'owner_epoch'])
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((row) => [row.id, { owner: row.owner, owner_epoch: row.owner_epoch }]));
+}
