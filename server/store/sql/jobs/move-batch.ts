@@ -4,6 +4,7 @@ import type { Database, JobsTable } from '../../schema';
 import { insertAttemptWithin, packAttempt, type PackedAttempt } from './attempts';
 import { storableNote, type JobTables } from './context';
 import { packKeptOutput, saveLogsWithin, type PackedOutput } from './logs';
+import { moveRow } from './move-row';
 import { toJob } from './rows';
 
 /** A move ready to write: what it records with it compressed already (outside any transaction). */
@@ -30,25 +31,20 @@ export async function packMove(change: StateChange): Promise<PackedMove> {
 
 /**
  * Writes a batch of moves inside the caller's transaction, each a compare-and-set on the job's
- * state (and, fenced, on its owner and epoch): the moved jobs' transitions in one insert, in the
- * batch's order, then each moved job's ended attempt and kept output. A refusal is that move's
- * answer, never the batch's: every other move still commits.
+ * state (and, fenced, on its owner and epoch) with its transition (one statement for the batch
+ * where the dialect can, otherwise an update a move and one insert), then each moved job's
+ * ended attempt and kept output. A refusal is that move's answer, never the batch's: every
+ * other move still commits.
  */
 export async function writeMovesWithin(
   trx: Kysely<Database>,
   tables: JobTables,
   moves: readonly PackedMove[],
 ): Promise<MoveOutcome[]> {
-  const rows: (Selectable<JobsTable> | undefined)[] = [];
-  // In order: a later move of the same job compares with what an earlier one of the batch left.
-  for (const { change } of moves) rows.push(await compareAndSet(trx, tables, change));
+  const rows = tables.dialect.moveJobsAndTransitions
+    ? await moveInStatements(trx, tables, moves)
+    : await moveOneByOne(trx, tables, moves);
   const movedAt = moves.flatMap((move, i) => (rows[i] ? [i] : []));
-  if (movedAt.length > 0) {
-    await trx
-      .insertInto('job_transitions')
-      .values(movedAt.map((i) => transitionRow(tables, moves[i]!.change)))
-      .execute();
-  }
   for (const i of movedAt) {
     const { change, endedAttempt, keptOutput } = moves[i]!;
     if (endedAttempt) await insertAttemptWithin(trx, tables, change.id, endedAttempt);
@@ -69,6 +65,59 @@ export async function writeMovesWithin(
     }
     return { kind: 'conflict' };
   });
+}
+
+type MovedRows = (Selectable<JobsTable> | undefined)[];
+
+/**
+ * The dialect's one statement per round: a round holds each job once, and a later move of a job
+ * (a later round) compares with what the earlier one left.
+ */
+async function moveInStatements(
+  trx: Kysely<Database>,
+  tables: JobTables,
+  moves: readonly PackedMove[],
+): Promise<MovedRows> {
+  const rows: MovedRows = [];
+  for (const round of rounds(moves)) {
+    const moved = await tables.dialect.moveJobsAndTransitions!(
+      trx,
+      round.map((i) => moveRow(tables, moves[i]!.change)),
+    );
+    round.forEach((i, k) => (rows[i] = moved.get(k)));
+  }
+  return rows;
+}
+
+/** The moves' indexes in rounds: the nth move of a job in the batch goes to the nth round. */
+function rounds(moves: readonly PackedMove[]): number[][] {
+  const result: number[][] = [];
+  const seen = new Map<string, number>();
+  moves.forEach(({ change }, i) => {
+    const round = seen.get(change.id) ?? 0;
+    seen.set(change.id, round + 1);
+    (result[round] ??= []).push(i);
+  });
+  return result;
+}
+
+/** One compare-and-set a move, in the batch's order; the transitions of those that moved in one insert. */
+async function moveOneByOne(
+  trx: Kysely<Database>,
+  tables: JobTables,
+  moves: readonly PackedMove[],
+): Promise<MovedRows> {
+  const rows: MovedRows = [];
+  // In order: a later move of the same job compares with what an earlier one of the batch left.
+  for (const { change } of moves) rows.push(await compareAndSet(trx, tables, change));
+  const moved = moves.filter((_, i) => rows[i]);
+  if (moved.length > 0) {
+    await trx
+      .insertInto('job_transitions')
+      .values(moved.map(({ change }) => transitionRow(tables, change)))
+      .execute();
+  }
+  return rows;
 }
 
 function compareAndSet(trx: Kysely<Database>, tables: JobTables, change: StateChange) {
