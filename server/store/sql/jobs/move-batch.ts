@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Job, StateChange } from '../../../jobs/model';
 import type { Database, JobsTable } from '../../schema';
-import { insertAttemptWithin, packAttempt, type PackedAttempt } from './attempts';
+import { insertAttemptsWithin, packAttempt, type PackedAttempt } from './attempts';
 import { storableNote, type JobTables } from './context';
 import { packKeptOutput, saveLogsWithin, type PackedOutput } from './logs';
 import { moveRow } from './move-row';
@@ -45,11 +45,20 @@ export async function writeMovesWithin(
     ? await moveInStatements(trx, tables, moves)
     : await moveOneByOne(trx, tables, moves);
   const movedAt = moves.flatMap((move, i) => (rows[i] ? [i] : []));
-  for (const i of movedAt) {
-    const { change, endedAttempt, keptOutput } = moves[i]!;
-    if (endedAttempt) await insertAttemptWithin(trx, tables, change.id, endedAttempt);
-    if (keptOutput) await saveLogsWithin(trx, change.id, keptOutput);
-  }
+  const moved = movedAt.map((i) => moves[i]!);
+  await insertAttemptsWithin(
+    trx,
+    tables,
+    moved.flatMap(({ change, endedAttempt }) =>
+      endedAttempt ? [{ jobId: change.id, attempt: endedAttempt }] : [],
+    ),
+  );
+  await saveLogsWithin(
+    trx,
+    moved.flatMap(({ change, keptOutput }) =>
+      keptOutput ? [{ jobId: change.id, output: keptOutput }] : [],
+    ),
+  );
   const owners = await currentOwners(
     trx,
     moves.filter((move, i) => !rows[i] && move.change.fence).map((move) => move.change.id),
