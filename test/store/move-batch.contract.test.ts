@@ -153,6 +153,38 @@ describe.each(DRIVERS)('a batch of moves on $name', (driver) => {
     expect((await transitionsOf(job.id)).slice(3)).toEqual(['starting→running']);
   });
 
+  it('keeps every output a batch ends with, even over the budget, and drops older ones for it', async () => {
+    const ended = async (at: number, maxStoredBytes: number) => {
+      const job = await claimedBy('instance-a');
+      await store.jobs.moveJob({ id: job.id, from: 'starting', to: 'running', at, note: null });
+      return (change: Partial<StateChange> = {}): StateChange => ({
+        id: job.id,
+        from: 'running',
+        to: 'completed',
+        at,
+        note: null,
+        keptOutput: {
+          logs: {
+            lines: [{ stream: 'stdout', at: '2026-11-21T10:00:00.010Z', text: `${job.id}\n` }],
+            truncated: false,
+          },
+          budget: { project: 'p', maxStoredBytes, savedAt: at },
+        },
+        ...change,
+      });
+    };
+    const older = await ended(T0 + 20, 1024 ** 2);
+    const oldId = older().id;
+    await store.jobs.moveJob(older());
+    // A budget smaller than either output: the batch's own are kept, the older one dropped.
+    const batch = [await ended(T0 + 30, 1), await ended(T0 + 30, 1)].map((change) => change());
+    await Promise.all(batch.map((change) => store.jobs.moveJob(change)));
+    for (const { id } of batch) {
+      expect((await store.jobs.getLogs(id))!.lines.map((l) => l.text)).toEqual([`${id}\n`]);
+    }
+    expect((await store.jobs.getLogs(oldId))!.lines).toEqual([]);
+  });
+
   it('commits a batch whole or not at all: killed before its commit, no job moved, no transition', async () => {
     const jobs = [
       await claimedBy('instance-a'),
