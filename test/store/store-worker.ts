@@ -1,11 +1,13 @@
 /**
  * A separate client of a store for the contract suite's races: `open` opens it (migrating) and
- * prints what it migrated; `claim` takes part in a claim race and prints what it claimed.
+ * prints what it migrated; `claim` takes part in a claim race and prints what it claimed; `move`
+ * asks for every move given at once (one batch) and prints how each came out.
  * Usage: node --import tsx store-worker.ts '<store config JSON>' open | claim <owner> <spec JSON>
+ *   | move - <changes JSON>
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { openStore } from '../../server/store/open-store';
-import type { Job } from '../../server/jobs/model';
+import type { Job, StateChange } from '../../server/jobs/model';
 import type { Store } from '../../server/store/ports';
 import type { StoreConfig } from './drivers';
 
@@ -58,17 +60,21 @@ async function claimUntilNoneLeft(store: Store, owner: string, race: ClaimRace) 
   return claimed;
 }
 
-const [configJson, command, owner, raceJson] = process.argv.slice(2);
+const [configJson, command, owner, specJson] = process.argv.slice(2);
 const store = await openStore(JSON.parse(configJson!) as StoreConfig);
 try {
   if (command === 'open') {
     process.stdout.write(JSON.stringify({ migrated: store.migrated }));
   } else if (command === 'claim') {
-    const race = JSON.parse(raceJson!) as ClaimRace;
+    const race = JSON.parse(specJson!) as ClaimRace;
     writeFileSync(`${race.barrier}.${owner}`, '');
     while (!existsSync(race.barrier)) await sleep(5);
     const claimed = await claimUntilNoneLeft(store, owner!, race);
     process.stdout.write(JSON.stringify({ claimed }));
+  } else if (command === 'move') {
+    const changes = JSON.parse(specJson!) as StateChange[];
+    const outcomes = await Promise.allSettled(changes.map((change) => store.jobs.moveJob(change)));
+    process.stdout.write(JSON.stringify(outcomes.map((outcome) => outcome.status)));
   } else {
     throw new Error(`unknown command ${command}`);
   }

@@ -52,7 +52,9 @@ export interface JobStore {
    * Compare-and-set on the state, recording the transition in the same transaction, and the
    * attempt that ended when the change carries one. An ended job's output (`keptOutput`) is
    * kept too (replacing any kept before); then, while the project's kept output takes more than
-   * its budget, the outputs kept the longest ago are dropped (never this one).
+   * its budget, the outputs kept the longest ago are dropped (never this one, nor another kept
+   * in the same commit). Moves asked for together may share one commit; each is answered for
+   * itself: the job moved, undefined when its state refused it, JobLostError when its fence did.
    */
   moveJob(change: StateChange): Promise<Job | undefined>;
   jobsInStates(states: readonly JobState[]): Promise<Job[]>;

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { postgresMigrations } from '../migrations/postgres';
 import type { StoreDialect } from '../sql/dialect';
 import { insertJobsAndTransitions } from './admission';
+import { moveJobsAndTransitions } from './moves';
 import { readChangeHorizon } from './change-horizon';
 
 // Advisory lock keys: arbitrary, fixed, and scoped to the database by PostgreSQL itself.
@@ -50,4 +51,5 @@ export const postgresStoreDialect: StoreDialect = {
   plansByStatistics: true,
   readChangeHorizon,
   insertJobsAndTransitions,
+  moveJobsAndTransitions,
 };

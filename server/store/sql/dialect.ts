@@ -1,6 +1,7 @@
-import type { Kysely, RawBuilder, Transaction } from 'kysely';
-import type { Database } from '../schema';
+import type { Kysely, RawBuilder, Selectable, Transaction } from 'kysely';
+import type { Database, JobsTable } from '../schema';
 import type { NewJobRow, NewTransitionRow } from './hot-queries';
+import type { MoveRow } from './jobs/move-row';
 import type { Migration } from './migrate';
 
 /** A unique index, described so that each driver can recognise a violation of it. */
@@ -83,4 +84,13 @@ export interface StoreDialect {
     jobs: readonly NewJobRow[],
     transitions: readonly NewTransitionRow[],
   ): Promise<{ id: string; seq: number }[]>;
+  /**
+   * A batch's compare-and-set moves (each job at most once) and the transitions of those that
+   * moved, in one statement, where the database can; returns the job each move left, by its
+   * index in `moves`. Without it, one update a move and one insert of the transitions.
+   */
+  moveJobsAndTransitions?(
+    executor: Kysely<Database>,
+    moves: readonly MoveRow[],
+  ): Promise<Map<number, Selectable<JobsTable>>>;
 }

@@ -17,29 +17,37 @@ export async function packAttempt(record: AttemptRecord): Promise<PackedAttempt>
   return { record, output: record.output ? await packOutput(record.output.lines) : null };
 }
 
-/** Records an ended attempt inside the caller's transaction (the move that ended it). */
-export async function insertAttemptWithin(
+/** An ended attempt of a job, ready to write with the move that ended it. */
+export interface EndedAttempt {
+  jobId: string;
+  attempt: PackedAttempt;
+}
+
+/** Records ended attempts (one insert for all) inside the caller's transaction: their moves'. */
+export async function insertAttemptsWithin(
   trx: Kysely<Database>,
   tables: JobTables,
-  jobId: string,
-  { record, output }: PackedAttempt,
+  ended: readonly EndedAttempt[],
 ): Promise<void> {
+  if (ended.length === 0) return;
   await trx
     .insertInto('job_attempts')
-    .values({
-      job_id: jobId,
-      attempt: record.attempt,
-      state: record.state,
-      exit_code: record.exitCode,
-      reason: record.reason,
-      note: storableNote(tables, record.note),
-      node: record.node,
-      started_at: record.startedAt,
-      finished_at: record.finishedAt,
-      retried: record.retried ? 1 : 0,
-      output,
-      truncated: record.output?.truncated ? 1 : 0,
-    })
+    .values(
+      ended.map(({ jobId, attempt: { record, output } }) => ({
+        job_id: jobId,
+        attempt: record.attempt,
+        state: record.state,
+        exit_code: record.exitCode,
+        reason: record.reason,
+        note: storableNote(tables, record.note),
+        node: record.node,
+        started_at: record.startedAt,
+        finished_at: record.finishedAt,
+        retried: record.retried ? 1 : 0,
+        output,
+        truncated: record.output?.truncated ? 1 : 0,
+      })),
+    )
     // Recorded once: a move that lost its compare-and-set rolled back with its record.
     .onConflict((oc) => oc.columns(['job_id', 'attempt']).doNothing())
     .execute();

@@ -62,22 +62,53 @@ export async function packKeptOutput({ logs, budget }: KeptOutput): Promise<Pack
   return { values, budget };
 }
 
-/** Keeps the job's output (replacing any kept before), inside the caller's transaction. */
-export async function saveLogsWithin(
-  trx: Kysely<Database>,
-  id: string,
-  { values, budget }: PackedOutput,
-): Promise<void> {
+/** An ended job's output, ready to keep with the move that ended it. */
+export interface KeptRow {
+  jobId: string;
+  output: PackedOutput;
+}
+
+/**
+ * Keeps the jobs' outputs (replacing any kept before), inside the caller's transaction: one
+ * read of what they replace, one insert for all, then each project's total counted against its
+ * budget once.
+ */
+export async function saveLogsWithin(trx: Kysely<Database>, kept: readonly KeptRow[]) {
+  if (kept.length === 0) return;
   const replaced = await trx
     .selectFrom('job_logs')
-    .select('stored_bytes')
-    .where('job_id', '=', id)
-    .executeTakeFirst();
+    .select(['job_id', 'stored_bytes'])
+    .where(
+      'job_id',
+      'in',
+      kept.map((k) => k.jobId),
+    )
+    .execute();
+  const replacedBytes = new Map(replaced.map((row) => [row.job_id, Number(row.stored_bytes)]));
+  const columns = Object.keys(kept[0]!.output.values) as (keyof PackedOutput['values'])[];
   await trx
     .insertInto('job_logs')
-    .values({ job_id: id, ...values })
-    .onConflict((oc) => oc.column('job_id').doUpdateSet(values))
+    .values(kept.map(({ jobId, output }) => ({ job_id: jobId, ...output.values })))
+    .onConflict((oc) =>
+      oc
+        .column('job_id')
+        .doUpdateSet((eb) =>
+          Object.fromEntries(columns.map((column) => [column, eb.ref(`excluded.${column}`)])),
+        ),
+    )
     .execute();
-  const added = Number(values.stored_bytes) - Number(replaced?.stored_bytes ?? 0);
-  await keepWithinBudget(trx, id, added, budget);
+  const byProject = new Map<string, { ids: string[]; added: number; budget: OutputBudget }>();
+  for (const { jobId, output } of kept) {
+    const project = byProject.get(output.budget.project) ?? {
+      ids: [],
+      added: 0,
+      budget: output.budget,
+    };
+    project.ids.push(jobId);
+    project.added += Number(output.values.stored_bytes) - (replacedBytes.get(jobId) ?? 0);
+    byProject.set(output.budget.project, project);
+  }
+  for (const { ids, added, budget } of byProject.values()) {
+    await keepWithinBudget(trx, ids, added, budget);
+  }
 }

@@ -1,17 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import { SLOT_STATES } from '../../../../contract';
-import {
-  JobLostError,
-  type Claim,
-  type Job,
-  type OwnerFence,
-  type StateChange,
-} from '../../../jobs/model';
+import { failpoint } from '../../../jobs/failpoints';
+import { JobLostError, type Claim, type Job, type StateChange } from '../../../jobs/model';
 import type { JobStore, SetNoteParams, TakeOverParams } from '../../../jobs/ports';
 import type { Database } from '../../schema';
-import { insertAttemptWithin, packAttempt } from './attempts';
+import { WriteBatch } from '../write-batch';
 import { storableNote, type JobTables } from './context';
-import { packKeptOutput, saveLogsWithin } from './logs';
+import { packMove, writeMovesWithin, type MoveOutcome, type PackedMove } from './move-batch';
 import { placeWithin } from './placed-claim';
 import { toJob } from './rows';
 
@@ -22,90 +17,28 @@ type Moves = Pick<
 
 /** A job's state changes: compare-and-set moves, the dispatcher's claims, takeovers. */
 export class JobMoves implements Moves {
+  /** Moves asked for together are committed together: one transaction, one commit. */
+  private readonly batch = new WriteBatch<PackedMove, MoveOutcome>(
+    (moves) => this.writeAll(moves),
+    async (move) => (await this.writeAll([move]))[0]!,
+  );
+
   constructor(private readonly tables: JobTables) {}
 
   async moveJob(change: StateChange) {
-    // Compressed before the transaction: it holds the write lock only for the writes.
-    const ended = change.endedAttempt && (await packAttempt(change.endedAttempt));
-    const output = change.keptOutput && (await packKeptOutput(change.keptOutput));
+    const outcome = await this.batch.add(await packMove(change));
+    if (outcome.kind === 'lost') throw new JobLostError(change.id, outcome.ownedBy);
+    return outcome.kind === 'moved' ? outcome.job : undefined;
+  }
+
+  /** One transaction for every move asked for together (see WriteBatch). */
+  private writeAll(moves: PackedMove[]): Promise<MoveOutcome[]> {
     return this.tables.db.transaction().execute(async (trx) => {
-      const moved = await this.moveWithin(trx, change);
-      if (moved && ended) await insertAttemptWithin(trx, this.tables, change.id, ended);
-      if (moved && output) await saveLogsWithin(trx, change.id, output);
-      return moved;
+      const outcomes = await writeMovesWithin(trx, this.tables, moves);
+      // For the crash test: killed with a batch written, before its commit.
+      if (moves.length > 1) failpoint('in-move-batch');
+      return outcomes;
     });
-  }
-
-  /**
-   * Compare-and-set on the state (and, fenced, on the owner and its epoch) plus the transition
-   * record, inside the caller's transaction. A fenced move refused for its owner throws
-   * JobLostError, told apart from a state conflict (undefined) by a read of what refused it.
-   */
-  private async moveWithin(trx: Kysely<Database>, change: StateChange) {
-    const { fields = {}, fence } = change;
-    const note = storableNote(this.tables, change.note);
-    const row = await trx
-      .updateTable('jobs')
-      .set({
-        state: change.to,
-        system_note: note,
-        updated_at: change.at,
-        ...(fields.containerId !== undefined && { container_id: fields.containerId }),
-        ...(fields.exitCode !== undefined && { exit_code: fields.exitCode }),
-        ...(fields.startedAt !== undefined && { started_at: fields.startedAt }),
-        ...(fields.finishedAt !== undefined && { finished_at: fields.finishedAt }),
-        ...(fields.cancelRequestedAt !== undefined && {
-          cancel_requested_at: fields.cancelRequestedAt,
-        }),
-        ...(fields.cancelRequestedBy !== undefined && {
-          cancel_requested_by: fields.cancelRequestedBy,
-        }),
-        // A new owner is a new ownership: the old one's fenced moves are refused from now on.
-        ...(fields.owner !== undefined && {
-          owner: fields.owner,
-          owner_epoch: sql<number>`owner_epoch + 1`,
-        }),
-        ...(fields.node !== undefined && { node: fields.node }),
-        // Placed as it is claimed: why it did not fit before is past.
-        ...(fields.host !== undefined && { host: fields.host, placement_note: null }),
-        ...(fields.attempt !== undefined && { attempt: fields.attempt }),
-        ...(fields.notBefore !== undefined && { not_before: fields.notBefore }),
-      })
-      .where('id', '=', change.id)
-      .where('state', '=', change.from)
-      .$if(fence !== undefined, (update) =>
-        update.where('owner', '=', fence!.owner).where('owner_epoch', '=', fence!.epoch),
-      )
-      .returningAll()
-      .executeTakeFirst();
-    if (!row) {
-      if (fence) await this.throwIfLost(trx, change.id, fence);
-      return undefined;
-    }
-    await trx
-      .insertInto('job_transitions')
-      .values({
-        job_id: change.id,
-        from_state: change.from,
-        to_state: change.to,
-        at: change.at,
-        note,
-        moved_by: change.by ?? null,
-      })
-      .execute();
-    return toJob(row);
-  }
-
-  /** After a fenced move matched no row: was it the ownership that refused it? */
-  private async throwIfLost(trx: Kysely<Database>, id: string, fence: OwnerFence) {
-    const now = await trx
-      .selectFrom('jobs')
-      .select(['owner', 'owner_epoch'])
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (now && (now.owner !== fence.owner || now.owner_epoch !== fence.epoch)) {
-      throw new JobLostError(id, now.owner);
-    }
   }
 
   async setNote({ id, state, note }: SetNoteParams) {
@@ -155,22 +88,26 @@ export class JobMoves implements Moves {
         claim.placement && room > 0
           ? await placeWithin(trx, runnable, Math.max(0, room), claim.placement)
           : runnable.slice(0, Math.max(0, room)).map((row) => ({ row, host: undefined }));
-      const claimed: Job[] = [];
-      for (const { row, host } of starts) {
-        const job = toJob(row);
-        // A cancel may have taken the job since the select: the compare-and-set skips it then.
-        const starting = await this.moveWithin(trx, {
-          id: job.id,
-          from: 'runnable',
-          to: 'starting',
-          at: claim.at,
-          note: noteFor(job),
-          fields: { owner: claim.owner, ...(host !== undefined && { host }) },
-          by: claim.owner,
-        });
-        if (starting) claimed.push(starting);
-      }
-      return claimed;
+      // A cancel may have taken a job since the select: its compare-and-set refuses it then.
+      const outcomes = await writeMovesWithin(
+        trx,
+        this.tables,
+        starts.map(({ row, host }) => {
+          const job = toJob(row);
+          return {
+            change: {
+              id: job.id,
+              from: 'runnable',
+              to: 'starting',
+              at: claim.at,
+              note: noteFor(job),
+              fields: { owner: claim.owner, ...(host !== undefined && { host }) },
+              by: claim.owner,
+            },
+          };
+        }),
+      );
+      return outcomes.flatMap((outcome) => (outcome.kind === 'moved' ? [outcome.job] : []));
     });
   }
 

@@ -24,13 +24,13 @@ async function addToProject(trx: Kysely<Database>, project: string, bytes: numbe
  * Counts `addedBytes` (the output just kept, less what it replaced) against the project's budget
  * and keeps its stored outputs within it: while they take more, the outputs kept the longest ago
  * are dropped (all of each: a cut one would be neither the start nor the end of what was
- * printed), never the one just kept (`keptId`). A dropped output leaves its row, with what the
+ * printed), never those just kept (`keptIds`). A dropped output leaves its row, with what the
  * job printed, so that an answer can say nothing of it was kept. The total is a row of its own
  * (migration 015), not a sum over every output, so keeping one costs the same at any store size.
  */
 export async function keepWithinBudget(
   trx: Kysely<Database>,
-  keptId: string,
+  keptIds: readonly string[],
   addedBytes: number,
   budget: OutputBudget,
 ): Promise<void> {
@@ -43,7 +43,7 @@ export async function keepWithinBudget(
       .where('project', '=', budget.project)
       // A literal, not a parameter: so both databases can use the partial index (migration 015).
       .where('stored_bytes', '>', sql.lit(0))
-      .where('job_id', '!=', keptId)
+      .where('job_id', 'not in', keptIds)
       .orderBy('saved_at')
       .orderBy('job_id')
       .limit(DROP_BATCH)
@@ -55,7 +55,7 @@ export async function keepWithinBudget(
       dropped.push(row.job_id);
       droppedBytes += Number(row.stored_bytes);
     }
-    if (dropped.length === 0) return; // only the output just kept is left
+    if (dropped.length === 0) return; // only the outputs just kept are left
     excess -= droppedBytes;
     await addToProject(trx, budget.project, -droppedBytes);
     await trx
