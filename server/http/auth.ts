@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_SUBPROTOCOL_PREFIX, SESSION_HEADERS } from '../../contract';
 import { csrfMatches, type ConsoleSessions } from '../auth/console-sessions';
@@ -118,7 +119,7 @@ const isWebSocketUpgrade = (request: FastifyRequest) =>
   request.headers.upgrade?.toLowerCase() === 'websocket';
 
 /** Browsers cannot set headers on a WebSocket: the token comes as an offered subprotocol. */
-function csrfSubprotocol(request: FastifyRequest): string | undefined {
+export function csrfSubprotocol(request: { headers: IncomingHttpHeaders }): string | undefined {
   const offered = request.headers['sec-websocket-protocol'];
   if (typeof offered !== 'string') return undefined;
   const protocol = offered

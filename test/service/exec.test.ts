@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditPage } from '../../contract';
+import { CSRF_SUBPROTOCOL_PREFIX, EXEC_SUBPROTOCOL } from '../../contract';
+import { addUser, signIn, type SignedIn } from '../support/console-session';
 import { submit, waitForState } from '../support/jobs';
 import {
   execUrl,
@@ -28,7 +30,9 @@ const closed = {
 };
 
 beforeAll(async () => {
-  service = await startService({ projects: { ...projects, closed } });
+  service = await startService({ projects: { ...projects, closed } }, undefined, {
+    withConsole: true,
+  });
   const keyOf = (output: string) => output.match(/jd_\S+/)![0];
   const key = (project: string, role: string) =>
     service.cli('keys', 'create', '--project', project, '--role', role).then(keyOf);
@@ -130,6 +134,69 @@ describe('a command in a running job', () => {
     const { end, closeCode } = await cat.finished;
     expect(end).toMatchObject({ type: 'closed', message: expect.stringContaining('resize') });
     expect(closeCode).toBe(4000);
+  });
+});
+
+describe('a console session', () => {
+  let alice: SignedIn;
+  beforeAll(async () => {
+    await addUser(service, 'alice@example.test', 'correct horse battery', {
+      project: 't',
+      role: 'operator',
+    });
+    const signedIn = await signIn(service.baseUrl, 'alice@example.test', 'correct horse battery');
+    if (!('cookie' in signedIn)) throw new Error(`sign-in refused: ${signedIn.message}`);
+    alice = signedIn;
+  });
+
+  it('needs its CSRF token, offered as a subprotocol: a GET that acts', async () => {
+    const url = execUrl(service.baseUrl, job, ['echo', 'as alice']);
+    const without = await openExec(url, { cookie: alice.cookie });
+    expect(without).toMatchObject({
+      status: 403,
+      body: {
+        ok: false,
+        message: expect.stringMatching(/^x-csrf-token: missing or not this session's/),
+      },
+    });
+    const wrong = await openExec(url, { cookie: alice.cookie }, [
+      EXEC_SUBPROTOCOL,
+      `${CSRF_SUBPROTOCOL_PREFIX}${'A'.repeat(alice.csrf.length)}`,
+    ]);
+    expect(wrong).toMatchObject({ status: 403 });
+    const opened = await openExec(url, { cookie: alice.cookie }, [
+      EXEC_SUBPROTOCOL,
+      `${CSRF_SUBPROTOCOL_PREFIX}${alice.csrf}`,
+    ]);
+    if (isRefusal(opened)) throw new Error(`refused: ${opened.body.message}`);
+    expect(opened.socket.protocol).toBe(EXEC_SUBPROTOCOL);
+    expect(await opened.finished).toMatchObject({ stdout: 'as alice\n', end: { exit_code: 0 } });
+    const audited = await service.request('GET', `/v1/client/audit?action=job.exec&target=${job}`);
+    expect((audited.body.data as AuditPage).items[0]).toMatchObject({
+      actor: 'user:alice@example.test',
+      detail: { command: ['echo', 'as alice'] },
+    });
+  });
+
+  it("reaches the job through the console's proxy, from the console's page only", async () => {
+    const consoleUrl = service.consoleUrl();
+    const url = execUrl(consoleUrl, job, ['sh', '-c', 'echo via console; exit 4']);
+    const protocols = [EXEC_SUBPROTOCOL, `${CSRF_SUBPROTOCOL_PREFIX}${alice.csrf}`];
+    const opened = await openExec(url, { cookie: alice.cookie, origin: consoleUrl }, protocols);
+    if (isRefusal(opened)) throw new Error(`refused: ${opened.body.message}`);
+    expect(await opened.finished).toMatchObject({
+      stdout: 'via console\n',
+      end: { type: 'exit', exit_code: 4 },
+    });
+    const crossSite = await openExec(
+      url,
+      { cookie: alice.cookie, origin: 'http://evil.example' },
+      protocols,
+    );
+    expect(crossSite).toMatchObject({
+      status: 403,
+      body: { ok: false, message: expect.stringMatching(/^Origin: another site/) },
+    });
   });
 });
 
