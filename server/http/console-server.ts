@@ -1,6 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import fastifyStatic from '@fastify/static';
 import httpProxy from '@fastify/http-proxy';
 import {
@@ -99,7 +104,7 @@ export async function buildConsoleServer(options: ConsoleServerOptions): Promise
     // A terminal in a job (the exec route): the upgrade passes the same checks as any request.
     websocket: true,
     wsClientOptions: {
-      rewriteRequestHeaders: (_headers, request) => {
+      rewriteRequestHeaders: (_headers: unknown, request: FastifyRequest) => {
         const sent = authorizationFor(request.headers.authorization, injectedKey.get(request.raw));
         // The proxy offers the API only the subprotocol it chose: the token goes as the header.
         const csrf = csrfSubprotocol(request);

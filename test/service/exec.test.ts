@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditPage } from '../../contract';
 import { CSRF_SUBPROTOCOL_PREFIX, EXEC_SUBPROTOCOL } from '../../contract';
@@ -252,6 +254,74 @@ describe('refusals before the upgrade', () => {
     const plain = await service.request('GET', `/v1/client/job/${job}/exec?command=true`);
     expect(plain.status).toBe(426);
     expect(plain.body.message).toMatch(/^Upgrade: .* is a WebSocket/);
+  });
+});
+
+describe('jobdeck exec', () => {
+  const BIN = join(resolve(import.meta.dirname, '..', '..'), 'bin', 'jobdeck.js');
+
+  /** The released bin, as a script runs it: a key in the environment, stdin piped. */
+  function jobdeck(args: string[], stdin = '') {
+    return new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
+      const child = spawn(process.execPath, [BIN, ...args], {
+        env: {
+          ...process.env,
+          JOBDECK_URL: service.baseUrl,
+          JOBDECK_API_KEY: service.key,
+          JOBDECK_PROFILE_FILE: '/nonexistent',
+        },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdin.end(stdin);
+      child.on('close', (status) => done({ status, stdout, stderr }));
+    });
+  }
+
+  it("exits with the command's exit code, its stdout and stderr apart", async () => {
+    const run = await jobdeck(['exec', job, '--', 'sh', '-c', 'echo out; echo err >&2; exit 3']);
+    expect(run).toEqual({ status: 3, stdout: 'out\n', stderr: 'err\n' });
+  });
+
+  it('pipes stdin to the command, to its end', async () => {
+    expect(await jobdeck(['exec', job, '--', 'wc', '-l'], 'a\nb\nc\n')).toMatchObject({
+      status: 0,
+      stdout: expect.stringMatching(/^\s*3\n$/),
+    });
+  });
+
+  it('gives the command a terminal with --tty', async () => {
+    const run = await jobdeck(['exec', '--tty', job, '--', 'tty']);
+    expect(run).toMatchObject({
+      status: 0,
+      stdout: expect.stringMatching(/^\/dev\/pts\/\d+\r\n$/),
+    });
+  });
+
+  it("says the service's refusal in one line", async () => {
+    const run = await jobdeck(['exec', job]);
+    expect(run).toMatchObject({
+      status: 2,
+      stderr: 'jobdeck: exec: name the command after --, as: jobdeck exec ID -- sh\n',
+    });
+    const viewer = await new Promise<string>((done) => {
+      const child = spawn(process.execPath, [BIN, 'exec', job, '--', 'true'], {
+        env: {
+          ...process.env,
+          JOBDECK_URL: service.baseUrl,
+          JOBDECK_API_KEY: viewerKey,
+          JOBDECK_PROFILE_FILE: '/nonexistent',
+        },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('close', (status) => done(`${status} ${stderr}`));
+    });
+    expect(viewer).toMatch(
+      /^1 jobdeck: role: GET \/v1\/client\/job\/\{job_id\}\/exec needs the operator role; this API key has viewer in this project \(HTTP 403\)\n$/,
+    );
   });
 });
 

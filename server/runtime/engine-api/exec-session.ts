@@ -5,6 +5,8 @@ import type { ExecOutput, ExecRequest, ExecSession, TerminalSize } from '../../j
 // After its stream ends the engine may still say the exec runs for a moment: how long to ask.
 const EXIT_CODE_TRIES = 20;
 const EXIT_CODE_POLL_MS = 50;
+/** Ctrl-D: what a terminal sends for the end of input. */
+const END_OF_TRANSMISSION = Buffer.of(4);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The Engine API's exec: create, then start with the connection hijacked for both directions. */
@@ -37,7 +39,7 @@ class EngineExecSession implements ExecSession {
   constructor(
     private readonly exec: Docker.Exec,
     private readonly stream: Duplex,
-    tty: boolean,
+    private readonly tty: boolean,
     modem: DemuxingModem,
   ) {
     if (tty) {
@@ -63,8 +65,11 @@ class EngineExecSession implements ExecSession {
   }
 
   endInput(): void {
-    // Half-closes the connection: the engine closes the command's stdin and keeps its output.
-    if (this.stream.writable) this.stream.end();
+    if (!this.stream.writable) return;
+    // A terminal's end of input is its EOF character: a half-close would make the engine drop
+    // the terminal's output. Without one, the half-close closes the command's stdin alone.
+    if (this.tty) this.stream.write(END_OF_TRANSMISSION);
+    else this.stream.end();
   }
 
   async resize({ cols, rows }: TerminalSize): Promise<void> {
