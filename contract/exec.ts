@@ -14,10 +14,10 @@ const terminalSide = z.coerce
   .max(EXEC_LIMITS.maxTerminalSide, `must be at most ${EXEC_LIMITS.maxTerminalSide}`);
 
 export const execQuerySchema = z.strictObject({
+  // One parameter per word, given once or repeated: a list either way (never split at commas).
   command: z
-    .union([z.string(), z.array(z.string())])
-    .transform((words) => [words].flat())
-    .pipe(
+    .preprocess(
+      (words) => [words].flat(),
       z
         .array(
           z
@@ -28,11 +28,7 @@ export const execQuerySchema = z.strictObject({
             ),
         )
         .min(1, 'must name the program to run, as command=sh')
-        .max(EXEC_LIMITS.maxWords, `must be at most ${EXEC_LIMITS.maxWords} words`)
-        .refine(
-          (words) => words[0] !== '',
-          'must start with the program to run, not an empty word',
-        ),
+        .max(EXEC_LIMITS.maxWords, `must be at most ${EXEC_LIMITS.maxWords} words`),
     )
     .meta({
       description:

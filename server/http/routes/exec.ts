@@ -47,8 +47,8 @@ export function execRoutes(app: FastifyInstance, options: ExecRoutesOptions): vo
     // (query-rule.ts) reads it after every preHandler of the route, too late for that.
     config: { operation, query: ANY_QUERY },
     preHandler: async (request) => {
-      if (!request.ws) throw notAnUpgrade();
       const query = parseQuery(execQuerySchema, request.query);
+      if (!request.ws) throw notAnUpgrade();
       const { project } = principalOf(request);
       if (!options.enabledIn.has(project)) {
         throw new HttpError(
