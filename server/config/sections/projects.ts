@@ -241,7 +241,7 @@ export const projectSchema = z
       .boolean()
       .default(false)
       .describe(
-        "Whether operators may run commands in the project's running jobs (`jobdeck exec`, the console's terminal; docs/guides/exec.md)",
+        "Whether operators may run commands in the project's running jobs (`jobdeck exec`, the WebSocket of docs/guides/exec.md)",
       ),
   })
   // A schedule's definition and queue must be this project's and declared in it.
