@@ -17,7 +17,7 @@ export const execQuerySchema = z.strictObject({
   // One parameter per word, given once or repeated: a list either way (never split at commas).
   command: z
     .preprocess(
-      (words) => [words].flat(),
+      (words) => (words === undefined ? [] : [words].flat()),
       z
         .array(
           z
