@@ -10,6 +10,7 @@ export const AUDIT_ACTIONS = [
   'job.submit',
   'job.cancel',
   'job.resubmit',
+  'job.exec',
   'bulk.start',
   'bulk.stop',
   'queue.pause',

@@ -10,6 +10,7 @@ import {
   jobTransitionsSchema,
   submitJobResultSchema,
 } from './job';
+import { execQuerySchema } from './exec';
 import { arrayAnswerSchema, arrayChildrenQuerySchema } from './arrays';
 import { dependenciesAnswerSchema } from './dependencies';
 import { defineOperations, errors, failure, json, jsonBody, ok } from './operation';
@@ -114,6 +115,25 @@ export const jobOperations = defineOperations({
         'Output after `since`: while the job runs, its last log_tail_bytes from the engine; once it ended, all that was kept (the newest job_output.max_bytes_per_job), with kept_lines and total_lines when some was cut. Follow a job by sending next_since back as `since` until it is null.',
       ),
       ...errors(400, 401, 404, 429),
+    },
+  },
+  execInJob: {
+    id: 'execInJob',
+    method: 'get',
+    path: '/v1/client/job/{job_id}/exec',
+    role: 'operator',
+    params,
+    summary: 'Run a command in a running job, over a WebSocket (extension)',
+    description:
+      'A WebSocket upgrade (Connection: Upgrade, Upgrade: websocket), where the project enables it (`projects.<project>.exec: true`) and the engine can (local docker). Binary frames from the client are the command’s stdin; text frames are {"type":"resize","cols":N,"rows":N} or {"type":"eof"}. Binary frames from the service are its output, the first byte naming the stream (1 stdout, 2 stderr); then one text frame, {"type":"exit","exit_code":N} or {"type":"closed","message":"…"} (the job ended), and the close. A console session proves itself with its csrf_token as a second subprotocol, jobdeck.csrf.<token>, beside jobdeck.exec. Each session is in the audit trail (job.exec, with the command; never what is typed). docs/guides/exec.md',
+    query: execQuerySchema,
+    answers: {
+      101: { description: 'Switching Protocols: the session runs until the command or the job ends' },
+      ...errors(400, 401, 404, 429),
+      403: failure('The role is below operator, or the project does not enable exec'),
+      409: failure('The job is not running'),
+      426: failure('Not a WebSocket upgrade'),
+      501: failure('The engine cannot run a command in a job (only the local docker engine can)'),
     },
   },
   getJobAttempts: {

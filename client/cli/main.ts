@@ -1,5 +1,5 @@
 /**
- * `jobdeck submit | watch | logs | cancel | ls | get | retry | completion`: the client verbs,
+ * `jobdeck submit | watch | logs | cancel | ls | get | retry | exec | completion`: the client verbs,
  * for the people whose jobs these are, from a terminal or a pipeline. A bundle of its own
  * (dist/client/cli.js, no service code in it), so a verb starts in a fraction of the service's
  * start-up; bin/jobdeck.js sends these verbs here and every other to the service's CLI.
@@ -11,6 +11,7 @@ import { UsageError } from './usage-error';
 import type { VerbContext } from './verbs/context';
 import { addCancel } from './verbs/cancel';
 import { addCompletion } from './verbs/completion';
+import { addExec } from './verbs/exec';
 import { addGet } from './verbs/get';
 import { addList } from './verbs/list';
 import { addLogs } from './verbs/logs';
@@ -27,6 +28,7 @@ export const CLIENT_VERBS = [
   'ls',
   'get',
   'retry',
+  'exec',
   'completion',
 ];
 
@@ -53,6 +55,7 @@ export function clientProgram(): Command {
   addList(program, context);
   addGet(program, context);
   addRetry(program, context);
+  addExec(program, context);
   addCompletion(program);
   for (const command of program.commands) command.exitOverride();
   return program;

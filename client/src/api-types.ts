@@ -140,6 +140,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/job/{job_id}/exec': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Run a command in a running job, over a WebSocket (extension)
+     * @description Needs the **operator** role. A WebSocket upgrade (Connection: Upgrade, Upgrade: websocket), where the project enables it (`projects.<project>.exec: true`) and the engine can (local docker). Binary frames from the client are the command’s stdin; text frames are {"type":"resize","cols":N,"rows":N} or {"type":"eof"}. Binary frames from the service are its output, the first byte naming the stream (1 stdout, 2 stderr); then one text frame, {"type":"exit","exit_code":N} or {"type":"closed","message":"…"} (the job ended), and the close. A console session proves itself with its csrf_token as a second subprotocol, jobdeck.csrf.<token>, beside jobdeck.exec. Each session is in the audit trail (job.exec, with the command; never what is typed). docs/guides/exec.md
+     */
+    get: operations['execInJob'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/job/{job_id}/attempts': {
     parameters: {
       query?: never;
@@ -1435,6 +1455,7 @@ export interface components {
           | 'job.submit'
           | 'job.cancel'
           | 'job.resubmit'
+          | 'job.exec'
           | 'bulk.start'
           | 'bulk.stop'
           | 'queue.pause'
@@ -2583,6 +2604,116 @@ export interface operations {
       };
     };
   };
+  execInJob: {
+    parameters: {
+      query: {
+        /** @description The program and its arguments, one word per parameter, in order (command=sh&command=-c&command=ls%20/); run as exec runs it, without a shell unless it names one */
+        command: string[];
+        /** @description true: a terminal (one output stream, line editing, resizable) for a person; false (default): stdin, stdout and stderr apart, for a script */
+        tty?: 'true' | 'false';
+        /** @description The terminal's width in columns, with tty */
+        cols?: number;
+        /** @description The terminal's height in rows, with tty */
+        rows?: number;
+      };
+      header?: never;
+      path: {
+        job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Switching Protocols: the session runs until the command or the job ends */
+      101: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad body or reference; the message names the field and the reason */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such job in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The job is not running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not a WebSocket upgrade */
+      426: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The engine cannot run a command in a job (only the local docker engine can) */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getJobAttempts: {
     parameters: {
       query?: never;
@@ -3109,6 +3240,7 @@ export interface operations {
           | 'job.submit'
           | 'job.cancel'
           | 'job.resubmit'
+          | 'job.exec'
           | 'bulk.start'
           | 'bulk.stop'
           | 'queue.pause'

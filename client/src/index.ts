@@ -10,7 +10,10 @@ import type { paths } from './api-types';
 export type { paths, components } from './api-types';
 export { followEvents, type JobEvent, type FollowEventsOptions } from './events';
 export { baseUrlOf, type JobdeckClientOptions } from './connection';
+export { execInJob, type ExecEnd, type ExecOptions, type ExecSession } from './exec';
+export { JobdeckApiError } from './errors';
 import { baseUrlOf, type JobdeckClientOptions } from './connection';
+import { JobdeckApiError } from './errors';
 
 export type JobdeckClient = Client<paths>;
 
@@ -40,17 +43,6 @@ const idempotentSubmits: Middleware = {
     return request;
   },
 };
-
-/** An answer that was not `ok`: the HTTP status and the service's message, as it said it. */
-export class JobdeckApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'JobdeckApiError';
-  }
-}
 
 interface Answer<T> {
   data?: T;

@@ -251,6 +251,14 @@ export async function startJobdeck(
             streamsPerKey: config.events.streams_per_key,
             heartbeatMs: config.events.heartbeat_seconds * 1000,
             signIn,
+            exec: {
+              exec: jobs.exec,
+              enabledIn: new Set(
+                Object.entries(config.projects)
+                  .filter(([, project]) => project.exec)
+                  .map(([code]) => code),
+              ),
+            },
           }
         : null,
     storeDisk,

@@ -6,6 +6,7 @@ import Fastify, {
 } from 'fastify';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
+import websocket from '@fastify/websocket';
 import type { z } from 'zod';
 import type { SubmitJobRequest } from '../../contract';
 import type { AuditTrail } from '../jobs/audit';
@@ -39,6 +40,7 @@ import { installJsonParser } from './json-body';
 import { methodsByPath, recordRoutes } from './route-log';
 import type { PositionCodec } from './positions';
 import { eventRoutes } from './routes/events';
+import { execRoutes, type ExecRoutesOptions } from './routes/exec';
 import { extensionRoutes } from './routes/extensions';
 import { jobRoutes } from './routes/jobs';
 import { keyRoutes } from './routes/keys';
@@ -66,6 +68,8 @@ export interface ExtensionOptions {
   webhooks: Webhooks;
   /** The console's sign-in; null: keys only. */
   signIn: Omit<SignInRouteOptions, 'failures'> | null;
+  /** Commands in running jobs, over a WebSocket. */
+  exec: ExecRoutesOptions;
 }
 
 export interface HttpAppOptions {
@@ -152,6 +156,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   metaRoutes(app, { ...options, openApi: options.extensions !== null });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
+  // Before the routes: its onRoute hook makes the exec route's WebSocket handler.
+  if (options.extensions) await app.register(websocket);
   // One count of failures per address for guessed keys and guessed passwords alike.
   const failedAuth =
     options.authFailuresPerMinute > 0
@@ -214,6 +220,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       keyRoutes(client, options.keys);
       memberRoutes(client, options.members);
       auditRoutes(client, { trail: options.audit, positions: options.extensions.positions });
+      execRoutes(client, options.extensions.exec);
     }
   });
 

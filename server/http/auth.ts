@@ -1,5 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_HEADERS } from '../../contract';
+import { CSRF_SUBPROTOCOL_PREFIX, SESSION_HEADERS } from '../../contract';
 import { csrfMatches, type ConsoleSessions } from '../auth/console-sessions';
 import type { KeyStore, Principal } from '../store/ports';
 import { HttpError } from './errors';
@@ -88,10 +89,11 @@ async function sessionPrincipal(
 ): Promise<Principal> {
   const session = await sessions.resolve(token);
   if (!session) throw new HttpError(401, 'session: ended or unknown; sign in again');
-  if (!SAFE_METHODS.has(request.method) && !csrfMatches(token, csrfHeader(request))) {
+  const acts = !SAFE_METHODS.has(request.method) || isWebSocketUpgrade(request);
+  if (acts && !csrfMatches(token, csrfHeader(request) ?? csrfSubprotocol(request))) {
     throw new HttpError(
       403,
-      `${SESSION_HEADERS.csrf}: missing or not this session's; send the csrf_token of GET /v1/auth/session`,
+      `${SESSION_HEADERS.csrf}: missing or not this session's; send the csrf_token of GET /v1/auth/session (a WebSocket: as the subprotocol ${CSRF_SUBPROTOCOL_PREFIX}<token>)`,
     );
   }
   const projects = await sessions.projectsOf(session);
@@ -107,6 +109,24 @@ async function sessionPrincipal(
   }
   const actor = `user:${session.identity}`;
   return { keyId: actor, project: membership.project, role: membership.role, actor };
+}
+
+/**
+ * A WebSocket is opened with a GET, yet it acts (a shell in a job), and a page of another port of
+ * the same host is same-site for the session cookie: an upgrade needs the CSRF token too.
+ */
+const isWebSocketUpgrade = (request: FastifyRequest) =>
+  request.headers.upgrade?.toLowerCase() === 'websocket';
+
+/** Browsers cannot set headers on a WebSocket: the token comes as an offered subprotocol. */
+export function csrfSubprotocol(request: { headers: IncomingHttpHeaders }): string | undefined {
+  const offered = request.headers['sec-websocket-protocol'];
+  if (typeof offered !== 'string') return undefined;
+  const protocol = offered
+    .split(',')
+    .map((p) => p.trim())
+    .find((p) => p.startsWith(CSRF_SUBPROTOCOL_PREFIX));
+  return protocol?.slice(CSRF_SUBPROTOCOL_PREFIX.length);
 }
 
 const csrfHeader = (request: FastifyRequest) => {

@@ -1,6 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import fastifyStatic from '@fastify/static';
 import httpProxy from '@fastify/http-proxy';
 import {
@@ -13,6 +18,8 @@ import {
   hostNameOf,
   newNonce,
 } from './console-guard';
+import { SESSION_HEADERS } from '../../contract';
+import { csrfSubprotocol } from './auth';
 import { consoleForwardingHeaders, trustProxyOption } from './client-address';
 import { API_SECURITY_HEADERS, envelope } from './hardening';
 import { ZOD_ONLY } from './parse';
@@ -94,6 +101,21 @@ export async function buildConsoleServer(options: ConsoleServerOptions): Promise
     upstream: options.apiUrl,
     prefix: '/v1',
     rewritePrefix: '/v1',
+    // A terminal in a job (the exec route): the upgrade passes the same checks as any request.
+    websocket: true,
+    wsClientOptions: {
+      rewriteRequestHeaders: (_headers: unknown, request: FastifyRequest) => {
+        const sent = authorizationFor(request.headers.authorization, injectedKey.get(request.raw));
+        // The proxy offers the API only the subprotocol it chose: the token goes as the header.
+        const csrf = csrfSubprotocol(request);
+        const kept = {
+          ...(request.headers.cookie && { cookie: request.headers.cookie }),
+          ...(sent !== undefined && { authorization: sent }),
+          ...(csrf !== undefined && { [SESSION_HEADERS.csrf]: csrf }),
+        };
+        return consoleForwardingHeaders(kept, request.ip, options.consoleProof);
+      },
+    },
     replyOptions: {
       rewriteRequestHeaders: (request, { authorization, ...received }) => {
         const headers = consoleForwardingHeaders(received, request.ip, options.consoleProof);

@@ -16,6 +16,8 @@ const STATUS_OF_KIND = {
   'not-found': 404,
   conflict: 409,
   unavailable: 503,
+  // What this service's engine cannot do at all (a command in a job on the simulated engine).
+  unsupported: 501,
 } as const;
 
 export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {

@@ -47,6 +47,7 @@ beforeAll(async () => {
       heartbeatMs: 1000,
       webhooks: unused,
       signIn: { sessions: unused, cookie: unused, mode: unused, oidc: null },
+      exec: { exec: unused, enabledIn: new Set() },
     },
   });
   await app.ready();

@@ -1,7 +1,7 @@
 /** A refusal the client can act on; the HTTP layer maps the kind to a status code. */
 export class JobRequestError extends Error {
   constructor(
-    readonly kind: 'invalid' | 'not-found' | 'conflict' | 'unavailable',
+    readonly kind: 'invalid' | 'not-found' | 'conflict' | 'unavailable' | 'unsupported',
     message: string,
   ) {
     super(message);

@@ -1,3 +1,4 @@
+import { JobExec } from './job-exec';
 import { ArraySettler } from './arrays';
 import { AuditTrail } from './audit';
 import { BulkActions } from './bulk-actions';
@@ -303,6 +304,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     trends,
     /** Who changed what: recorded by the routes (and sign-in), written in batches. */
     audit,
+    /** Commands run in running jobs, where the engine can. */
+    exec: new JobExec(store, runtime, options.engine),
     /**
      * Joins the instances on the store, recovers what the last run left (the first reconcile
      * pass: adopt, record, requeue, take over lost instances' jobs), then dispatches.

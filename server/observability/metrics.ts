@@ -192,6 +192,9 @@ export class ServiceMetrics {
         usage: counted('usage', (workload) => runtime.usage!(workload)),
       }),
       reportsOutOfMemory: runtime.reportsOutOfMemory,
+      ...(runtime.exec && {
+        exec: counted('exec', (workload, request) => runtime.exec!(workload, request)),
+      }),
       // Only where the engine reports hosts: without, jobs are limited by slots alone.
       ...(runtime.hosts && { hosts: counted('hosts', () => runtime.hosts!()) }),
     };

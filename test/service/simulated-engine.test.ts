@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobExecution } from '../../contract';
 import { SCRIPT_VARIABLES as SIMULATE } from '../../server/runtime/simulated/script';
 import { logsOf, statesOf, submit, waitForState } from '../support/jobs';
-import { startService, type TestService } from '../support/service';
+import { execUrl, openExec } from '../support/exec-session';
+import { startService, testProjects, type TestService } from '../support/service';
 
 /**
  * The whole service on the simulated engine: the same dispatcher, runner and reconciler as on the
@@ -12,7 +13,9 @@ import { startService, type TestService } from '../support/service';
 let service: TestService;
 
 beforeAll(async () => {
-  service = await startService(SIMULATED_SETTINGS);
+  const projects = testProjects();
+  Object.assign(projects.t, { exec: true }); // so that only the engine can refuse a command
+  service = await startService({ ...SIMULATED_SETTINGS, projects });
 });
 afterAll(() => service?.stop());
 
@@ -26,6 +29,24 @@ async function executionOf(id: string): Promise<JobExecution> {
 }
 
 describe('the simulated engine, behind the whole service', () => {
+  it('cannot run a command in a running job, and says so before the upgrade', async () => {
+    const id = await submit(service, {
+      job_definition: 't::sleep:1',
+      container_env: env({ [SIMULATE.runMs]: '60000' }),
+    });
+    await waitForState(service, id, 'running');
+    const url = execUrl(service.baseUrl, id, ['sh']);
+    expect(await openExec(url, { authorization: `Bearer ${service.key}` })).toEqual({
+      status: 501,
+      body: {
+        ok: false,
+        message:
+          'engine: the simulated engine cannot run a command in a job; only the local docker engine can',
+      },
+    });
+    await service.request('POST', `/v1/client/job/${id}/cancel`);
+  });
+
   it('says it is simulated in readiness and whoami', async () => {
     const ready = await service.request('GET', '/readyz');
     expect(ready.body).toEqual({

@@ -237,6 +237,12 @@ export const projectSchema = z
       .describe(
         "How long the project's finished jobs are kept (14d, 12h, forever); default: retention.keep_finished_jobs",
       ),
+    exec: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Whether operators may run commands in the project's running jobs (`jobdeck exec`, the WebSocket of docs/guides/exec.md)",
+      ),
   })
   // A schedule's definition and queue must be this project's and declared in it.
   .superRefine((project, context) => {

@@ -117,6 +117,12 @@ export interface ContainerRuntime {
    */
   readonly reportsOutOfMemory?: boolean;
   /**
+   * Runs a command inside the running workload (a shell for a person, a one-off for a script).
+   * Absent where the engine cannot: then nobody can open one, and the service says so.
+   * Throws RuntimeError when the engine refuses (the workload ended meanwhile, no such program).
+   */
+  exec?(workload: Workload, request: ExecRequest): Promise<ExecSession>;
+  /**
    * The hosts it runs jobs on; absent (or null) where the engine does not say, and then jobs are
    * limited by slots alone. Throws EngineUnavailableError when the engine does not answer.
    */
@@ -171,4 +177,43 @@ export interface WorkloadOutput {
   truncated: boolean;
   /** With `whole`: every line the engine held after `after`, kept or not. */
   printed?: OutputSize;
+}
+
+/** A command to run in a running workload. */
+export interface ExecRequest {
+  /** The program and its arguments, as exec(3) takes them: no shell unless it names one. */
+  command: string[];
+  /** A terminal (one output stream, the size below, line editing) for a person; none for a script. */
+  tty: boolean;
+  /** The terminal's size, with `tty`. */
+  size?: TerminalSize;
+}
+
+export interface TerminalSize {
+  cols: number;
+  rows: number;
+}
+
+/** A chunk of what the command printed: with a terminal, all of it is `stdout`. */
+export interface ExecOutput {
+  stream: OutputStream;
+  bytes: Buffer;
+}
+
+/** One command running in a workload; its input and output go through here until it ends. */
+export interface ExecSession {
+  /** Called for each chunk it prints, in order. */
+  onOutput(listener: (output: ExecOutput) => void): void;
+  /** Bytes for its standard input. */
+  write(bytes: Buffer): void;
+  /** Its standard input ends (a script's stdin ran out): a `cat` then ends too. */
+  endInput(): void;
+  resize(size: TerminalSize): Promise<void>;
+  /**
+   * Resolves once it ended and its output was all delivered: with its exit code, or null when the
+   * engine does not know it (the workload ended under it, the session was closed).
+   */
+  readonly exited: Promise<number | null>;
+  /** Ends the session from this side (the person left): the engine's connection is closed. */
+  close(): void;
 }

@@ -3,6 +3,8 @@ import {
   RuntimeError,
   type ContainerRuntime,
   type EngineHosts,
+  type ExecRequest,
+  type ExecSession,
   type OutputWindow,
   type Workload,
   type WorkloadOutput,
@@ -12,6 +14,7 @@ import {
 import { failpoint } from '../../jobs/failpoints';
 import { engineLogs, readEngineOutput } from '../engine-output';
 import { engineClients } from '../engine-api/connection';
+import { startEngineExec } from '../engine-api/exec-session';
 import { statusOf } from '../engine-api/errors';
 import { usageOfStats, type EngineStats } from '../engine-api/usage';
 import {
@@ -383,6 +386,15 @@ export class DockerRuntime implements ContainerRuntime {
     } catch (error) {
       if (statusOf(error) === 404) return null;
       throw this.translate(error, 'read the usage of');
+    }
+  }
+
+  /** On the long client: the session lasts as long as the command does. */
+  async exec(workload: Workload, request: ExecRequest): Promise<ExecSession> {
+    try {
+      return await startEngineExec(this.long.getContainer(workload.id), request);
+    } catch (error) {
+      throw this.translate(error, 'run a command in');
     }
   }
 
