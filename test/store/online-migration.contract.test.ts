@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DRIVERS, queryBeside, type StoreConfig } from './drivers';
+import { DRIVERS, queryBeside, runWorker, type StoreConfig } from './drivers';
 import {
   applyBatched031,
   applyShipped031,
@@ -58,6 +58,16 @@ async function contents(config: StoreConfig) {
   return { schema: schema.map((row) => ({ ...row, def: spaced(row.def) })), rows };
 }
 
+const FINISHED = expect.anything();
+
+async function progressOf031(config: StoreConfig) {
+  const [row] = await queryBeside<{ next_key: unknown; filled: number; finished_at: unknown }>(
+    config,
+    `SELECT next_key, filled, finished_at FROM schema_backfills WHERE name = '031-label-states'`,
+  );
+  return row;
+}
+
 describe.each(DRIVERS)('migration 031 in batches on $name', (driver) => {
   it('leaves the schema and the rows 031 left when it was one transaction', async () => {
     const [shipped, batched] = await Promise.all([
@@ -88,14 +98,45 @@ describe.each(DRIVERS)('migration 031 in batches on $name', (driver) => {
         `${report.writesDuring} writes meanwhile, the longest ${report.longestMs.toFixed(1)} ms`,
     );
     expect(result).toEqual(['031-label-states']);
+    expect(report.longestMs).toBeLessThan(1_000);
+    // The writer did write all along, and moved jobs whose labels were not filled yet.
     expect(report.writesDuring).toBeGreaterThan(20);
     expect(report.cancelled).toBeGreaterThan(0);
-    expect(report.longestMs).toBeLessThan(1_000);
     expect(await wrongLabelStates(config)).toBe(0);
-    const [progress] = await queryBeside<{ filled: number; finished_at: unknown }>(
-      config,
-      `SELECT filled, finished_at FROM schema_backfills WHERE name = '031-label-states'`,
-    );
-    expect(progress).toMatchObject({ filled: 1, finished_at: expect.anything() });
+    expect(await progressOf031(config)).toMatchObject({ filled: 1, finished_at: FINISHED });
   }, 60_000);
+
+  it('goes on from its last batch at the next start after a kill', async () => {
+    const config = await storeBefore031(driver, 12_345);
+    const killed = await runWorker(config, ['open'], {
+      JOBDECK_FAILPOINT: 'backfill:031-label-states',
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    // One batch committed and recorded, the rest not filled.
+    expect(await progressOf031(config)).toMatchObject({ filled: 0, finished_at: null });
+    const [row] = await queryBeside<{ unfilled: number | string }>(
+      config,
+      `SELECT count(*) AS unfilled FROM job_labels WHERE state = ''`,
+    );
+    const unfilled = Number(row!.unfilled);
+    expect(unfilled).toBeGreaterThan(0);
+    expect(await wrongLabelStates(config)).toBe(unfilled);
+
+    const restarted = await runWorker(config, ['open']);
+    expect(JSON.parse(restarted.stdout)).toEqual({ migrated: [] });
+    expect(await wrongLabelStates(config)).toBe(0);
+    expect(await progressOf031(config)).toMatchObject({ filled: 1, finished_at: FINISHED });
+  });
+
+  it('is filled by one of several processes starting at once, the others waiting', async () => {
+    const config = await storeBefore031(driver, 12_345);
+    const exits = await Promise.all([1, 2, 3].map(() => runWorker(config, ['open'])));
+    const migrated = exits.map(
+      (exit) => (JSON.parse(exit.stdout) as { migrated: string[] }).migrated,
+    );
+    expect(migrated.flat()).toEqual(['031-label-states']);
+    // Each opened only once the fill was done: none counts labels by a state not there yet.
+    expect(await wrongLabelStates(config)).toBe(0);
+    expect(await progressOf031(config)).toMatchObject({ filled: 1, finished_at: FINISHED });
+  });
 });

@@ -81,11 +81,11 @@ export async function runBackfill(
       await backfill.fill(trx, from, to);
       await sql`UPDATE schema_backfills SET next_key = ${to}, filled = ${to === null ? 1 : 0}
         WHERE name = ${name}`.execute(trx);
-      // A batch done, its commit not yet: the next start must do it again, and go on.
-      failpoint(`backfill:${name}`);
       return row;
     });
     if (!progress || progress.finished_at !== null) return;
+    // A batch committed, the next not begun: the next start goes on from the one after it.
+    failpoint(`backfill:${name}`);
     if (progress.filled === 1) break;
     rows = nextBatchRows(rows, performance.now() - began);
     await sleep(pauseMs);
