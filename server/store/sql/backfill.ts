@@ -54,7 +54,7 @@ export async function owe(trx: Kysely<unknown>, name: string): Promise<void> {
 
 interface Progress {
   next_key: number | string | null;
-  filled: number;
+  filled: number | string;
   finished_at: number | string | null;
 }
 
@@ -73,26 +73,28 @@ export async function runBackfill(
   let rows = BACKFILL_BATCHES.firstRows;
   for (;;) {
     const began = performance.now();
-    const progress = await db.transaction().execute(async (trx) => {
+    const state = await db.transaction().execute(async (trx) => {
       const row = await readProgress(trx, name);
-      if (!row || row.filled === 1) return row;
+      if (!row) return 'none';
+      if (row.finished_at !== null) return 'finished';
+      if (Number(row.filled) === 1) return 'filled';
       const from = row.next_key === null ? null : Number(row.next_key);
       const to = await batchEnd(trx, backfill, from, rows);
       await backfill.fill(trx, from, to);
       await sql`UPDATE schema_backfills SET next_key = ${to}, filled = ${to === null ? 1 : 0}
         WHERE name = ${name}`.execute(trx);
-      return row;
+      return to === null ? 'filled' : 'filling';
     });
-    if (!progress || progress.finished_at !== null) return;
+    if (state === 'none' || state === 'finished') return;
+    if (state === 'filled') break;
     // A batch committed, the next not begun: the next start goes on from the one after it.
     failpoint(`backfill:${name}`);
-    if (progress.filled === 1) break;
     rows = nextBatchRows(rows, performance.now() - began);
     await sleep(pauseMs);
   }
-  for (const step of backfill.finish ?? []) {
+  for (const [index, step] of (backfill.finish ?? []).entries()) {
+    if (index > 0) await sleep(pauseMs);
     await step(db);
-    await sleep(pauseMs);
   }
   await sql`UPDATE schema_backfills SET finished_at = ${Date.now()}
     WHERE name = ${name} AND finished_at IS NULL`.execute(db);
