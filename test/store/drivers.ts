@@ -2,14 +2,11 @@ import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll } from 'vitest';
 import type { JobdeckConfig } from '../../server/config/schema';
 import { openStore } from '../../server/store/open-store';
 import { createDatabase, createMigratedDatabase } from '../support/postgres';
-
-export type StoreConfig = Pick<JobdeckConfig, 'store' | 'data_dir'>;
+import type { StoreConfig } from './beside';
 
 /** Every driver the contract suite runs over, each giving the configuration of a new store. */
 export interface StoreDriver {
@@ -102,32 +99,4 @@ export function runWorker(
   });
 }
 
-/** Reads the store's rows beside it, on its own connection: what a call really left. */
-export function queryBeside<T>(config: StoreConfig, text: string): Promise<T[]> {
-  return beside(config, text, 'query') as Promise<T[]>;
-}
-
-/** Runs statements on the store beside it, on its own connection: a state a test starts from. */
-export async function execBeside(config: StoreConfig, statements: string): Promise<void> {
-  await beside(config, statements, 'exec');
-}
-
-async function beside(config: StoreConfig, text: string, as: 'query' | 'exec') {
-  if (config.store.type === 'sqlite') {
-    const db = new SqliteDatabase(join(config.data_dir, config.store.path), {
-      readonly: as === 'query',
-    });
-    try {
-      return as === 'query' ? db.prepare(text).all() : db.exec(text);
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: config.store.url });
-  await client.connect();
-  try {
-    return (await client.query(text)).rows as unknown[];
-  } finally {
-    await client.end();
-  }
-}
+export { execBeside, queryBeside, type StoreConfig } from './beside';

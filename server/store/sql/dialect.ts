@@ -37,6 +37,8 @@ export interface StoreDialect {
     db: Kysely<Database>,
     work: (db: Kysely<Database>) => Promise<T>,
   ): Promise<T>;
+  /** How long a migration's backfill leaves the store to writers between its batches. */
+  backfillPauseMs: number;
   /**
    * Called first in a claim's transaction: holds until no other claim on the database, from
    * any process, is between counting slots and taking jobs.

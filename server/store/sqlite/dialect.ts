@@ -85,6 +85,9 @@ export const sqliteStoreDialect: StoreDialect = {
   migrations: sqliteMigrations,
   // Each migration's BEGIN IMMEDIATE is the lock: its re-read of schema_migrations sees all commits.
   withMigrationLock: (db, work) => work(db),
+  // A writer waiting for the write lock tries again every 100 ms at most (SQLite's busy
+  // handler): a backfill that took the lock straight back after each batch would starve it.
+  backfillPauseMs: 150,
   // BEGIN IMMEDIATE already holds the database's single write lock for the whole claim.
   serializeClaims: async () => {},
   // BEGIN IMMEDIATE: one writer at a time already.
