@@ -12,6 +12,7 @@ import type { Database } from '../../schema';
 import { insertAttemptWithin, packAttempt } from './attempts';
 import { storableNote, type JobTables } from './context';
 import { packKeptOutput, saveLogsWithin } from './logs';
+import { assertLeaseHeld } from '../leases/fence';
 import { placeWithin } from './placed-claim';
 import { toJob } from './rows';
 
@@ -134,6 +135,7 @@ export class JobMoves implements Moves {
     if (!waiting) return [];
     return db.transaction().execute(async (trx) => {
       await dialect.serializeClaims(trx);
+      if (claim.lease) await assertLeaseHeld(trx, claim.lease);
       const runnable = await trx
         .selectFrom('jobs')
         .selectAll()
@@ -156,8 +158,9 @@ export class JobMoves implements Moves {
           ? await placeWithin(trx, runnable, Math.max(0, room), claim.placement)
           : runnable.slice(0, Math.max(0, room)).map((row) => ({ row, host: undefined }));
       const claimed: Job[] = [];
-      for (const { row, host } of starts) {
+      for (const [index, { row, host }] of starts.entries()) {
         const job = toJob(row);
+        const owner = claim.owners?.[index % claim.owners.length] ?? claim.owner;
         // A cancel may have taken the job since the select: the compare-and-set skips it then.
         const starting = await this.moveWithin(trx, {
           id: job.id,
@@ -165,7 +168,7 @@ export class JobMoves implements Moves {
           to: 'starting',
           at: claim.at,
           note: noteFor(job),
-          fields: { owner: claim.owner, ...(host !== undefined && { host }) },
+          fields: { owner, ...(host !== undefined && { host }) },
           by: claim.owner,
         });
         if (starting) claimed.push(starting);
