@@ -470,8 +470,8 @@ export const STEPS: Step<unknown>[] = [
           ? []
           : [
               [
-                `${s.instances} instances: kill -9 one, its jobs taken over in`,
-                `${s.takeoverMs} ms`,
+                `${s.instances} instances: kill -9 the dispatcher: a new one / its jobs taken over in`,
+                `${s.takeoverMs.dispatcherMs} ms / ${s.takeoverMs.jobsMs} ms`,
               ] as Row,
             ]),
       ]),

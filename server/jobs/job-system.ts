@@ -1,9 +1,11 @@
 import { ArraySettler } from './arrays';
+import { Assignment } from './assignment';
 import { AuditTrail } from './audit';
 import { BulkActions } from './bulk-actions';
 import type { Catalog } from './catalog';
 import { HostCapacity } from './capacity';
 import { ChangeFeed } from './change-feed';
+import { DispatchLease } from './dispatch-lease';
 import { Dispatcher } from './dispatcher';
 import { EngineHealth } from './engine-health';
 import { JobLogs, type OutputLimits } from './job-logs';
@@ -17,6 +19,7 @@ import type {
   ContainerRuntime,
   InstanceRegistry,
   JobStore,
+  LeaseStore,
   Logger,
   QueueControlStore,
   RetentionStore,
@@ -67,6 +70,8 @@ export interface JobSystemPorts {
   trends: TrendStore;
   audit: AuditStore;
   instances: InstanceRegistry;
+  /** The dispatcher lease: one instance at a time claims jobs for all. */
+  leases: LeaseStore;
   signals: Signals;
   runtime: ContainerRuntime;
   secrets: SecretBox;
@@ -156,6 +161,12 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     configRules: !options.queueControlApi,
   });
   const capacity = new HostCapacity(runtime, options.defaults);
+  const lease = new DispatchLease({
+    leases: ports.leases,
+    holder: owner,
+    logger,
+    onChange: (held) => dispatcher.leaseChanged(held),
+  });
   const dispatcher = new Dispatcher({
     store,
     machine,
@@ -168,6 +179,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     signals,
     logger,
     instanceId: options.identity.id,
+    lease,
+    assignment: new Assignment(owner, () => membership.liveMembers()),
   });
   const arrays = new ArraySettler({
     store,
@@ -188,7 +201,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     afterPass: () => {
       // A lost signal of a queue change is caught up here; a change found kicks again.
       void controls.refresh();
-      dispatcher.kick();
+      dispatcher.kickHere();
       scheduler.kick();
       void arrays.settleAll();
       bulk.kick();
@@ -293,6 +306,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     trends,
     /** Who changed what: recorded by the routes (and sign-in), written in batches. */
     audit,
+    /** Whether this instance holds the dispatcher lease now. */
+    dispatching: () => lease.fence !== undefined,
     /**
      * Joins the instances on the store, recovers what the last run left (the first reconcile
      * pass: adopt, record, requeue, take over lost instances' jobs), then dispatches.
@@ -301,6 +316,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       await membership.join();
       await controls.start();
       await reconciler.start();
+      // After the first pass: the live instances are known before any job is given out.
+      await lease.start();
       dispatcher.start();
       arrays.start();
       await arrays.settleAll();
@@ -325,6 +342,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       scheduler.stop();
       arrays.stop();
       dispatcher.stop();
+      await lease.stop();
       await reconciler.stop();
       runner.stop();
       usage.stop();

@@ -106,11 +106,17 @@ export class Reconciler {
     // Before the engine's ping: an engine that does not answer must not stop the takeovers.
     const takenOver = await this.membership.takeOverLost();
     await this.runtime.ping();
-    const { workloads, jobs } = await this.locks.run(DISPATCH_LOCK, async () => ({
-      workloads: await this.runtime.list(),
-      // An array's parent has no workload: its children are the ones with containers.
-      jobs: (await this.store.jobsInStates(SLOT_STATES)).filter((job) => !isArrayParent(job)),
-    }));
+    const { workloads, jobs } = await this.locks.run(DISPATCH_LOCK, async () => {
+      const listed = {
+        workloads: await this.runtime.list(),
+        // An array's parent has no workload: its children are the ones with containers.
+        jobs: (await this.store.jobsInStates(SLOT_STATES)).filter((job) => !isArrayParent(job)),
+      };
+      // The safety net for an 'assigned' signal lost: what the dispatcher gave this instance is
+      // launched here (a job just taken over is settled below instead, as before).
+      this.runner.launchAssigned(listed.jobs.filter((job) => !takenOver.has(job.id)));
+      return listed;
+    });
     this.health.markUp();
     const byJob = new Map(workloads.map((w) => [w.jobId, w]));
     const active = new Set(jobs.map((j) => j.id));

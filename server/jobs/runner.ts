@@ -2,7 +2,7 @@ import { SLOT_STATES, isFinalState } from '../../contract';
 import type { EngineHealth } from './engine-health';
 import type { JobLogs } from './job-logs';
 import { JobSecrets } from './job-secrets';
-import { JobLostError, type Job } from './model';
+import { JobLostError, isArrayParent, type Job } from './model';
 import { notes } from './notes';
 import { deadlineOf, outcomeOf } from './outcome';
 import {
@@ -120,6 +120,20 @@ export class Runner {
     const launch = { since: Date.now() };
     this.holds.launching.set(job.id, launch);
     this.track(this.launchNow(job, launch));
+  }
+
+  /**
+   * Of these jobs, those the dispatcher gave this instance (in `starting`, its own) that this
+   * process neither launches nor follows yet: launched now. Called under the dispatch lock, as a
+   * reconcile pass lists jobs, so that no pass settles such a job before its launch is under way.
+   */
+  launchAssigned(jobs: readonly Job[]): void {
+    for (const job of jobs) {
+      if (job.state !== 'starting' || job.owner !== this.options.owner || isArrayParent(job)) {
+        continue;
+      }
+      if (!this.holds.actsOn(job.id)) this.launch(job);
+    }
   }
 
   /**

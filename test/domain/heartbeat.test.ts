@@ -25,7 +25,7 @@ describe('the reconciler', () => {
     const reconciler = new Reconciler({
       runtime: engine,
       store: { jobsInStates: async () => [] } as unknown as JobStore,
-      runner: {} as Runner,
+      runner: { launchAssigned: () => {} } as unknown as Runner,
       health: new EngineHealth(logger, 1000, 10_000),
       locks: new KeyedSerial(),
       membership,
