@@ -9,18 +9,20 @@ export interface DispatchLeaseParts {
   logger: Logger;
   /** Told when this instance starts or stops being the dispatcher. */
   onChange: (held: boolean) => void;
-  /** How long a taken or renewed lease lasts (tests and the bench keep the default). */
-  ttlMs?: number;
 }
 
 const LEASE_NAME = 'dispatcher';
 /**
- * A dead holder's lease lapses within TTL_MS and is taken at the next try (RENEW_MS later at
- * most): a new dispatcher within ~1.3 s. Renewed three times a TTL, so two renewals may fail
- * (a slow store, a starved event loop) before the holder lets go.
+ * Renewed three times a TTL, so two renewals may fail (a slow store, a starved event loop)
+ * before the holder lets go. The others try again when the lease they saw lapses: a dead
+ * holder's successor takes it within TTL_MS of its last renewal, each of them trying about once
+ * a TTL meanwhile, not at every renewal.
  */
 const TTL_MS = 1_000;
 const RENEW_MS = 300;
+/** After the lapse seen: the holder's clock and this one's may differ a little. */
+const AFTER_LAPSE_MS = 20;
+const SOONEST_TRY_MS = 50;
 
 /**
  * The `dispatcher` lease: one instance at a time claims jobs for all (Dispatcher). Every instance
@@ -32,12 +34,12 @@ const RENEW_MS = 300;
 export class DispatchLease {
   private held: { epoch: number; until: number } | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** When to try next, after the last answer. */
+  private nextTryMs = RENEW_MS;
   private trying: Promise<void> | undefined;
-  private readonly ttlMs: number;
+  private stopped = false;
 
-  constructor(private readonly parts: DispatchLeaseParts) {
-    this.ttlMs = parts.ttlMs ?? TTL_MS;
-  }
+  constructor(private readonly parts: DispatchLeaseParts) {}
 
   /** What this instance's claims are fenced by while it dispatches; undefined otherwise. */
   get fence(): LeaseFence | undefined {
@@ -52,14 +54,13 @@ export class DispatchLease {
   /** Tries at once (the first instance dispatches without waiting), then on the timer. */
   async start(): Promise<void> {
     await this.tryNow();
-    this.timer = setInterval(() => void this.tryNow(), RENEW_MS);
-    this.timer.unref();
   }
 
   /** Stops trying; a lease held is let go, for another to take without waiting out its TTL. */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.trying;
+    // Not waiting for a try under way: a store that hangs must not hold up the stop.
+    this.stopped = true;
+    clearTimeout(this.timer);
     const fence = this.fence;
     if (!fence) return;
     this.lose('this instance stops');
@@ -73,10 +74,13 @@ export class DispatchLease {
     this.lose('the store says another instance holds its lease');
   }
 
+  /** One try at a time, the next armed when it ends: a slow store piles no renewals up. */
   private tryNow(): Promise<void> {
-    // One try at a time: a slow store must not pile renewals up.
     this.trying ??= this.acquire().finally(() => {
       this.trying = undefined;
+      if (this.stopped) return;
+      this.timer = setTimeout(() => void this.tryNow(), this.nextTryMs);
+      this.timer.unref();
     });
     return this.trying;
   }
@@ -88,15 +92,19 @@ export class DispatchLease {
         name: LEASE_NAME,
         holder: this.parts.holder,
         now: askedAt,
-        ttlMs: this.ttlMs,
+        ttlMs: TTL_MS,
       });
+      if (this.stopped) return;
       if (lease.holder !== this.parts.holder) {
         if (this.held) this.lose(`${lease.holder} holds its lease`);
+        const untilLapse = lease.expiresAt - Date.now() + AFTER_LAPSE_MS;
+        this.nextTryMs = Math.min(TTL_MS, Math.max(SOONEST_TRY_MS, untilLapse));
         return;
       }
+      this.nextTryMs = RENEW_MS;
       const gained = this.held?.epoch !== lease.epoch;
       if (gained && this.held) this.lose('its lease was taken over meanwhile');
-      this.held = { epoch: lease.epoch, until: askedAt + this.ttlMs };
+      this.held = { epoch: lease.epoch, until: askedAt + TTL_MS };
       if (gained) {
         this.parts.logger.info(
           { epoch: lease.epoch },
@@ -105,6 +113,7 @@ export class DispatchLease {
         this.parts.onChange(true);
       }
     } catch (error) {
+      this.nextTryMs = RENEW_MS;
       if (this.held) this.lose('it could not renew its lease');
       this.parts.logger.warn({ err: error }, 'could not take or renew the dispatcher lease');
     }
