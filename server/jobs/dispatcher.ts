@@ -1,5 +1,6 @@
 import { SLOT_STATES, isFinalState } from '../../contract';
 import type { Assignment } from './assignment';
+import type { Handout } from './handout';
 import type { HostCapacity } from './capacity';
 import type { Catalog } from './catalog';
 import { settleDependencies } from './dependencies';
@@ -42,6 +43,8 @@ export interface DispatcherParts {
   lease: { readonly fence: LeaseFence | undefined; lost(): void };
   /** To whom the jobs it claims go. */
   assignment: Assignment;
+  /** Launches or signals what it claimed. */
+  handout: Handout;
 }
 
 /**
@@ -96,11 +99,7 @@ export class Dispatcher {
   private readonly instanceId: string;
   private readonly lease: DispatcherParts['lease'];
   private readonly assignment: Assignment;
-  /** Launches what the dispatcher gave this instance, one read at a time however many signals. */
-  private readonly assignedLaunches = coalesced(
-    () => this.launchAssigned(),
-    () => !this.stopped,
-  );
+  private readonly handout: Handout;
 
   constructor(parts: DispatcherParts) {
     this.store = parts.store;
@@ -116,6 +115,7 @@ export class Dispatcher {
     this.instanceId = parts.instanceId;
     this.lease = parts.lease;
     this.assignment = parts.assignment;
+    this.handout = parts.handout;
     // A slot frees when a job leaves starting/running/cancelling for good, or to wait for its next
     // attempt: another instance's runnable job may take it too, and the full tick arms the timer
     // for the attempt's not_before.
@@ -130,14 +130,6 @@ export class Dispatcher {
       // Only the dispatcher acts on it; telling on would echo between the others.
       if (signal.kind === 'dispatch' && signal.from !== this.instanceId && this.lease.fence) {
         this.kickHere();
-      }
-      if (signal.kind === 'assigned' && signal.to === this.instanceId) {
-        this.assignedLaunches().catch((error: unknown) => {
-          this.logger.warn(
-            { err: error },
-            'could not read the jobs given to this instance; the next pass launches them',
-          );
-        });
       }
     });
     this.health.onChange((available) => {
@@ -303,32 +295,8 @@ export class Dispatcher {
         });
       if (claimed === undefined) return;
       this.assignment.gave(claimed.length);
-      this.handOut(claimed);
+      this.handout.handOut(claimed);
     }
-  }
-
-  /** Launches this instance's jobs here; tells each other owner it has jobs to launch. */
-  private handOut(claimed: readonly Job[]): void {
-    const others = new Set<string>();
-    for (const job of claimed) {
-      if (job.owner === this.instanceId) this.runner.launch(job);
-      else if (job.owner !== null) others.add(job.owner);
-    }
-    for (const to of others) {
-      this.signals.publish({ kind: 'assigned', to }).catch((error: unknown) => {
-        this.logger.warn(
-          { err: error, to },
-          'could not signal an instance its jobs; its pass will launch them',
-        );
-      });
-    }
-  }
-
-  /** Under the dispatch lock, as a reconcile pass lists jobs: see Runner.launchAssigned. */
-  private async launchAssigned(): Promise<void> {
-    await this.locks.run(DISPATCH_LOCK, async () => {
-      this.runner.launchAssigned(await this.store.jobsInStates(['starting']));
-    });
   }
 
   private async armTimer(): Promise<void> {

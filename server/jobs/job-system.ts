@@ -7,6 +7,7 @@ import { HostCapacity } from './capacity';
 import { ChangeFeed } from './change-feed';
 import { DispatchLease } from './dispatch-lease';
 import { Dispatcher } from './dispatcher';
+import { Handout, launchGiven } from './handout';
 import { EngineHealth } from './engine-health';
 import { JobLogs, type OutputLimits } from './job-logs';
 import { readHosts } from './hosts-view';
@@ -167,6 +168,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     logger,
     onChange: (held) => dispatcher.leaseChanged(held),
   });
+  const handout = new Handout({ store, runner, locks, signals, logger, instanceId: owner });
   const dispatcher = new Dispatcher({
     store,
     machine,
@@ -181,6 +183,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     instanceId: options.identity.id,
     lease,
     assignment: new Assignment(owner, () => membership.liveMembers()),
+    handout,
   });
   const arrays = new ArraySettler({
     store,
@@ -198,6 +201,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     membership,
     logger,
     intervalMs: options.reconcileIntervalMs,
+    launchGiven: (jobs) => launchGiven(runner, owner, jobs),
     afterPass: () => {
       // A lost signal of a queue change is caught up here; a change found kicks again.
       void controls.refresh();
@@ -342,6 +346,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       scheduler.stop();
       arrays.stop();
       dispatcher.stop();
+      handout.stop();
       await lease.stop();
       await reconciler.stop();
       runner.stop();

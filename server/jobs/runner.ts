@@ -2,7 +2,7 @@ import { SLOT_STATES, isFinalState } from '../../contract';
 import type { EngineHealth } from './engine-health';
 import type { JobLogs } from './job-logs';
 import { JobSecrets } from './job-secrets';
-import { JobLostError, isArrayParent, type Job } from './model';
+import { JobLostError, type Job } from './model';
 import { notes } from './notes';
 import { deadlineOf, outcomeOf } from './outcome';
 import {
@@ -57,11 +57,7 @@ export interface RunnerParts {
  * fast path when a container ends, the reconciler's regular pass — reaches the same outcome.
  */
 export class Runner {
-  /**
-   * What this process holds of each job: its launch call with the engine now, and since when
-   * (the launch settles the job, unless it has been there past `launchNoticedAfterMs`: see
-   * settleNow), the wait on its workload, the stop asked.
-   */
+  /** Its launches with the engine and since when, waits on workloads, stops asked (job-holds.ts). */
   private readonly holds: JobHolds;
   private readonly serial = new KeyedSerial();
   private stopped = false;
@@ -122,18 +118,9 @@ export class Runner {
     this.track(this.launchNow(job, launch));
   }
 
-  /**
-   * Of these jobs, those the dispatcher gave this instance (in `starting`, its own) that this
-   * process neither launches nor follows yet: launched now. Called under the dispatch lock, as a
-   * reconcile pass lists jobs, so that no pass settles such a job before its launch is under way.
-   */
-  launchAssigned(jobs: readonly Job[]): void {
-    for (const job of jobs) {
-      if (job.state !== 'starting' || job.owner !== this.options.owner || isArrayParent(job)) {
-        continue;
-      }
-      if (!this.holds.actsOn(job.id)) this.launch(job);
-    }
+  /** Whether this process launches, follows or stops the job (handout.ts: launchGiven). */
+  actsOn(jobId: string): boolean {
+    return this.holds.actsOn(jobId);
   }
 
   /**

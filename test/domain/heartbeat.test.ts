@@ -25,13 +25,14 @@ describe('the reconciler', () => {
     const reconciler = new Reconciler({
       runtime: engine,
       store: { jobsInStates: async () => [] } as unknown as JobStore,
-      runner: { launchAssigned: () => {} } as unknown as Runner,
+      runner: {} as Runner,
       health: new EngineHealth(logger, 1000, 10_000),
       locks: new KeyedSerial(),
       membership,
       logger,
       intervalMs: 20,
       afterPass: () => {},
+      launchGiven: () => {},
     });
     // The first pass waits on the ping for as long as the engine does not answer.
     const started = reconciler.start();
