@@ -464,14 +464,14 @@ export const STEPS: Step<unknown>[] = [
         [`${s.instances} instance(s): submit → running`, latency(s.toRunningMs)],
         [
           `${s.instances} instance(s): per job, database`,
-          `${s.transactionsPerJob} transactions, ${s.databaseCpuMsPerJob} ms CPU (${s.databaseCpuPercent} % of a core over the run); service ${s.serviceCpuMsPerJob} ms CPU`,
+          `${s.transactionsPerJob} transactions (${s.transactionsPerJobNetOfIdle} net of the ${s.idleTransactionsPerSecond}/s committed idle), ${s.databaseCpuMsPerJob} ms CPU (${s.databaseCpuPercent} % of a core over the run); service ${s.serviceCpuMsPerJob} ms CPU`,
         ],
         ...(s.takeoverMs === null
           ? []
           : [
               [
-                `${s.instances} instances: kill -9 one, its jobs taken over in`,
-                `${s.takeoverMs} ms`,
+                `${s.instances} instances: kill -9 the dispatcher: a new one / its jobs taken over in`,
+                `${s.takeoverMs.dispatcherMs} ms / ${s.takeoverMs.jobsMs} ms`,
               ] as Row,
             ]),
       ]),

@@ -166,6 +166,7 @@ export async function startJobdeck(
       incidents: storage.incidents,
       audit: storage.audit,
       instances: storage.instances,
+      leases: storage.leases,
       signals: storage.signals,
       runtime,
       secrets,
@@ -264,6 +265,7 @@ export async function startJobdeck(
     storeDisk,
     version: packageVersion,
     engine: config.engine.type,
+    dispatching: () => jobs.dispatching(),
     readiness: async () => {
       const [store, pinged] = await Promise.all([reachable(storage.ping), reachable(runtime.ping)]);
       // A ping is not enough: the engine must also answer the runner's and reconciler's calls,

@@ -100,6 +100,8 @@ export interface HttpAppOptions {
   version: string;
   /** The engine's kind (docker, swarm, simulated), as whoami and readiness name it. */
   engine: string;
+  /** Whether this instance dispatches (readiness says so). */
+  dispatching: () => boolean;
   /** Disk-full errors of requests: a 503 that says so, and readiness too for a while. */
   storeDisk: DiskFullWatch;
   metrics: ServiceMetrics;

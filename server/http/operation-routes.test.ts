@@ -37,6 +37,7 @@ beforeAll(async () => {
     readiness: unused,
     version: 'test',
     engine: 'fake',
+    dispatching: () => false,
     storeDisk: unused,
     metrics: unused,
     metricsOnApiPort: false,

@@ -1,9 +1,11 @@
 import { SLOT_STATES, isFinalState } from '../../contract';
+import type { Assignment } from './assignment';
+import type { Handout } from './handout';
 import type { HostCapacity } from './capacity';
 import type { Catalog } from './catalog';
 import { settleDependencies } from './dependencies';
 import type { EngineHealth } from './engine-health';
-import type { Job } from './model';
+import { LeaseLostError, type Job, type LeaseFence } from './model';
 import { notes } from './notes';
 import type { JobStore, Logger, Signals } from './ports';
 import type { QueueControls } from './queue-controls';
@@ -37,6 +39,12 @@ export interface DispatcherParts {
   logger: Logger;
   /** This instance's id: its own dispatch signals come back to it, and change nothing. */
   instanceId: string;
+  /** Whether this instance is the one that claims (DispatchLease), and the fence of its claims. */
+  lease: { readonly fence: LeaseFence | undefined; lost(): void };
+  /** To whom the jobs it claims go. */
+  assignment: Assignment;
+  /** Launches or signals what it claimed. */
+  handout: Handout;
 }
 
 /**
@@ -45,6 +53,13 @@ export interface DispatcherParts {
  * the earliest schedule_at, and the reconciler's passes as a backstop. Ticks never overlap; a
  * kick during a tick makes it run once more. Containers are started only while the
  * engine answers; meanwhile jobs wait as runnable and say why.
+ *
+ * One instance at a time dispatches: the holder of the dispatcher lease (DispatchLease). It
+ * promotes, claims and gives each job claimed to a live instance in turn (Assignment), launching
+ * its own and signalling the others, whose runners launch theirs ('assigned', and the reconcile
+ * pass as the safety net). Every other instance's tick only wakes the holder: a submit there, a
+ * slot freed there, signal it instead of claiming, so a job costs the same transactions however
+ * many instances share the store.
  *
  * A tick after local submits alone claims only in their queues: a new job frees no slot and
  * promotes no schedule, and under load the full tick's queries (and a second tick for the
@@ -82,6 +97,9 @@ export class Dispatcher {
   private readonly signals: Signals;
   private readonly logger: Logger;
   private readonly instanceId: string;
+  private readonly lease: DispatcherParts['lease'];
+  private readonly assignment: Assignment;
+  private readonly handout: Handout;
 
   constructor(parts: DispatcherParts) {
     this.store = parts.store;
@@ -95,6 +113,9 @@ export class Dispatcher {
     this.signals = parts.signals;
     this.logger = parts.logger;
     this.instanceId = parts.instanceId;
+    this.lease = parts.lease;
+    this.assignment = parts.assignment;
+    this.handout = parts.handout;
     // A slot frees when a job leaves starting/running/cancelling for good, or to wait for its next
     // attempt: another instance's runnable job may take it too, and the full tick arms the timer
     // for the attempt's not_before.
@@ -106,13 +127,16 @@ export class Dispatcher {
       else if (isFinalState(job.state)) this.kick();
     });
     this.signals.subscribe((signal) => {
-      if (signal.kind === 'dispatch' && signal.from !== this.instanceId) this.kick();
+      // Only the dispatcher acts on it; telling on would echo between the others.
+      if (signal.kind === 'dispatch' && signal.from !== this.instanceId && this.lease.fence) {
+        this.kickHere();
+      }
     });
     this.health.onChange((available) => {
-      if (available) this.kick();
+      if (available) this.kickHere();
     });
     // Every instance reads a change itself (signal or pass): a local kick is enough.
-    this.controls.onChange(() => this.kick());
+    this.controls.onChange(() => this.kickHere());
   }
 
   start(): void {
@@ -125,15 +149,21 @@ export class Dispatcher {
     clearTimeout(this.timer);
   }
 
-  /** Dispatches here at once, and on every other instance sharing the store. */
+  /** This instance took the dispatcher lease (a full tick now), or lost it (its timer is off). */
+  leaseChanged(held: boolean): void {
+    if (held) return this.kickHere();
+    clearTimeout(this.timer);
+  }
+
+  /** Dispatches at once: here when this instance dispatches, else the dispatcher, signalled. */
   wakeAll(): void {
     this.broadcastAsked = true;
     this.kick();
   }
 
   /**
-   * A job this instance just stored: claimed here in its queue (another instance is told too,
-   * in case this one cannot start it), or the timer re-armed if it is due before the timer.
+   * A job this instance just stored: claimed in its queue (here when this instance dispatches,
+   * else by the dispatcher, which it signals), or the timer re-armed if it is due before it.
    */
   admitted(job: Job): void {
     // What it waits for may have ended before it was stored, unseen by that job's check.
@@ -148,8 +178,18 @@ export class Dispatcher {
     this.schedule();
   }
 
-  /** A full tick: promotes, claims in every queue, re-arms the timer. */
+  /**
+   * A full tick: promotes, claims in every queue, re-arms the timer. Here when this instance
+   * dispatches; else the dispatcher's, signalled (what asked may be news only here: a job that
+   * ended, an array's children released).
+   */
   kick(): void {
+    if (!this.lease.fence) this.broadcastAsked = true;
+    this.kickHere();
+  }
+
+  /** A full tick here alone: a reconcile pass's backstop (every instance makes its own). */
+  kickHere(): void {
     this.fullTickAsked = true;
     this.schedule();
   }
@@ -161,7 +201,7 @@ export class Dispatcher {
       this.scheduled = false;
       this.ticks().catch((error: unknown) => {
         this.logger.error({ err: error }, 'dispatcher tick failed; retrying in 1 s');
-        setTimeout(() => this.kick(), 1000).unref();
+        setTimeout(() => this.kickHere(), 1000).unref();
       });
     });
   }
@@ -171,13 +211,25 @@ export class Dispatcher {
     const queues = full ? undefined : new Set(this.queuesWithNewJobs);
     this.fullTickAsked = false;
     this.queuesWithNewJobs.clear();
-    if (this.broadcastAsked) this.broadcast();
+    const fence = this.lease.fence;
+    // The holder claims for all: it tells nobody. Another instance tells the holder instead; any
+    // job scheduled here may be due before the holder's timer, so it says so too (timerDueAt).
+    if (this.broadcastAsked) {
+      if (fence) this.broadcastAsked = false;
+      else this.broadcast();
+    }
+    if (!fence) {
+      this.timerDueAt = Infinity;
+      return;
+    }
     if (full) {
       if (!this.submittedEvaluated) await this.evaluateSubmitted();
       await settleDependencies(this.store, this.machine);
       await this.promoteDue();
     }
-    if (this.health.available) await this.locks.run(DISPATCH_LOCK, () => this.fillSlots(queues));
+    if (this.health.available) {
+      await this.locks.run(DISPATCH_LOCK, () => this.fillSlots(fence, queues));
+    }
     if (full) await this.armTimer();
   }
 
@@ -213,7 +265,7 @@ export class Dispatcher {
    * places its jobs on them; while they cannot be read, nothing is claimed (a job started
    * unplaced could over-commit a host), and the next tick tries again.
    */
-  private async fillSlots(only?: ReadonlySet<string>): Promise<void> {
+  private async fillSlots(fence: LeaseFence, only?: ReadonlySet<string>): Promise<void> {
     for (const settings of this.catalog.queuesByPriority) {
       if (only && !only.has(settings.ref)) continue;
       const queue = this.controls.live(settings);
@@ -223,17 +275,27 @@ export class Dispatcher {
         return null;
       });
       if (placement === null) return;
-      const claimed = await this.machine.claim(
-        {
-          queue: settings.ref,
-          limit: queue.maxRunning,
-          queueMax: queue.maxRunning,
-          serviceMax: this.catalog.maxRunning,
-          ...(placement && { placement }),
-        },
-        (job) => notes.creatingContainer(job.image),
-      );
-      for (const job of claimed) this.runner.launch(job);
+      const claimed = await this.machine
+        .claim(
+          {
+            queue: settings.ref,
+            limit: queue.maxRunning,
+            queueMax: queue.maxRunning,
+            serviceMax: this.catalog.maxRunning,
+            owners: this.assignment.owners(),
+            lease: fence,
+            ...(placement && { placement }),
+          },
+          (job) => notes.creatingContainer(job.image),
+        )
+        .catch((error: unknown) => {
+          if (!(error instanceof LeaseLostError)) throw error;
+          this.lease.lost();
+          return undefined;
+        });
+      if (claimed === undefined) return;
+      this.assignment.gave(claimed.length);
+      this.handout.handOut(claimed);
     }
   }
 
@@ -244,7 +306,7 @@ export class Dispatcher {
     this.timerDueAt = next ?? Infinity;
     if (next === undefined || this.stopped) return;
     this.timer = setTimeout(
-      () => this.kick(),
+      () => this.kickHere(),
       Math.min(Math.max(0, next - Date.now()), MAX_TIMER_MS),
     );
   }

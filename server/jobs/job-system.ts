@@ -1,11 +1,14 @@
 import { JobExec } from './job-exec';
 import { ArraySettler } from './arrays';
+import { Assignment } from './assignment';
 import { AuditTrail } from './audit';
 import { BulkActions } from './bulk-actions';
 import type { Catalog } from './catalog';
 import { HostCapacity } from './capacity';
 import { ChangeFeed } from './change-feed';
+import { DispatchLease } from './dispatch-lease';
 import { Dispatcher } from './dispatcher';
+import { Handout, launchGiven } from './handout';
 import { EngineHealth } from './engine-health';
 import { IncidentLog } from './incidents';
 import { JobLogs, type OutputLimits } from './job-logs';
@@ -19,6 +22,7 @@ import type {
   ContainerRuntime,
   InstanceRegistry,
   JobStore,
+  LeaseStore,
   Logger,
   QueueControlStore,
   RetentionStore,
@@ -71,6 +75,8 @@ export interface JobSystemPorts {
   incidents: IncidentStore;
   audit: AuditStore;
   instances: InstanceRegistry;
+  /** The dispatcher lease: one instance at a time claims jobs for all. */
+  leases: LeaseStore;
   signals: Signals;
   runtime: ContainerRuntime;
   secrets: SecretBox;
@@ -163,6 +169,13 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     incidents,
   });
   const capacity = new HostCapacity(runtime, options.defaults);
+  const lease = new DispatchLease({
+    leases: ports.leases,
+    holder: owner,
+    logger,
+    onChange: (held) => dispatcher.leaseChanged(held),
+  });
+  const handout = new Handout({ store, runner, locks, signals, logger, instanceId: owner });
   const dispatcher = new Dispatcher({
     store,
     machine,
@@ -175,6 +188,9 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     signals,
     logger,
     instanceId: options.identity.id,
+    lease,
+    assignment: new Assignment(owner, () => membership.liveMembers()),
+    handout,
   });
   const arrays = new ArraySettler({
     store,
@@ -192,10 +208,11 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     membership,
     logger,
     intervalMs: options.reconcileIntervalMs,
+    launchGiven: (jobs) => launchGiven(runner, owner, jobs),
     afterPass: () => {
       // A lost signal of a queue change is caught up here; a change found kicks again.
       void controls.refresh();
-      dispatcher.kick();
+      dispatcher.kickHere();
       scheduler.kick();
       void arrays.settleAll();
       bulk.kick();
@@ -306,6 +323,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     audit,
     /** Commands run in running jobs, where the engine can. */
     exec: new JobExec(store, runtime, options.engine),
+    /** Whether this instance holds the dispatcher lease now. */
+    dispatching: () => lease.fence !== undefined,
     /**
      * Joins the instances on the store, recovers what the last run left (the first reconcile
      * pass: adopt, record, requeue, take over lost instances' jobs), then dispatches.
@@ -316,6 +335,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       await reconciler.start();
       // An outage window left open by an instance that died during it ends here at the latest.
       if (health.available) incidents.engineChanged(true);
+      // After the first pass: the live instances are known before any job is given out.
+      await lease.start();
       dispatcher.start();
       arrays.start();
       await arrays.settleAll();
@@ -340,6 +361,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       scheduler.stop();
       arrays.stop();
       dispatcher.stop();
+      handout.stop();
+      await lease.stop();
       await reconciler.stop();
       runner.stop();
       usage.stop();

@@ -26,6 +26,8 @@ const FORGET_AFTER_MS = 24 * 3600 * 1000;
 export class Membership {
   /** When the last beat this instance recorded was taken (its own clock); undefined until joined. */
   private lastBeatAt: number | undefined;
+  /** The instances as the last pass read them. */
+  private known: InstanceRecord[] = [];
 
   constructor(
     private readonly registry: InstanceRegistry,
@@ -72,7 +74,8 @@ export class Membership {
   /** Takes over the jobs of every lost instance; returns the ids taken over. */
   async takeOverLost(now = Date.now()): Promise<Set<string>> {
     const taken = new Set<string>();
-    for (const instance of await this.registry.list()) {
+    this.known = await this.registry.list();
+    for (const instance of this.known) {
       if (!this.isLost(instance, now)) continue;
       const ids = await this.store.takeOver({ from: instance.id, to: this.self.id });
       if (ids.length > 0) {
@@ -85,6 +88,21 @@ export class Membership {
     }
     await this.registry.forget(now - FORGET_AFTER_MS);
     return taken;
+  }
+
+  /**
+   * The instances the dispatcher may give jobs to, in a stable order: this one, and those that
+   * beat within half the timeout as the last pass read them (a silent one gets nothing more; what
+   * it was given and never ran, a survivor takes over).
+   */
+  liveMembers(now = Date.now()): string[] {
+    const live = this.known.filter(
+      (instance) =>
+        instance.id !== this.self.id &&
+        !this.isLost(instance, now) &&
+        now - instance.heartbeatAt <= this.timeoutMs / 2,
+    );
+    return [this.self.id, ...live.map((instance) => instance.id)].sort();
   }
 
   async leave(now = Date.now()): Promise<void> {

@@ -240,6 +240,23 @@ export class JobLostError extends Error {
   }
 }
 
+/** What a holder acts under: the lease is still `holder`'s, under `epoch`. */
+export interface LeaseFence {
+  name: string;
+  holder: string;
+  epoch: number;
+}
+
+/**
+ * A claim refused because its lease is no longer the claimer's (it lapsed and another instance
+ * took it): the claimer must stop dispatching at once; the new holder claims instead.
+ */
+export class LeaseLostError extends Error {
+  constructor(readonly lease: string) {
+    super(`the ${lease} lease is no longer this instance's`);
+  }
+}
+
 /** An ended job's output and the budget it is kept within. */
 export interface KeptOutput {
   logs: ContainerLogs;
@@ -298,8 +315,15 @@ export interface Claim {
   /** The queue's max_running and the service's. */
   queueMax: number;
   serviceMax: number;
-  /** The instance that will run what it claims. */
+  /** The instance that claims: what it claims runs there unless `owners` says otherwise. */
   owner: string;
+  /**
+   * The instances the jobs claimed are given to, in turn: the first job to the first, and so
+   * on round (the dispatcher's assignment, dispatcher.ts). Absent: all to `owner`.
+   */
+  owners?: readonly string[];
+  /** The lease the claimer dispatches under: the claim is refused (LeaseLostError) once it lost it. */
+  lease?: LeaseFence;
   at: number;
   /** Where the engine reports hosts: each job claimed is placed on one with room (placement.ts). */
   placement?: ClaimPlacement;

@@ -2,7 +2,7 @@ import { SLOT_STATES } from '../../contract';
 import type { EngineHealth } from './engine-health';
 import { EngineUnavailableError, type ContainerRuntime, type JobStore, type Logger } from './ports';
 import type { Membership } from './membership';
-import { isArrayParent } from './model';
+import { isArrayParent, type Job } from './model';
 import type { Runner } from './runner';
 import type { KeyedSerial } from './serial';
 
@@ -21,6 +21,8 @@ export interface ReconcilerParts {
   intervalMs: number;
   /** Called after every pass: the dispatcher's backstop for a wake-up that got lost. */
   afterPass: () => void;
+  /** Launches what the dispatcher gave this instance and it has not launched (launchGiven). */
+  launchGiven: (jobs: readonly Job[]) => void;
 }
 
 /**
@@ -46,6 +48,7 @@ export class Reconciler {
   private readonly logger: Logger;
   private readonly intervalMs: number;
   private readonly afterPass: () => void;
+  private readonly launchGiven: (jobs: readonly Job[]) => void;
 
   constructor(parts: ReconcilerParts) {
     this.runtime = parts.runtime;
@@ -57,6 +60,7 @@ export class Reconciler {
     this.logger = parts.logger;
     this.intervalMs = parts.intervalMs;
     this.afterPass = parts.afterPass;
+    this.launchGiven = parts.launchGiven;
   }
 
   /** Runs one pass (the recovery after a restart), then one every interval; beats meanwhile. */
@@ -106,11 +110,17 @@ export class Reconciler {
     // Before the engine's ping: an engine that does not answer must not stop the takeovers.
     const takenOver = await this.membership.takeOverLost();
     await this.runtime.ping();
-    const { workloads, jobs } = await this.locks.run(DISPATCH_LOCK, async () => ({
-      workloads: await this.runtime.list(),
-      // An array's parent has no workload: its children are the ones with containers.
-      jobs: (await this.store.jobsInStates(SLOT_STATES)).filter((job) => !isArrayParent(job)),
-    }));
+    const { workloads, jobs } = await this.locks.run(DISPATCH_LOCK, async () => {
+      const listed = {
+        workloads: await this.runtime.list(),
+        // An array's parent has no workload: its children are the ones with containers.
+        jobs: (await this.store.jobsInStates(SLOT_STATES)).filter((job) => !isArrayParent(job)),
+      };
+      // The safety net for an 'assigned' signal lost: what the dispatcher gave this instance is
+      // launched here (a job just taken over is settled below instead, as before).
+      this.launchGiven(listed.jobs.filter((job) => !takenOver.has(job.id)));
+      return listed;
+    });
     this.health.markUp();
     const byJob = new Map(workloads.map((w) => [w.jobId, w]));
     const active = new Set(jobs.map((j) => j.id));

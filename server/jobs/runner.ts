@@ -57,11 +57,7 @@ export interface RunnerParts {
  * fast path when a container ends, the reconciler's regular pass — reaches the same outcome.
  */
 export class Runner {
-  /**
-   * What this process holds of each job: its launch call with the engine now, and since when
-   * (the launch settles the job, unless it has been there past `launchNoticedAfterMs`: see
-   * settleNow), the wait on its workload, the stop asked.
-   */
+  /** Its launches with the engine and since when, waits on workloads, stops asked (job-holds.ts). */
   private readonly holds: JobHolds;
   private readonly serial = new KeyedSerial();
   private stopped = false;
@@ -120,6 +116,11 @@ export class Runner {
     const launch = { since: Date.now() };
     this.holds.launching.set(job.id, launch);
     this.track(this.launchNow(job, launch));
+  }
+
+  /** Whether this process launches, follows or stops the job (handout.ts: launchGiven). */
+  actsOn(jobId: string): boolean {
+    return this.holds.actsOn(jobId);
   }
 
   /**

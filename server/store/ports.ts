@@ -5,6 +5,7 @@ import type {
   BulkActionStore,
   InstanceRegistry,
   JobStore,
+  LeaseStore,
   QueueControlStore,
   RetentionStore,
   TrendStore,
@@ -238,6 +239,7 @@ export interface Store {
   sessions: SessionStore;
   meta: MetaStore;
   instances: InstanceRegistry;
+  leases: LeaseStore;
   signals: Signals;
   sealedEnv: SealedEnvStore;
   counts: JobCounts;

@@ -281,6 +281,14 @@ export interface DefinitionFingerprintsTable {
   first_used_at: number;
 }
 
+/** A lease: who holds it (under which epoch) until when; see migration 044. */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  epoch: number;
+  expires_at: number;
+}
+
 export interface InstancesTable {
   id: string;
   host: string;
@@ -387,6 +395,7 @@ export interface Database {
   meta: MetaTable;
   definition_fingerprints: DefinitionFingerprintsTable;
   instances: InstancesTable;
+  leases: LeasesTable;
   queue_finished_counts: QueueFinishedCountsTable;
   trend_outcomes: TrendOutcomesTable;
   trend_durations: TrendDurationsTable;

@@ -105,6 +105,13 @@ export async function startDomain(
         incidents: storage.incidents,
         audit: storage.audit,
         instances,
+        // A silent instance cannot reach the store: its lease lapses, as a frozen one's would.
+        leases: {
+          acquire: (params) =>
+            silent ? Promise.reject(new Error('silent')) : storage.leases.acquire(params),
+          release: (fence) => (silent ? Promise.resolve() : storage.leases.release(fence)),
+          read: (name) => storage.leases.read(name),
+        },
         signals: storage.signals,
         runtime: engine,
         secrets: new AesGcmSecretBox(key),

@@ -32,6 +32,7 @@ describe('the reconciler', () => {
       logger,
       intervalMs: 20,
       afterPass: () => {},
+      launchGiven: () => {},
     });
     // The first pass waits on the ping for as long as the engine does not answer.
     const started = reconciler.start();

@@ -64,7 +64,7 @@ describe('jobs over HTTP', () => {
     const health = await service.request('GET', '/v1/health', undefined, null);
     expect(health.body).toEqual({
       ok: true,
-      data: { engine: 'reachable', store: 'reachable', engine_type: 'docker' },
+      data: { engine: 'reachable', store: 'reachable', engine_type: 'docker', dispatcher: true },
     });
   });
 });

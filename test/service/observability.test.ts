@@ -96,7 +96,7 @@ describe('metrics, liveness and readiness', () => {
     });
     expect((await service.request('GET', '/readyz', undefined, null)).body).toEqual({
       ok: true,
-      data: { store: 'reachable', engine: 'reachable', engine_type: 'docker' },
+      data: { store: 'reachable', engine: 'reachable', engine_type: 'docker', dispatcher: true },
     });
 
     await link.cut();

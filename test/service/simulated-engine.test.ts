@@ -51,7 +51,7 @@ describe('the simulated engine, behind the whole service', () => {
     const ready = await service.request('GET', '/readyz');
     expect(ready.body).toEqual({
       ok: true,
-      data: { store: 'reachable', engine: 'reachable', engine_type: 'simulated' },
+      data: { store: 'reachable', engine: 'reachable', engine_type: 'simulated', dispatcher: true },
     });
     const whoami = await service.request('GET', '/v1/client/whoami');
     expect(whoami.body.data).toMatchObject({ service: { engine: 'simulated' } });

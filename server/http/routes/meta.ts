@@ -19,6 +19,8 @@ export function metaRoutes(
     readiness: ReadinessCheck;
     /** Named beside the engine's reachability, so a simulated engine is never taken for a real one. */
     engine: string;
+    /** Whether this instance is the one that dispatches (holds the dispatcher lease). */
+    dispatching: () => boolean;
     metrics: ServiceMetrics;
     openApi: boolean;
     /** Off by default: the counts name projects and queues, and /metrics takes no key. */
@@ -45,7 +47,10 @@ export function metaRoutes(
     const status = await options.readiness();
     const down = Object.entries(status).filter(([, state]) => state !== 'reachable');
     return down.length === 0
-      ? reply.send({ ok: true, data: { ...status, engine_type: options.engine } })
+      ? reply.send({
+          ok: true,
+          data: { ...status, engine_type: options.engine, dispatcher: options.dispatching() },
+        })
       : reply.code(503).send({
           ok: false,
           message: down.map(([part, state]) => `${named(part)}: ${state}`).join('; '),

@@ -24,8 +24,10 @@ export interface InstanceRegistry {
  * job to settle, state changes for the event streams to read.
  */
 export type Signal =
-  /** `from`: the instance that asked, which has already dispatched for itself. */
+  /** `from`: the instance that asked (only the dispatcher's lease holder acts on it). */
   | { kind: 'dispatch'; from: string }
+  /** The dispatcher gave jobs to instance `to`: it launches those it has not yet. */
+  | { kind: 'assigned'; to: string }
   | { kind: 'job'; jobId: string }
   | { kind: 'changes' }
   /** A queue's controls changed: read them again. */

@@ -8,6 +8,7 @@ export * from './audit';
 export * from './retention';
 export * from './engine';
 export * from './cluster';
+export * from './leases';
 export * from './secret-box';
 export * from './logger';
 export * from './trends';

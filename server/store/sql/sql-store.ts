@@ -9,6 +9,7 @@ import type { Signals } from '../../jobs/ports';
 import { SqlAuditStore } from './audit-store';
 import { SqlBulkActionStore } from './bulk-action-store';
 import { SqlInstanceRegistry } from './instance-registry';
+import { SqlLeaseStore } from './leases';
 import { sqlJobStores } from './jobs';
 import { CachedKeyStore } from './cached-key-store';
 import { SqlKeyStore } from './key-store';
@@ -55,6 +56,7 @@ export async function openSqlStore(
     incidents: new SqlIncidentStore(db),
     meta: new SqlMetaStore(db),
     instances: new SqlInstanceRegistry(db),
+    leases: new SqlLeaseStore(db),
     signals,
     migrated,
     async close() {

@@ -37,6 +37,7 @@ import * as m037 from './037-array-indexes';
 import * as m038 from './038-change-order';
 import * as m039 from './039-owner-epoch';
 import * as m040 from './040-job-resources';
+import * as m044 from './044-leases';
 import * as m046 from './046-incidents';
 
 /** SQLite's, under the names existing files' schema_migrations hold. */
@@ -79,5 +80,6 @@ export const sqliteMigrations = inOrder({
   '038-change-order': m038,
   '039-owner-epoch': m039,
   '040-job-resources': m040,
+  '044-leases': m044,
   '046-incidents': m046,
 });

@@ -7,6 +7,7 @@ import type { Database } from '../../schema';
 import { WriteBatch } from '../write-batch';
 import { storableNote, type JobTables } from './context';
 import { packMove, writeMovesWithin, type MoveOutcome, type PackedMove } from './move-batch';
+import { assertLeaseHeld } from '../leases/fence';
 import { placeWithin } from './placed-claim';
 import { toJob } from './rows';
 
@@ -67,6 +68,7 @@ export class JobMoves implements Moves {
     if (!waiting) return [];
     return db.transaction().execute(async (trx) => {
       await dialect.serializeClaims(trx);
+      if (claim.lease) await assertLeaseHeld(trx, claim.lease);
       const runnable = await trx
         .selectFrom('jobs')
         .selectAll()
@@ -92,8 +94,9 @@ export class JobMoves implements Moves {
       const outcomes = await writeMovesWithin(
         trx,
         this.tables,
-        starts.map(({ row, host }) => {
+        starts.map(({ row, host }, index) => {
           const job = toJob(row);
+          const owner = claim.owners?.[index % claim.owners.length] ?? claim.owner;
           return {
             change: {
               id: job.id,
@@ -101,7 +104,7 @@ export class JobMoves implements Moves {
               to: 'starting',
               at: claim.at,
               note: noteFor(job),
-              fields: { owner: claim.owner, ...(host !== undefined && { host }) },
+              fields: { owner, ...(host !== undefined && { host }) },
               by: claim.owner,
             },
           };

@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+import { LeaseLostError } from '../../../jobs/model';
+import type { LeaseFence } from '../../../jobs/model';
+import type { Database } from '../../schema';
+
+/**
+ * Inside a claim's transaction, after the claims' lock: throws LeaseLostError unless the lease is
+ * still the fence's holder's under its epoch. A holder frozen past its lease and thawed claims
+ * nothing then, whatever its own clock says.
+ */
+export async function assertLeaseHeld(trx: Kysely<Database>, fence: LeaseFence): Promise<void> {
+  const held = await trx
+    .selectFrom('leases')
+    .select('epoch')
+    .where('name', '=', fence.name)
+    .where('holder', '=', fence.holder)
+    .where('epoch', '=', fence.epoch)
+    .executeTakeFirst();
+  if (!held) throw new LeaseLostError(fence.name);
+}
