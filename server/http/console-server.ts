@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import httpProxy from '@fastify/http-proxy';
+import type { ClientOptions } from 'ws';
 import {
   CONSOLE_PAGE_HEADERS,
   CSP_NONCE_PLACEHOLDER,
@@ -97,25 +98,28 @@ export async function buildConsoleServer(options: ConsoleServerOptions): Promise
     );
   });
 
+  // @fastify/http-proxy's WebSocket client takes rewriteRequestHeaders (its README), which its
+  // types (ws's ClientOptions) do not list.
+  const wsClientOptions: ClientOptions & { rewriteRequestHeaders: unknown } = {
+    rewriteRequestHeaders: (_headers: unknown, request: FastifyRequest) => {
+      const sent = authorizationFor(request.headers.authorization, injectedKey.get(request.raw));
+      // The proxy offers the API only the subprotocol it chose: the token goes as the header.
+      const csrf = csrfSubprotocol(request);
+      const kept = {
+        ...(request.headers.cookie && { cookie: request.headers.cookie }),
+        ...(sent !== undefined && { authorization: sent }),
+        ...(csrf !== undefined && { [SESSION_HEADERS.csrf]: csrf }),
+      };
+      return consoleForwardingHeaders(kept, request.ip, options.consoleProof);
+    },
+  };
   await app.register(httpProxy, {
     upstream: options.apiUrl,
     prefix: '/v1',
     rewritePrefix: '/v1',
     // A terminal in a job (the exec route): the upgrade passes the same checks as any request.
     websocket: true,
-    wsClientOptions: {
-      rewriteRequestHeaders: (_headers: unknown, request: FastifyRequest) => {
-        const sent = authorizationFor(request.headers.authorization, injectedKey.get(request.raw));
-        // The proxy offers the API only the subprotocol it chose: the token goes as the header.
-        const csrf = csrfSubprotocol(request);
-        const kept = {
-          ...(request.headers.cookie && { cookie: request.headers.cookie }),
-          ...(sent !== undefined && { authorization: sent }),
-          ...(csrf !== undefined && { [SESSION_HEADERS.csrf]: csrf }),
-        };
-        return consoleForwardingHeaders(kept, request.ip, options.consoleProof);
-      },
-    },
+    wsClientOptions,
     replyOptions: {
       rewriteRequestHeaders: (request, { authorization, ...received }) => {
         const headers = consoleForwardingHeaders(received, request.ip, options.consoleProof);
