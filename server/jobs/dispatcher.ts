@@ -1,6 +1,6 @@
 import { SLOT_STATES, isFinalState } from '../../contract';
 import type { HostCapacity } from './capacity';
-import type { Catalog } from './catalog';
+import type { Catalog, QueueSettings } from './catalog';
 import { settleDependencies } from './dependencies';
 import type { EngineHealth } from './engine-health';
 import type { Job } from './model';
@@ -9,6 +9,7 @@ import type { JobStore, Logger, Signals } from './ports';
 import type { QueueControls } from './queue-controls';
 import { DISPATCH_LOCK } from './reconciler';
 import type { Runner } from './runner';
+import type { ShareLedger } from './share-ledger';
 import { coalesced, type KeyedSerial } from './serial';
 import { admissionOf, type JobStateMachine } from './state-machine';
 
@@ -32,6 +33,8 @@ export interface DispatcherParts {
   health: EngineHealth;
   /** The engine's hosts, which claims place jobs on by what they ask for. */
   capacity: HostCapacity;
+  /** Fair share between projects and queues: who is offered room next. */
+  shares: ShareLedger;
   locks: KeyedSerial;
   signals: Signals;
   logger: Logger;
@@ -78,6 +81,7 @@ export class Dispatcher {
   private readonly runner: Runner;
   private readonly health: EngineHealth;
   private readonly capacity: HostCapacity;
+  private readonly shares: ShareLedger;
   private readonly locks: KeyedSerial;
   private readonly signals: Signals;
   private readonly logger: Logger;
@@ -91,6 +95,7 @@ export class Dispatcher {
     this.runner = parts.runner;
     this.health = parts.health;
     this.capacity = parts.capacity;
+    this.shares = parts.shares;
     this.locks = parts.locks;
     this.signals = parts.signals;
     this.logger = parts.logger;
@@ -102,8 +107,10 @@ export class Dispatcher {
     // waited), it is checked here; every instance checks on its full tick anyway.
     this.machine.onTransition((job, from) => {
       const leftSlot = isFinalState(job.state) || job.state === 'runnable';
-      if (leftSlot && SLOT_STATES.includes(from)) this.wakeAll();
-      else if (isFinalState(job.state)) this.kick();
+      if (leftSlot && SLOT_STATES.includes(from)) {
+        this.shares.attemptEnded(job);
+        this.wakeAll();
+      } else if (isFinalState(job.state)) this.kick();
     });
     this.signals.subscribe((signal) => {
       if (signal.kind === 'dispatch' && signal.from !== this.instanceId) this.kick();
@@ -178,7 +185,7 @@ export class Dispatcher {
       await this.promoteDue();
     }
     if (this.health.available) await this.locks.run(DISPATCH_LOCK, () => this.fillSlots(queues));
-    if (full) await this.armTimer();
+    if (full) await Promise.all([this.armTimer(), this.shares.flush()]);
   }
 
   /** Once per tick however many submits asked for it: one signal, not one per job. */
@@ -209,32 +216,48 @@ export class Dispatcher {
   }
 
   /**
-   * In priority order; `only`: in these queues alone. Where the engine reports hosts, each claim
-   * places its jobs on them; while they cannot be read, nothing is claimed (a job started
+   * Offers room queue by queue; `only`: in these queues alone. With several queues, fair share
+   * decides who is next (share-ledger.ts): each claim starts one job, then the queues are ranked
+   * again with it counted, so a burst of room is dealt out by share, not to the first queue. A
+   * queue that starts nothing is not asked again this tick. Where the engine reports hosts, each
+   * claim places its jobs on them; while they cannot be read, nothing is claimed (a job started
    * unplaced could over-commit a host), and the next tick tries again.
    */
   private async fillSlots(only?: ReadonlySet<string>): Promise<void> {
-    for (const settings of this.catalog.queuesByPriority) {
-      if (only && !only.has(settings.ref)) continue;
-      const queue = this.controls.live(settings);
-      if (queue.paused) continue;
-      const placement = await this.capacity.placementFor(settings.placement).catch((error) => {
-        this.logger.warn({ err: error }, "could not read the engine's hosts; claiming later");
-        return null;
-      });
-      if (placement === null) return;
-      const claimed = await this.machine.claim(
-        {
-          queue: settings.ref,
-          limit: queue.maxRunning,
-          queueMax: queue.maxRunning,
-          serviceMax: this.catalog.maxRunning,
-          ...(placement && { placement }),
-        },
-        (job) => notes.creatingContainer(job.image),
-      );
-      for (const job of claimed) this.runner.launch(job);
+    const asking = this.catalog.queuesByPriority.filter(
+      (settings) => (!only || only.has(settings.ref)) && !this.controls.live(settings).paused,
+    );
+    const round = asking.length > 1 ? await this.shares.round() : undefined;
+    while (asking.length > 0) {
+      const settings = round ? round.next(asking)! : asking[0]!;
+      const claimed = await this.claimIn(settings, round ? 1 : undefined);
+      if (claimed === null) return;
+      if (round && claimed.length > 0) round.started(settings.ref, claimed);
+      else asking.splice(asking.indexOf(settings), 1);
     }
+  }
+
+  /** One claim in the queue, at most `starts` jobs; null while the engine's hosts cannot be read. */
+  private async claimIn(settings: QueueSettings, starts?: number): Promise<Job[] | null> {
+    const queue = this.controls.live(settings);
+    const placement = await this.capacity.placementFor(settings.placement).catch((error) => {
+      this.logger.warn({ err: error }, "could not read the engine's hosts; claiming later");
+      return null;
+    });
+    if (placement === null) return null;
+    const claimed = await this.machine.claim(
+      {
+        queue: settings.ref,
+        limit: queue.maxRunning,
+        queueMax: queue.maxRunning,
+        serviceMax: this.catalog.maxRunning,
+        ...(starts !== undefined && { starts }),
+        ...(placement && { placement }),
+      },
+      (job) => notes.creatingContainer(job.image),
+    );
+    for (const job of claimed) this.runner.launch(job);
+    return claimed;
   }
 
   private async armTimer(): Promise<void> {
@@ -256,11 +279,20 @@ export class Dispatcher {
 
   /**
    * What a runnable job is waiting for, counted now. With `counts` (one read for many jobs: a
-   * list, events), the slots alone; without (one job), its place in the queue too.
+   * list, events), the slots alone; without (one job), its place in the queue too. Waiting for
+   * room while its project holds its fair share, it says so.
    */
   async waitingNote(job: Job, counts?: Map<string, number>): Promise<string> {
     const held = this.heldNote(job);
     if (held !== undefined) return held;
+    const [note, clause] = await Promise.all([
+      job.placementNote ?? this.slotNote(job, counts),
+      this.shares.clauseFor(job.project),
+    ]);
+    return clause ? `${note}; ${clause}` : note;
+  }
+
+  private async slotNote(job: Job, counts?: Map<string, number>): Promise<string> {
     const queue = this.liveQueue(job.queue);
     const [active, place] = await Promise.all([
       counts ?? this.store.activeCountsByQueue(),
@@ -293,7 +325,8 @@ export class Dispatcher {
    */
   async slotWait(job: Job): Promise<{ place: number; slots: number } | undefined> {
     const queue = this.liveQueue(job.queue);
-    if (job.state !== 'runnable' || !queue || this.heldNote(job) !== undefined) return undefined;
+    if (job.state !== 'runnable' || !queue) return undefined;
+    if (this.heldNote(job) !== undefined || job.placementNote !== null) return undefined;
     const { place } = await this.store.placeInQueue({
       queue: job.queue,
       seq: job.seq,
@@ -304,7 +337,7 @@ export class Dispatcher {
     return place > 0 && place <= PLACES_COUNTED ? { place, slots } : undefined;
   }
 
-  /** What holds a runnable job other than slots, worded; undefined when nothing does. */
+  /** What holds a runnable job other than slots and room, worded; undefined when nothing does. */
   private heldNote(job: Job): string | undefined {
     // Waiting out a backoff: its note says which attempt starts when, and why.
     if (job.notBefore !== null && job.notBefore > Date.now() && job.systemNote !== null) {
@@ -315,7 +348,6 @@ export class Dispatcher {
     }
     const queue = this.liveQueue(job.queue);
     if (queue?.paused) return notes.queuePaused(job.queue, queue.pausedReason);
-    // No host has room for it, as its queue's last claim found.
-    return job.placementNote ?? undefined;
+    return undefined;
   }
 }

@@ -8,6 +8,7 @@ import { Dispatcher } from './dispatcher';
 import { EngineHealth } from './engine-health';
 import { JobLogs, type OutputLimits } from './job-logs';
 import { readHosts } from './hosts-view';
+import { ShareLedger } from './share-ledger';
 import { JobService } from './job-service';
 import { JobReadModel } from './read-model';
 import { Membership, type InstanceIdentity } from './membership';
@@ -156,6 +157,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     configRules: !options.queueControlApi,
   });
   const capacity = new HostCapacity(runtime, options.defaults);
+  const shares = new ShareLedger({ store, catalog, capacity, fallback: options.defaults, logger });
   const dispatcher = new Dispatcher({
     store,
     machine,
@@ -164,6 +166,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     runner,
     health,
     capacity,
+    shares,
     locks,
     signals,
     logger,

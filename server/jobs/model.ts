@@ -298,6 +298,8 @@ export interface Claim {
   /** The queue's max_running and the service's. */
   queueMax: number;
   serviceMax: number;
+  /** At most this many start (fair share deals room out one job at a time); default: the room. */
+  starts?: number;
   /** The instance that will run what it claims. */
   owner: string;
   at: number;

@@ -72,3 +72,41 @@ describe.each(DRIVERS)('claims that place on $name', (driver) => {
     expect(second!.host).toBe('h1');
   });
 });
+
+describe.each(DRIVERS)('claims that start a few at a time (fair share) on $name', (driver) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await openStore(await driver.fresh());
+  });
+  afterEach(() => store.close());
+
+  it('start at most `starts` jobs and leave the notes of those that still wait for room', async () => {
+    // 8 GiB: fits h1 alone, once; the next one waits with a note.
+    const big = { cpus: 1, memoryBytes: 8 * GIB, gpus: 0 };
+    await insertRunnable(store.jobs, { queue: 'p::a', resources: big });
+    await insertRunnable(store.jobs, { queue: 'p::a', resources: big });
+    const small = { cpus: 1, memoryBytes: GIB, gpus: 0 };
+    await insertRunnable(store.jobs, { queue: 'p::a', resources: small });
+    await insertRunnable(store.jobs, { queue: 'p::a', resources: small });
+
+    const first = await store.jobs.claimRunnable(
+      { ...claimIn('p::a', 'i1'), starts: 1 },
+      () => 'starting',
+    );
+    expect(first).toHaveLength(1);
+    const second = await store.jobs.claimRunnable(
+      { ...claimIn('p::a', 'i1'), starts: 1 },
+      () => 'starting',
+    );
+    // The second big job waits (its note says why); the first small one starts on h2.
+    expect(second.map((j) => j.host)).toEqual(['h2']);
+    const noteOfBig = async () =>
+      (await store.jobs.jobsInStates(['runnable'])).find(
+        (j) => j.resources?.memoryBytes === 8 * GIB,
+      )!.placementNote;
+    expect(await noteOfBig()).toMatch(/^waiting: needs 8 GiB of memory/);
+    // A claim that starts one more job keeps that note: the big job still waits for room.
+    await store.jobs.claimRunnable({ ...claimIn('p::a', 'i1'), starts: 1 }, () => 'starting');
+    expect(await noteOfBig()).toMatch(/^waiting: needs 8 GiB of memory/);
+  });
+});
