@@ -29,6 +29,7 @@ export * from './members';
 export * from './auth';
 export * from './audit';
 export * from './resources';
+export * from './shares';
 export { pathOf, type Answer, type Operation } from './operation';
 export * from './job-operations';
 export * from './operations';

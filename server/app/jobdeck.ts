@@ -228,6 +228,7 @@ export async function startJobdeck(
     bulk: jobs.bulk,
     trends: jobs.trends,
     hosts: jobs.hosts,
+    shares: jobs.shares,
     keys,
     members: storage.members,
     views: storage.views,

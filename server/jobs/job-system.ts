@@ -280,6 +280,11 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     reads,
     /** The engine's hosts, each with what jobs hold of it and the project's jobs there. */
     hosts: (project: string) => readHosts({ store, capacity, fallback: options.defaults }, project),
+    /** Every project's and queue's fair share now. */
+    shares: async () => ({
+      ...(await shares.snapshot()),
+      halfLifeSeconds: catalog.fairShare.halfLifeMs / 1000,
+    }),
     scheduler,
     /** Pause, resume and slot limits of queues, as operators change them. */
     controls,
