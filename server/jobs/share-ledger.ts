@@ -44,7 +44,7 @@ export interface ShareSnapshot {
  */
 export class ShareLedger {
   private readonly ended = new Map<string, ShareBucket>();
-  private noted: { at: number; snapshot: ShareSnapshot } | undefined;
+  private noted: { at: number; snapshot: Promise<ShareSnapshot> } | undefined;
 
   constructor(private readonly parts: ShareLedgerParts) {}
 
@@ -151,9 +151,14 @@ export class ShareLedger {
     if (this.parts.catalog.fairShare.projectWeights.size < 2) return undefined;
     const now = Date.now();
     if (!this.noted || now - this.noted.at > NOTE_FIGURES_KEPT_MS) {
-      this.noted = { at: now, snapshot: await this.snapshot() };
+      // The read itself is kept: a list's many waiting jobs share one.
+      const snapshot = this.snapshot();
+      this.noted = { at: now, snapshot };
+      snapshot.catch(() => {
+        if (this.noted?.snapshot === snapshot) this.noted = undefined;
+      });
     }
-    const share = this.noted.snapshot.projects.find((p) => p.project === project);
+    const share = (await this.noted.snapshot).projects.find((p) => p.project === project);
     return share && atShareClause(share);
   }
 }

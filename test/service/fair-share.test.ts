@@ -29,6 +29,7 @@ beforeAll(async () => {
   service = await startService({
     reconcile_interval_seconds: 1,
     max_running: 100,
+    metrics: { on_api_port: true },
     engine: {
       type: 'simulated',
       slots_per_node: 100,
@@ -79,6 +80,7 @@ describe('fair share between two projects weighing 2:1 on one host', () => {
     // While both have jobs waiting, sample what each holds.
     const held: { a: number; b: number }[] = [];
     let noteOfB: string | null = null;
+    let metrics: string | undefined;
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       const list = await shares();
@@ -98,7 +100,10 @@ describe('fair share between two projects weighing 2:1 on one host', () => {
         waiting(bJobs, keyOfB),
       ]);
       if (aWaiting.length === 0 || bWaiting.length === 0) break;
-      if (Date.now() > settledAt) held.push({ a: a!.in_use.cpus, b: b!.in_use.cpus });
+      if (Date.now() > settledAt) {
+        held.push({ a: a!.in_use.cpus, b: b!.in_use.cpus });
+        metrics ??= await (await fetch(`${service.baseUrl}/metrics`)).text();
+      }
       noteOfB ??=
         bWaiting.find((j) => j.system_note?.includes('at its share'))?.system_note ?? null;
       await new Promise((r) => setTimeout(r, 100));
@@ -111,6 +116,13 @@ describe('fair share between two projects weighing 2:1 on one host', () => {
     expect(mean('b')).toBeGreaterThan(1.4);
     expect(mean('b')).toBeLessThan(2.6);
     for (const h of held) expect(h.a + h.b).toBeLessThanOrEqual(6);
+
+    // Scraped while both waited: each project's due share, what it holds, why jobs wait.
+    expect(metrics).toMatch(/^jobdeck_share_due\{project="a"\} 0\.666/m);
+    expect(metrics).toMatch(/^jobdeck_share_due\{project="b"\} 0\.333/m);
+    expect(metrics).toMatch(/^jobdeck_share_in_use\{project="a",resource="cpus"\} 0\.[4-9]/m);
+    expect(metrics).toMatch(/^jobdeck_jobs_waiting\{queue="b::default",reason="room"\} [1-9]/m);
+    expect(metrics).toMatch(/^jobdeck_jobs_waiting\{queue="t::default",reason="slot"\} 0$/m);
 
     expect(noteOfB).toMatch(
       /^waiting: needs 1 CPU; the most free on any host is 0 CPUs \(1 host\); project b is at its share \(3\d % of cpus, share 33 %\)$/,

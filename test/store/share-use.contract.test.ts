@@ -71,3 +71,40 @@ describe.each(DRIVERS)('fair share figures on $name', (driver) => {
     expect(again.buckets).toEqual([entry('p::a', T0 + 60_000, 8)]);
   });
 });
+
+describe.each(DRIVERS)('waiting jobs by reason on $name', (driver) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await openStore(await driver.fresh());
+  });
+  afterEach(() => store.close());
+
+  it('counts runnable jobs by queue: no room, backoff, or a slot', async () => {
+    const big = { cpus: 64, memoryBytes: GIB, gpus: 0 };
+    await insertRunnable(store.jobs, { queue: 'p::a', resources: big });
+    await insertRunnable(store.jobs, { queue: 'p::a' });
+    await insertRunnable(store.jobs, { queue: 'p::b' });
+    // Placed on a host of 2 CPUs: the big one gets its note, the other starts.
+    await store.jobs.claimRunnable(
+      {
+        queue: 'p::a',
+        limit: 10,
+        queueMax: 10,
+        serviceMax: 10,
+        owner: 'i',
+        at: T0 + 1,
+        placement: {
+          hosts: [{ id: 'h', name: 'h', cpus: 2, memoryBytes: 8 * GIB, gpus: 0, state: 'ready' }],
+          policy: 'binpack',
+          fallback: FALLBACK,
+        },
+      },
+      () => 'starting',
+    );
+    const rows = await store.jobs.waitingByReason(T0 + 2);
+    expect(rows.sort((x, y) => (x.queue < y.queue ? -1 : 1))).toEqual([
+      { queue: 'p::a', reason: 'room', count: 1 },
+      { queue: 'p::b', reason: 'slot', count: 1 },
+    ]);
+  });
+});

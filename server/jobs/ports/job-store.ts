@@ -21,6 +21,9 @@ import type { JobFilter, JobListFilter } from '../list-filter';
 import type { RequestFallback } from '../capacity';
 import type { Usage } from '../fair-share';
 
+export const WAIT_REASONS = ['room', 'backoff', 'slot'] as const;
+export type WaitReason = (typeof WAIT_REASONS)[number];
+
 /** A queue's ended attempts' use (amount × seconds) within one time bucket (fair share). */
 export interface ShareBucket {
   queue: string;
@@ -81,6 +84,11 @@ export interface JobStore {
     since: number;
     fallback: RequestFallback;
   }): Promise<{ held: Map<string, Usage>; buckets: ShareBucket[] }>;
+  /**
+   * Runnable jobs by queue and what they wait for: `room` (no host has room, as their queue's
+   * last claim found), `backoff` (before their next attempt's time), `slot` (a slot or their turn).
+   */
+  waitingByReason(now: number): Promise<{ queue: string; reason: WaitReason; count: number }[]>;
   /** Adds ended use to its buckets, and forgets the buckets older than `forgetBefore`. */
   addShareUse(entries: readonly ShareBucket[], forgetBefore: number): Promise<void>;
   /**

@@ -66,6 +66,7 @@ export function sqlJobStores(
     activeCountsByQueue: () => moves.activeCountsByQueue(),
     shareUse: (params) => shareUse.shareUse(params),
     addShareUse: (entries, forgetBefore) => shareUse.addShareUse(entries, forgetBefore),
+    waitingByReason: (now) => shareUse.waitingByReason(now),
     getJob: async (id) => plans.completeOne(await reads.getJob(id)),
     jobsInStates: async (states) => plans.complete(await reads.jobsInStates(states)),
     dueJobs: (now) => reads.dueJobs(now),

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { SLOT_STATES } from '../../../../contract';
 import type { RequestFallback } from '../../../jobs/capacity';
 import { NO_USAGE, addUsage, usageOfJob, type Usage } from '../../../jobs/fair-share';
-import type { JobStore, ShareBucket } from '../../../jobs/ports';
+import type { JobStore, ShareBucket, WaitReason } from '../../../jobs/ports';
 import type { JobTables } from './context';
 import { requestOfRow } from './placed-claim';
 
@@ -11,7 +11,10 @@ import { requestOfRow } from './placed-claim';
  * attempts' use summed per time bucket (migration 041), a few rows per queue however long the
  * history.
  */
-export class ShareUseRows implements Pick<JobStore, 'shareUse' | 'addShareUse'> {
+export class ShareUseRows implements Pick<
+  JobStore,
+  'shareUse' | 'addShareUse' | 'waitingByReason'
+> {
   constructor(private readonly tables: JobTables) {}
 
   async shareUse(params: { since: number; fallback: RequestFallback }) {
@@ -41,6 +44,33 @@ export class ShareUseRows implements Pick<JobStore, 'shareUse' | 'addShareUse'> 
       },
     }));
     return { held, buckets };
+  }
+
+  async waitingByReason(now: number) {
+    const rows = await this.tables.db
+      .selectFrom('jobs')
+      .select((eb) => [
+        'queue',
+        eb
+          .case()
+          .when('placement_note', 'is not', null)
+          .then('room')
+          .when('not_before', '>', now)
+          .then('backoff')
+          .else('slot')
+          .end()
+          .as('reason'),
+        eb.fn.countAll<number>().as('count'),
+      ])
+      .where('state', '=', 'runnable')
+      .where('array_size', 'is', null)
+      .groupBy(['queue', 'reason'])
+      .execute();
+    return rows.map((r) => ({
+      queue: r.queue,
+      reason: r.reason as WaitReason,
+      count: Number(r.count),
+    }));
   }
 
   async addShareUse(entries: readonly ShareBucket[], forgetBefore: number) {
