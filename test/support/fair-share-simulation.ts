@@ -5,15 +5,15 @@ import {
   scaleUsage,
   usageOfJob,
   type QueueUse,
-} from './fair-share';
-import { NO_RESOURCES, place, plus, type Host, type Resources } from './placement';
+} from '../../server/jobs/fair-share';
+import { NO_RESOURCES, place, plus, type Host, type Resources } from '../../server/jobs/placement';
 
 /**
  * The dispatcher's ordering and placement at full size, in virtual time: jobs of several
  * projects on many hosts, each start decided as Dispatcher.fillSlots and the store's claim decide
  * it (fair share: one start per claim, queues ranked again after each; `priority`: the order
  * before fair share, each queue in turn taking all the room it can), run to the end in seconds
- * of real time. Used by the simulation test and its figures (docs/benchmarks.md).
+ * of real time. Used by test/domain/fair-share-scale.test.ts and bench/fair-share.ts.
  */
 
 export interface SimJob {
@@ -217,3 +217,88 @@ const scaleResources = (r: Resources, k: number): Resources => ({
   memoryBytes: r.memoryBytes * k,
   gpus: r.gpus * k,
 });
+
+const GIB = 1024 ** 3;
+
+function hosts(): Host[] {
+  const sizes = [
+    { name: 'small', count: 20, cpus: 8, gib: 32, gpus: 0 },
+    { name: 'medium', count: 20, cpus: 16, gib: 64, gpus: 0 },
+    { name: 'large', count: 10, cpus: 32, gib: 256, gpus: 4 },
+  ];
+  return sizes.flatMap(({ name, count, cpus, gib, gpus }) =>
+    Array.from({ length: count }, (_, i) => ({
+      id: `${name}-${i + 1}`,
+      name: `${name}-${i + 1}`,
+      cpus,
+      memoryBytes: gib * GIB,
+      gpus,
+      state: 'ready' as const,
+    })),
+  );
+}
+
+/** Sizes with their weights in the mix: many small jobs, GPU jobs (large hosts only), whole medium hosts. */
+const MIX = [
+  { cpus: 1, gib: 2, gpus: 0, weight: 40 },
+  { cpus: 2, gib: 8, gpus: 0, weight: 30 },
+  { cpus: 4, gib: 16, gpus: 0, weight: 15 },
+  { cpus: 4, gib: 16, gpus: 1, weight: 10 },
+  { cpus: 16, gib: 64, gpus: 0, weight: 5 },
+];
+const BIGGEST = MIX.at(-1)!;
+
+/** A fixed sequence, so a failure can be run again as it was. */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+function jobs(): SimJob[] {
+  const draw = random(49);
+  const total = MIX.reduce((sum, m) => sum + m.weight, 0);
+  const submitted: SimJob[] = [];
+  // In proportion to the weights, so that all three stay busy together for hours.
+  const perProject = { a: 5000, b: 3333, c: 1667 };
+  for (const [project, count] of Object.entries(perProject)) {
+    for (let i = 0; i < count; i += 1) {
+      let pick = draw() * total;
+      const size = MIX.find((m) => (pick -= m.weight) < 0) ?? BIGGEST;
+      submitted.push({
+        id: `${project}-${i}`,
+        queue: `${project}::q`,
+        resources: { cpus: size.cpus, memoryBytes: size.gib * GIB, gpus: size.gpus },
+        runSeconds: 60 + Math.floor(draw() * 540),
+        at: project === 'c' ? 3600 : 0,
+        biggest: size === BIGGEST,
+      });
+    }
+  }
+  return submitted;
+}
+
+/** The full-size scenario: c's jobs come at 3,600 s, a's and b's at once. */
+export const fullSize = (ordering: Simulation['ordering']): Simulation => ({
+  hosts: hosts(),
+  queues: ['a', 'b', 'c'].map((p) => ({ ref: `${p}::q`, project: p })),
+  projectWeights: new Map([
+    ['a', 3],
+    ['b', 2],
+    ['c', 1],
+  ]),
+  jobs: jobs(),
+  halfLifeSeconds: 600,
+  ordering,
+  candidates: 32,
+});
+
+export const CPUS = 20 * 8 + 20 * 16 + 10 * 32;
+
+/** Each project's part of the CPU-seconds held. */
+export function fractions(held: Map<string, number>): Record<string, number> {
+  const total = [...held.values()].reduce((sum, n) => sum + n, 0);
+  return Object.fromEntries(['a', 'b', 'c'].map((p) => [p, (held.get(p) ?? 0) / total]));
+}
