@@ -149,4 +149,17 @@ describe('shareFigures', () => {
     expect(atShareClause(figures[1]!)).toBe('project b is at its share (38 % of cpus, share 25 %)');
     expect(atShareClause(figures[0]!)).toBeUndefined();
   });
+
+  it('says nothing of a share while no other project has work: the room it waits for is its own', () => {
+    const [alone] = shareFigures({
+      ...input({
+        queues: [queue('a::q'), queue('b::q')],
+        use: new Map([['a::q', { ...holding(100), now: { ...holding(100).now, jobs: 1000 } }]]),
+      }),
+      waiting: new Set(['a::q']),
+    });
+    expect(alone!.due).toBe(1);
+    expect(alone!.dominant.fraction).toBe(1);
+    expect(atShareClause(alone!)).toBeUndefined();
+  });
 });

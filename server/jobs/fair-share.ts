@@ -218,10 +218,12 @@ const percent = (fraction: number) => `${Math.round(fraction * 100)} %`;
 
 /**
  * Why a project's job waits while others start: it holds its due already. Undefined while it
- * holds less (then it is first for the next room, and the job waits for room alone).
+ * holds less (then it is first for the next room, and the job waits for room alone), and while
+ * no other project has work (the room it waits for is its own).
  */
 export function atShareClause(share: ProjectShare): string | undefined {
-  if (!share.active || share.dominant.fraction + 1e-9 < share.due) return undefined;
+  if (!share.active || share.due >= 1 - 1e-9) return undefined;
+  if (share.dominant.fraction + 1e-9 < share.due) return undefined;
   const { dimension, fraction } = share.dominant;
   return `project ${share.project} is at its share (${percent(fraction)} of ${DIMENSION_WORDS[dimension]}, share ${percent(share.due)})`;
 }
