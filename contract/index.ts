@@ -30,6 +30,7 @@ export * from './auth';
 export * from './audit';
 export * from './resources';
 export * from './exec';
+export * from './shares';
 export { pathOf, type Answer, type Operation } from './operation';
 export * from './job-operations';
 export * from './operations';

@@ -13,6 +13,7 @@ import { queueControlOperations, queueOperations } from './queues';
 import { hostOperations } from './resources';
 import type { Role } from './roles';
 import { scheduleOperations } from './schedules';
+import { shareOperations } from './shares';
 import { trendOperations } from './trends';
 import { viewOperations } from './views';
 import { webhookOperations } from './webhooks';
@@ -36,6 +37,7 @@ const FEATURES = [
   identityOperations,
   definitionOperations,
   hostOperations,
+  shareOperations,
   eventOperations,
   webhookOperations,
   keyOperations,

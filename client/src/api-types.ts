@@ -648,6 +648,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/shares': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Each project's and queue's fair share: weight, what it is due, what it holds now and held recently (extension)
+     * @description Needs the **viewer** role.
+     */
+    get: operations['listShares'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/events': {
     parameters: {
       query?: never;
@@ -1795,6 +1815,78 @@ export interface components {
         }[];
         /** @description Jobs of other projects there (counted in used, not listed) */
         other_jobs: number;
+      }[];
+    };
+    ShareList: {
+      half_life_seconds: number;
+      /** @description What shares are counted against: the ready hosts' CPUs, memory and GPUs (0 where the engine reports no hosts) and the service's slots */
+      capacity: {
+        cpus: number;
+        memory_bytes: number;
+        gpus: number;
+        /** @description Slots (the service's max_running) */
+        jobs: number;
+      };
+      /** @description The caller's project; every project for an admin */
+      projects: {
+        project: string;
+        weight: number;
+        /** @description What it is due of the capacity, 0 to 1: its weight over the weights of those with work (one with no work: what it would be due if its work came) */
+        share: number;
+        /** @description What its jobs holding a slot ask for now */
+        in_use: {
+          cpus: number;
+          memory_bytes: number;
+          gpus: number;
+          /** @description Slots (the service's max_running) */
+          jobs: number;
+        };
+        /** @description Its ended jobs' use, decayed by the half-life, as an amount held: it counts in its share besides in_use */
+        recent: {
+          cpus: number;
+          memory_bytes: number;
+          gpus: number;
+          /** @description Slots (the service's max_running) */
+          jobs: number;
+        };
+        /** @description The capacity it holds the largest fraction of now, and that fraction */
+        dominant: {
+          /** @enum {string} */
+          resource: 'cpus' | 'memory_bytes' | 'gpus' | 'jobs';
+          fraction: number;
+        };
+        /** @description Whether it holds or waits for room */
+        active: boolean;
+        queues: {
+          queue: string;
+          weight: number;
+          /** @description What it is due of the capacity, 0 to 1: its weight over the weights of those with work (one with no work: what it would be due if its work came) */
+          share: number;
+          /** @description What its jobs holding a slot ask for now */
+          in_use: {
+            cpus: number;
+            memory_bytes: number;
+            gpus: number;
+            /** @description Slots (the service's max_running) */
+            jobs: number;
+          };
+          /** @description Its ended jobs' use, decayed by the half-life, as an amount held: it counts in its share besides in_use */
+          recent: {
+            cpus: number;
+            memory_bytes: number;
+            gpus: number;
+            /** @description Slots (the service's max_running) */
+            jobs: number;
+          };
+          /** @description The capacity it holds the largest fraction of now, and that fraction */
+          dominant: {
+            /** @enum {string} */
+            resource: 'cpus' | 'memory_bytes' | 'gpus' | 'jobs';
+            fraction: number;
+          };
+          /** @description Whether it holds or waits for room */
+          active: boolean;
+        }[];
       }[];
     };
     CreatedWebhook: {
@@ -4891,6 +4983,57 @@ export interface operations {
       };
       /** @description The container engine does not answer: its hosts are not known now */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listShares: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Shares by project */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['ShareList'];
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };

@@ -219,6 +219,11 @@ export async function startJobdeck(
   );
 
   jobs.machine.onTransition(metrics.observeTransition);
+  metrics.observeShares({
+    shares: jobs.shares,
+    waiting: () => store.waitingByReason(Date.now()),
+    queues: catalog.queuesByPriority.map((queue) => queue.ref),
+  });
 
   // Only this process's console server can vouch for a browser's address to its API.
   const consoleProof = newConsoleProof();
@@ -230,6 +235,7 @@ export async function startJobdeck(
     bulk: jobs.bulk,
     trends: jobs.trends,
     hosts: jobs.hosts,
+    shares: jobs.shares,
     keys,
     members: storage.members,
     views: storage.views,

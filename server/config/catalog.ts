@@ -53,6 +53,7 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
         priority: queue.priority,
         pausedAtStart: queue.paused,
         placement: queue.placement,
+        weight: queue.weight,
         // undefined: not set here, so the next level's; null: forever, set here.
         keepFinishedMs:
           queue.keep_finished_jobs !== undefined
@@ -125,5 +126,8 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
       }
     }
   }
-  return new Catalog(queues, definitions, config.max_running, schedules);
+  return new Catalog(queues, definitions, config.max_running, schedules, {
+    halfLifeMs: config.fair_share.half_life_seconds * 1000,
+    projectWeights: new Map(Object.entries(config.projects).map(([code, p]) => [code, p.weight])),
+  });
 }

@@ -77,6 +77,16 @@ export const configSchema = z
       .describe(
         'How long an instance sharing the store may stay silent before another takes over its jobs (at least 3 × the interval)',
       ),
+    fair_share: z
+      .strictObject({
+        half_life_seconds: positiveInt
+          .default(3600)
+          .describe(
+            "How fast a project's past use is forgotten: a job that ended this long ago counts half as much in its share (docs/guides/fair-share.md)",
+          ),
+      })
+      .prefault({})
+      .describe('How capacity is shared between projects and between the queues of a project'),
     max_running: positiveInt
       .default(16)
       .describe('Containers at once on this service, across queues'),

@@ -54,6 +54,7 @@ import { failureRoutes } from './routes/failures';
 import { metaRoutes, type ReadinessCheck } from './routes/meta';
 import { trendRoutes } from './routes/trends';
 import { hostRoutes, type HostsReader } from './routes/hosts';
+import { shareRoutes, type SharesReader } from './routes/shares';
 import { viewRoutes } from './routes/views';
 import { webhookRoutes } from './routes/webhooks';
 import type { Webhooks } from '../jobs/webhooks';
@@ -80,6 +81,7 @@ export interface HttpAppOptions {
   bulk: BulkActions;
   trends: TrendsReader;
   hosts: HostsReader;
+  shares: SharesReader;
   keys: KeyStore;
   members: MemberStore;
   views: ViewStore;
@@ -219,6 +221,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       webhookRoutes(client, options.extensions.webhooks);
       trendRoutes(client, options.trends);
       hostRoutes(client, options.hosts);
+      shareRoutes(client, options.shares);
       keyRoutes(client, options.keys);
       memberRoutes(client, options.members);
       auditRoutes(client, { trail: options.audit, positions: options.extensions.positions });

@@ -22,6 +22,7 @@ beforeAll(async () => {
     bulk: unused,
     trends: unused,
     hosts: unused,
+    shares: unused,
     keys: unused,
     members: unused,
     views: unused,

@@ -22,7 +22,22 @@ export interface QueueSettings {
   keepFinishedMs: number | null;
   /** Where its jobs start among the hosts with room. */
   placement: PlacementPolicy;
+  /** Its weight among its project's queues of the same priority (fair-share.ts); default 1. */
+  weight?: number;
 }
+
+/** How capacity is shared between projects (fair-share.ts). */
+export interface FairShareSettings {
+  /** A job that ended this long ago counts half as much in its project's share. */
+  halfLifeMs: number;
+  /** Each project's weight; a project not listed weighs 1. */
+  projectWeights: ReadonlyMap<string, number>;
+}
+
+export const DEFAULT_FAIR_SHARE: FairShareSettings = {
+  halfLifeMs: 3_600_000,
+  projectWeights: new Map(),
+};
 
 /** What a definition's jobs ask for, the most a submission may, and the limits it starts from. */
 export interface DefinitionResources {
@@ -88,6 +103,7 @@ export class Catalog {
     readonly maxRunning: number,
     /** By name within each project, projects in the configuration's order. */
     readonly schedules: readonly ScheduleSettings[] = [],
+    readonly fairShare: FairShareSettings = DEFAULT_FAIR_SHARE,
   ) {
     this.queuesByRef = new Map(queues.map((q) => [q.ref, q]));
     this.definitionsByRef = new Map(definitions.map((d) => [d.ref, d]));

@@ -2,7 +2,7 @@ import { SLOT_STATES, isFinalState } from '../../contract';
 import type { Assignment } from './assignment';
 import type { Handout } from './handout';
 import type { HostCapacity } from './capacity';
-import type { Catalog } from './catalog';
+import type { Catalog, QueueSettings } from './catalog';
 import { settleDependencies } from './dependencies';
 import type { EngineHealth } from './engine-health';
 import { LeaseLostError, type Job, type LeaseFence } from './model';
@@ -11,14 +11,9 @@ import type { JobStore, Logger, Signals } from './ports';
 import type { QueueControls } from './queue-controls';
 import { DISPATCH_LOCK } from './reconciler';
 import type { Runner } from './runner';
+import type { ShareLedger } from './share-ledger';
 import { coalesced, type KeyedSerial } from './serial';
 import { admissionOf, type JobStateMachine } from './state-machine';
-
-const totalOf = (countsByQueue: Map<string, number>) =>
-  [...countsByQueue.values()].reduce((sum, n) => sum + n, 0);
-
-/** A waiting job's place is counted this far: past it, the note says "past the first 1,000". */
-const PLACES_COUNTED = 1000;
 
 // setTimeout's ceiling; a later schedule_at just re-arms when this fires.
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -34,6 +29,8 @@ export interface DispatcherParts {
   health: EngineHealth;
   /** The engine's hosts, which claims place jobs on by what they ask for. */
   capacity: HostCapacity;
+  /** Fair share between projects and queues: who is offered room next. */
+  shares: ShareLedger;
   locks: KeyedSerial;
   signals: Signals;
   logger: Logger;
@@ -93,6 +90,7 @@ export class Dispatcher {
   private readonly runner: Runner;
   private readonly health: EngineHealth;
   private readonly capacity: HostCapacity;
+  private readonly shares: ShareLedger;
   private readonly locks: KeyedSerial;
   private readonly signals: Signals;
   private readonly logger: Logger;
@@ -109,6 +107,7 @@ export class Dispatcher {
     this.runner = parts.runner;
     this.health = parts.health;
     this.capacity = parts.capacity;
+    this.shares = parts.shares;
     this.locks = parts.locks;
     this.signals = parts.signals;
     this.logger = parts.logger;
@@ -123,8 +122,10 @@ export class Dispatcher {
     // waited), it is checked here; every instance checks on its full tick anyway.
     this.machine.onTransition((job, from) => {
       const leftSlot = isFinalState(job.state) || job.state === 'runnable';
-      if (leftSlot && SLOT_STATES.includes(from)) this.wakeAll();
-      else if (isFinalState(job.state)) this.kick();
+      if (leftSlot && SLOT_STATES.includes(from)) {
+        this.shares.attemptEnded(job);
+        this.wakeAll();
+      } else if (isFinalState(job.state)) this.kick();
     });
     this.signals.subscribe((signal) => {
       // Only the dispatcher acts on it; telling on would echo between the others.
@@ -230,7 +231,7 @@ export class Dispatcher {
     if (this.health.available) {
       await this.locks.run(DISPATCH_LOCK, () => this.fillSlots(fence, queues));
     }
-    if (full) await this.armTimer();
+    if (full) await Promise.all([this.armTimer(), this.shares.flush()]);
   }
 
   /** Once per tick however many submits asked for it: one signal, not one per job. */
@@ -261,42 +262,65 @@ export class Dispatcher {
   }
 
   /**
-   * In priority order; `only`: in these queues alone. Where the engine reports hosts, each claim
-   * places its jobs on them; while they cannot be read, nothing is claimed (a job started
+   * Offers room queue by queue; `only`: in these queues alone. With several queues, fair share
+   * decides who is next (share-ledger.ts): each claim starts one job, then the queues are ranked
+   * again with it counted, so a burst of room is dealt out by share, not to the first queue. A
+   * queue that starts nothing is not asked again this tick. Where the engine reports hosts, each
+   * claim places its jobs on them; while they cannot be read, nothing is claimed (a job started
    * unplaced could over-commit a host), and the next tick tries again.
    */
   private async fillSlots(fence: LeaseFence, only?: ReadonlySet<string>): Promise<void> {
-    for (const settings of this.catalog.queuesByPriority) {
-      if (only && !only.has(settings.ref)) continue;
-      const queue = this.controls.live(settings);
-      if (queue.paused) continue;
-      const placement = await this.capacity.placementFor(settings.placement).catch((error) => {
-        this.logger.warn({ err: error }, "could not read the engine's hosts; claiming later");
+    const asking = this.catalog.queuesByPriority.filter(
+      (settings) => (!only || only.has(settings.ref)) && !this.controls.live(settings).paused,
+    );
+    const round = asking.length > 1 ? await this.shares.round() : undefined;
+    while (asking.length > 0) {
+      const settings = round ? round.next(asking)! : asking[0]!;
+      const claimed = await this.claimIn(fence, settings, round ? 1 : undefined);
+      if (claimed === null) return;
+      if (round && claimed.length > 0) round.started(settings.ref, claimed);
+      else asking.splice(asking.indexOf(settings), 1);
+    }
+  }
+
+  /**
+   * One claim in the queue, at most `starts` jobs, handed out to the live instances; null while
+   * the engine's hosts cannot be read or once the lease is lost.
+   */
+  private async claimIn(
+    fence: LeaseFence,
+    settings: QueueSettings,
+    starts?: number,
+  ): Promise<Job[] | null> {
+    const queue = this.controls.live(settings);
+    const placement = await this.capacity.placementFor(settings.placement).catch((error) => {
+      this.logger.warn({ err: error }, "could not read the engine's hosts; claiming later");
+      return null;
+    });
+    if (placement === null) return null;
+    const claimed = await this.machine
+      .claim(
+        {
+          queue: settings.ref,
+          limit: queue.maxRunning,
+          queueMax: queue.maxRunning,
+          serviceMax: this.catalog.maxRunning,
+          owners: this.assignment.owners(),
+          lease: fence,
+          ...(starts !== undefined && { starts }),
+          ...(placement && { placement }),
+        },
+        (job) => notes.creatingContainer(job.image),
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof LeaseLostError)) throw error;
+        this.lease.lost();
         return null;
       });
-      if (placement === null) return;
-      const claimed = await this.machine
-        .claim(
-          {
-            queue: settings.ref,
-            limit: queue.maxRunning,
-            queueMax: queue.maxRunning,
-            serviceMax: this.catalog.maxRunning,
-            owners: this.assignment.owners(),
-            lease: fence,
-            ...(placement && { placement }),
-          },
-          (job) => notes.creatingContainer(job.image),
-        )
-        .catch((error: unknown) => {
-          if (!(error instanceof LeaseLostError)) throw error;
-          this.lease.lost();
-          return undefined;
-        });
-      if (claimed === undefined) return;
-      this.assignment.gave(claimed.length);
-      this.handout.handOut(claimed);
-    }
+    if (claimed === null) return null;
+    this.assignment.gave(claimed.length);
+    this.handout.handOut(claimed);
+    return claimed;
   }
 
   private async armTimer(): Promise<void> {
@@ -314,70 +338,5 @@ export class Dispatcher {
   private liveQueue(ref: string) {
     const settings = this.catalog.queue(ref);
     return settings && this.controls.live(settings);
-  }
-
-  /**
-   * What a runnable job is waiting for, counted now. With `counts` (one read for many jobs: a
-   * list, events), the slots alone; without (one job), its place in the queue too.
-   */
-  async waitingNote(job: Job, counts?: Map<string, number>): Promise<string> {
-    const held = this.heldNote(job);
-    if (held !== undefined) return held;
-    const queue = this.liveQueue(job.queue);
-    const [active, place] = await Promise.all([
-      counts ?? this.store.activeCountsByQueue(),
-      counts
-        ? undefined
-        : this.store.placeInQueue({
-            queue: job.queue,
-            seq: job.seq,
-            now: Date.now(),
-            atMost: PLACES_COUNTED,
-          }),
-    ]);
-    const inQueue = active.get(job.queue) ?? 0;
-    const total = totalOf(active);
-    const slots =
-      queue && inQueue < queue.maxRunning && total >= this.catalog.maxRunning
-        ? notes.serviceSlotsBusy(total, this.catalog.maxRunning)
-        : notes.queueSlotsBusy(inQueue, queue?.maxRunning ?? 0, job.queue);
-    // 0: claimed between the two reads; its next read says so.
-    const placed =
-      place && place.place > 0
-        ? { ...place, queue: job.queue, counted: PLACES_COUNTED }
-        : undefined;
-    return notes.waitingForSlot(slots, placed);
-  }
-
-  /**
-   * A runnable job that waits for a slot alone: its place among its queue's waiting jobs (1:
-   * next; undefined past the first PLACES_COUNTED) and the slots it may start in.
-   */
-  async slotWait(job: Job): Promise<{ place: number; slots: number } | undefined> {
-    const queue = this.liveQueue(job.queue);
-    if (job.state !== 'runnable' || !queue || this.heldNote(job) !== undefined) return undefined;
-    const { place } = await this.store.placeInQueue({
-      queue: job.queue,
-      seq: job.seq,
-      now: Date.now(),
-      atMost: PLACES_COUNTED,
-    });
-    const slots = Math.min(queue.maxRunning, this.catalog.maxRunning);
-    return place > 0 && place <= PLACES_COUNTED ? { place, slots } : undefined;
-  }
-
-  /** What holds a runnable job other than slots, worded; undefined when nothing does. */
-  private heldNote(job: Job): string | undefined {
-    // Waiting out a backoff: its note says which attempt starts when, and why.
-    if (job.notBefore !== null && job.notBefore > Date.now() && job.systemNote !== null) {
-      return job.systemNote;
-    }
-    if (this.health.unreachableSince !== null) {
-      return notes.waitingForEngine(this.health.unreachableSince);
-    }
-    const queue = this.liveQueue(job.queue);
-    if (queue?.paused) return notes.queuePaused(job.queue, queue.pausedReason);
-    // No host has room for it, as its queue's last claim found.
-    return job.placementNote ?? undefined;
   }
 }

@@ -11,8 +11,10 @@ import { Dispatcher } from './dispatcher';
 import { Handout, launchGiven } from './handout';
 import { EngineHealth } from './engine-health';
 import { IncidentLog } from './incidents';
+import { WaitingNotes } from './waiting-notes';
 import { JobLogs, type OutputLimits } from './job-logs';
 import { readHosts } from './hosts-view';
+import { ShareLedger } from './share-ledger';
 import { JobService } from './job-service';
 import { JobReadModel } from './read-model';
 import { Membership, type InstanceIdentity } from './membership';
@@ -176,6 +178,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     onChange: (held) => dispatcher.leaseChanged(held),
   });
   const handout = new Handout({ store, runner, locks, signals, logger, instanceId: owner });
+  const shares = new ShareLedger({ store, catalog, capacity, fallback: options.defaults, logger });
   const dispatcher = new Dispatcher({
     store,
     machine,
@@ -184,6 +187,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     runner,
     health,
     capacity,
+    shares,
     locks,
     signals,
     logger,
@@ -221,7 +225,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
   const reads = new JobReadModel({
     store,
     catalog,
-    dispatcher,
+    waiting: new WaitingNotes({ store, catalog, controls, health, shares }),
     health,
     output: logs,
     controls,
@@ -305,6 +309,11 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     reads,
     /** The engine's hosts, each with what jobs hold of it and the project's jobs there. */
     hosts: (project: string) => readHosts({ store, capacity, fallback: options.defaults }, project),
+    /** Every project's and queue's fair share now. */
+    shares: async () => ({
+      ...(await shares.snapshot()),
+      halfLifeSeconds: catalog.fairShare.halfLifeMs / 1000,
+    }),
     scheduler,
     /** Pause, resume and slot limits of queues, as operators change them. */
     controls,

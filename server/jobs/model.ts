@@ -315,6 +315,8 @@ export interface Claim {
   /** The queue's max_running and the service's. */
   queueMax: number;
   serviceMax: number;
+  /** At most this many start (fair share deals room out one job at a time); default: the room. */
+  starts?: number;
   /** The instance that claims: what it claims runs there unless `owners` says otherwise. */
   owner: string;
   /**

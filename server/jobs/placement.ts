@@ -63,15 +63,19 @@ const minus = (a: Resources, b: Resources): Resources => ({
 
 // CPUs are fractions: 0.1 + 0.2 must fit in 0.3.
 const EPSILON = 1e-9;
+// Written out, not over DIMENSIONS: a claim asks this of every host for every job it reads.
 const fits = (need: Resources, room: Resources) =>
-  DIMENSIONS.every((d) => need[d] <= room[d] + EPSILON);
+  need.cpus <= room.cpus + EPSILON &&
+  need.memoryBytes <= room.memoryBytes + EPSILON &&
+  need.gpus <= room.gpus + EPSILON;
 
-/** How full a host would be, 0 to 1 per dimension, summed over the dimensions it has. */
-function fullness(host: Host, free: Resources): number {
-  return DIMENSIONS.reduce(
-    (sum, d) => (host[d] > 0 ? sum + (host[d] - free[d]) / host[d] : sum),
-    0,
-  );
+/** How full a host would be once `need` is taken, 0 to 1 per dimension it has, summed. */
+function fullnessAfter(host: Host, free: Resources, need: Resources): number {
+  let sum = 0;
+  for (const d of DIMENSIONS) {
+    if (host[d] > 0) sum += (host[d] - free[d] + need[d]) / host[d];
+  }
+  return sum;
 }
 
 /** How far a host falls short of a need, as a share of the host, summed. */
@@ -95,31 +99,42 @@ export function place(input: PlacementInput): Placement[] {
   );
   let reserved: Host | undefined;
   let starts = 0;
+  // Jobs of one size waiting behind each other get one note: the hosts are the same until a start.
+  const notesBySize = new Map<string, string>();
   return input.candidates.map(({ id, resources }) => {
     if (starts >= input.maxStarts) return { id, note: null };
-    const room = ready.filter((h) => h !== reserved && fits(resources, free.get(h.id)!));
-    const host = pick(room, free, resources, input.policy);
+    const host = pick(ready, reserved, free, resources, input.policy);
     if (host) {
       free.set(host.id, minus(free.get(host.id)!, resources));
       starts += 1;
+      notesBySize.clear();
       return { id, host: host.id };
     }
-    const note = waitingNote({ hosts: input.hosts, free, need: resources, reserved });
+    const size = `${resources.cpus}/${resources.memoryBytes}/${resources.gpus}/${reserved?.id ?? ''}`;
+    let note = notesBySize.get(size);
+    if (note === undefined) {
+      note = waitingNote({ hosts: input.hosts, free, need: resources, reserved });
+      notesBySize.set(size, note);
+    }
     reserved ??= soonest(ready, free, resources);
     return { id, note };
   });
 }
 
+/** The host with room for `need` (the reserved one left out) the policy likes best. */
 function pick(
-  room: readonly Host[],
+  ready: readonly Host[],
+  reserved: Host | undefined,
   free: ReadonlyMap<string, Resources>,
   need: Resources,
   policy: PlacementPolicy,
 ): Host | undefined {
   let best: Host | undefined;
   let bestScore = 0;
-  for (const host of room) {
-    const after = fullness(host, minus(free.get(host.id)!, need));
+  for (const host of ready) {
+    const room = free.get(host.id)!;
+    if (host === reserved || !fits(need, room)) continue;
+    const after = fullnessAfter(host, room, need);
     const score = policy === 'binpack' ? after : -after;
     if (!best || score > bestScore + EPSILON) [best, bestScore] = [host, score];
   }

@@ -1,7 +1,7 @@
 import { DEPENDENCY_LIMITS, SLOT_STATES, type JobState } from '../../contract';
 import type { Catalog, DefinitionSettings } from './catalog';
 import { dependencyTargets } from './dependencies';
-import type { Dispatcher } from './dispatcher';
+import type { WaitingNotes } from './waiting-notes';
 import type { EngineHealth, EngineStatus } from './engine-health';
 import { notFound, notFoundAttempt } from './errors';
 import type { FollowedLogs, JobLogs } from './job-logs';
@@ -75,7 +75,8 @@ export interface QueueOverview {
 export interface JobReadModelParts {
   store: JobStore;
   catalog: Catalog;
-  dispatcher: Dispatcher;
+  /** Why runnable jobs wait, as the dispatcher decides now. */
+  waiting: WaitingNotes;
   health: EngineHealth;
   output: JobLogs;
   controls: QueueControls;
@@ -91,7 +92,7 @@ export interface JobReadModelParts {
 export class JobReadModel {
   private readonly store: JobStore;
   private readonly catalog: Catalog;
-  private readonly dispatcher: Dispatcher;
+  private readonly waiting: WaitingNotes;
   private readonly health: EngineHealth;
   private readonly output: JobLogs;
   private readonly controls: QueueControls;
@@ -101,7 +102,7 @@ export class JobReadModel {
   constructor(parts: JobReadModelParts) {
     this.store = parts.store;
     this.catalog = parts.catalog;
-    this.dispatcher = parts.dispatcher;
+    this.waiting = parts.waiting;
     this.health = parts.health;
     this.output = parts.output;
     this.controls = parts.controls;
@@ -207,7 +208,7 @@ export class JobReadModel {
   /** An array's parent takes no slot: nothing to estimate. */
   private async startEstimate(job: Job): Promise<StartEstimate | undefined> {
     if (isArrayParent(job)) return undefined;
-    const wait = await this.dispatcher.slotWait(job);
+    const wait = await this.waiting.slotWait(job);
     return wait && estimateStart(wait.place, wait.slots, await this.runTimes(job.queue));
   }
 
@@ -271,7 +272,7 @@ export class JobReadModel {
     // An array's parent has no slot to wait for: its note counts its children.
     if (isArrayParent(job)) return job;
     if (job.state === 'runnable') {
-      return { ...job, systemNote: await this.dispatcher.waitingNote(job, counts) };
+      return { ...job, systemNote: await this.waiting.waitingNote(job, counts) };
     }
     const since = this.health.unreachableSince;
     if (since !== null && SLOT_STATES.includes(job.state)) {

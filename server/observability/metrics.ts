@@ -2,10 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { UNFINISHED_STATES, isFinalState, type JobState } from '../../contract';
 import type { Job } from '../jobs/model';
-import { EngineUnavailableError, RuntimeError, type ContainerRuntime } from '../jobs/ports';
+import {
+  EngineUnavailableError,
+  RuntimeError,
+  WAIT_REASONS,
+  type ContainerRuntime,
+  type WaitReason,
+} from '../jobs/ports';
+import type { ShareSnapshot } from '../jobs/share-ledger';
 import type { JobCounts } from '../store/ports';
 
 /** States a job leaves again: counted from the store at each scrape (by an index, so cheap). */
+
+const SHARE_RESOURCES = [
+  ['cpus', 'cpus'],
+  ['memory_bytes', 'memoryBytes'],
+  ['gpus', 'gpus'],
+  ['jobs', 'jobs'],
+] as const;
 
 // Jobs run for milliseconds to hours: buckets from 10 ms to a day, roughly ×2.5 apart.
 const JOB_SECONDS = [
@@ -142,6 +156,62 @@ export class ServiceMetrics {
       registers: [this.registry],
       collect() {
         this.set(read().bufferedBytes);
+      },
+    });
+  }
+
+  /**
+   * Fair share, read at each scrape: each project's due share and what it holds of each
+   * capacity, and the runnable jobs of each queue by what they wait for (0s reported).
+   */
+  observeShares(read: {
+    shares: () => Promise<ShareSnapshot>;
+    waiting: () => Promise<{ queue: string; reason: WaitReason; count: number }[]>;
+    queues: readonly string[];
+  }): void {
+    const registers = [this.registry];
+    let snapshot: Promise<ShareSnapshot> | undefined;
+    // The two gauges are collected together: one read of the shares per scrape.
+    const once = () =>
+      (snapshot ??= read.shares().finally(() => setImmediate(() => (snapshot = undefined))));
+    new Gauge({
+      name: 'jobdeck_share_due',
+      help: 'Each project’s fair share of the capacity, 0 to 1: its weight over those of the projects with work',
+      labelNames: ['project'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const p of (await once()).projects) this.set({ project: p.project }, p.due);
+      },
+    });
+    new Gauge({
+      name: 'jobdeck_share_in_use',
+      help: 'What each project’s jobs holding a slot hold of each capacity, 0 to 1',
+      labelNames: ['project', 'resource'],
+      registers,
+      async collect() {
+        const { capacity, projects } = await once();
+        this.reset();
+        for (const p of projects) {
+          for (const [resource, key] of SHARE_RESOURCES) {
+            if (capacity[key] > 0)
+              this.set({ project: p.project, resource }, p.now[key] / capacity[key]);
+          }
+        }
+      },
+    });
+    new Gauge({
+      name: 'jobdeck_jobs_waiting',
+      help: 'Runnable jobs by queue and what they wait for: room (no host has room), backoff, slot (a slot or their turn)',
+      labelNames: ['queue', 'reason'],
+      registers,
+      async collect() {
+        const rows = await read.waiting();
+        this.reset();
+        for (const queue of read.queues) {
+          for (const reason of WAIT_REASONS) this.set({ queue, reason }, 0);
+        }
+        for (const { queue, reason, count } of rows) this.set({ queue, reason }, count);
       },
     });
   }

@@ -231,6 +231,16 @@ export interface JobUsageTable {
   sampled_at: number;
 }
 
+/** Fair share's past use: amount × seconds held by a queue's ended attempts, per bucket. */
+export interface ShareUseTable {
+  queue: string;
+  bucket_start: number;
+  cpu_seconds: number;
+  memory_byte_seconds: number;
+  gpu_seconds: number;
+  job_seconds: number;
+}
+
 export interface JobTransitionsTable {
   seq: Generated<number>;
   job_id: string;
@@ -375,6 +385,7 @@ export interface Database {
   project_output: ProjectOutputTable;
   job_attempts: JobAttemptsTable;
   job_usage: JobUsageTable;
+  share_use: ShareUseTable;
   job_dependencies: JobDependenciesTable;
   schedules: SchedulesTable;
   schedule_firings: ScheduleFiringsTable;

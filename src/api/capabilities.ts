@@ -47,6 +47,8 @@ export interface Capabilities {
   members: boolean;
   /** The engine's hosts, their capacity, use and jobs; from the OpenAPI document. */
   hosts: boolean;
+  /** Each project's and queue's fair share; from the OpenAPI document. */
+  shares: boolean;
 }
 
 /** Detected once per page load and kept: a service does not grow endpoints while it is open. */

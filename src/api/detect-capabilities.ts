@@ -11,6 +11,7 @@ import {
   memberOperations,
   queueOperations,
   scheduleOperations,
+  shareOperations,
   trendOperations,
   viewOperations,
   webhookOperations,
@@ -40,6 +41,7 @@ const EXTENSION_PATHS = {
   keys: keyOperations.listKeys.path,
   members: memberOperations.listMembers.path,
   hosts: hostOperations.listHosts.path,
+  shares: shareOperations.listShares.path,
 } as const;
 
 const openApiSchema = z.object({ paths: z.record(z.string(), z.unknown()) });
@@ -106,6 +108,7 @@ export async function detectCapabilities(): Promise<Capabilities> {
       keys: has(EXTENSION_PATHS.keys),
       members: has(EXTENSION_PATHS.members),
       hosts: has(EXTENSION_PATHS.hosts),
+      shares: has(EXTENSION_PATHS.shares),
       labels: listTakes('label'),
       listSort: listTakes('sort'),
       endedFilter: listTakes('ended_after'),
@@ -142,5 +145,6 @@ export async function detectCapabilities(): Promise<Capabilities> {
     keys: false,
     members: false,
     hosts: false,
+    shares: false,
   };
 }

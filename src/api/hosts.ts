@@ -1,5 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { hostListSchema, hostOperations, successEnvelope } from '../../contract';
+import {
+  hostListSchema,
+  hostOperations,
+  shareListSchema,
+  shareOperations,
+  successEnvelope,
+} from '../../contract';
 import { requestOperation } from './client';
 import { hostKeys } from './keys';
 
@@ -11,5 +17,13 @@ export const hostsQuery = queryOptions({
   queryKey: hostKeys.list(),
   queryFn: async () =>
     (await requestOperation(hostOperations.listHosts, successEnvelope(hostListSchema))).data,
+  refetchInterval: HOSTS_REFRESH_MS,
+});
+
+/** Each project's fair share (the caller's project; every project for an admin). */
+export const sharesQuery = queryOptions({
+  queryKey: hostKeys.shares(),
+  queryFn: async () =>
+    (await requestOperation(shareOperations.listShares, successEnvelope(shareListSchema))).data,
   refetchInterval: HOSTS_REFRESH_MS,
 });

@@ -88,6 +88,7 @@ export const auditKeys = {
 export const hostKeys = {
   all: ['hosts'] as const,
   list: () => [...hostKeys.all, 'list'] as const,
+  shares: () => [...hostKeys.all, 'shares'] as const,
 };
 
 export const scheduleKeys = {

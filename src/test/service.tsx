@@ -37,6 +37,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
     keys: true,
     members: true,
     hosts: true,
+    shares: true,
     ...overrides,
   };
 }

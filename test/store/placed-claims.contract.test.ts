@@ -72,3 +72,44 @@ describe.each(DRIVERS)('claims that place on $name', (driver) => {
     expect(second!.host).toBe('h1');
   });
 });
+
+describe.each(DRIVERS)('claims that start a few at a time (fair share) on $name', (driver) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await openStore(await driver.fresh());
+  });
+  afterEach(() => store.close());
+
+  it('start at most `starts` jobs and leave the notes of those that still wait for room', async () => {
+    const claim = (starts?: number) =>
+      store.jobs.claimRunnable(
+        { ...claimIn('p::a', 'i1'), ...(starts !== undefined && { starts }) },
+        () => 'starting',
+      );
+    const size = (gib: number) => ({ cpus: 1, memoryBytes: gib * GIB, gpus: 0 });
+    // Fillers take both hosts whole (8 GiB on h1, 2 GiB on h2).
+    await insertRunnable(store.jobs, { queue: 'p::a', resources: size(8) });
+    await insertRunnable(store.jobs, { queue: 'p::a', resources: size(2) });
+    const fillers = await claim();
+    expect(fillers).toHaveLength(2);
+    // A 2 GiB job, then an 8 GiB one: neither fits; both get a note.
+    await insertRunnable(store.jobs, { queue: 'p::a', resources: size(2) });
+    const big = await insertRunnable(store.jobs, { queue: 'p::a', resources: size(8) });
+    expect(await claim()).toEqual([]);
+    const noteOfBig = async () => (await store.jobs.getJob(big.id))!.placementNote;
+    expect(await noteOfBig()).toMatch(/^waiting: needs 8 GiB of memory/);
+
+    // h2's filler ends: the 2 GiB job starts there, alone (starts: 1).
+    const onH2 = fillers.find((j) => j.host === 'h2')!;
+    await store.jobs.moveJob({
+      id: onH2.id,
+      from: 'starting',
+      to: 'completed',
+      at: T0 + 20,
+      note: null,
+    });
+    expect((await claim(1)).map((j) => j.host)).toEqual(['h2']);
+    // The big job was not looked at past the claim's one start: its note stays, it still waits.
+    expect(await noteOfBig()).toMatch(/^waiting: needs 8 GiB of memory/);
+  });
+});

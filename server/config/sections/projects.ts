@@ -109,6 +109,12 @@ const definitionSchema = z
   })
   .describe('One version of the definition: what a job of it runs');
 
+const shareWeight = z
+  .number()
+  .positive('must be positive')
+  .max(1000, 'must be at most 1000')
+  .default(1);
+
 const queueSchema = z
   .strictObject({
     max_running: positiveInt.default(4).describe("The queue's jobs holding a slot at once"),
@@ -116,7 +122,12 @@ const queueSchema = z
       .number()
       .int()
       .default(0)
-      .describe('Higher queues get free slots of the service first'),
+      .describe(
+        'Higher queues of the project get free slots first; between projects, fair share decides (docs/guides/fair-share.md)',
+      ),
+    weight: shareWeight.describe(
+      "The queue's weight in its project's share: queues of equal priority share the project's room in proportion to their weights",
+    ),
     paused: z
       .boolean()
       .default(false)
@@ -222,6 +233,9 @@ const scheduleSchema = z
 
 export const projectSchema = z
   .strictObject({
+    weight: shareWeight.describe(
+      "The project's weight: busy projects share the capacity in proportion to their weights (docs/guides/fair-share.md)",
+    ),
     queues: z.record(identifier, queueSchema).describe("The project's job queues, by name"),
     definitions: z
       .record(identifier, z.record(identifier, definitionSchema))

@@ -18,6 +18,18 @@ import type {
   Transition,
 } from '../model';
 import type { JobFilter, JobListFilter } from '../list-filter';
+import type { RequestFallback } from '../capacity';
+import type { Usage } from '../fair-share';
+
+export const WAIT_REASONS = ['room', 'backoff', 'slot'] as const;
+export type WaitReason = (typeof WAIT_REASONS)[number];
+
+/** A queue's ended attempts' use (amount × seconds) within one time bucket (fair share). */
+export interface ShareBucket {
+  queue: string;
+  bucketStart: number;
+  use: Usage;
+}
 
 /**
  * What storing a new job came to: stored, or refused with nothing written because an unfinished
@@ -66,6 +78,21 @@ export interface JobStore {
   nextScheduleAt(now: number): Promise<number | undefined>;
   /** Jobs holding a slot (starting, running, cancelling), per queue. */
   activeCountsByQueue(): Promise<Map<string, number>>;
+  /**
+   * Fair share's figures: per queue, what its jobs holding a slot ask for (and a slot each), and
+   * its ended use by bucket from `since` on.
+   */
+  shareUse(params: {
+    since: number;
+    fallback: RequestFallback;
+  }): Promise<{ held: Map<string, Usage>; buckets: ShareBucket[] }>;
+  /**
+   * Runnable jobs by queue and what they wait for: `room` (no host has room, as their queue's
+   * last claim found), `backoff` (before their next attempt's time), `slot` (a slot or their turn).
+   */
+  waitingByReason(now: number): Promise<{ queue: string; reason: WaitReason; count: number }[]>;
+  /** Adds ended use to its buckets, and forgets the buckets older than `forgetBefore`. */
+  addShareUse(entries: readonly ShareBucket[], forgetBefore: number): Promise<void>;
   /**
    * In one transaction: counts the slots held in the queue and in the whole service, moves the
    * oldest runnable jobs that fit to `starting` (note from `noteFor`, owner set, transitions

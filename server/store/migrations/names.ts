@@ -42,6 +42,7 @@ export const MIGRATION_NAMES = [
   '038-change-order',
   '039-owner-epoch',
   '040-job-resources',
+  '041-share-use',
   '044-leases',
   '046-incidents',
 ] as const;

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HostList, HostRecord } from '../../../contract';
+import type { HostList, HostRecord, ProjectShareRecord, ShareList } from '../../../contract';
 import { capabilities, renderWithService, stubService } from '../../test/service';
 import HostsPage from './HostsPage';
 
@@ -81,5 +81,61 @@ describe('the hosts page', () => {
       await screen.findByText('This service does not report its hosts.', {}, firstRead),
     ).toBeVisible();
     expect(fetch.mock.calls.some(([path]) => String(path).includes('/hosts'))).toBe(false);
+  });
+});
+
+describe('fair share on the hosts page', () => {
+  const share = (fields: Partial<ProjectShareRecord>): ProjectShareRecord => {
+    const amounts = { cpus: 0, memory_bytes: 0, gpus: 0, jobs: 0 };
+    return {
+      project: 'demo',
+      weight: 1,
+      share: 0.5,
+      in_use: amounts,
+      recent: amounts,
+      dominant: { resource: 'cpus', fraction: 0 },
+      active: true,
+      queues: [],
+      ...fields,
+    };
+  };
+
+  it("shows each project's share, what it holds, and a project with no work", async () => {
+    const shares: ShareList = {
+      half_life_seconds: 3600,
+      capacity: { cpus: 8, memory_bytes: 16 * GIB, gpus: 0, jobs: 16 },
+      projects: [
+        share({
+          project: 'team-a',
+          weight: 2,
+          share: 0.5,
+          dominant: { resource: 'memory_bytes', fraction: 0.62 },
+        }),
+        share({ project: 'team-b', active: false, share: 0.25 }),
+      ],
+    };
+    stubService([
+      [/\/hosts/, { placement: true, items: [host({})] }],
+      [/\/shares/, shares],
+    ]);
+    renderWithService(<HostsPage />);
+    const cards = await screen.findAllByTestId('share', {}, firstRead);
+    expect(cards).toHaveLength(2);
+    expect(
+      within(cards[0]!).getByRole('progressbar', {
+        name: 'team-a holds 62 % of memory, share 50 % (weight 2)',
+      }),
+    ).toHaveAttribute('aria-valuenow', '62');
+    expect(
+      within(cards[1]!).getByText('no work now: its share is lent to the others'),
+    ).toBeVisible();
+  });
+
+  it('asks nothing of a service without shares', async () => {
+    const fetch = stubService([[/\/hosts/, { placement: true, items: [host({})] }]]);
+    renderWithService(<HostsPage />, capabilities({ shares: false }));
+    await screen.findAllByTestId('host', {}, firstRead);
+    expect(screen.queryByText('Fair share')).toBeNull();
+    expect(fetch.mock.calls.some(([path]) => String(path).includes('/shares'))).toBe(false);
   });
 });

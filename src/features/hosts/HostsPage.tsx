@@ -19,6 +19,7 @@ import { hostsQuery } from '../../api/hosts';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { StateBadge } from '../../components/StateBadge';
 import { formatBytes } from '../../lib/time';
+import { SharesSection } from './SharesSection';
 
 const STATE_COLOURS: Record<HostRecord['state'], string> = {
   ready: 'green',
@@ -141,6 +142,7 @@ export default function HostsPage() {
         project&apos;s; a job starts only where all it asks for fits.
       </Text>
       {body}
+      <SharesSection enabled={capabilities.data?.shares === true} />
     </Stack>
   );
 }

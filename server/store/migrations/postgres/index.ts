@@ -37,6 +37,7 @@ import * as m037 from './037-array-indexes';
 import * as m038 from './038-change-order';
 import * as m039 from './039-owner-epoch';
 import * as m040 from './040-job-resources';
+import * as m041 from './041-share-use';
 import * as m044 from './044-leases';
 import * as m046 from './046-incidents';
 
@@ -80,6 +81,7 @@ export const postgresMigrations = inOrder({
   '038-change-order': m038,
   '039-owner-epoch': m039,
   '040-job-resources': m040,
+  '041-share-use': m041,
   '044-leases': m044,
   '046-incidents': m046,
 });

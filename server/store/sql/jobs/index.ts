@@ -12,6 +12,7 @@ import { JobAdmission } from './admission';
 import { ArrayPlans, JobArrayRows } from './arrays';
 import { JobAttemptRows } from './attempts';
 import { JobUsageRows } from './usage';
+import { ShareUseRows } from './share-use';
 import { JobChangeFeed } from './change-feed';
 import { JobDependencyRows } from './dependencies';
 import { jobTables } from './context';
@@ -48,6 +49,7 @@ export function sqlJobStores(
   const logs = new JobLogRows(tables);
   const attempts = new JobAttemptRows(tables);
   const usage = new JobUsageRows(tables);
+  const shareUse = new ShareUseRows(tables);
   const dependencies = new JobDependencyRows(tables);
   const arrays = new JobArrayRows(tables);
   // Every job read goes through `plans`: a child's command and environment are its parent's.
@@ -62,6 +64,9 @@ export function sqlJobStores(
       plans.complete(await moves.claimRunnable(claim, noteFor)),
     takeOver: (params) => moves.takeOver(params),
     activeCountsByQueue: () => moves.activeCountsByQueue(),
+    shareUse: (params) => shareUse.shareUse(params),
+    addShareUse: (entries, forgetBefore) => shareUse.addShareUse(entries, forgetBefore),
+    waitingByReason: (now) => shareUse.waitingByReason(now),
     getJob: async (id) => plans.completeOne(await reads.getJob(id)),
     jobsInStates: async (states) => plans.complete(await reads.jobsInStates(states)),
     dueJobs: (now) => reads.dueJobs(now),

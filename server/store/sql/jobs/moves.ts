@@ -82,13 +82,19 @@ export class JobMoves implements Moves {
       if (runnable.length === 0) return [];
       const held = await this.slotsHeldByQueue(trx);
       const heldInService = [...held.values()].reduce((sum, n) => sum + n, 0);
-      const room = Math.min(
+      const slots = Math.min(
         claim.queueMax - (held.get(claim.queue) ?? 0),
         claim.serviceMax - heldInService,
       );
+      const room = Math.min(slots, claim.starts ?? Infinity);
       const starts =
         claim.placement && room > 0
-          ? await placeWithin(trx, runnable, Math.max(0, room), claim.placement)
+          ? await placeWithin(trx, runnable, {
+              room,
+              placement: claim.placement,
+              // Past a claim's `starts`, a job's note stays: it may still wait for room.
+              notesPastRoom: room === slots,
+            })
           : runnable.slice(0, Math.max(0, room)).map((row) => ({ row, host: undefined }));
       // A cancel may have taken a job since the select: its compare-and-set refuses it then.
       const outcomes = await writeMovesWithin(

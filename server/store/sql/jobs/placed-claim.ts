@@ -1,13 +1,14 @@
 import type { Kysely, Selectable } from 'kysely';
 import { SLOT_STATES } from '../../../../contract';
-import { requestOf } from '../../../jobs/capacity';
+import { requestOf, type RequestFallback } from '../../../jobs/capacity';
 import type { ClaimPlacement } from '../../../jobs/model';
 import { NO_RESOURCES, place, plus, type Resources } from '../../../jobs/placement';
 import type { Database, JobsTable } from '../../schema';
 
 type JobRow = Selectable<JobsTable>;
 
-const requestOfRow = (row: Pick<JobRow, RequestColumn>, placement: ClaimPlacement) =>
+/** What a stored job asks for (its limits where it was stored before requests were kept). */
+export const requestOfRow = (row: Pick<JobRow, RequestColumn>, fallback: RequestFallback) =>
   requestOf(
     {
       resources:
@@ -17,9 +18,9 @@ const requestOfRow = (row: Pick<JobRow, RequestColumn>, placement: ClaimPlacemen
       cpus: row.cpus,
       memoryBytes: row.memory_bytes,
     },
-    placement.fallback,
+    fallback,
   );
-type RequestColumn = 'req_cpus' | 'req_memory_bytes' | 'req_gpus' | 'cpus' | 'memory_bytes';
+export type RequestColumn = 'req_cpus' | 'req_memory_bytes' | 'req_gpus' | 'cpus' | 'memory_bytes';
 
 /** What the jobs holding a slot ask for, summed per host they were placed on. */
 export async function heldByHost(
@@ -34,7 +35,10 @@ export async function heldByHost(
     .execute();
   const held = new Map<string, Resources>();
   for (const row of rows) {
-    held.set(row.host!, plus(held.get(row.host!) ?? NO_RESOURCES, requestOfRow(row, placement)));
+    held.set(
+      row.host!,
+      plus(held.get(row.host!) ?? NO_RESOURCES, requestOfRow(row, placement.fallback)),
+    );
   }
   return held;
 }
@@ -48,13 +52,24 @@ export async function heldByHost(
 export async function placeWithin(
   trx: Kysely<Database>,
   runnable: readonly JobRow[],
-  room: number,
-  placement: ClaimPlacement,
+  {
+    room,
+    placement,
+    notesPastRoom,
+  }: {
+    room: number;
+    placement: ClaimPlacement;
+    /** Whether jobs past the room wait for a slot (their note is cleared) or are just not taken. */
+    notesPastRoom: boolean;
+  },
 ): Promise<{ row: JobRow; host: string }[]> {
   const decisions = place({
     hosts: placement.hosts,
     held: await heldByHost(trx, placement),
-    candidates: runnable.map((row) => ({ id: row.id, resources: requestOfRow(row, placement) })),
+    candidates: runnable.map((row) => ({
+      id: row.id,
+      resources: requestOfRow(row, placement.fallback),
+    })),
     maxStarts: room,
     policy: placement.policy,
   });
@@ -63,7 +78,7 @@ export async function placeWithin(
     const row = runnable[index]!;
     if (decision.host !== undefined) {
       starts.push({ row, host: decision.host });
-    } else if (row.placement_note !== decision.note) {
+    } else if (row.placement_note !== decision.note && (notesPastRoom || decision.note !== null)) {
       await trx
         .updateTable('jobs')
         .set({ placement_note: decision.note })
