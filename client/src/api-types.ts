@@ -1062,6 +1062,13 @@ export interface components {
           /** @enum {string} */
           action: 'retry' | 'exit';
         }[];
+        /** @description Retries after an out-of-memory kill get more memory */
+        out_of_memory?: {
+          /** @description Each attempt after an out-of-memory kill gets the memory before times this (default 2) */
+          factor?: number;
+          /** @description The most memory an attempt is raised to, in bytes: for a submission, within the definition's ceiling */
+          max_memory_bytes: number;
+        };
       };
       /** @description Extension: jobs this one waits for (at most 20, each job once); it stays pending until each has ended as its type asks, and is cancelled with a note when one cannot any more */
       depends_on?: {
@@ -1167,6 +1174,13 @@ export interface components {
           /** @enum {string} */
           action: 'retry' | 'exit';
         }[];
+        /** @description Retries after an out-of-memory kill get more memory */
+        out_of_memory?: {
+          /** @description Each attempt after an out-of-memory kill gets the memory before times this (default 2) */
+          factor?: number;
+          /** @description The most memory an attempt is raised to, in bytes: for a submission, within the definition's ceiling */
+          max_memory_bytes: number;
+        };
       } | null;
       /** @description While the job waits (runnable) for its next attempt: when that may start */
       next_attempt_at: string | null;
@@ -1200,6 +1214,8 @@ export interface components {
         finished_at: string;
         /** @description Whether another attempt followed it */
         retried: boolean;
+        /** @description The memory limit it ran with (raised by retry.out_of_memory); null: recorded before this was kept, or it never started */
+        memory_bytes: number | null;
         /** @description What it used; absent when the engine reported nothing for it */
         usage?: {
           attempt: number;
@@ -1710,6 +1726,13 @@ export interface components {
             /** @enum {string} */
             action: 'retry' | 'exit';
           }[];
+          /** @description Retries after an out-of-memory kill get more memory */
+          out_of_memory?: {
+            /** @description Each attempt after an out-of-memory kill gets the memory before times this (default 2) */
+            factor?: number;
+            /** @description The most memory an attempt is raised to, in bytes: for a submission, within the definition's ceiling */
+            max_memory_bytes: number;
+          };
         };
         /** @description What each job asks for to be placed (its limits when the definition declares no resources), and the bounds of a submission's own */
         resources?: {

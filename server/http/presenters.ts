@@ -189,6 +189,7 @@ function toAttempt(record: AttemptRecord, usage: AttemptUsage | undefined): Atte
     started_at: isoOrNull(record.startedAt),
     finished_at: iso(record.finishedAt),
     retried: record.retried,
+    memory_bytes: record.memoryBytes,
     ...(usage && { usage: toAttemptUsage(usage, record) }),
   };
 }

@@ -197,6 +197,9 @@ export type TransitionFields = Partial<
     | 'host'
     | 'attempt'
     | 'notBefore'
+    // Raised for the next attempt after an out-of-memory kill (retry.out_of_memory).
+    | 'memoryBytes'
+    | 'resources'
   >
 >;
 
@@ -268,6 +271,8 @@ export interface AttemptRecord {
   finishedAt: number;
   /** Whether another attempt follows it. */
   retried: boolean;
+  /** The memory limit it ran with; null: it never ran, or it was recorded before this was kept. */
+  memoryBytes: number | null;
   /** The newest part of its output, kept when another attempt follows (the last one's is the job's). */
   output?: ContainerLogs;
 }

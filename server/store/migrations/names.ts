@@ -42,6 +42,7 @@ export const MIGRATION_NAMES = [
   '038-change-order',
   '039-owner-epoch',
   '040-job-resources',
+  '042-memory-sizing',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];

@@ -37,6 +37,7 @@ import * as m037 from './037-array-indexes';
 import * as m038 from './038-change-order';
 import * as m039 from './039-owner-epoch';
 import * as m040 from './040-job-resources';
+import * as m042 from './042-memory-sizing';
 
 /** SQLite's, under the names existing files' schema_migrations hold. */
 export const sqliteMigrations = inOrder({
@@ -78,4 +79,5 @@ export const sqliteMigrations = inOrder({
   '038-change-order': m038,
   '039-owner-epoch': m039,
   '040-job-resources': m040,
+  '042-memory-sizing': m042,
 });
