@@ -232,9 +232,9 @@ export const attemptSchema = z.object({
   started_at: isoTime.nullable(),
   finished_at: isoTime,
   retried: z.boolean().meta({ description: 'Whether another attempt followed it' }),
-  memory_bytes: z.number().int().nullable().meta({
+  memory_bytes: z.number().int().nullable().optional().meta({
     description:
-      'The memory limit it ran with (raised by retry.out_of_memory); null: recorded before this was kept, or it never started',
+      'The memory limit it ran with (raised by retry.out_of_memory); null: recorded before this was kept, or it never started; absent from services that do not keep it',
   }),
   usage: attemptUsageSchema
     .optional()

@@ -1,5 +1,5 @@
 /**
- * `jobdeck submit | watch | logs | cancel | ls | get | retry | completion`: the client verbs,
+ * `jobdeck submit | watch | logs | cancel | ls | get | retry | sizing | completion`: the client verbs,
  * for the people whose jobs these are, from a terminal or a pipeline. A bundle of its own
  * (dist/client/cli.js, no service code in it), so a verb starts in a fraction of the service's
  * start-up; bin/jobdeck.js sends these verbs here and every other to the service's CLI.
@@ -15,6 +15,7 @@ import { addGet } from './verbs/get';
 import { addList } from './verbs/list';
 import { addLogs } from './verbs/logs';
 import { addRetry } from './verbs/retry';
+import { addSizing } from './verbs/sizing';
 import { addSubmit } from './verbs/submit';
 import { addWatch } from './verbs/watch';
 
@@ -27,6 +28,7 @@ export const CLIENT_VERBS = [
   'ls',
   'get',
   'retry',
+  'sizing',
   'completion',
 ];
 
@@ -53,6 +55,7 @@ export function clientProgram(): Command {
   addList(program, context);
   addGet(program, context);
   addRetry(program, context);
+  addSizing(program, context);
   addCompletion(program);
   for (const command of program.commands) command.exitOverride();
   return program;

@@ -3,7 +3,7 @@ import type { AttemptRecord, ContainerLogs, Job, StateChange, TransitionFields }
 import { notes } from './notes';
 import type { Outcome } from './outcome';
 import type { Workload } from './ports';
-import { decideRetry, endingInWords, endingOf, type Ending } from './retry';
+import { decideRetry, endingInWords, endingOf, type Ending, type RetryDecision } from './retry';
 
 /** The newest output an earlier attempt keeps: enough to see why it failed, bounded per job. */
 export const EARLIER_ATTEMPT_OUTPUT_BYTES = 64 * 1024;
@@ -40,7 +40,7 @@ export function attemptEnd(
   const decision =
     job.state !== 'cancelling' && UNSUCCESSFUL_STATES.includes(outcome.to)
       ? decideRetry(job, ending, random, memoryBytes)
-      : ({ retry: false } as const);
+      : ({ retry: false } satisfies RetryDecision);
   const record: AttemptRecord = {
     attempt: job.attempt,
     state: outcome.to,

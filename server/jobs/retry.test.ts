@@ -97,7 +97,7 @@ describe('retries with more memory after an out-of-memory kill (retry.out_of_mem
     expect(decided).toMatchObject({ retry: true });
     expect(decided).not.toHaveProperty('memoryBytes');
     expect(decideRetry({ retry, attempt: 4 }, oom, 0, 16 * MiB)).toEqual({ retry: false });
-    const exits = { ...retry, on_exit: [{ reason: 'oom_killed', action: 'exit' }] } as const;
+    const exits: RetryStrategy = { ...retry, on_exit: [{ reason: 'oom_killed', action: 'exit' }] };
     expect(decideRetry({ retry: exits, attempt: 1 }, oom, 0, 16 * MiB)).toEqual({ retry: false });
     // Without a rule, an out-of-memory end is retried as before, with the same memory.
     const plain = decideRetry({ retry: { attempts: 2 }, attempt: 1 }, oom, 0, 16 * MiB);
