@@ -32,11 +32,11 @@ beforeAll(async () => {
         memory: '16m',
       },
     },
-    // Each run holds 4 MiB for 2 s: the right-size hint's runs.
+    // Each run holds 4 MiB for 4 s: the right-size hint's runs.
     sized: {
       '1': {
         image: TEST_IMAGE,
-        command: ['sh', '-c', "v=$(head -c 4194304 /dev/zero | tr '\\0' a); sleep 2; echo ${#v}"],
+        command: ['sh', '-c', "v=$(head -c 4194304 /dev/zero | tr '\\0' a); sleep 4; echo ${#v}"],
         memory: '32m',
         cpus: 1,
       },
@@ -157,9 +157,9 @@ describe('usage and the out-of-memory story, on real containers', () => {
       memory: null,
       summary: 'not enough runs: 0 with usage figures, 5 needed',
     });
-    // Six, as a busy machine may take no sample of a short job before it ends.
+    // Seven, as a busy machine may take no sample of a short job before it ends.
     const ids = await Promise.all(
-      Array.from({ length: 6 }, () => submit(service, { job_definition: 't::sized:1' })),
+      Array.from({ length: 7 }, () => submit(service, { job_definition: 't::sized:1' })),
     );
     for (const id of ids) await waitForState(service, id, 'completed', 60_000);
     const executions = await Promise.all(

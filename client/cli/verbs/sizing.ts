@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
 import { createJobdeckClient, unwrap } from '../../src';
-import { outputFormatOf, printJson, type OutputFormat } from '../output';
+import { outputFormatOf, printFacts, printJson, type OutputFormat } from '../output';
+import { mib } from '../usage-lines';
 import type { VerbContext } from './context';
-
-const MiB = 2 ** 20;
-const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
 
 /**
  * A definition's right-size hint (GET …/definitions/{job_definition}/sizing): its recent runs'
@@ -32,10 +30,7 @@ async function showSizing(context: VerbContext, definition: string, output: Outp
   }
   if (data.cpu)
     lines.push(['cpu', `${data.cpu.efficiency} of wall × CPUs (${data.cpu.runs} runs)`]);
-  const width = Math.max(...lines.map(([label]) => label.length));
-  process.stdout.write(
-    lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n') + '\n',
-  );
+  printFacts(lines);
 }
 
 export function addSizing(program: Command, context: VerbContext): void {
