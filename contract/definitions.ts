@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperations, errors, ok } from './operation';
+import { defineOperations, errors, failure, ok } from './operation';
 import { resourcesSchema } from './resources';
 import { retryStrategySchema } from './retry';
 
@@ -45,6 +45,56 @@ export type DefinitionSummary = z.infer<typeof definitionSummarySchema>;
 export const definitionListSchema = z.object({ items: z.array(definitionSummarySchema) });
 export type DefinitionList = z.infer<typeof definitionListSchema>;
 
+/** Extension: what a definition's recent runs used against what it asks for. */
+export const definitionSizingSchema = z.object({
+  job_definition: z.string(),
+  runs: z.number().int().meta({
+    description:
+      'Its ended attempts with usage figures the hint is made from, newest first: at most 50, among its newest 500 jobs',
+  }),
+  enough_runs: z
+    .boolean()
+    .meta({ description: 'false below 5 runs: memory and cpu are null then' }),
+  asked: z.object({
+    memory_bytes: z
+      .number()
+      .int()
+      .meta({ description: 'The memory limit a job of it gets now (raised to its request)' }),
+    cpus: z.number().meta({ description: 'The CPUs a job of it gets now' }),
+  }),
+  memory: z
+    .object({
+      p95_peak_bytes: z
+        .number()
+        .int()
+        .meta({ description: 'The 95th percentile of the runs’ peaks (nearest rank)' }),
+      max_peak_bytes: z.number().int(),
+      efficiency: z
+        .number()
+        .meta({ description: 'p95_peak_bytes / asked.memory_bytes, two decimals' }),
+    })
+    .nullable(),
+  cpu: z
+    .object({
+      efficiency: z.number().meta({
+        description:
+          'The runs’ CPU time / (their wall time × the CPUs each was given), two decimals',
+      }),
+      runs: z.number().int().meta({ description: 'The runs with a wall time it is made from' }),
+    })
+    .nullable()
+    .meta({ description: 'null below 5 runs with a wall time' }),
+  summary: z.string().meta({
+    description:
+      'The hint in one sentence: "the last 50 runs peaked at 310 MiB p95 of 1 GiB asked: 0.3 efficiency", or "not enough runs: …"',
+  }),
+});
+export type DefinitionSizing = z.infer<typeof definitionSizingSchema>;
+
+export const definitionSizingPathSchema = z.object({
+  job_definition: z.string().meta({ description: 'project::name:version' }),
+});
+
 export const definitionOperations = defineOperations({
   listDefinitions: {
     id: 'listDefinitions',
@@ -59,6 +109,20 @@ export const definitionOperations = defineOperations({
         'Definitions by name, then version',
       ),
       ...errors(401, 429),
+    },
+  },
+  definitionSizing: {
+    id: 'definitionSizing',
+    method: 'get',
+    path: '/v1/client/definitions/{job_definition}/sizing',
+    role: 'viewer',
+    summary:
+      "A right-size hint: the peak memory (p95) and CPU time of a definition's recent runs against what it asks for (extension)",
+    params: definitionSizingPathSchema,
+    answers: {
+      200: ok(definitionSizingSchema.meta({ id: 'DefinitionSizing' }), 'The hint'),
+      ...errors(401, 429),
+      404: failure('No such definition in this API key’s project'),
     },
   },
 });

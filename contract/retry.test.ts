@@ -52,5 +52,14 @@ describe('the retry strategy schema', () => {
       messageOf({ attempts: 2, on_exit: Array(21).fill({ reason: 'error', action: 'exit' }) }),
     ).toBe('on_exit: must have at most 20 rules');
     expect(messageOf({ attempts: 2, tries: 3 })).toBe('tries: is not a field of this payload');
+    expect(messageOf({ attempts: 2, out_of_memory: { factor: 1 } })).toBe(
+      'out_of_memory.factor: must be a number above 1, at most 10; out_of_memory.max_memory_bytes: is required: the most memory an attempt is raised to, in bytes',
+    );
+    expect(messageOf({ attempts: 2, out_of_memory: { max_memory_bytes: 1024 } })).toBe(
+      'out_of_memory.max_memory_bytes: must be an integer of bytes from 6291456 (6 MiB) to 1099511627776 (1 TiB)',
+    );
+    expect(
+      messageOf({ attempts: 2, out_of_memory: { factor: 2, max_memory_bytes: 2 ** 30 } }),
+    ).toBe('accepted');
   });
 });

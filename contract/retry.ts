@@ -23,7 +23,15 @@ export const RETRY_LIMITS = {
   maxSecondsMax: 86_400,
   rulesMax: 20,
   statusMaxLength: 200,
+  memoryFactorMax: 10,
+  /** Docker refuses a memory limit below 6 MiB. */
+  memoryMinBytes: 6 * 2 ** 20,
+  /** 1 TiB: past any machine a job runs on. */
+  memoryMaxBytes: 2 ** 40,
 } as const;
+
+/** What an out_of_memory rule's factor left out means. */
+export const OUT_OF_MEMORY_FACTOR_DEFAULT = 2;
 
 /** What a backoff field left out means. */
 export const RETRY_BACKOFF_DEFAULTS = {
@@ -122,6 +130,44 @@ export const retryBackoffSchema = z.strictObject(
 );
 export type RetryBackoff = z.input<typeof retryBackoffSchema>;
 
+const MAX_MEMORY_MESSAGE = `must be an integer of bytes from ${RETRY_LIMITS.memoryMinBytes} (6 MiB) to ${RETRY_LIMITS.memoryMaxBytes} (1 TiB)`;
+
+export const outOfMemoryRetrySchema = z
+  .strictObject(
+    {
+      factor: z
+        .number({ error: `must be a number above 1, at most ${RETRY_LIMITS.memoryFactorMax}` })
+        .gt(1, `must be a number above 1, at most ${RETRY_LIMITS.memoryFactorMax}`)
+        .max(
+          RETRY_LIMITS.memoryFactorMax,
+          `must be a number above 1, at most ${RETRY_LIMITS.memoryFactorMax}`,
+        )
+        .optional()
+        .describe(
+          'Each attempt after an out-of-memory kill gets the memory before times this (default 2)',
+        ),
+      max_memory_bytes: z
+        .number({
+          error: (issue) =>
+            issue.input === undefined
+              ? 'is required: the most memory an attempt is raised to, in bytes'
+              : MAX_MEMORY_MESSAGE,
+        })
+        .int(MAX_MEMORY_MESSAGE)
+        .min(RETRY_LIMITS.memoryMinBytes, MAX_MEMORY_MESSAGE)
+        .max(RETRY_LIMITS.memoryMaxBytes, MAX_MEMORY_MESSAGE)
+        .describe(
+          "The most memory an attempt is raised to, in bytes: for a submission, within the definition's ceiling",
+        ),
+    },
+    { error: 'must be an object like { "factor": 2, "max_memory_bytes": 1073741824 }' },
+  )
+  .meta({
+    description:
+      'Extension: after an attempt killed out of memory, the next one runs with its memory × factor, at most max_memory_bytes; one killed at that ceiling is not retried',
+  });
+export type OutOfMemoryRetry = z.input<typeof outOfMemoryRetrySchema>;
+
 export const retryStrategySchema = z
   .strictObject(
     {
@@ -144,6 +190,9 @@ export const retryStrategySchema = z
         .describe(
           'Rules, first match decides: `exit_codes` ([137, "1-5"]), `reason` (timeout, error, node_lost, oom_killed) and/or `status` (a glob on the note), with `action` retry or exit',
         ),
+      out_of_memory: outOfMemoryRetrySchema
+        .optional()
+        .describe('Retries after an out-of-memory kill get more memory'),
     },
     { error: 'must be an object like { "attempts": 3 }' },
   )
@@ -156,7 +205,14 @@ export type RetryStrategy = z.input<typeof retryStrategySchema>;
 
 /** A strategy with its backoff complete: what the service stores and answers with. */
 export function withDefaults(strategy: RetryStrategy): RetryStrategy {
-  return { ...strategy, backoff: { ...RETRY_BACKOFF_DEFAULTS, ...strategy.backoff } };
+  const { out_of_memory: outOfMemory } = strategy;
+  return {
+    ...strategy,
+    backoff: { ...RETRY_BACKOFF_DEFAULTS, ...strategy.backoff },
+    ...(outOfMemory && {
+      out_of_memory: { factor: OUT_OF_MEMORY_FACTOR_DEFAULT, ...outOfMemory },
+    }),
+  };
 }
 
 const isoTime = z.string().meta({ description: 'RFC 3339, UTC, milliseconds' });
@@ -176,6 +232,10 @@ export const attemptSchema = z.object({
   started_at: isoTime.nullable(),
   finished_at: isoTime,
   retried: z.boolean().meta({ description: 'Whether another attempt followed it' }),
+  memory_bytes: z.number().int().nullable().optional().meta({
+    description:
+      'The memory limit it ran with (raised by retry.out_of_memory); null: recorded before this was kept, or it never started; absent from services that do not keep it',
+  }),
   usage: attemptUsageSchema
     .optional()
     .meta({ description: 'What it used; absent when the engine reported nothing for it' }),

@@ -1,5 +1,5 @@
 /**
- * `jobdeck submit | watch | logs | cancel | ls | get | retry | exec | completion`: the client verbs,
+ * `jobdeck submit | watch | logs | cancel | ls | get | retry | exec | sizing | completion`: the client verbs,
  * for the people whose jobs these are, from a terminal or a pipeline. A bundle of its own
  * (dist/client/cli.js, no service code in it), so a verb starts in a fraction of the service's
  * start-up; bin/jobdeck.js sends these verbs here and every other to the service's CLI.
@@ -16,6 +16,7 @@ import { addGet } from './verbs/get';
 import { addList } from './verbs/list';
 import { addLogs } from './verbs/logs';
 import { addRetry } from './verbs/retry';
+import { addSizing } from './verbs/sizing';
 import { addSubmit } from './verbs/submit';
 import { addWatch } from './verbs/watch';
 
@@ -29,6 +30,7 @@ export const CLIENT_VERBS = [
   'get',
   'retry',
   'exec',
+  'sizing',
   'completion',
 ];
 
@@ -56,6 +58,7 @@ export function clientProgram(): Command {
   addGet(program, context);
   addRetry(program, context);
   addExec(program, context);
+  addSizing(program, context);
   addCompletion(program);
   for (const command of program.commands) command.exitOverride();
   return program;

@@ -11,6 +11,15 @@ export const printJson = (value: unknown) =>
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 /** Columns padded to their widest cell; the last one is left unpadded. */
+/** `label  value` lines, the values aligned; a line without a value is left out. */
+export function printFacts(lines: [string, string | number | null | undefined][]): void {
+  const shown = lines.filter(([, value]) => value !== null && value !== undefined);
+  const width = Math.max(...shown.map(([label]) => label.length));
+  process.stdout.write(
+    shown.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n') + '\n',
+  );
+}
+
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),

@@ -3,7 +3,7 @@ import type { components } from '../src';
 type Usage = NonNullable<components['schemas']['JobExecution']['usage']>;
 
 const MiB = 2 ** 20;
-const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
+export const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const share = (ratio: number) => `${Math.round(ratio * 100)}%`;
 

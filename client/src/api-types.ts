@@ -628,6 +628,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/client/definitions/{job_definition}/sizing': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A right-size hint: the peak memory (p95) and CPU time of a definition's recent runs against what it asks for (extension)
+     * @description Needs the **viewer** role.
+     */
+    get: operations['definitionSizing'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/client/hosts': {
     parameters: {
       query?: never;
@@ -1102,6 +1122,13 @@ export interface components {
           /** @enum {string} */
           action: 'retry' | 'exit';
         }[];
+        /** @description Retries after an out-of-memory kill get more memory */
+        out_of_memory?: {
+          /** @description Each attempt after an out-of-memory kill gets the memory before times this (default 2) */
+          factor?: number;
+          /** @description The most memory an attempt is raised to, in bytes: for a submission, within the definition's ceiling */
+          max_memory_bytes: number;
+        };
       };
       /** @description Extension: jobs this one waits for (at most 20, each job once); it stays pending until each has ended as its type asks, and is cancelled with a note when one cannot any more */
       depends_on?: {
@@ -1207,6 +1234,13 @@ export interface components {
           /** @enum {string} */
           action: 'retry' | 'exit';
         }[];
+        /** @description Retries after an out-of-memory kill get more memory */
+        out_of_memory?: {
+          /** @description Each attempt after an out-of-memory kill gets the memory before times this (default 2) */
+          factor?: number;
+          /** @description The most memory an attempt is raised to, in bytes: for a submission, within the definition's ceiling */
+          max_memory_bytes: number;
+        };
       } | null;
       /** @description While the job waits (runnable) for its next attempt: when that may start */
       next_attempt_at: string | null;
@@ -1240,6 +1274,8 @@ export interface components {
         finished_at: string;
         /** @description Whether another attempt followed it */
         retried: boolean;
+        /** @description The memory limit it ran with (raised by retry.out_of_memory); null: recorded before this was kept, or it never started; absent from services that do not keep it */
+        memory_bytes?: number | null;
         /** @description What it used; absent when the engine reported nothing for it */
         usage?: {
           attempt: number;
@@ -1751,6 +1787,13 @@ export interface components {
             /** @enum {string} */
             action: 'retry' | 'exit';
           }[];
+          /** @description Retries after an out-of-memory kill get more memory */
+          out_of_memory?: {
+            /** @description Each attempt after an out-of-memory kill gets the memory before times this (default 2) */
+            factor?: number;
+            /** @description The most memory an attempt is raised to, in bytes: for a submission, within the definition's ceiling */
+            max_memory_bytes: number;
+          };
         };
         /** @description What each job asks for to be placed (its limits when the definition declares no resources), and the bounds of a submission's own */
         resources?: {
@@ -1765,6 +1808,35 @@ export interface components {
           };
         };
       }[];
+    };
+    DefinitionSizing: {
+      job_definition: string;
+      /** @description Its ended attempts with usage figures the hint is made from, newest first: at most 50, among its newest 500 jobs */
+      runs: number;
+      /** @description false below 5 runs: memory and cpu are null then */
+      enough_runs: boolean;
+      asked: {
+        /** @description The memory limit a job of it gets now (raised to its request) */
+        memory_bytes: number;
+        /** @description The CPUs a job of it gets now */
+        cpus: number;
+      };
+      memory: {
+        /** @description The 95th percentile of the runs’ peaks (nearest rank) */
+        p95_peak_bytes: number;
+        max_peak_bytes: number;
+        /** @description p95_peak_bytes / asked.memory_bytes, two decimals */
+        efficiency: number;
+      } | null;
+      /** @description null below 5 runs with a wall time */
+      cpu: {
+        /** @description The runs’ CPU time / (their wall time × the CPUs each was given), two decimals */
+        efficiency: number;
+        /** @description The runs with a wall time it is made from */
+        runs: number;
+      } | null;
+      /** @description The hint in one sentence: "the last 50 runs peaked at 310 MiB p95 of 1 GiB asked: 0.3 efficiency", or "not enough runs: …" */
+      summary: string;
     };
     HostList: {
       /** @description Whether jobs are placed by their resources (false: the engine reports no hosts, and slots alone limit them) */
@@ -4914,6 +4986,78 @@ export interface operations {
       };
       /** @description The key (or signed-in member) holds a lesser role than this operation needs */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  definitionSizing: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description project::name:version */
+        job_definition: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The hint */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+            data: components['schemas']['DefinitionSizing'];
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key (or signed-in member) holds a lesser role than this operation needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such definition in this API key’s project */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter longer than 100 characters as sent (percent-encoded) */
+      414: {
         headers: {
           [name: string]: unknown;
         };

@@ -6,6 +6,7 @@ import {
   type ArrayChild,
   type Attempt,
   type AttemptsAnswer,
+  type DefinitionSizing,
   type DefinitionSummary,
   type DependenciesAnswer,
   type DependencyEdge,
@@ -28,6 +29,7 @@ import { toAttemptUsage } from './usage-presenter';
 import type { ScheduleView } from '../jobs/scheduler';
 import { millisIsoOf } from '../jobs/log-instant';
 import type { Resources } from '../jobs/placement';
+import type { SizingHint } from '../jobs/sizing';
 import {
   childRole,
   parentRole,
@@ -189,6 +191,7 @@ function toAttempt(record: AttemptRecord, usage: AttemptUsage | undefined): Atte
     started_at: isoOrNull(record.startedAt),
     finished_at: iso(record.finishedAt),
     retried: record.retried,
+    memory_bytes: record.memoryBytes,
     ...(usage && { usage: toAttemptUsage(usage, record) }),
   };
 }
@@ -300,6 +303,22 @@ export function toQueueSummary({
     last_day: finals(false),
     oldest_waiting: jobRef(oldestWaiting, oldestWaiting ? eligibleSince(oldestWaiting) : null),
     longest_running: jobRef(longestRunning, longestRunning?.startedAt ?? null),
+  };
+}
+
+export function toDefinitionSizing(ref: string, hint: SizingHint): DefinitionSizing {
+  return {
+    job_definition: ref,
+    runs: hint.runs,
+    enough_runs: hint.memory !== null,
+    asked: { memory_bytes: hint.asked.memoryBytes, cpus: hint.asked.cpus },
+    memory: hint.memory && {
+      p95_peak_bytes: hint.memory.p95PeakBytes,
+      max_peak_bytes: hint.memory.maxPeakBytes,
+      efficiency: hint.memory.efficiency,
+    },
+    cpu: hint.cpu,
+    summary: hint.summary,
   };
 }
 

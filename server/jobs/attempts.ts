@@ -1,9 +1,9 @@
 import { UNSUCCESSFUL_STATES } from '../../contract';
-import type { AttemptRecord, ContainerLogs, Job, StateChange } from './model';
+import type { AttemptRecord, ContainerLogs, Job, StateChange, TransitionFields } from './model';
 import { notes } from './notes';
 import type { Outcome } from './outcome';
 import type { Workload } from './ports';
-import { decideRetry, endingInWords, endingOf, type Ending } from './retry';
+import { decideRetry, endingInWords, endingOf, type Ending, type RetryDecision } from './retry';
 
 /** The newest output an earlier attempt keeps: enough to see why it failed, bounded per job. */
 export const EARLIER_ATTEMPT_OUTPUT_BYTES = 64 * 1024;
@@ -14,16 +14,23 @@ export type AttemptEnd = Pick<StateChange, 'to' | 'note' | 'fields' | 'endedAtte
   retried: boolean;
 };
 
+/** What the attempt ran with: its container's output, and its memory limit (null: never ran). */
+export interface AttemptRun {
+  workload: Workload | null;
+  output: ContainerLogs | undefined;
+  memoryBytes: number | null;
+}
+
 /**
  * How an attempt's end moves the job: on to its final state, or back to runnable for another
- * attempt after its backoff (the decision is retry.ts's). Jobs without a strategy move as they
- * always did, with nothing recorded beyond their transitions.
+ * attempt after its backoff (the decision is retry.ts's), with more memory after an
+ * out-of-memory kill where the strategy says so. Jobs without a strategy move as they always
+ * did, with nothing recorded beyond their transitions.
  */
 export function attemptEnd(
   job: Job,
   outcome: Outcome,
-  workload: Workload | null,
-  output: ContainerLogs | undefined,
+  { workload, output, memoryBytes }: AttemptRun,
   now: number,
   random: number = Math.random(),
 ): AttemptEnd {
@@ -32,8 +39,8 @@ export function attemptEnd(
   const ending: Ending = endingOf(outcome, workload);
   const decision =
     job.state !== 'cancelling' && UNSUCCESSFUL_STATES.includes(outcome.to)
-      ? decideRetry(job, ending, random)
-      : ({ retry: false } as const);
+      ? decideRetry(job, ending, random, memoryBytes)
+      : ({ retry: false } satisfies RetryDecision);
   const record: AttemptRecord = {
     attempt: job.attempt,
     state: outcome.to,
@@ -44,13 +51,19 @@ export function attemptEnd(
     startedAt: workload?.startedAt ?? job.startedAt,
     finishedAt: outcome.fields.finishedAt,
     retried: decision.retry,
+    memoryBytes,
   };
-  if (!decision.retry) return { ...final, endedAttempt: record };
+  if (!decision.retry) {
+    if (!decision.because) return { ...final, endedAttempt: record };
+    const note = `${outcome.note ?? ''}; ${decision.because}`;
+    return { ...final, note, endedAttempt: { ...record, note } };
+  }
   const next = job.attempt + 1;
   const notBefore = now + decision.delayMs;
+  const raised = decision.memoryBytes;
   return {
     to: 'runnable',
-    note: notes.retryingAt(next, job.retry.attempts, notBefore, endingInWords(ending)),
+    note: notes.retryingAt(next, job.retry.attempts, notBefore, endingInWords(ending), raised),
     fields: {
       attempt: next,
       notBefore,
@@ -59,9 +72,23 @@ export function attemptEnd(
       startedAt: null,
       finishedAt: null,
       node: null,
+      ...(raised !== undefined && memoryFields(job, raised)),
     },
     endedAttempt: { ...record, ...(output && { output: newestOf(output) }) },
     retried: true,
+  };
+}
+
+/**
+ * The next attempt's memory limit, and its request where it asked for less: placement counts
+ * the request, and a host must have room for the memory the attempt may now use.
+ */
+function memoryFields(job: Job, memoryBytes: number): TransitionFields {
+  const { resources } = job;
+  return {
+    memoryBytes,
+    ...(resources &&
+      resources.memoryBytes < memoryBytes && { resources: { ...resources, memoryBytes } }),
   };
 }
 

@@ -20,6 +20,8 @@ export const notFoundSchedule = (name: string) =>
   new JobRequestError('not-found', `name: no schedule "${name}" in this project`);
 export const notFoundQueue = (ref: string) =>
   new JobRequestError('not-found', `queue: no queue "${ref}" in this project`);
+export const notFoundDefinition = (ref: string) =>
+  new JobRequestError('not-found', `job_definition: no definition "${ref}" in this project`);
 export const conflict = (message: string) => new JobRequestError('conflict', message);
 /** Something the request needs is away for a while (the engine): worth a retry. */
 export const unavailable = (message: string) => new JobRequestError('unavailable', message);

@@ -68,7 +68,12 @@ export async function afterLaunchFailure(
           note: reason,
           fields: { exitCode: null, finishedAt },
         };
-        return attemptEnd(job, outcome, null, undefined, finishedAt);
+        return attemptEnd(
+          job,
+          outcome,
+          { workload: null, output: undefined, memoryBytes: null },
+          finishedAt,
+        );
       }
       if (job.state === 'cancelling') {
         return { to: 'cancelled', note: notes.cancelledBeforeContainer, fields: { finishedAt } };

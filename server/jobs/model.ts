@@ -150,13 +150,7 @@ export interface Dependent extends JobSummary {
 /** A job as submitted: what runs it (TransitionFields) and its state come later. */
 export type NewJob = Omit<
   Job,
-  | 'seq'
-  | 'state'
-  | 'systemNote'
-  | 'updatedAt'
-  | 'ownerEpoch'
-  | 'placementNote'
-  | keyof TransitionFields
+  'seq' | 'state' | 'systemNote' | 'updatedAt' | 'ownerEpoch' | 'placementNote' | keyof RunFields
 >;
 
 /**
@@ -183,7 +177,12 @@ export interface Admission {
 }
 
 /** Columns a transition may set together with the state, in the same transaction. */
-export type TransitionFields = Partial<
+export type TransitionFields = RunFields &
+  // Raised for the next attempt after an out-of-memory kill (retry.out_of_memory).
+  Partial<Pick<Job, 'memoryBytes' | 'resources'>>;
+
+/** The columns of a job's run: none of them is set as it is submitted. */
+type RunFields = Partial<
   Pick<
     Job,
     | 'containerId'
@@ -285,6 +284,8 @@ export interface AttemptRecord {
   finishedAt: number;
   /** Whether another attempt follows it. */
   retried: boolean;
+  /** The memory limit it ran with; null: it never ran, or it was recorded before this was kept. */
+  memoryBytes: number | null;
   /** The newest part of its output, kept when another attempt follows (the last one's is the job's). */
   output?: ContainerLogs;
 }
@@ -303,6 +304,16 @@ export interface AttemptUsage {
   cpus: number;
   samples: number;
   sampledAt: number;
+}
+
+/** What one ended attempt of a definition used, against what it was given (the right-size hint). */
+export interface RunUsage {
+  peakMemoryBytes: number;
+  memoryLimitBytes: number;
+  cpuNanos: number;
+  cpus: number;
+  /** How long it ran; null: it never started. */
+  wallMs: number | null;
 }
 
 /**

@@ -55,8 +55,11 @@ export const notes = {
   firingLate: 'run late: its time passed while no instance ran (missed: run_once)',
   dependencyGone: (id: string) =>
     `cancelled: job ${id}, which it was to start after, is no longer stored`,
-  retryingAt: (next: number, of: number, at: number, previous: string) =>
-    `attempt ${next} of ${of} starts at ${iso(at)} (attempt ${next - 1} ${previous})`,
+  /** `memoryBytes`: the memory it starts with when an out-of-memory kill raised it. */
+  retryingAt: (next: number, of: number, at: number, previous: string, memoryBytes?: number) =>
+    `attempt ${next} of ${of} starts at ${iso(at)}${memoryBytes === undefined ? '' : ` with ${bytesInWords(memoryBytes)} of memory`} (attempt ${next - 1} ${previous})`,
+  memoryCeilingReached: (ceilingBytes: number) =>
+    `not retried: it ran with ${bytesInWords(ceilingBytes)}, its out-of-memory retries' ceiling (retry.out_of_memory.max_memory_bytes)`,
   queueSlotsBusy: (running: number, max: number, queue: string) =>
     `${running} of ${max} running in queue ${queue}`,
   serviceSlotsBusy: (running: number, max: number) =>

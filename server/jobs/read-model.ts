@@ -3,7 +3,7 @@ import type { Catalog, DefinitionSettings } from './catalog';
 import { dependencyTargets } from './dependencies';
 import type { WaitingNotes } from './waiting-notes';
 import type { EngineHealth, EngineStatus } from './engine-health';
-import { notFound, notFoundAttempt } from './errors';
+import { notFound, notFoundAttempt, notFoundDefinition } from './errors';
 import type { FollowedLogs, JobLogs } from './job-logs';
 import type { LogInstant } from './log-instant';
 import {
@@ -24,6 +24,7 @@ import { notes } from './notes';
 import type { ArrayChildrenPage, ArrayCounts, ChangesAfterParams, JobStore } from './ports';
 import type { LiveQueue, QueueControls } from './queue-controls';
 import { limitsOf, type ContainerDefaults } from './container-limits';
+import { SIZING_RUNS, SIZING_SCAN, sizingHint, type SizingHint } from './sizing';
 import { estimateStart, type StartEstimate } from './start-estimate';
 import { DAY_MS, HOUR_MS, type DurationFigures } from './trends';
 
@@ -248,6 +249,18 @@ export class JobReadModel {
       .definitions()
       .filter((definition) => definition.project === project)
       .sort((a, b) => byCodePoint(a.name, b.name) || byVersion(a.version, b.version));
+  }
+
+  /** A right-size hint for one of the project's definitions, from its recent runs' usage. */
+  async sizing(project: string, ref: string): Promise<SizingHint> {
+    const definition = this.catalog.definition(ref);
+    if (definition?.project !== project) throw notFoundDefinition(ref);
+    const { request, limits } = definition.resources;
+    const asked = {
+      cpus: Math.max(request.cpus, limits.cpus),
+      memoryBytes: Math.max(request.memoryBytes, limits.memoryBytes),
+    };
+    return sizingHint(await this.store.recentRuns(ref, SIZING_RUNS, SIZING_SCAN), asked);
   }
 
   /**

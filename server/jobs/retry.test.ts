@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RetryStrategy } from '../../contract';
 import { notes } from './notes';
+import { memoryRaise } from './memory-retry';
 import { backoffMs, decideRetry, endingInWords, ruleMatches, type Ending } from './retry';
 
+const GiB = 2 ** 30;
 const exit = (exitCode: number): Ending => ({ reason: 'exit', exitCode, status: null });
 
 describe('retry decisions', () => {
@@ -53,6 +55,54 @@ describe('retry decisions', () => {
     ]);
     expect(backoffMs(strategy, 2, 0.999)).toBeGreaterThan(5_000);
     expect(backoffMs(strategy, 2, 0.5)).toBe(7_500);
+  });
+});
+
+describe('retries with more memory after an out-of-memory kill (retry.out_of_memory)', () => {
+  const MiB = 2 ** 20;
+  const oom: Ending = { reason: 'oom_killed', exitCode: 137, status: 'killed: out of memory' };
+  const retry: RetryStrategy = {
+    attempts: 4,
+    out_of_memory: { factor: 2, max_memory_bytes: 100 * MiB },
+  };
+
+  it('raises the memory by its factor, up to the ceiling and no further', () => {
+    expect(decideRetry({ retry, attempt: 1 }, oom, 0, 16 * MiB)).toMatchObject({
+      retry: true,
+      memoryBytes: 32 * MiB,
+    });
+    expect(decideRetry({ retry, attempt: 2 }, oom, 0, 64 * MiB)).toMatchObject({
+      memoryBytes: 100 * MiB,
+    });
+    expect(decideRetry({ retry, attempt: 3 }, oom, 0, 100 * MiB)).toEqual({
+      retry: false,
+      because: notes.memoryCeilingReached(100 * MiB),
+    });
+  });
+
+  it('rounds up to a whole MiB, and takes 2 when the factor is left out', () => {
+    expect(
+      memoryRaise({ out_of_memory: { factor: 1.5, max_memory_bytes: GiB } }, 10 * MiB + 1),
+    ).toEqual({
+      to: 16 * MiB,
+    });
+    expect(memoryRaise({ out_of_memory: { max_memory_bytes: GiB } }, 300 * MiB)).toEqual({
+      to: 600 * MiB,
+    });
+    expect(memoryRaise({}, 300 * MiB)).toBeUndefined();
+  });
+
+  it('keeps the memory for any other end, and an exit rule or the last attempt still wins', () => {
+    const decided = decideRetry({ retry, attempt: 1 }, exit(137), 0, 16 * MiB);
+    expect(decided).toMatchObject({ retry: true });
+    expect(decided).not.toHaveProperty('memoryBytes');
+    expect(decideRetry({ retry, attempt: 4 }, oom, 0, 16 * MiB)).toEqual({ retry: false });
+    const exits: RetryStrategy = { ...retry, on_exit: [{ reason: 'oom_killed', action: 'exit' }] };
+    expect(decideRetry({ retry: exits, attempt: 1 }, oom, 0, 16 * MiB)).toEqual({ retry: false });
+    // Without a rule, an out-of-memory end is retried as before, with the same memory.
+    const plain = decideRetry({ retry: { attempts: 2 }, attempt: 1 }, oom, 0, 16 * MiB);
+    expect(plain).toMatchObject({ retry: true });
+    expect(plain).not.toHaveProperty('memoryBytes');
   });
 });
 

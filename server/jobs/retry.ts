@@ -1,5 +1,7 @@
 import { RETRY_BACKOFF_DEFAULTS, type RetryRule, type RetryStrategy } from '../../contract';
+import { memoryRaise } from './memory-retry';
 import type { Job } from './model';
+import { notes } from './notes';
 import type { Outcome } from './outcome';
 import type { Workload } from './ports';
 
@@ -62,22 +64,49 @@ export function backoffMs(strategy: RetryStrategy, next: number, random: number)
   return Math.round(seconds * (1 - jitter * random) * 1000);
 }
 
-export type RetryDecision = { retry: true; delayMs: number } | { retry: false };
+export type RetryDecision =
+  | {
+      retry: true;
+      delayMs: number;
+      /** The memory the next attempt runs with, raised after an out-of-memory kill. */
+      memoryBytes?: number;
+    }
+  | {
+      retry: false;
+      /** Why it was not retried where its note alone would not say: the memory ceiling. */
+      because?: string;
+    };
 
 /**
  * Whether the job gets another attempt after this unsuccessful one: none once its attempts are
- * used; else the first rule that matches decides, and without one it is retried.
+ * used; else the first rule that matches decides, and without one it is retried. An attempt
+ * killed out of memory, under an `out_of_memory` rule, is retried with more memory, or not at
+ * all once it ran at the rule's ceiling.
+ *
+ * @param ranWithBytes the memory limit the attempt ran with (null: unknown, no raise)
  */
 export function decideRetry(
   job: Pick<Job, 'retry' | 'attempt'>,
   ending: Ending,
   random: number,
+  ranWithBytes: number | null = null,
 ): RetryDecision {
   const strategy = job.retry;
   if (!strategy || job.attempt >= strategy.attempts) return { retry: false };
   const rule = strategy.on_exit?.find((r) => ruleMatches(r, ending));
   if (rule?.action === 'exit') return { retry: false };
-  return { retry: true, delayMs: backoffMs(strategy, job.attempt + 1, random) };
+  const raise =
+    ending.reason === 'oom_killed' && ranWithBytes !== null
+      ? memoryRaise(strategy, ranWithBytes)
+      : undefined;
+  if (raise && 'atCeiling' in raise) {
+    return { retry: false, because: notes.memoryCeilingReached(raise.atCeiling) };
+  }
+  return {
+    retry: true,
+    delayMs: backoffMs(strategy, job.attempt + 1, random),
+    ...(raise && { memoryBytes: raise.to }),
+  };
 }
 
 /** How an attempt ended, in a few words for the next one's note. */

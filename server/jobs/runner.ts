@@ -331,8 +331,7 @@ export class Runner {
     const end = attemptEnd(
       job,
       { ...outcome, note: outcome.note && secrets.scrub(outcome.note) },
-      workload,
-      output,
+      { workload, output, memoryBytes: limits.memoryBytes },
       now,
     );
     // Kept in the move's own transaction: the job's output, or, when another attempt follows,

@@ -100,6 +100,27 @@ function resourcesOf(
   };
 }
 
+/**
+ * A submission's strategy replaces the definition's as a whole: rules are read in order, and
+ * half of one list with half of another would be neither's. Its out-of-memory ceiling stays
+ * within what the definition allows: its own ceiling, or the most a submission's `resources`
+ * may ask for.
+ */
+function retryOf(payload: SubmitJobRequest, definition: DefinitionSettings) {
+  if (!payload.retry) return definition.retry;
+  const ceiling = payload.retry.out_of_memory?.max_memory_bytes;
+  const allowed = Math.max(
+    definition.retry?.out_of_memory?.max_memory_bytes ?? 0,
+    definition.resources.max.memoryBytes,
+  );
+  if (ceiling !== undefined && ceiling > allowed) {
+    throw invalid(
+      `retry.out_of_memory.max_memory_bytes: asks for ${amountOf('memoryBytes', ceiling)}; definition ${definition.ref} allows at most ${amountOf('memoryBytes', allowed)}`,
+    );
+  }
+  return withDefaults(payload.retry);
+}
+
 /** A job to store, with the fingerprint of the definition it was made from (looked up once). */
 export interface JobPlan {
   job: NewJob;
@@ -176,9 +197,7 @@ export function planJob(
     scheduleAt,
     createdAt: now,
     image: definition.image,
-    // A submission's strategy replaces the definition's as a whole: rules are read in order, and
-    // half of one list with half of another would be neither's.
-    retry: payload.retry ? withDefaults(payload.retry) : definition.retry,
+    retry: retryOf(payload, definition),
     command: resolved.command,
     env: [...env.values()],
     timeoutSeconds: definition.timeoutSeconds,

@@ -216,6 +216,8 @@ export interface JobAttemptsTable {
   /** The newest part of its output (Brotli, as job_logs.output), when another attempt followed. */
   output: Buffer | null;
   truncated: number;
+  /** The memory limit it ran with (migration 042); null in attempts recorded before. */
+  memory_bytes: number | null;
 }
 
 /** What each attempt of a job used, as last sampled (migration 035). */
@@ -291,7 +293,7 @@ export interface DefinitionFingerprintsTable {
   first_used_at: number;
 }
 
-/** A lease: who holds it (under which epoch) until when; see migration 044. */
+/** A lease: who holds it (under which epoch) until when; see migration 043. */
 export interface LeasesTable {
   name: string;
   holder: string;

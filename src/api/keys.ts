@@ -99,6 +99,7 @@ export const scheduleKeys = {
 /** What the configuration declares: it changes only when the service restarts. */
 export const catalogKeys = {
   definitions: () => ['catalog', 'definitions'] as const,
+  sizing: (definition: string) => ['catalog', 'sizing', definition] as const,
 };
 
 export const serviceKeys = {

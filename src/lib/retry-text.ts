@@ -1,4 +1,10 @@
-import { RETRY_BACKOFF_DEFAULTS, type RetryRule, type RetryStrategy } from '../../contract';
+import {
+  OUT_OF_MEMORY_FACTOR_DEFAULT,
+  RETRY_BACKOFF_DEFAULTS,
+  type RetryRule,
+  type RetryStrategy,
+} from '../../contract';
+import { formatBytes } from './time';
 
 /** 10 s, 5 min, 1 h, 90 s: a delay as people say it. */
 export function formatSeconds(seconds: number): string {
@@ -45,5 +51,10 @@ export function strategyText(strategy: RetryStrategy): string {
     rules.length > 0
       ? `; rules: ${rules.map(ruleText).join('; ')}`
       : '; any unsuccessful end is retried';
+  const memory = strategy.out_of_memory;
+  if (memory) {
+    const factor = memory.factor ?? OUT_OF_MEMORY_FACTOR_DEFAULT;
+    text += `; out of memory: memory ×${factor} up to ${formatBytes(memory.max_memory_bytes)}`;
+  }
   return text;
 }

@@ -165,7 +165,7 @@ describe('the jobdeck client command line', () => {
   });
 
   it('prints help for every verb and a completion script', async () => {
-    for (const verb of ['submit', 'watch', 'logs', 'cancel', 'ls', 'get', 'retry']) {
+    for (const verb of ['submit', 'watch', 'logs', 'cancel', 'ls', 'get', 'retry', 'sizing']) {
       const help = await jobdeck([verb, '--help']);
       expect(help.status).toBe(0);
       expect(help.stdout).toMatch(new RegExp(`^Usage: jobdeck ${verb}`));

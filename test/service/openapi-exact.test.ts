@@ -62,6 +62,10 @@ async function realReferences(): Promise<Fixtures> {
     // t::echo:1 allows its own request (1 CPU, no GPU) at most.
     'submitJob body:resources.cpus': 1,
     'submitJob body:resources.gpus': 0,
+    // A submission's out-of-memory ceiling is bounded by its definition, not the document:
+    // the least the document allows is within t::echo:1's (the service's default memory).
+    'submitJob body:retry.out_of_memory.max_memory_bytes': 6 * 2 ** 20,
+    'path:job_definition': 't::echo:1',
     'body:queues[]': 't::default',
     'queueTrends query:queue': 't::default',
     'listJobs query:cursor': jobsCursor,

@@ -2,7 +2,12 @@ import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AttemptsAnswer, AttemptUsageAnswer, JobExecution } from '../../contract';
+import type {
+  AttemptsAnswer,
+  AttemptUsageAnswer,
+  DefinitionSizing,
+  JobExecution,
+} from '../../contract';
 import { submit, waitForState } from '../support/jobs';
 import { TEST_IMAGE, startService, testProjects, type TestService } from '../support/service';
 
@@ -25,6 +30,15 @@ beforeAll(async () => {
           'i=0; while :; do eval "v$i=\\$(head -c 1048576 /dev/zero | tr \'\\0\' a)"; i=$((i+1)); sleep 0.1; done',
         ],
         memory: '16m',
+      },
+    },
+    // Each run holds 4 MiB for 4 s: the right-size hint's runs.
+    sized: {
+      '1': {
+        image: TEST_IMAGE,
+        command: ['sh', '-c', "v=$(head -c 4194304 /dev/zero | tr '\\0' a); sleep 4; echo ${#v}"],
+        memory: '32m',
+        cpus: 1,
       },
     },
     busy: {
@@ -51,8 +65,11 @@ afterAll(async () => {
 const BIN = join(resolve(import.meta.dirname, '..', '..'), 'bin', 'jobdeck.js');
 
 /** `jobdeck get ID`, the client verb as a terminal user runs it. */
-async function jobdeckGet(id: string): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'get', id], {
+const jobdeckGet = (id: string) => jobdeck('get', id);
+
+/** A client verb of `jobdeck`, as a terminal user runs it. */
+async function jobdeck(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [BIN, ...args], {
     env: {
       ...process.env,
       JOBDECK_URL: service.baseUrl,
@@ -130,5 +147,57 @@ describe('usage and the out-of-memory story, on real containers', () => {
     expect(job.system_note).toBe('killed by signal 9 (not out of memory); exit code 137');
     const [attempt] = (await answer<AttemptsAnswer>(`/v1/client/job/${id}/attempts`)).items;
     expect(attempt).toMatchObject({ reason: 'exit', exit_code: 137 });
+  });
+
+  it("hints at a definition's right size from its recent runs, over the API and in jobdeck sizing", async () => {
+    const path = `/v1/client/definitions/${encodeURIComponent('t::sized:1')}/sizing`;
+    expect(await answer<DefinitionSizing>(path)).toMatchObject({
+      runs: 0,
+      enough_runs: false,
+      memory: null,
+      summary: 'not enough runs: 0 with usage figures, 5 needed',
+    });
+    // Seven, as a busy machine may take no sample of a short job before it ends.
+    const ids = await Promise.all(
+      Array.from({ length: 7 }, () => submit(service, { job_definition: 't::sized:1' })),
+    );
+    for (const id of ids) await waitForState(service, id, 'completed', 60_000);
+    const executions = await Promise.all(
+      ids.map((id) => answer<JobExecution>(`/v1/client/job/${id}/execution`)),
+    );
+    const sampled = executions.filter((execution) => execution.usage).length;
+    expect(sampled).toBeGreaterThanOrEqual(5);
+    const hint = await answer<DefinitionSizing>(path);
+    expect(hint).toMatchObject({
+      job_definition: 't::sized:1',
+      runs: sampled,
+      enough_runs: true,
+      asked: { memory_bytes: 32 * MiB, cpus: 1 },
+    });
+    // 4 MiB held by a shell: more than 4 MiB at its peak, far below the 32 asked.
+    const memory = hint.memory!;
+    expect(memory.p95_peak_bytes).toBeGreaterThan(4 * MiB);
+    expect(memory.p95_peak_bytes).toBeLessThan(24 * MiB);
+    // Fewer than 20 runs: the p95 (nearest rank) is the largest.
+    expect(memory.max_peak_bytes).toBe(memory.p95_peak_bytes);
+    expect(memory.efficiency).toBe(Math.round((memory.p95_peak_bytes / (32 * MiB)) * 100) / 100);
+    // Mostly asleep on one CPU.
+    expect(hint.cpu!.runs).toBe(sampled);
+    expect(hint.cpu!.efficiency).toBeLessThan(0.5);
+    expect(hint.summary).toBe(
+      `the last ${sampled} runs peaked at ${Math.round(memory.p95_peak_bytes / MiB)} MiB p95 of 32 MiB asked: ${memory.efficiency} efficiency; CPU time ${hint.cpu!.efficiency} of wall time × CPUs given (1 asked)`,
+    );
+    const shown = await jobdeck('sizing', 't::sized:1');
+    expect(shown).toContain(`hint        ${hint.summary}\n`);
+    expect(shown).toMatch(/^memory p95 +\d+\.\d MiB \(0\.\d+ of asked\)$/m);
+    const unknown = await service.request(
+      'GET',
+      `/v1/client/definitions/${encodeURIComponent('t::nope:1')}/sizing`,
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({
+      ok: false,
+      message: 'job_definition: no definition "t::nope:1" in this project',
+    });
   });
 });

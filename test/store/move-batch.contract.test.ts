@@ -93,6 +93,7 @@ describe.each(DRIVERS)('a batch of moves on $name', (driver) => {
           startedAt: T0 + 2,
           finishedAt: at,
           retried: false,
+          memoryBytes: 64 * 1024 ** 2,
         },
         keptOutput: {
           logs: {

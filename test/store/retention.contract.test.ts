@@ -92,6 +92,7 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
         startedAt: finishedAt - 10,
         finishedAt,
         retried: false,
+        memoryBytes: null,
       },
       keptOutput: {
         logs: output(`output of ${job.name}`),

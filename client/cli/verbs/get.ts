@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createJobdeckClient, unwrap } from '../../src';
-import { localTime, outputFormatOf, printJson, type OutputFormat } from '../output';
+import { localTime, outputFormatOf, printFacts, printJson, type OutputFormat } from '../output';
 import { usageLines } from '../usage-lines';
 import type { VerbContext } from './context';
 
@@ -41,11 +41,7 @@ async function getJob(context: VerbContext, id: string, output: OutputFormat) {
       lines.push([`env ${variable.name}`, variable.sensitive ? '(sensitive)' : variable.value]);
     }
   }
-  const shown = lines.filter(([, value]) => value !== null && value !== undefined);
-  const width = Math.max(...shown.map(([label]) => label.length));
-  process.stdout.write(
-    shown.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n') + '\n',
-  );
+  printFacts(lines);
 }
 
 export function addGet(program: Command, context: VerbContext): void {

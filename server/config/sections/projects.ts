@@ -104,7 +104,7 @@ const definitionSchema = z
     retry: retryStrategySchema
       .optional()
       .describe(
-        'How its jobs are tried again: `attempts` (1–10), `backoff` and `on_exit` rules (docs/guides/retries.md); a submission may replace it',
+        'How its jobs are tried again: `attempts` (1–10), `backoff`, `on_exit` rules and `out_of_memory` (docs/guides/retries.md); a submission may replace it',
       ),
   })
   .describe('One version of the definition: what a job of it runs');

@@ -30,6 +30,7 @@ import {
   toArray,
   toAttempts,
   toDependencies,
+  toDefinitionSizing,
   toDefinitionSummary,
   toEngineHealth,
   toJobExecution,
@@ -205,5 +206,11 @@ export function extensionRoutes(
   operationRoute(app, definitionOperations.listDefinitions, (request) => {
     const definitions = reads.definitions(principalOf(request).project);
     return Promise.resolve({ ok: true, data: { items: definitions.map(toDefinitionSummary) } });
+  });
+
+  operationRoute(app, definitionOperations.definitionSizing, async (request) => {
+    const ref = request.params.job_definition;
+    const hint = await reads.sizing(principalOf(request).project, ref);
+    return { ok: true, data: toDefinitionSizing(ref, hint) };
   });
 }

@@ -14,6 +14,7 @@ import type {
   JobSummary,
   NewJob,
   QueueStateCount,
+  RunUsage,
   StateChange,
   Transition,
 } from '../model';
@@ -153,6 +154,12 @@ export interface JobStore {
   recordUsage(jobId: string, usage: Omit<AttemptUsage, 'samples'>): Promise<void>;
   /** What each attempt of the job used, as far as it was sampled, oldest first. */
   usage(jobId: string): Promise<AttemptUsage[]>;
+  /**
+   * The definition's attempts that ended with usage figures, newest first, at most `limit`,
+   * looked for among its newest `scan` jobs (so that a definition of many jobs without figures
+   * costs a bounded read).
+   */
+  recentRuns(definition: string, limit: number, scan: number): Promise<RunUsage[]>;
   /** Pending jobs that wait for others (dependsOn not empty), oldest first. */
   jobsAwaitingDependencies(): Promise<Job[]>;
   /** The jobs of these ids that exist, whatever their project. */

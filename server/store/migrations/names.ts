@@ -43,8 +43,9 @@ export const MIGRATION_NAMES = [
   '039-owner-epoch',
   '040-job-resources',
   '041-share-use',
-  '044-leases',
-  '046-incidents',
+  '042-memory-sizing',
+  '043-leases',
+  '044-incidents',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];

@@ -16,6 +16,10 @@ const OPTIONAL = [
   ['not_before', 'bigint'],
   ['owner', 'text'],
   ['host', 'text'],
+  ['memory_bytes', 'bigint'],
+  ['req_cpus', 'double precision'],
+  ['req_memory_bytes', 'bigint'],
+  ['req_gpus', 'integer'],
 ] as const;
 
 const keepUnlessSet = (column: string) =>

@@ -12,7 +12,7 @@ import {
 import { StateBadge } from '../../components/StateBadge';
 import { TimeText } from '../../components/TimeText';
 import { reasonText } from '../../lib/retry-text';
-import { formatDuration } from '../../lib/time';
+import { formatBytes, formatDuration } from '../../lib/time';
 import { Countdown } from './Countdown';
 import { LogReader } from './logs/LogReader';
 import { UsageFacts } from './UsageFacts';
@@ -43,6 +43,7 @@ function AttemptFacts({ item }: { item: Attempt }) {
         <Fact label="Exit code">{item.exit_code ?? '—'}</Fact>
         <Fact label="Reason">{item.reason ? reasonText(item.reason) : '—'}</Fact>
         <Fact label="Node">{item.node ?? '—'}</Fact>
+        {item.memory_bytes != null && <Fact label="Memory">{formatBytes(item.memory_bytes)}</Fact>}
         <Fact label="Duration">{duration}</Fact>
         <Fact label="Started">
           <TimeText iso={item.started_at} />

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DefinitionSummary } from '../../../contract';
-import { capabilities, renderWithService, stubService } from '../../test/service';
+import { capabilities, renderWithService, requestedPaths, stubService } from '../../test/service';
 import { fill, previewBody } from '../../test/submit-form';
 import SubmitPage from './SubmitPage';
 
@@ -54,6 +54,61 @@ describe('the definition named in the submit form', () => {
     expect(details).toHaveTextContent('Retries2 attempts');
     const parameters = within(details).getByRole('table', { name: 'Declared parameters' });
     expect(parameters).toHaveTextContent('seconds60');
+  });
+
+  it('shows its right-size hint from recent runs beside its limits, and its memory retries', async () => {
+    const MiB = 2 ** 20;
+    const summary = 'the last 50 runs peaked at 310 MiB p95 of 1 GiB asked: 0.3 efficiency';
+    const fetch = stubService([
+      [
+        /\/v1\/client\/definitions$/,
+        {
+          items: [
+            {
+              ...sleep,
+              retry: { attempts: 3, out_of_memory: { factor: 2, max_memory_bytes: 2048 * MiB } },
+            },
+          ],
+        },
+      ],
+      [
+        /\/v1\/client\/definitions\/demo%3A%3Asleep%3A1\/sizing$/,
+        {
+          job_definition: 'demo::sleep:1',
+          runs: 50,
+          enough_runs: true,
+          asked: { memory_bytes: 1024 * MiB, cpus: 1 },
+          memory: { p95_peak_bytes: 310 * MiB, max_peak_bytes: 400 * MiB, efficiency: 0.3 },
+          cpu: null,
+          summary,
+        },
+      ],
+      [/\/v1\/client\/queues$/, []],
+    ]);
+    renderWithService(<SubmitPage />);
+    await fill(userEvent.setup(), definitionField(), 'demo::sleep:1');
+    expect(
+      await screen.findByTestId('definition-sizing', {}, { timeout: 10_000 }),
+    ).toHaveTextContent(`Right size (recent runs)${summary}`);
+    expect(screen.getByTestId('definition-details')).toHaveTextContent(
+      'out of memory: memory ×2 up to 2 GiB',
+    );
+    expect(requestedPaths(fetch)).toContainEqual(
+      expect.stringMatching(/\/definitions\/demo%3A%3Asleep%3A1\/sizing$/),
+    );
+  });
+
+  it('shows no hint where the service does not offer one', async () => {
+    stubService([
+      [/\/v1\/client\/definitions$/, { items: [sleep] }],
+      [/\/v1\/client\/queues$/, []],
+    ]);
+    renderWithService(<SubmitPage />);
+    await fill(userEvent.setup(), definitionField(), 'demo::sleep:1');
+    expect(
+      await screen.findByTestId('definition-details', {}, { timeout: 10_000 }),
+    ).toHaveTextContent('Retries2 attempts');
+    expect(screen.queryByTestId('definition-sizing')).toBeNull();
   });
 
   it('loads nothing for a name the service would not match (another case)', async () => {

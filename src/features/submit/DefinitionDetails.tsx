@@ -1,5 +1,7 @@
 import { Code, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import type { DefinitionSummary } from '../../../contract';
+import { definitionSizingQuery } from '../../api/definitions';
 import { formatSeconds, strategyText } from '../../lib/retry-text';
 import { formatBytes } from '../../lib/time';
 
@@ -10,6 +12,21 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
         {label}
       </Text>
       <Text size="sm">{children}</Text>
+    </div>
+  );
+}
+
+/**
+ * How well its recent runs fit what it asks for, beside its limits: "the last 50 runs peaked at
+ * 310 MiB p95 of 1 GiB asked: 0.3 efficiency". Nothing while loading, or from a service without
+ * the hint.
+ */
+function SizingFact({ definition }: { definition: string }) {
+  const sizing = useQuery(definitionSizingQuery(definition));
+  if (!sizing.data) return null;
+  return (
+    <div data-testid="definition-sizing">
+      <Fact label="Right size (recent runs)">{sizing.data.summary}</Fact>
     </div>
   );
 }
@@ -42,6 +59,7 @@ export function DefinitionDetails({ definition }: { definition: DefinitionSummar
           <Fact label="Timeout">{formatSeconds(definition.timeout_seconds)}</Fact>
           <Fact label="Stop grace">{formatSeconds(definition.stop_grace_seconds)}</Fact>
         </SimpleGrid>
+        <SizingFact definition={definition.job_definition} />
         <Fact label="Retries">
           {definition.retry ? strategyText(definition.retry) : '1 attempt (no retries)'}
         </Fact>

@@ -38,8 +38,9 @@ import * as m038 from './038-change-order';
 import * as m039 from './039-owner-epoch';
 import * as m040 from './040-job-resources';
 import * as m041 from './041-share-use';
-import * as m044 from './044-leases';
-import * as m046 from './046-incidents';
+import * as m042 from './042-memory-sizing';
+import * as m043 from './043-leases';
+import * as m044 from './044-incidents';
 
 /** SQLite's, under the names existing files' schema_migrations hold. */
 export const sqliteMigrations = inOrder({
@@ -82,6 +83,7 @@ export const sqliteMigrations = inOrder({
   '039-owner-epoch': m039,
   '040-job-resources': m040,
   '041-share-use': m041,
-  '044-leases': m044,
-  '046-incidents': m046,
+  '042-memory-sizing': m042,
+  '043-leases': m043,
+  '044-incidents': m044,
 });

@@ -44,6 +44,7 @@ export async function insertAttemptsWithin(
         started_at: record.startedAt,
         finished_at: record.finishedAt,
         retried: record.retried ? 1 : 0,
+        memory_bytes: record.memoryBytes,
         output,
         truncated: record.output?.truncated ? 1 : 0,
       })),
@@ -70,6 +71,7 @@ export class JobAttemptRows implements Pick<JobStore, 'attempts' | 'attemptLogs'
         'started_at',
         'finished_at',
         'retried',
+        'memory_bytes',
       ])
       .where('job_id', '=', id)
       .orderBy('attempt')
@@ -101,5 +103,6 @@ function toAttempt(row: Omit<JobAttemptsTable, 'job_id' | 'output' | 'truncated'
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     retried: row.retried === 1,
+    memoryBytes: row.memory_bytes === null ? null : Number(row.memory_bytes),
   };
 }

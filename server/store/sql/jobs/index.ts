@@ -89,6 +89,7 @@ export function sqlJobStores(
     attemptLogs: (id, attempt) => attempts.attemptLogs(id, attempt),
     recordUsage: (jobId, sample) => usage.recordUsage(jobId, sample),
     usage: (jobId) => usage.usage(jobId),
+    recentRuns: (definition, limit, scan) => usage.recentRuns(definition, limit, scan),
     jobsAwaitingDependencies: () => dependencies.jobsAwaitingDependencies(),
     jobSummaries: (ids) => dependencies.jobSummaries(ids),
     dependencyEnds: (jobIds) => dependencies.dependencyEnds(jobIds),

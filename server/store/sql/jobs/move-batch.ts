@@ -157,6 +157,12 @@ function compareAndSet(trx: Kysely<Database>, tables: JobTables, change: StateCh
       ...(fields.host !== undefined && { host: fields.host, placement_note: null }),
       ...(fields.attempt !== undefined && { attempt: fields.attempt }),
       ...(fields.notBefore !== undefined && { not_before: fields.notBefore }),
+      ...(fields.memoryBytes !== undefined && { memory_bytes: fields.memoryBytes }),
+      ...(fields.resources && {
+        req_cpus: fields.resources.cpus,
+        req_memory_bytes: fields.resources.memoryBytes,
+        req_gpus: fields.resources.gpus,
+      }),
     })
     .where('id', '=', change.id)
     .where('state', '=', change.from)

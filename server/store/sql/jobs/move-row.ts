@@ -29,7 +29,11 @@ export type MoveRow = {
   Optional<'attempt', number> &
   Optional<'not_before', number> &
   Optional<'owner', string> &
-  Optional<'host', string>;
+  Optional<'host', string> &
+  Optional<'memory_bytes', number> &
+  Optional<'req_cpus', number> &
+  Optional<'req_memory_bytes', number> &
+  Optional<'req_gpus', number>;
 
 const optional = <Column extends string, Value>(
   column: Column,
@@ -59,5 +63,10 @@ export function moveRow(tables: JobTables, change: StateChange): MoveRow {
     ...optional('not_before', fields.notBefore),
     ...optional('owner', fields.owner),
     ...optional('host', fields.host),
+    ...optional('memory_bytes', fields.memoryBytes),
+    // A retry with more memory asks placement for it too (all three, or none).
+    ...optional('req_cpus', fields.resources ? fields.resources.cpus : undefined),
+    ...optional('req_memory_bytes', fields.resources ? fields.resources.memoryBytes : undefined),
+    ...optional('req_gpus', fields.resources ? fields.resources.gpus : undefined),
   };
 }

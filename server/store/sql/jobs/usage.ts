@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import type { AttemptUsage } from '../../../jobs/model';
+import type { AttemptUsage, RunUsage } from '../../../jobs/model';
 import type { JobStore } from '../../../jobs/ports';
 import type { JobUsageTable } from '../../schema';
 import type { JobTables } from './context';
 
 /** Each attempt's usage: one row per attempt, rewritten by every sample. */
-export class JobUsageRows implements Pick<JobStore, 'recordUsage' | 'usage'> {
+export class JobUsageRows implements Pick<JobStore, 'recordUsage' | 'usage' | 'recentRuns'> {
   constructor(private readonly tables: JobTables) {}
 
   async recordUsage(jobId: string, usage: Omit<AttemptUsage, 'samples'>): Promise<void> {
@@ -42,6 +42,61 @@ export class JobUsageRows implements Pick<JobStore, 'recordUsage' | 'usage'> {
       .orderBy('attempt')
       .execute();
     return rows.map(toUsage);
+  }
+
+  /**
+   * Among the definition's newest `scan` jobs (migration 042's index, newest first), the
+   * attempts that ended with figures, newest first, at most `limit`. An attempt's times are its
+   * record's (jobs with retries), else its job's.
+   */
+  async recentRuns(definition: string, limit: number, scan: number): Promise<RunUsage[]> {
+    const { db } = this.tables;
+    const newest = db
+      .selectFrom('jobs')
+      .select(['id', 'attempt', 'started_at', 'finished_at'])
+      .where('definition', '=', definition)
+      .orderBy('seq', 'desc')
+      .limit(scan)
+      .as('j');
+    const rows = await db
+      .selectFrom(newest)
+      .innerJoin('job_usage as u', 'u.job_id', 'j.id')
+      .leftJoin('job_attempts as a', (join) =>
+        join.onRef('a.job_id', '=', 'u.job_id').onRef('a.attempt', '=', 'u.attempt'),
+      )
+      .select([
+        'u.peak_memory_bytes',
+        'u.memory_limit_bytes',
+        'u.cpu_nanos',
+        'u.cpus',
+        'a.job_id as recorded',
+        'a.started_at as attempt_started_at',
+        'a.finished_at as attempt_finished_at',
+        'j.started_at',
+        'j.finished_at',
+      ])
+      .where((eb) =>
+        eb.or([
+          eb('a.job_id', 'is not', null),
+          eb.and([eb('j.attempt', '=', eb.ref('u.attempt')), eb('j.finished_at', 'is not', null)]),
+        ]),
+      )
+      .orderBy('u.sampled_at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => {
+      const [started, finished] =
+        row.recorded === null
+          ? [row.started_at, row.finished_at]
+          : [row.attempt_started_at, row.attempt_finished_at];
+      return {
+        peakMemoryBytes: Number(row.peak_memory_bytes),
+        memoryLimitBytes: Number(row.memory_limit_bytes),
+        cpuNanos: Number(row.cpu_nanos),
+        cpus: Number(row.cpus),
+        wallMs: started === null || finished === null ? null : Number(finished) - Number(started),
+      };
+    });
   }
 }
 
