@@ -32,6 +32,9 @@ export interface SlurmRuntimeOptions {
 const POLL_INTERVAL_MS = 250;
 // How often a stop looks whether the job ended within its grace.
 const STOP_POLL_MS = 200;
+// How long a removal waits for a cancelled Slurm job to end: Slurm's KillWait (30 s by default)
+// between its SIGTERM and SIGKILL, then the Epilog.
+const REMOVE_WAIT_MS = 120_000;
 // Past Jobdeck's own timeout and the stop's grace: Slurm's limit only ends a job that no Jobdeck
 // instance stopped (all of them down). Slurm counts whole minutes.
 const TIME_LIMIT_MARGIN_SECONDS = 60;
@@ -214,11 +217,32 @@ export class SlurmRuntime implements ContainerRuntime {
     return this.files.readOutput(workload, window);
   }
 
-  /** Cancels its Slurm job if it still runs, and removes its directory. */
+  /** Cancels its Slurm job if it still runs, and removes its directory once it has ended. */
   async remove(workload: Workload): Promise<void> {
     const now = await this.inspectAttempt(workload);
-    if (now && now.status !== 'exited' && now.id) await this.cancel(now.id);
+    if (now && now.status !== 'exited' && now.id) {
+      await this.cancel(now.id);
+      await this.untilEnded(workload, now.id);
+    }
     await this.files.remove(workload);
+  }
+
+  /**
+   * Its batch script (answering the scancel) and the Epilog write into the attempt's directory
+   * until the Slurm job has ended: a removal meanwhile fails on the files they add (ENOTEMPTY).
+   */
+  private async untilEnded(attempt: Attempt, slurmJob: string): Promise<void> {
+    const deadline = Date.now() + REMOVE_WAIT_MS;
+    for (;;) {
+      const now = await this.inspectAttempt(attempt);
+      if (!now || now.status === 'exited') return;
+      if (Date.now() > deadline) {
+        throw new RuntimeError(
+          `Slurm job ${slurmJob} has not ended ${REMOVE_WAIT_MS / 1000} s after its scancel; its directory is removed once it has`,
+        );
+      }
+      await sleep(STOP_POLL_MS);
+    }
   }
 
   private async cancel(slurmJob: string): Promise<void> {
