@@ -213,6 +213,7 @@ export const SLURM_ROW: EngineRow = {
       conf: SLURM_CONF,
       workDir: SLURM_WORK_DIR,
       partition: undefined,
+      queuePartitions: [],
       init: true,
       logDriver: engineLogDriver(DEFAULT_KEPT_OUTPUT_BYTES),
       storeId,

@@ -15,7 +15,12 @@ export function slurmProjects() {
     ...projects,
     t: {
       ...projects.t,
-      queues: { ...projects.t.queues, wide: { max_running: 12 } },
+      // express: the test cluster's second partition (scripts/slurm-up.sh).
+      queues: {
+        ...projects.t.queues,
+        wide: { max_running: 12 },
+        express: { partition: 'express' },
+      },
       definitions: {
         ...projects.t.definitions,
         // More than half the node's 8 GiB (scripts/slurm-up.sh): a second one waits for the first.

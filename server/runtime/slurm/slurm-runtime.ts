@@ -20,11 +20,21 @@ export interface SlurmRuntimeOptions {
   conf: string | undefined;
   /** Shared by Jobdeck and every node: each attempt's files (job-files.ts). */
   workDir: string;
+  /** engine.partition: every job's, unless its queue names one. */
   partition: string | undefined;
+  /** The queues that name a partition of their own. */
+  queuePartitions: readonly QueuePartition[];
   storeId: string;
   labels: Record<string, string>;
   init: boolean;
   logDriver: EngineLogDriver;
+}
+
+/** A queue's `partition`, with the configuration field that names it. */
+export interface QueuePartition {
+  queue: string;
+  partition: string;
+  field: string;
 }
 
 // Slurm sends no events: how often waiting jobs are looked at (one squeue of this store's jobs,
@@ -71,6 +81,42 @@ export class SlurmRuntime implements ContainerRuntime {
       }
       throw error;
     }
+  }
+
+  /**
+   * The configured partitions the cluster lacks, each said with the field that names it: a start
+   * refused on them. None when the controller does not answer: the start's ping says so.
+   */
+  async unknownPartitions(): Promise<string[]> {
+    let output: string;
+    try {
+      output = await this.commands.run(
+        'sinfo',
+        ['--noheader', '--format=%R'],
+        'list its partitions',
+      );
+    } catch (error) {
+      if (error instanceof EngineUnavailableError) return [];
+      throw error;
+    }
+    const known = [
+      ...new Set(
+        output
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean),
+      ),
+    ];
+    const { partition } = this.options;
+    return [
+      ...(partition === undefined ? [] : [{ field: 'engine.partition', partition, queue: null }]),
+      ...this.options.queuePartitions,
+    ]
+      .filter((wanted) => !known.includes(wanted.partition))
+      .map(
+        ({ field, partition: name, queue }) =>
+          `${field}: the Slurm cluster has no partition "${name}"${queue ? ` for queue ${queue}` : ''} (it has ${known.join(', ') || 'none'})`,
+      );
   }
 
   /**
@@ -139,9 +185,17 @@ export class SlurmRuntime implements ContainerRuntime {
       `--cpus-per-task=${Math.max(1, Math.ceil(spec.cpus))}`,
       `--mem=${Math.ceil(spec.memoryBytes / 1024 ** 2)}M`,
       ...timeLimit,
-      ...(this.options.partition ? [`--partition=${this.options.partition}`] : []),
+      ...this.partitionOf(spec),
       script,
     ];
+  }
+
+  /** `--partition`: the queue's own partition, else engine.partition, else none (the default). */
+  private partitionOf(spec: WorkloadSpec): string[] {
+    const partition =
+      this.options.queuePartitions.find(({ queue }) => queue === spec.queue)?.partition ??
+      this.options.partition;
+    return partition === undefined ? [] : [`--partition=${partition}`];
   }
 
   /** The Slurm job that runs the attempt: the lowest submitted, released and recorded. */
