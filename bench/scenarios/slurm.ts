@@ -32,7 +32,7 @@ const SBATCH_JOB = [
 async function sbatchWait(): Promise<number> {
   const start = performance.now();
   await run('sbatch', ['--wait', ...SBATCH_JOB], { env: { ...process.env, SLURM_CONF } });
-  return performance.now() - start;
+  return Math.round(performance.now() - start);
 }
 
 /**
