@@ -12,7 +12,7 @@ import { ChangePoller } from '../change-poller';
 import type { EngineLogDriver } from '../job-container';
 import { batchScript, envFileProblem } from './batch-script';
 import { FILES, JobFiles, type Attempt, type AttemptFiles } from './job-files';
-import { SQUEUE_FORMAT, parseSqueue, workloadOf, type SlurmJob } from './job-state';
+import { SQUEUE_FORMAT, parseSqueue, underWay, workloadOf, type SlurmJob } from './job-state';
 import { SlurmCommandError, SlurmCommands } from './slurm-commands';
 
 export interface SlurmRuntimeOptions {
@@ -283,13 +283,14 @@ export class SlurmRuntime implements ContainerRuntime {
 
   /**
    * Its batch script (answering the scancel) and the Epilog write into the attempt's directory
-   * until the Slurm job has ended: a removal meanwhile fails on the files they add (ENOTEMPTY).
+   * until Slurm has ended the job: a removal meanwhile fails on the files they add (ENOTEMPTY).
    */
   private async untilEnded(attempt: Attempt, slurmJob: string): Promise<void> {
     const deadline = Date.now() + REMOVE_WAIT_MS;
     for (;;) {
-      const now = await this.inspectAttempt(attempt);
-      if (!now || now.status === 'exited') return;
+      const jobs = await this.squeue([`--name=${this.nameOf(attempt)}`]);
+      const job = jobs.find(({ id }) => id === slurmJob);
+      if (!job || !underWay(job)) return; // ended, or ended and purged
       if (Date.now() > deadline) {
         throw new RuntimeError(
           `Slurm job ${slurmJob} has not ended ${REMOVE_WAIT_MS / 1000} s after its scancel; its directory is removed once it has`,
