@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromiumLaunchOptions } from '../e2e/chromium';
 
 /** What a bench step needs from the machine beyond Node and the local Docker Engine. */
-export type Need = 'docker' | 'chromium' | 'postgres' | 'swarm' | 'lighthouse';
+export type Need = 'docker' | 'chromium' | 'postgres' | 'swarm' | 'slurm' | 'lighthouse';
 
 const onPath = (command: string) => {
   try {
@@ -55,6 +55,16 @@ const checks: Record<Need, () => string | null> = {
     return missing.length === 0
       ? null
       : `${missing.join(', ')} for the test swarm (apt-get install iproute2 util-linux docker.io)`;
+  },
+  slurm: () => {
+    if (process.getuid?.() !== 0)
+      return 'root, for the test Slurm cluster (slurmd runs jobs as their users)';
+    const missing = ['slurmctld', 'slurmd', 'sbatch', 'squeue', 'scancel', 'scontrol'].filter(
+      (command) => !onPath(command),
+    );
+    return missing.length === 0
+      ? null
+      : `${missing.join(', ')} for the test Slurm cluster (apt-get install slurmctld slurmd slurm-client)`;
   },
 };
 

@@ -16,7 +16,7 @@ import { plan, STEPS } from './steps';
 
 /**
  * `npm run bench [-- step …]`: the real service (SQLite, local Docker) measured next to the engine
- * it drives. Without names every step runs; `npm run bench -- --list` names them. Each step's
+ * it drives. Without names every step runs (the slurm step only while a cluster is up); `npm run bench -- --list` names them. Each step's
  * figures print as it ends, and what was measured is saved after every step, so a step that
  * fails (or a run cut short) keeps the figures before it.
  */
@@ -24,7 +24,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 function chosenSteps(names: string[]) {
-  if (names.length === 0) return STEPS;
+  if (names.length === 0) return STEPS.filter((step) => step.byDefault?.() ?? true);
   const unknown = names.filter((name) => !STEPS.some((step) => step.name === name));
   if (unknown.length > 0) {
     throw new Error(
@@ -55,7 +55,8 @@ async function main(args: string[]) {
   execFileSync(join(ROOT, 'scripts', 'build-test-image.sh'), { stdio: 'inherit' });
   buildIfChanged();
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version };
-  const whole = steps.length === STEPS.length;
+  // Every step it runs by default (a step that is off by default, run or not, changes nothing).
+  const whole = STEPS.every((step) => steps.includes(step) || !(step.byDefault?.() ?? true));
   log(
     `Jobdeck bench on ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}${plan.quick ? ' (QUICK: not comparable)' : ''}`,
   );

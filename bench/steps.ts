@@ -24,6 +24,7 @@ import { signInCosts } from './scenarios/sign-in';
 import { startupBeforeAfter } from './scenarios/startup';
 import { storeScale, type StoreKind } from './scenarios/store-scale';
 import { submitCeiling } from './scenarios/submit-ceiling';
+import { slurmClusterUp, slurmComparison } from './scenarios/slurm';
 import { swarmComparison } from './scenarios/swarm';
 import { trendsScale } from './scenarios/trends';
 import { usageSamplingCost } from './scenarios/usage-sampling';
@@ -76,6 +77,7 @@ export const plan = {
     sampleEverySeconds: quick ? 5 : 10,
   },
   swarm: { jobs: quick ? 5 : 30, throughputJobs: quick ? 40 : 200 },
+  slurm: { jobs: quick ? 3 : 10, throughputJobs: quick ? 16 : 40 },
   webhooks: { seconds: quick ? 10 : 30, submitsPerSecond: quick ? 50 : 100 },
   signIn: {
     passwordSignIns: quick ? 5 : 30,
@@ -102,6 +104,8 @@ export interface Step<Result = never> {
   needs: readonly Need[];
   /** It measures the service the run shares rather than starting services of its own. */
   needsSharedService: boolean;
+  /** Whether a run that names no steps runs it (always, without this). */
+  byDefault?: () => boolean;
   run(shared: () => Promise<TestService>): Promise<Result>;
   rows(result: Result): Row[];
 }
@@ -418,6 +422,23 @@ export const STEPS: Step<unknown>[] = [
       [
         `short jobs (${w.throughput.jobs}, 8 at a time), swarm vs local`,
         `${w.throughput.swarmJobsPerMinute}/min (node bridge ${w.throughput.swarmNodeBridgeJobsPerMinute}/min) vs ${w.throughput.localJobsPerMinute}/min`,
+      ],
+    ],
+  }),
+  step({
+    name: 'slurm',
+    title: 'the one-machine Slurm cluster (brought up if it is not, when named)',
+    needs: ['docker', 'slurm'],
+    needsSharedService: false,
+    // A cluster is root's and some seconds to bring up: by default only when one is up already.
+    byDefault: slurmClusterUp,
+    run: () => slurmComparison(plan.slurm),
+    rows: (s) => [
+      ['submit → completed, Slurm engine', latency(s.completed.jobdeck)],
+      ['sbatch --wait of the same docker run', latency(s.completed.sbatchWait)],
+      [
+        `short jobs (${s.throughput.jobs}, 8 at a time), Jobdeck on Slurm vs sbatch`,
+        `${s.throughput.jobdeckJobsPerMinute}/min vs ${s.throughput.sbatchJobsPerMinute}/min`,
       ],
     ],
   }),

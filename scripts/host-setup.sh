@@ -38,7 +38,13 @@ $want_test_tools && { [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1
 $want_test_tools && { command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd); }
 # The Slurm engine's tests run a one-machine cluster (scripts/slurm-up.sh); Debian's packages
 # bring munge along, which that cluster does not use (auth/none).
-$want_test_tools && { command -v slurmctld >/dev/null 2>&1 || missing+=(slurmctld slurmd slurm-client); }
+# Each package on its own: one installed alone (a machine that had slurm-client) leaves the others
+# to install. /usr/sbin is not on every user's PATH: the daemons are looked for there.
+if $want_test_tools; then
+  [ -x /usr/sbin/slurmctld ] || command -v slurmctld >/dev/null 2>&1 || missing+=(slurmctld)
+  [ -x /usr/sbin/slurmd ] || command -v slurmd >/dev/null 2>&1 || missing+=(slurmd)
+  command -v sbatch >/dev/null 2>&1 || missing+=(slurm-client)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} (Debian packages)"
   as_root apt-get update -qq

@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 
 [ "$(id -u)" = 0 ] || die "must run as root"
 if [ -n "$(daemon_pid slurmctld)" ]; then
-  scancel --full --quiet --user=root --partition=jobs 2>/dev/null || true
+  for partition in jobs express; do
+    scancel --full --quiet --user=root --partition="$partition" 2>/dev/null || true
+  done
 fi
 for daemon in slurmctld slurmd; do
   pid=$(daemon_pid "$daemon")

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Starts a real one-machine Slurm cluster for the Slurm engine's tests and for a person trying it:
-# slurmctld and one slurmd (8 CPUs and 8 GiB, whatever the machine has) on loopback, auth/none,
-# proctrack/linuxproc, select/cons_tres, with its own slurm.conf (SLURM_CONF), ports (16817/8),
-# state and spool, so that a system Slurm is untouched. Safe to run again: reuses what answers and
+# slurmctld and one slurmd (8 CPUs and 8 GiB, whatever the machine has) on loopback, partitions
+# jobs (the default) and express, auth/none, proctrack/linuxproc, select/cons_tres, with its own
+# slurm.conf (SLURM_CONF), ports (16817/8), state and spool, so that a system Slurm is untouched. Safe to run again: reuses what answers and
 # starts what does not. Progress goes to stderr; stdout gets one line, the slurm.conf to use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,6 +63,8 @@ SlurmdTimeout=10
 Epilog=$JDSLURM_RUN_DIR/epilog.sh
 NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$memory State=UNKNOWN
 PartitionName=jobs Nodes=$node Default=YES MaxTime=INFINITE State=UP
+# A second partition on the same node: a Jobdeck queue may name it (projects.*.queues.*.partition).
+PartitionName=express Nodes=$node MaxTime=INFINITE State=UP
 CONF
 changed=false
 if ! cmp -s "$JDSLURM_CONF.new" "$JDSLURM_CONF" 2>/dev/null; then
@@ -99,5 +101,5 @@ done
 case $state in idle | mix | alloc) ;; *) die "node $node is '$state', not idle; see $JDSLURM_RUN_DIR/slurmd.log" ;; esac
 
 docker image inspect "$JDSLURM_IMAGE" >/dev/null 2>&1 || scripts/build-test-image.sh "$JDSLURM_IMAGE" >&2
-say "ready: node $node ($cpus CPUs, $memory MiB), partition jobs, work directory $JDSLURM_WORK_DIR; slurm.conf:"
+say "ready: node $node ($cpus CPUs, $memory MiB), partitions jobs (the default) and express, work directory $JDSLURM_WORK_DIR; slurm.conf:"
 echo "$JDSLURM_CONF"

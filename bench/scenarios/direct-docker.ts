@@ -30,7 +30,7 @@ const HOST_CONFIG = hostConfigOf(
 );
 
 /** The same, as `docker run` flags. */
-const RUN_FLAGS = [
+export const RUN_FLAGS = [
   '--init',
   '--network=none',
   '--cpus=1',

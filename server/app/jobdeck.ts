@@ -136,6 +136,10 @@ export async function startJobdeck(
       storeId: await storage.meta.storeId(),
       labels: config.container_labels,
       keptOutputBytesPerJob: config.job_output.max_bytes_per_job,
+      projects: config.projects,
+    }).catch(async (error: unknown) => {
+      await storage.close();
+      throw error;
     }),
   );
   // Asked now, answered while the rest is built: the engine's round trip costs start-up nothing.

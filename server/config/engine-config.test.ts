@@ -77,6 +77,34 @@ describe('the engine configuration', () => {
     );
   });
 
+  it("takes a queue's Slurm partition on the Slurm engine alone, naming the queue's field elsewhere", () => {
+    const file = join(dir, 'queue-partition.yaml');
+    const config = (engineLines: string[], partition: string) => {
+      writeFileSync(
+        file,
+        [
+          ...engineLines,
+          'projects:',
+          '  p:',
+          `    queues: { q: { partition: '${partition}' } }`,
+          '    definitions: {}',
+        ].join('\n'),
+      );
+      try {
+        return loadConfig(file).projects.p!.queues.q!.partition;
+      } catch (error) {
+        return (error as Error).message.replaceAll(file, 'FILE');
+      }
+    };
+    expect(config(['engine: { type: slurm, work_dir: /shared }'], 'gpu')).toBe('gpu');
+    expect(config(['engine: { type: slurm, work_dir: /shared }'], 'a b')).toMatch(
+      /projects\.p\.queues\.q\.partition: must be a partition name/,
+    );
+    expect(config(['engine: { type: docker }'], 'gpu')).toMatch(
+      /projects\.p\.queues\.q\.partition: names a Slurm partition, which only engine.type slurm has \(this engine is docker\)$/,
+    );
+  });
+
   it('takes a swarm manager by socket or host, with placement constraints', () => {
     expect(engine('type: swarm', 'socket: /run/m.sock')).toEqual({
       type: 'swarm',

@@ -176,6 +176,14 @@ export const configSchema = z
       });
     }
     for (const [code, project] of Object.entries(config.projects)) {
+      for (const [name, queue] of Object.entries(project.queues)) {
+        if (queue.partition === undefined || config.engine.type === 'slurm') continue;
+        context.addIssue({
+          code: 'custom',
+          path: ['projects', code, 'queues', name, 'partition'],
+          message: `names a Slurm partition, which only engine.type slurm has (this engine is ${config.engine.type})`,
+        });
+      }
       for (const [name, schedule] of Object.entries(project.schedules)) {
         for (const field of ['job_definition', 'job_queue'] as const) {
           if (!schedule[field].startsWith(`${code}::`)) {

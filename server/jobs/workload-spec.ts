@@ -25,5 +25,6 @@ export function workloadSpecOf(
     network: job.network,
     runOptions: job.runOptions,
     host: job.host,
+    queue: job.queue,
   };
 }

@@ -1,4 +1,5 @@
-import { DEFAULT_DOCKER_SOCKET, type EngineConfig } from '../config/schema';
+import { DEFAULT_DOCKER_SOCKET, type EngineConfig, type JobdeckConfig } from '../config/schema';
+import { StartupError } from '../errors/startup-error';
 import type { ContainerRuntime } from '../jobs/ports';
 import type { EngineEndpoint } from './engine-api/connection';
 import { engineLogDriver } from './job-container';
@@ -9,6 +10,25 @@ export interface RuntimeContext {
   labels: Record<string, string>;
   /** Output kept of each ended job: the engine must hold at least that much. */
   keptOutputBytesPerJob: number;
+  /** The projects: a queue may name a Slurm partition. */
+  projects: JobdeckConfig['projects'];
+}
+
+/** The queues that name a Slurm partition, each with the field that does. */
+function queuePartitionsOf(projects: JobdeckConfig['projects']) {
+  return Object.entries(projects).flatMap(([code, project]) =>
+    Object.entries(project.queues).flatMap(([name, queue]) =>
+      queue.partition === undefined
+        ? []
+        : [
+            {
+              queue: `${code}::${name}`,
+              partition: queue.partition,
+              field: `projects.${code}.queues.${name}.partition`,
+            },
+          ],
+    ),
+  );
 }
 
 function endpointOf(engine: { socket?: string; host?: string }): EngineEndpoint {
@@ -55,15 +75,19 @@ export async function createRuntime(
     }
     case 'slurm': {
       const { SlurmRuntime } = await import('./slurm/slurm-runtime');
-      return new SlurmRuntime({
+      const runtime = new SlurmRuntime({
         conf: engine.conf,
         workDir: engine.work_dir,
         partition: engine.partition,
+        queuePartitions: queuePartitionsOf(context.projects),
         init: engine.init,
         storeId,
         labels,
         logDriver,
       });
+      const unknown = await runtime.unknownPartitions();
+      if (unknown.length > 0) throw new StartupError(unknown.join('; '));
+      return runtime;
     }
     case 'simulated': {
       const { SimulatedRuntime } = await import('./simulated/simulated-runtime');

@@ -12,7 +12,7 @@ import { SimulatedRuntime } from '../../server/runtime/simulated/simulated-runti
 import { SlurmRuntime } from '../../server/runtime/slurm/slurm-runtime';
 import { SwarmRuntime } from '../../server/runtime/swarm/swarm-runtime';
 import { RUN_LABEL, TEST_IMAGE } from '../support/service';
-import { SLURM_CONF, SLURM_WORK_DIR, slurm } from '../support/slurm';
+import { SLURM_CONF, SLURM_WORK_DIR, cancelUntilEnded, slurm } from '../support/slurm';
 import { MANAGER_SOCKET } from '../support/swarm';
 
 /** What a contract case asks a job to do; each engine makes its workload do it its own way. */
@@ -51,7 +51,7 @@ export interface EngineRow {
    * its row can bring it about here (the swarm's nodes are stopped by test/swarm/node-faults).
    */
   loseNode?(runtime: ContainerRuntime, workload: Workload): void;
-  cleanup(): void;
+  cleanup(): void | Promise<void>;
 }
 
 const COMMANDS: Record<Behaviour, string> = {
@@ -213,6 +213,7 @@ export const SLURM_ROW: EngineRow = {
       conf: SLURM_CONF,
       workDir: SLURM_WORK_DIR,
       partition: undefined,
+      queuePartitions: [],
       init: true,
       logDriver: engineLogDriver(DEFAULT_KEPT_OUTPUT_BYTES),
       storeId,
@@ -226,13 +227,13 @@ export const SLURM_ROW: EngineRow = {
   // The batch script passes on Docker's OOMKilled, but the contract's out-of-memory case ended
   // 137 without it on the test cluster (a kill by Slurm's own --mem is a guess): not claimed.
   reportsOutOfMemory: false,
-  cleanup() {
+  async cleanup() {
     for (const storeId of slurmStores.splice(0)) {
       const jobs = slurm('squeue', '--noheader', '--me', '--format=%i %j')
         .split('\n')
         .filter((line) => line.includes(`jobdeck.${storeId}.`))
         .map((line) => line.split(' ')[0]!);
-      if (jobs.length > 0) slurm('scancel', ...jobs);
+      await cancelUntilEnded(jobs);
       rmSync(`${SLURM_WORK_DIR}/${storeId}`, { recursive: true, force: true });
     }
   },

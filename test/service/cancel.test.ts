@@ -11,39 +11,9 @@ afterAll(() => service.stop());
 
 const cancel = (id: string) => service.request('POST', `/v1/client/job/${id}/cancel`);
 
-// Stopping a running job, and a waiting one, on each engine: test/support/engine-cases.ts.
+// Stopping a running job, and a waiting one, on each engine: test/support/engine-cases.ts; the
+// spec's answers of Cancel Job: test/support/spec-cases.ts.
 describe('Cancel Job', () => {
-  it('cancels a pending job at once', async () => {
-    const id = await submit(service, {
-      job_definition: 't::echo:1',
-      schedule_at: new Date(Date.now() + 3_600_000).toISOString(),
-    });
-    await waitForState(service, id, 'pending');
-    const response = await cancel(id);
-    expect(response.status).toBe(202);
-    expect(response.body).toEqual({ ok: true });
-    const job = await detail(service, id);
-    expect(job.state).toBe('cancelled');
-    expect(job.system_note).toBe('cancelled on request before it started');
-  });
-
-  it('refuses to cancel a finished job with 409 naming its state', async () => {
-    const id = await submit(service, { job_definition: 't::echo:1' });
-    await waitForState(service, id, 'completed');
-    const response = await cancel(id);
-    expect(response.status).toBe(409);
-    expect(response.body).toEqual({
-      ok: false,
-      message: `job_id: job ${id} is completed; a completed job cannot be cancelled`,
-    });
-  });
-
-  it('answers 404 for an unknown job', async () => {
-    const response = await cancel('no-such-job');
-    expect(response.status).toBe(404);
-    expect(response.body.message).toBe('job_id: no job "no-such-job" in this project');
-  });
-
   describe('idempotent for every kind of job', () => {
     // Every job of this part carries the label, for the bulk cancel at its end.
     const labels = { case: 'idempotent' };

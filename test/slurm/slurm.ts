@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { ContainerStarts } from '../support/engine-events';
 import { CONTAINER_JOBS, type EngineCasesRow } from '../support/engine-cases';
 import { startService, testProjects, type TestService } from '../support/service';
-import { SLURM_CONF, SLURM_WORK_DIR, slurm } from '../support/slurm';
+import { SLURM_CONF, SLURM_WORK_DIR, cancelUntilEnded, slurm } from '../support/slurm';
 
 export const NODE = slurm('sinfo', '--noheader', '--format=%N');
 
@@ -15,7 +15,12 @@ export function slurmProjects() {
     ...projects,
     t: {
       ...projects.t,
-      queues: { ...projects.t.queues, wide: { max_running: 12 } },
+      // express: the test cluster's second partition (scripts/slurm-up.sh).
+      queues: {
+        ...projects.t.queues,
+        wide: { max_running: 12 },
+        express: { partition: 'express' },
+      },
       definitions: {
         ...projects.t.definitions,
         // More than half the node's 8 GiB (scripts/slurm-up.sh): a second one waits for the first.
@@ -60,6 +65,16 @@ export function slurmJobsOf(jobId: string): string[] {
     .split('\n')
     .filter((line) => line.includes(`.${jobId}.`))
     .map((line) => line.split(' ').slice(0, 2).join(' '));
+}
+
+/** The pid of a running Slurm job's batch script (its batch step's first task) on the node. */
+export function batchScriptPid(slurmJob: string): number {
+  const task = slurm('scontrol', 'listpids', slurmJob)
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .find(([, , step, localId]) => step === 'batch' && localId === '0');
+  if (!task) throw new Error(`Slurm job ${slurmJob} runs no batch script`);
+  return Number(task[0]);
 }
 
 /** The job's attempt directories in the work directory (any store's): '' once it is removed. */
@@ -108,9 +123,8 @@ export const SLURM: EngineCasesRow = {
   ),
   appliesLimits: true,
   recovery: {
-    removeWorkload(jobId) {
-      const [job] = slurmJobsOf(jobId);
-      if (job) slurm('scancel', job.split(' ')[0]!);
+    async removeWorkload(jobId) {
+      await cancelUntilEnded(slurmJobsOf(jobId).map((job) => job.split(' ')[0]!));
       for (const path of leftInWorkDir(jobId).split(' ').filter(Boolean)) {
         rmSync(join(SLURM_WORK_DIR, path), { recursive: true, force: true });
       }

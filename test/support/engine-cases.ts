@@ -48,7 +48,7 @@ export interface EngineCasesRow {
   /** What a restart of the service finds on an engine that outlives it (not the simulated one's). */
   recovery?: {
     /** Removes the job's workload behind the service's back. */
-    removeWorkload(jobId: string): void;
+    removeWorkload(jobId: string): void | Promise<void>;
     /** Resolves once the job's workload has exited by itself. */
     exited(jobId: string): Promise<void>;
   };
@@ -245,7 +245,7 @@ function describeRecovery(
       expect((await detail(service, cancelled)).state).toBe('cancelling');
 
       await service.stop('SIGKILL'); // no chance to clean up
-      engine.removeWorkload(vanishes);
+      await engine.removeWorkload(vanishes);
       await engine.exited(endsWhileDown);
       await service.restart();
 

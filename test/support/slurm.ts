@@ -66,3 +66,28 @@ export function killNodeDaemon(): void {
     .trim();
   process.kill(Number(pid), 'SIGKILL');
 }
+
+// A Slurm job still under way: pending, running, or ending (its processes stopped, its Epilog run).
+const UNDER_WAY =
+  /^(PENDING|CONFIGURING|RUNNING|COMPLETING|SUSPENDED|STOPPED|SIGNALING|RESIZING|REQUEUE\w*)$/;
+
+/** Whether any of these Slurm jobs is still under way (one Slurm purged has ended). */
+export function underWay(slurmJobs: readonly string[]): boolean {
+  return slurm('squeue', '--noheader', '--states=all', '--format=%i %T')
+    .split('\n')
+    .map((line) => line.split(' '))
+    .some(([id, state]) => slurmJobs.includes(id!) && UNDER_WAY.test(state!));
+}
+
+/**
+ * Cancels the Slurm jobs and resolves once each has ended: until then their batch scripts and
+ * the Epilog write into their attempts' directories, which a test may then remove.
+ */
+export async function cancelUntilEnded(slurmJobs: readonly string[]): Promise<void> {
+  if (slurmJobs.length === 0) return;
+  slurm('scancel', ...slurmJobs);
+  for (let i = 0; i < 600 && underWay(slurmJobs); i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (underWay(slurmJobs)) throw new Error(`Slurm jobs ${slurmJobs.join(' ')} did not end`);
+}

@@ -144,6 +144,13 @@ const queueSchema = z
       .describe(
         "How long the queue's finished jobs are kept (14d, 12h, forever); default: the project's",
       ),
+    partition: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+$/, 'must be a partition name (letters, digits, ".", "_", "-")')
+      .optional()
+      .describe(
+        "The Slurm partition the queue's jobs are submitted to (engine.type slurm); without it, engine.partition's",
+      ),
     placement: z
       .enum(PLACEMENT_POLICIES, 'must be binpack or spread')
       .default('binpack')

@@ -29,6 +29,8 @@ export interface WorkloadSpec {
   runOptions: RunOptions;
   /** The host Jobdeck placed it on (EngineHosts' id): the engine runs it there. Null: anywhere. */
   host: string | null;
+  /** The job's queue (`project::queue`): an engine with queues of its own (Slurm's partitions) maps it. */
+  queue?: string;
 }
 
 /** The machines an engine runs jobs on, with what Jobdeck's jobs may use of each. */

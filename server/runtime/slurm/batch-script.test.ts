@@ -52,6 +52,9 @@ describe('the batch script', () => {
       expect(script).toContain(`'${flag}'`);
     }
     expect(script).toContain(`'--label=team=o'\\''brien'`);
+    // The Epilog records an exit status there when Slurm killed the script first.
+    expect(script).toContain(`'--label=jobdeck.slurm-dir=/work/store-1/job-1.2'`);
+    expect(script.indexOf('>exit.new')).toBeLessThan(script.lastIndexOf('docker rm -f'));
     expect(script).toContain(`'--read-only'`);
     expect(script).toContain(`'--user=1000'`);
     expect(script).toContain(`'busybox:1' 'sh' '-c' 'echo "it'\\''s $HOME"; exit 3'`);

@@ -5,6 +5,11 @@ import { FILES } from './job-files';
 
 /** The label that ties a container to its Slurm job: the Epilog removes containers by it. */
 export const SLURM_JOB_LABEL = 'jobdeck.slurm-job';
+/**
+ * The label naming the attempt's directory: the Epilog records there the exit status of a
+ * container whose batch script Slurm killed before it could (scripts/slurm-epilog.sh).
+ */
+export const SLURM_DIR_LABEL = 'jobdeck.slurm-dir';
 
 export interface BatchScriptOptions {
   storeId: string;
@@ -91,6 +96,7 @@ on_term() {
 }
 trap on_term TERM
 if ! docker create --name "$container" --label="${SLURM_JOB_LABEL}=\${SLURM_CLUSTER_NAME}/\${SLURM_JOB_ID}" \\
+  ${shellWord(`--label=${SLURM_DIR_LABEL}=${dir}`)} \\
   ${createFlags(spec, options).join(' ')} \\
   --env-file=${env} ${image} ${command} >/dev/null 2>${FILES.error}; then
   rm -f ${env}
@@ -131,8 +137,10 @@ kill "$logs" 2>/dev/null
 wait "$logs"
 docker logs --timestamps "$container" >${FILES.stdout}.new 2>${FILES.stderr}.new &&
   mv ${FILES.stdout}.new ${FILES.stdout} && mv ${FILES.stderr}.new ${FILES.stderr}
-docker rm -f "$container" >/dev/null 2>&1
+# Written before the container is removed: a script killed past this point (Slurm's SIGKILL after
+# KillWait) leaves the container to the Epilog, which records the status when this did not.
 printf '%s %s\\n' "\${code:-none}" "\${oom:-false}" >${FILES.exit}.new && mv ${FILES.exit}.new ${FILES.exit}
+docker rm -f "$container" >/dev/null 2>&1
 exit "\${code:-125}"
 `;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AttemptFiles } from './job-files';
-import { parseSqueue, workloadOf, type SlurmJob } from './job-state';
+import { parseSqueue, underWay, workloadOf, type SlurmJob } from './job-state';
 
 const files = (over: Partial<AttemptFiles> = {}): AttemptFiles => ({
   jobId: 'job-1',
@@ -24,6 +24,17 @@ const job = (over: Partial<SlurmJob> = {}): SlurmJob => ({
   memory: '512M',
   reason: 'None',
   ...over,
+});
+
+describe('underWay', () => {
+  it('holds until Slurm ended the job: a completing job (its Epilog running) is still under way', () => {
+    for (const state of ['PENDING', 'CONFIGURING', 'RUNNING', 'COMPLETING']) {
+      expect(underWay(job({ state })), state).toBe(true);
+    }
+    for (const state of ['COMPLETED', 'CANCELLED', 'FAILED', 'TIMEOUT', 'NODE_FAIL']) {
+      expect(underWay(job({ state })), state).toBe(false);
+    }
+  });
 });
 
 describe('parseSqueue', () => {

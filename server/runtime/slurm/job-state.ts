@@ -50,6 +50,9 @@ export function parseSqueue(output: string): SlurmJob[] {
 const RUNNING = new Set(['RUNNING', 'COMPLETING', 'SUSPENDED', 'STOPPED', 'SIGNALING', 'RESIZING']);
 const WAITING = new Set(['PENDING', 'CONFIGURING', 'REQUEUED', 'REQUEUE_HOLD', 'REQUEUE_FED']);
 
+/** Whether the Slurm job has not ended yet: waiting, running, or ending (its Epilog not done). */
+export const underWay = (job: SlurmJob) => RUNNING.has(job.state) || WAITING.has(job.state);
+
 /**
  * Slurm's pending reasons in words about the job (squeue's %r; `man squeue`, JOB REASON CODES).
  * The many limits of accounting (Assoc…, QOS…) fall to the general sentence with their code.

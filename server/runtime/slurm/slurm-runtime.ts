@@ -12,7 +12,7 @@ import { ChangePoller } from '../change-poller';
 import type { EngineLogDriver } from '../job-container';
 import { batchScript, envFileProblem } from './batch-script';
 import { FILES, JobFiles, type Attempt, type AttemptFiles } from './job-files';
-import { SQUEUE_FORMAT, parseSqueue, workloadOf, type SlurmJob } from './job-state';
+import { SQUEUE_FORMAT, parseSqueue, underWay, workloadOf, type SlurmJob } from './job-state';
 import { SlurmCommandError, SlurmCommands } from './slurm-commands';
 
 export interface SlurmRuntimeOptions {
@@ -20,11 +20,21 @@ export interface SlurmRuntimeOptions {
   conf: string | undefined;
   /** Shared by Jobdeck and every node: each attempt's files (job-files.ts). */
   workDir: string;
+  /** engine.partition: every job's, unless its queue names one. */
   partition: string | undefined;
+  /** The queues that name a partition of their own. */
+  queuePartitions: readonly QueuePartition[];
   storeId: string;
   labels: Record<string, string>;
   init: boolean;
   logDriver: EngineLogDriver;
+}
+
+/** A queue's `partition`, with the configuration field that names it. */
+export interface QueuePartition {
+  queue: string;
+  partition: string;
+  field: string;
 }
 
 // Slurm sends no events: how often waiting jobs are looked at (one squeue of this store's jobs,
@@ -32,6 +42,9 @@ export interface SlurmRuntimeOptions {
 const POLL_INTERVAL_MS = 250;
 // How often a stop looks whether the job ended within its grace.
 const STOP_POLL_MS = 200;
+// How long a removal waits for a cancelled Slurm job to end: Slurm's KillWait (30 s by default)
+// between its SIGTERM and SIGKILL, then the Epilog.
+const REMOVE_WAIT_MS = 120_000;
 // Past Jobdeck's own timeout and the stop's grace: Slurm's limit only ends a job that no Jobdeck
 // instance stopped (all of them down). Slurm counts whole minutes.
 const TIME_LIMIT_MARGIN_SECONDS = 60;
@@ -68,6 +81,42 @@ export class SlurmRuntime implements ContainerRuntime {
       }
       throw error;
     }
+  }
+
+  /**
+   * The configured partitions the cluster lacks, each said with the field that names it: a start
+   * refused on them. None when the controller does not answer: the start's ping says so.
+   */
+  async unknownPartitions(): Promise<string[]> {
+    let output: string;
+    try {
+      output = await this.commands.run(
+        'sinfo',
+        ['--noheader', '--format=%R'],
+        'list its partitions',
+      );
+    } catch (error) {
+      if (error instanceof EngineUnavailableError) return [];
+      throw error;
+    }
+    const known = [
+      ...new Set(
+        output
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean),
+      ),
+    ];
+    const { partition } = this.options;
+    return [
+      ...(partition === undefined ? [] : [{ field: 'engine.partition', partition, queue: null }]),
+      ...this.options.queuePartitions,
+    ]
+      .filter((wanted) => !known.includes(wanted.partition))
+      .map(
+        ({ field, partition: name, queue }) =>
+          `${field}: the Slurm cluster has no partition "${name}"${queue ? ` for queue ${queue}` : ''} (it has ${known.join(', ') || 'none'})`,
+      );
   }
 
   /**
@@ -136,9 +185,17 @@ export class SlurmRuntime implements ContainerRuntime {
       `--cpus-per-task=${Math.max(1, Math.ceil(spec.cpus))}`,
       `--mem=${Math.ceil(spec.memoryBytes / 1024 ** 2)}M`,
       ...timeLimit,
-      ...(this.options.partition ? [`--partition=${this.options.partition}`] : []),
+      ...this.partitionOf(spec),
       script,
     ];
+  }
+
+  /** `--partition`: the queue's own partition, else engine.partition, else none (the default). */
+  private partitionOf(spec: WorkloadSpec): string[] {
+    const partition =
+      this.options.queuePartitions.find(({ queue }) => queue === spec.queue)?.partition ??
+      this.options.partition;
+    return partition === undefined ? [] : [`--partition=${partition}`];
   }
 
   /** The Slurm job that runs the attempt: the lowest submitted, released and recorded. */
@@ -214,11 +271,33 @@ export class SlurmRuntime implements ContainerRuntime {
     return this.files.readOutput(workload, window);
   }
 
-  /** Cancels its Slurm job if it still runs, and removes its directory. */
+  /** Cancels its Slurm job if it still runs, and removes its directory once it has ended. */
   async remove(workload: Workload): Promise<void> {
     const now = await this.inspectAttempt(workload);
-    if (now && now.status !== 'exited' && now.id) await this.cancel(now.id);
+    if (now && now.status !== 'exited' && now.id) {
+      await this.cancel(now.id);
+      await this.untilEnded(workload, now.id);
+    }
     await this.files.remove(workload);
+  }
+
+  /**
+   * Its batch script (answering the scancel) and the Epilog write into the attempt's directory
+   * until Slurm has ended the job: a removal meanwhile fails on the files they add (ENOTEMPTY).
+   */
+  private async untilEnded(attempt: Attempt, slurmJob: string): Promise<void> {
+    const deadline = Date.now() + REMOVE_WAIT_MS;
+    for (;;) {
+      const jobs = await this.squeue([`--name=${this.nameOf(attempt)}`]);
+      const job = jobs.find(({ id }) => id === slurmJob);
+      if (!job || !underWay(job)) return; // ended, or ended and purged
+      if (Date.now() > deadline) {
+        throw new RuntimeError(
+          `Slurm job ${slurmJob} has not ended ${REMOVE_WAIT_MS / 1000} s after its scancel; its directory is removed once it has`,
+        );
+      }
+      await sleep(STOP_POLL_MS);
+    }
   }
 
   private async cancel(slurmJob: string): Promise<void> {
