@@ -128,7 +128,9 @@ export const jobOperations = defineOperations({
       'A WebSocket upgrade (Connection: Upgrade, Upgrade: websocket), where the project enables it (`projects.<project>.exec: true`) and the engine can (local docker). Binary frames from the client are the command’s stdin; text frames are {"type":"resize","cols":N,"rows":N} or {"type":"eof"}. Binary frames from the service are its output, the first byte naming the stream (1 stdout, 2 stderr); then one text frame, {"type":"exit","exit_code":N} or {"type":"closed","message":"…"} (the job ended), and the close. A console session proves itself with its csrf_token as a second subprotocol, jobdeck.csrf.<token>, beside jobdeck.exec. Each session is in the audit trail (job.exec, with the command; never what is typed). docs/guides/exec.md',
     query: execQuerySchema,
     answers: {
-      101: { description: 'Switching Protocols: the session runs until the command or the job ends' },
+      101: {
+        description: 'Switching Protocols: the session runs until the command or the job ends',
+      },
       ...errors(400, 401, 404, 429),
       403: failure('The role is below operator, or the project does not enable exec'),
       409: failure('The job is not running'),
