@@ -1574,6 +1574,27 @@ export interface components {
         p50_ms: number | null;
         p95_ms: number | null;
       };
+      /** @description The engine’s outages and the queue’s pauses overlapping the range, oldest first (kept 31 days) */
+      incidents?: components['schemas']['TrendIncident'][];
+    };
+    TrendIncident: {
+      /** @enum {string} */
+      kind: 'engine_unreachable' | 'queue_paused';
+      /** @description RFC 3339 (UTC) */
+      started_at: string;
+      /** @description null while it lasts */
+      ended_at: string | null;
+      /** @description The pause’s reason, when one was given */
+      note: string | null;
+      /** @description The queue’s jobs that ended `error` from its start until 60 s after its end (counted up to 10,000): those it may have ended */
+      ended_error: number;
+      /** @description The list filter of those jobs, for GET /v1/client/jobs or a bulk action (`resubmit` tries them again) */
+      errors_filter: {
+        state: 'error'[];
+        queue: string;
+        ended_after: string;
+        ended_before?: string;
+      };
     };
     QueueSummary: {
       queue: string;

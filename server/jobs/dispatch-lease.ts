@@ -1,4 +1,4 @@
-import type { LeaseFence } from './model';
+import type { LeaseFence } from './lease-fence';
 import type { LeaseStore, Logger } from './ports';
 
 /** What a DispatchLease works with. */

@@ -120,7 +120,9 @@ export class Runner {
 
   /** Whether this process launches, follows or stops the job (handout.ts: launchGiven). */
   actsOn(jobId: string): boolean {
-    return this.holds.actsOn(jobId);
+    // Settling too: a launch hands its workload to a settle, whose move out of `starting` may
+    // still be on its way to the store (batched), so the job still reads as given and unlaunched.
+    return this.holds.actsOn(jobId) || this.serial.busy(jobId);
   }
 
   /**

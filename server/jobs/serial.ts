@@ -16,6 +16,11 @@ export class KeyedSerial {
     });
     return result;
   }
+
+  /** Whether a task of the key is queued or running. */
+  busy(key: string): boolean {
+    return this.tails.has(key);
+  }
 }
 
 /**

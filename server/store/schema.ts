@@ -7,6 +7,13 @@ import type {
   SignInFailuresTable,
   UsersTable,
 } from './schema-identity';
+import type {
+  ShareUseTable,
+  TrendOutcomesTable,
+  TrendDurationsTable,
+  TrendCursorTable,
+  IncidentsTable,
+} from './schema-trends';
 
 /**
  * Column types as Kysely sees them, the same for every driver. Times are integer milliseconds
@@ -233,16 +240,6 @@ export interface JobUsageTable {
   sampled_at: number;
 }
 
-/** Fair share's past use: amount × seconds held by a queue's ended attempts, per bucket. */
-export interface ShareUseTable {
-  queue: string;
-  bucket_start: number;
-  cpu_seconds: number;
-  memory_byte_seconds: number;
-  gpu_seconds: number;
-  job_seconds: number;
-}
-
 export interface JobTransitionsTable {
   seq: Generated<number>;
   job_id: string;
@@ -310,15 +307,6 @@ export interface InstancesTable {
   stopped_at: number | null;
 }
 
-/** Jobs of a queue that ended within one period ('hour' or 'day', from `start`), by outcome. */
-export interface TrendOutcomesTable {
-  queue: string;
-  period: string;
-  start: number;
-  outcome: string;
-  jobs: number;
-}
-
 /**
  * How many jobs of a queue finished in a state within a minute (`bucket`, its start), kept by
  * triggers on `jobs` (migration 030); `shard` splits a bucket's row for concurrent writers.
@@ -328,16 +316,6 @@ export interface QueueFinishedCountsTable {
   bucket: number;
   state: string;
   shard: number;
-  jobs: number;
-}
-
-/** Of those jobs, how many waited or ran for a time within one histogram bucket. */
-export interface TrendDurationsTable {
-  queue: string;
-  period: string;
-  start: number;
-  measure: string;
-  bucket: number;
   jobs: number;
 }
 
@@ -353,16 +331,6 @@ export interface AuditEventsTable {
   detail_json: string;
 }
 
-/** A window when the engine was unreachable (queue null) or a queue paused; open while ended_at is null. */
-export interface IncidentsTable {
-  id: Generated<number>;
-  kind: string;
-  queue: string | null;
-  started_at: number;
-  ended_at: number | null;
-  note: string | null;
-}
-
 /** Job Submit's Idempotency-Key: the job a key made in its project, until expires_at. */
 export interface IdempotencyKeysTable {
   project: string;
@@ -372,12 +340,6 @@ export interface IdempotencyKeysTable {
   job_id: string;
   created_at: number;
   expires_at: number;
-}
-
-/** The one row of the trends roller: every change up to seq is counted. */
-export interface TrendCursorTable {
-  id: number;
-  seq: number;
 }
 
 export interface Database {

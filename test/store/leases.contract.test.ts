@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LeaseLostError } from '../../server/jobs/model';
+import { LeaseLostError } from '../../server/jobs/lease-fence';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
 import { DRIVERS, type StoreConfig } from './drivers';

@@ -1,4 +1,4 @@
-import type { LeaseFence } from '../model';
+import type { LeaseFence } from '../lease-fence';
 
 /** A lease as the store holds it: one row per name, whoever holds it now. */
 export interface LeaseRecord {

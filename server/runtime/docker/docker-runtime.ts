@@ -27,7 +27,7 @@ import {
 } from '../job-container';
 import { translate } from './docker-errors';
 import { hostConfigOf } from './host-config';
-import { mayBeLateOutOfMemory, outOfMemoryEventFor } from './late-oom';
+import { LateOutOfMemory } from './late-oom';
 
 export interface DockerRuntimeOptions {
   socketPath: string;
@@ -117,12 +117,12 @@ export class DockerRuntime implements ContainerRuntime {
   private readonly long: Docker;
 
   private readonly startedByMakerWithinMs: number;
-  /** Containers whose late out-of-memory notice was looked for: asked once, forgotten on remove. */
-  private readonly lateOutOfMemory = new Map<string, Promise<boolean>>();
+  private readonly lateOutOfMemory: LateOutOfMemory;
 
   constructor(private readonly options: DockerRuntimeOptions) {
     this.startedByMakerWithinMs = options.startedByMakerWithinMs ?? STARTED_BY_MAKER_WITHIN_MS;
     ({ quick: this.quick, long: this.long } = engineClients({ socketPath: options.socketPath }));
+    this.lateOutOfMemory = new LateOutOfMemory(this.quick);
   }
 
   async ping(): Promise<void> {
@@ -296,24 +296,13 @@ export class DockerRuntime implements ContainerRuntime {
       // otherwise was removed outside Jobdeck, and its exit code (137 from `rm -f`) says nothing.
       if (info.State.Status === 'removing') return null;
       const workload = workloadOf(info);
-      return (await this.killedForMemoryLate(info))
+      return (await this.lateOutOfMemory.killed(info))
         ? { ...workload, cause: 'oom_killed' }
         : workload;
     } catch (error) {
       if (statusOf(error) === 404) return undefined;
       throw this.translate(error, 'inspect');
     }
-  }
-
-  private async killedForMemoryLate(info: Docker.ContainerInspectInfo): Promise<boolean> {
-    if (!mayBeLateOutOfMemory(info)) return false;
-    let known = this.lateOutOfMemory.get(info.Id);
-    if (!known) {
-      known = outOfMemoryEventFor(this.quick, info);
-      this.lateOutOfMemory.set(info.Id, known);
-      known.catch(() => this.lateOutOfMemory.delete(info.Id));
-    }
-    return known;
   }
 
   async list(): Promise<Workload[]> {
@@ -363,7 +352,7 @@ export class DockerRuntime implements ContainerRuntime {
   }
 
   async remove(workload: Workload): Promise<void> {
-    this.lateOutOfMemory.delete(workload.id);
+    this.lateOutOfMemory.forget(workload.id);
     try {
       await this.quick.getContainer(workload.id).remove({ force: true });
     } catch (error) {

@@ -44,3 +44,25 @@ export async function outOfMemoryEventFor(
   for await (const chunk of stream) text += String(chunk);
   return text.trim() !== ''; // the filter leaves only that container's `oom` events
 }
+
+/** Each container's late notice, looked for once and forgotten when it is removed. */
+export class LateOutOfMemory {
+  private readonly known = new Map<string, Promise<boolean>>();
+
+  constructor(private readonly docker: Docker) {}
+
+  killed(info: Docker.ContainerInspectInfo): Promise<boolean> {
+    if (!mayBeLateOutOfMemory(info)) return Promise.resolve(false);
+    let known = this.known.get(info.Id);
+    if (!known) {
+      known = outOfMemoryEventFor(this.docker, info);
+      this.known.set(info.Id, known);
+      known.catch(() => this.known.delete(info.Id));
+    }
+    return known;
+  }
+
+  forget(containerId: string): void {
+    this.known.delete(containerId);
+  }
+}

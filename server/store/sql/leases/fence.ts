@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { LeaseLostError } from '../../../jobs/model';
-import type { LeaseFence } from '../../../jobs/model';
+import { LeaseLostError } from '../../../jobs/lease-fence';
+import type { LeaseFence } from '../../../jobs/lease-fence';
 import type { Database } from '../../schema';
 
 /**

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { LeaseFence } from '../../../jobs/model';
+import type { LeaseFence } from '../../../jobs/lease-fence';
 import type { AcquireLeaseParams, LeaseStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
 import { acquireLease } from './acquire';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { LeaseFence } from '../../../jobs/model';
+import type { LeaseFence } from '../../../jobs/lease-fence';
 import type { Database } from '../../schema';
 
 /** Lapses the lease now, unless another holder (or a later epoch) has it already. */
