@@ -20,8 +20,10 @@ let viewerKey: string;
 let otherKey: string;
 let closedKey: string;
 
+// Runs for the whole file: on a loaded machine the file took over 60 s, and a shared job that
+// ended meanwhile failed the tests after it. The service's stop removes it.
 const sleepDefinition = {
-  '1': { image: TEST_IMAGE, command: ['sleep', '60'], stop_grace_seconds: 1 },
+  '1': { image: TEST_IMAGE, command: ['sleep', '900'], stop_grace_seconds: 1 },
 };
 const projects = testProjects();
 Object.assign(projects.t, { exec: true });
