@@ -71,6 +71,11 @@ export class EngineHealth {
     };
   }
 
+  /** When the outage under way may have begun (what wasDownAt counts from); null while up. */
+  get outageStartedAt(): number | null {
+    return this.downSince === null ? null : this.downSince - this.slackMs;
+  }
+
   get unreachableSince(): number | null {
     return this.downSince;
   }

@@ -161,7 +161,10 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
   });
   const locks = new KeyedSerial();
   const incidents = new IncidentLog({ store: ports.incidents, jobs: store, logger });
-  health.onChange((available) => incidents.engineChanged(available));
+  // An outage's window starts where its exits start counting as the engine's (wasDownAt).
+  health.onChange((available) =>
+    incidents.engineChanged(available, health.outageStartedAt ?? Date.now()),
+  );
   const controls = new QueueControls({
     store: ports.queues,
     catalog,
