@@ -53,7 +53,8 @@ export default defineConfig({
           include: ['test/service/**/*.test.ts'],
           environment: 'node',
           globalSetup: serviceSetup,
-          testTimeout: 60_000,
+          // Beyond a job's wait (60 s: waitForState): a test's own words say what was late.
+          testTimeout: 120_000,
           hookTimeout: 60_000,
         },
       },

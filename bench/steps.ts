@@ -61,7 +61,15 @@ export const plan = {
   // measured (docs/scaling.md): BENCH_CONTROL_PLANE_JOBS=100000 runs them.
   controlPlane: {
     jobs: quick ? 2000 : Number(process.env.BENCH_CONTROL_PLANE_JOBS ?? 10_000),
-    instances: quick ? [1, 2] : [1, 2, 4, 8],
+    // BENCH_CONTROL_PLANE_INSTANCES=1: one setup alone (a comma-separated list of counts).
+    instances: process.env.BENCH_CONTROL_PLANE_INSTANCES
+      ? process.env.BENCH_CONTROL_PLANE_INSTANCES.split(',').map(Number)
+      : quick
+        ? [1, 2]
+        : [1, 2, 4, 8],
+    // BENCH_CONTROL_PLANE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof": Node's flags for every
+    // instance, to see where its CPU goes (a profile is written when the instance stops).
+    nodeArgs: process.env.BENCH_CONTROL_PLANE_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
   },
   watchers: quick
     ? { streams: 100, transitionsPerSecond: 100, seconds: 5 }
@@ -475,7 +483,8 @@ export const STEPS: Step<unknown>[] = [
     title: 'the control plane alone: 1–8 instances on one PostgreSQL, simulated engine',
     needs: ['postgres'],
     needsSharedService: false,
-    run: () => controlPlane(plan.controlPlane.jobs, plan.controlPlane.instances),
+    run: () =>
+      controlPlane(plan.controlPlane.jobs, plan.controlPlane.instances, plan.controlPlane.nodeArgs),
     rows: (setups) =>
       setups.flatMap((s): Row[] => [
         [
@@ -486,6 +495,15 @@ export const STEPS: Step<unknown>[] = [
         [
           `${s.instances} instance(s): per job, database`,
           `${s.transactionsPerJob} transactions (${s.transactionsPerJobNetOfIdle} net of the ${s.idleTransactionsPerSecond}/s committed idle), ${s.databaseCpuMsPerJob} ms CPU (${s.databaseCpuPercent} % of a core over the run); service ${s.serviceCpuMsPerJob} ms CPU`,
+        ],
+        [`${s.instances} instance(s): the runner's reads of a job`, `${s.statements.readsById}`],
+        [
+          `${s.instances} instance(s): jobs' row updates a job (HOT), its indexes' scans a job`,
+          `${s.writes.updatesPerJob} (${s.writes.hotPercent} % HOT) · ${s.writes.indexScansPerJob.map(({ index, perJob }) => `${index} ${perJob}`).join(' · ')}`,
+        ],
+        [
+          `${s.instances} instance(s): statements a job, by kind (pg_stat_statements)`,
+          s.statements.byKind.map(({ kind, perJob }) => `${kind} ${perJob}`).join(' · '),
         ],
         ...(s.takeoverMs === null
           ? []

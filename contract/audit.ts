@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   'job.cancel',
   'job.resubmit',
   'job.exec',
+  'job.preempt',
   'bulk.start',
   'bulk.stop',
   'queue.pause',

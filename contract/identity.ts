@@ -27,6 +27,21 @@ export const whoAmISchema = z.object({
   actor: z.string().meta({
     description: 'Who acts, as the audit trail names it: `key:<id>` or `user:<e-mail or subject>`',
   }),
+  exec: z
+    .object({
+      enabled: z.boolean().meta({
+        description:
+          "Whether the project's configuration enables a command in its running jobs (`projects.<project>.exec: true`)",
+      }),
+      supported: z.boolean().meta({
+        description: 'Whether the engine can run one (the local docker engine only)',
+      }),
+    })
+    .optional()
+    .meta({
+      description:
+        'Whether GET /v1/client/job/{job_id}/exec can open a terminal here (for an operator or admin, in a running job): both must be true. docs/guides/exec.md',
+    }),
   service: z.object({
     name: z.literal('jobdeck'),
     version: z.string(),

@@ -221,12 +221,14 @@ const isoTime = z.string().meta({ description: 'RFC 3339, UTC, milliseconds' });
 export const attemptSchema = z.object({
   attempt: z.number().int(),
   state: jobStateSchema.meta({
-    description: 'How it ended: failed, timeout, error, completed, cancelled',
+    description:
+      'How it ended: failed, timeout, error, completed, cancelled (cancelled too when preempted)',
   }),
   exit_code: z.number().int().nullable(),
-  reason: z
-    .string()
-    .meta({ description: 'exit, timeout, error, node_lost, oom_killed, completed or cancelled' }),
+  reason: z.string().meta({
+    description:
+      'exit, timeout, error, node_lost, oom_killed, completed, cancelled, or preempted (a lender took back the quota it lent: the job runs again, and the attempt counts against none of its retries)',
+  }),
   note: z.string().nullable(),
   node: z.string().nullable(),
   started_at: isoTime.nullable(),

@@ -12,6 +12,62 @@ export type ShareAmounts = z.infer<typeof shareAmountsSchema>;
 
 export const SHARE_RESOURCES = ['cpus', 'memory_bytes', 'gpus', 'jobs'] as const;
 
+const quotaAmountsSchema = shareAmountsSchema.partial();
+
+/** Extension: a quota, and what is borrowed beyond it and lent from it now. */
+export const quotaFiguresSchema = z.object({
+  nominal: quotaAmountsSchema.meta({
+    description: 'Its quota, in the dimensions set (one left out is not limited)',
+  }),
+  borrowing_limit: quotaAmountsSchema.meta({
+    description:
+      "The most it may use beyond its quota of the others' unused quota (a dimension left out: all that is unused)",
+  }),
+  lending_limit: quotaAmountsSchema.meta({
+    description:
+      'The most of its unused quota the others may borrow (a dimension left out: all of it)',
+  }),
+  borrowed: shareAmountsSchema.meta({ description: 'What it uses beyond its quota now' }),
+  lent: shareAmountsSchema.meta({
+    description:
+      'What the others borrow of its unused quota now (what is borrowed, counted against the lenders in proportion to what each has to lend)',
+  }),
+});
+export type QuotaFiguresRecord = z.infer<typeof quotaFiguresSchema>;
+
+const spreadOf = <T extends z.ZodType>(level: T) =>
+  z.object({
+    average: level.meta({ description: 'Its average over the hour (time-weighted)' }),
+    peak: level.meta({ description: 'Its highest level in the hour' }),
+  });
+
+/** Extension: one hour of a project's or queue's use, and under a quota what it borrowed and lent. */
+export const sharePointSchema = z.object({
+  start: z.string().meta({ description: 'The hour’s start, RFC 3339 (UTC)' }),
+  in_use: spreadOf(shareAmountsSchema).meta({
+    description: 'What its jobs holding a slot asked for',
+  }),
+  dominant: spreadOf(z.number()).meta({
+    description: 'The largest fraction it held of a capacity, 0 to 1 (against the capacity now)',
+  }),
+  borrowed: spreadOf(quotaAmountsSchema).optional().meta({
+    description:
+      'What it used beyond its quota, in the dimensions its quota sets (as the quota is set now); absent: no quota',
+  }),
+  lent: spreadOf(quotaAmountsSchema).optional().meta({
+    description:
+      'What the others used of its unused quota, in the dimensions its quota sets; absent: no quota',
+  }),
+});
+export type SharePointRecord = z.infer<typeof sharePointSchema>;
+
+// Named, so that the OpenAPI document declares it once for both levels (a project's, a queue's).
+const sharePoint = sharePointSchema.meta({
+  id: 'SharePoint',
+  description:
+    "One hour of a project's or queue's use, and under a quota what it borrowed and lent",
+});
+
 const shareFields = {
   weight: z.number(),
   share: z.number().meta({
@@ -27,6 +83,13 @@ const shareFields = {
     .object({ resource: z.enum(SHARE_RESOURCES), fraction: z.number() })
     .meta({ description: 'The capacity it holds the largest fraction of now, and that fraction' }),
   active: z.boolean().meta({ description: 'Whether it holds or waits for room' }),
+  quota: quotaFiguresSchema.optional().meta({
+    description: 'Its quota, borrowed and lent (docs/guides/quotas.md); absent: no quota is set',
+  }),
+  last_day: z.array(sharePoint).optional().meta({
+    description:
+      'The last 24 hours, one point per UTC hour, oldest first, the current hour (so far) last; counted at most once a minute',
+  }),
 };
 
 /** Extension: one queue's part of its project's share. */
@@ -59,7 +122,7 @@ export const shareOperations = defineOperations({
     path: '/v1/client/shares',
     role: 'viewer',
     summary:
-      "Each project's and queue's fair share: weight, what it is due, what it holds now and held recently (extension)",
+      "Each project's and queue's fair share: weight, what it is due, what it holds now and held recently, and its quota, borrowed and lent where one is set (extension)",
     answers: {
       200: ok(shareListSchema.meta({ id: 'ShareList' }), 'Shares by project'),
       ...errors(401, 429),

@@ -69,3 +69,37 @@ test('each queue card says how long the queue keeps its finished jobs', async ({
   await expect(retention('demo::held')).toHaveText('Finished jobs kept forever');
   expect(await seriousViolations(page), 'overview with retention').toEqual([]);
 });
+
+test('each queue card says its share, and its quota where one is set; the Hosts page the last day', async ({
+  page,
+  extensions,
+}) => {
+  test.skip(!extensions, 'a service without the shares extension says nothing of shares');
+  await page.goto('/');
+  const card = (queue: string) =>
+    page.getByTestId('queue-card').and(page.locator(`[data-queue="${queue}"]`));
+  const share =
+    /^Share: (holds \d+ % of (CPUs|memory|GPUs|slots); share \d+ % \(weight 1\)|no work now \(weight 1\))$/;
+  await expect(card('demo::default').getByTestId('queue-share')).toHaveText(share);
+  await expect(
+    card('demo::default').getByRole('progressbar', { name: /^demo::default Share: / }),
+  ).toHaveAttribute('aria-valuenow', /^\d+(\.\d+)?$/);
+  // No quota on demo::default nor on its project: nothing said of one.
+  await expect(card('demo::default').getByTestId('queue-quota')).toHaveCount(0);
+  // demo::held has a quota of 2 jobs (e2e/jobdeck.e2e.yaml); paused, it holds none of them.
+  await expect(card('demo::held').getByTestId('queue-quota')).toHaveText(
+    /^queue quota: holds 0 of 2 jobs$/,
+  );
+  await expect(
+    card('demo::held').getByRole('progressbar', { name: 'queue quota: holds 0 of 2 jobs' }),
+  ).toHaveAttribute('aria-valuenow', '0');
+  expect(await seriousViolations(page), 'overview with shares and a quota').toEqual([]);
+
+  await page.goto('/hosts');
+  const demo = page.getByTestId('share').filter({ hasText: 'demo' });
+  await expect(demo.getByTestId('share-last-day')).toHaveText(
+    /^Last day: at most \d+ % of a capacity held; the busiest hour averaged \d+ %$/,
+  );
+  await expect(demo.getByTestId('share-day-chart')).toBeVisible();
+  expect(await seriousViolations(page), 'the Hosts page with the last day').toEqual([]);
+});

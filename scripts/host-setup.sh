@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Makes this machine ready for Jobdeck: Docker Engine running, the local job image built,
-# and (with --for-tests) what only the tests use: Debian's Chromium for the end-to-end tests,
-# PostgreSQL's binaries for the throw-away clusters of the store tests, Prometheus for the
-# metrics test, nginx and systemd-analyze for the deployment doc's snippets, Slurm's
+# and (with --for-tests) what only the tests use: Debian's Chromium and its headless shell for
+# the end-to-end tests, PostgreSQL's binaries for the throw-away clusters of the store tests,
+# Prometheus for the metrics test, nginx and systemd-analyze for the deployment doc's snippets, Slurm's
 # controller, node daemon and client commands for the Slurm engine's tests. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +29,8 @@ command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 command -v busybox >/dev/null 2>&1 || missing+=(busybox-static)
 command -v ip >/dev/null 2>&1 || missing+=(iproute2) # the test swarm's network namespaces
 $want_test_tools && { command -v chromium >/dev/null 2>&1 || missing+=(chromium); }
+# The e2e suite's browser (e2e/chromium.ts): the same Chromium without its interface.
+$want_test_tools && { command -v chromium-headless-shell >/dev/null 2>&1 || missing+=(chromium-headless-shell); }
 # The tests start throw-away clusters with initdb and pg_ctl; the package's own cluster is unused.
 $want_test_tools && { compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql); }
 # The metrics test scrapes the service with a real Prometheus server (its own, on a free port).

@@ -83,19 +83,29 @@ phase "unit and console" npm run test:unit
 # Then, side by side, the Vitest tiers that run the service and its parts (store, engine, service
 # on SQLite) and three suites that mostly wait, each on engines of its own: the bounded
 # reliability suite's untimed files (timeouts, soaks, restarts, a private dockerd), the service
-# files where PostgreSQL is more than a driver, and the Swarm engine on a real three-node swarm
-# (scripts/swarm-up.sh; as root). The swarm suite takes the swarm down when it brought it up;
-# swarm-down makes sure of it even if the suite is killed. The Slurm suite (npm run test:slurm)
-# runs by hand: beside these it lost a race of the engine's own (CONTRIBUTING.md, slurm). None of
-# them compares latencies. The e2e suite runs after them: beside them (six phases on two cores) the
+# files where PostgreSQL is more than a driver, the Swarm engine on a real three-node swarm
+# (scripts/swarm-up.sh; as root), and the Slurm engine on a one-machine cluster
+# (scripts/slurm-up.sh; as root). Each suite takes its cluster down when it brought it up; the
+# down scripts (safe with no cluster up) make sure of it even if a suite is killed. None of them
+# compares latencies. The e2e suite runs after them: beside them (six phases on two cores) the
 # service tiers' start-ups and takeovers ran past their bounds. Its services' fixed ports lie below
 # freePort's (e2e/ports.ts), so it may run beside them on a machine with more cores.
-trap 'scripts/swarm-down.sh; print_timings' EXIT
+# Both down scripts run whatever the other does (errexit would skip the rest of a trap's list),
+# and a failed one fails the run: a cluster left up is one.
+clusters_down() {
+  local status=0
+  scripts/swarm-down.sh || status=$?
+  scripts/slurm-down.sh || status=$?
+  print_timings
+  return $status
+}
+trap clusters_down EXIT
 side_by_side \
   "store, engine, service" "npx vitest run --project store --project engine --project service" \
   "reliability (untimed)" "env RELIABILITY_BUDGET=ci RELIABILITY_GROUP=untimed npm run test:reliability" \
   "service on PostgreSQL" "npm run test:postgres" \
-  "swarm" "npm run test:swarm"
+  "swarm" "npm run test:swarm" \
+  "slurm" "npm run test:slurm"
 phase "e2e (full and spec-only)" npx playwright test
 # Last, alone: the reliability files whose assertions compare latencies (a p99 against the idle
 # one): nothing may contend with what they measure.

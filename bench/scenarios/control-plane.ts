@@ -5,6 +5,8 @@ import { submit } from '../../test/support/jobs';
 import { createDatabase, shareCluster, startPostgres } from '../../test/support/postgres';
 import { startService, type TestService } from '../../test/support/service';
 import { BENCH_SETTINGS, cpuMs } from '../jobdeck-client';
+import { jobsCounters, jobsWrites } from '../jobs-writes';
+import { resetStatementCounts, STATEMENT_COUNTING, statementCounts } from '../pg-statements';
 import { pool, round, sleep } from '../stats';
 
 /**
@@ -123,13 +125,17 @@ async function takeover(
   }
 }
 
-async function measure(instances: number, jobs: number, dataDir: string) {
+async function measure(instances: number, jobs: number, dataDir: string, nodeArgs: string[]) {
   const url = await createDatabase();
   const client = new pg.Client({ connectionString: url });
   const services: TestService[] = [];
   try {
     for (let i = 0; i < instances; i += 1) {
-      services.push(await startService({ ...SETTINGS, store: { type: 'postgres', url } }));
+      services.push(
+        await startService({ ...SETTINGS, store: { type: 'postgres', url } }, undefined, {
+          nodeArgs,
+        }),
+      );
     }
     await client.connect();
     const query: Query = async (text, values) => (await client.query(text, values)).rows;
@@ -141,11 +147,19 @@ async function measure(instances: number, jobs: number, dataDir: string) {
       );
     // What the instances commit idle (heartbeats, passes, the dispatcher lease): on a starved
     // machine a slow run makes it a large share of a job, so it is also taken out.
+    await resetStatementCounts(query);
     const idleFrom = await commits();
     const idleBegin = Date.now();
     await sleep(IDLE_MS);
-    const idlePerSecond = ((await commits()) - idleFrom) / ((Date.now() - idleBegin) / 1000);
+    const idleSeconds = (Date.now() - idleBegin) / 1000;
+    const idlePerSecond = ((await commits()) - idleFrom) / idleSeconds;
+    // What the idle commits are: the statements run most, a second.
+    const idleStatements = (await statementCounts(query, idleSeconds)).top
+      .slice(0, 8)
+      .map(({ perJob, text }) => ({ perSecond: perJob, text }));
+    await resetStatementCounts(query);
     const commitsBefore = await commits();
+    const jobsBefore = await jobsCounters(query);
     const cpuBefore = clusterCpuMs(dataDir);
     const serviceCpuBefore = services.reduce((sum, s) => sum + cpuMs(s.pid()), 0);
     const begin = Date.now();
@@ -161,6 +175,8 @@ async function measure(instances: number, jobs: number, dataDir: string) {
     const databaseCpuMs = clusterCpuMs(dataDir) - cpuBefore;
     const serviceCpuMs = services.reduce((sum, s) => sum + cpuMs(s.pid()), 0) - serviceCpuBefore;
     const transactions = (await commits()) - commitsBefore;
+    const statements = await statementCounts(query, jobs);
+    const writes = jobsWrites(jobsBefore, await jobsCounters(query), jobs);
     const [dispatch] = await query(
       "SELECT count(*) AS n, min(at) AS first, max(at) AS last FROM job_transitions WHERE to_state = 'running'",
     );
@@ -189,6 +205,9 @@ async function measure(instances: number, jobs: number, dataDir: string) {
       databaseCpuPercent: round((databaseCpuMs / wallMs) * 100, 0),
       serviceCpuMsPerJob: round(serviceCpuMs / jobs, 2),
       notCompleted: Number(errors!.n),
+      statements,
+      writes,
+      idleStatements,
       takeoverMs,
     };
   } finally {
@@ -197,13 +216,18 @@ async function measure(instances: number, jobs: number, dataDir: string) {
   }
 }
 
-export async function controlPlane(jobs: number, instanceCounts: readonly number[]) {
-  const cluster = await startPostgres();
+export async function controlPlane(
+  jobs: number,
+  instanceCounts: readonly number[],
+  /** Node's flags for every instance (`--cpu-prof`). */
+  nodeArgs: string[] = [],
+) {
+  const cluster = await startPostgres({ settings: STATEMENT_COUNTING });
   shareCluster(cluster);
   try {
     const figures = [];
     for (const instances of instanceCounts) {
-      figures.push(await measure(instances, jobs, cluster.dataDir));
+      figures.push(await measure(instances, jobs, cluster.dataDir, nodeArgs));
     }
     return figures;
   } finally {

@@ -676,7 +676,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Each project's and queue's fair share: weight, what it is due, what it holds now and held recently (extension)
+     * Each project's and queue's fair share: weight, what it is due, what it holds now and held recently, and its quota, borrowed and lent where one is set (extension)
      * @description Needs the **viewer** role.
      */
     get: operations['listShares'];
@@ -1248,7 +1248,7 @@ export interface components {
       items: {
         attempt: number;
         /**
-         * @description How it ended: failed, timeout, error, completed, cancelled
+         * @description How it ended: failed, timeout, error, completed, cancelled (cancelled too when preempted)
          * @enum {string}
          */
         state:
@@ -1264,7 +1264,7 @@ export interface components {
           | 'failed'
           | 'error';
         exit_code: number | null;
-        /** @description exit, timeout, error, node_lost, oom_killed, completed or cancelled */
+        /** @description exit, timeout, error, node_lost, oom_killed, completed, cancelled, or preempted (a lender took back the quota it lent: the job runs again, and the attempt counts against none of its retries) */
         reason: string;
         note: string | null;
         node: string | null;
@@ -1512,6 +1512,7 @@ export interface components {
           | 'job.cancel'
           | 'job.resubmit'
           | 'job.exec'
+          | 'job.preempt'
           | 'bulk.start'
           | 'bulk.stop'
           | 'queue.pause'
@@ -1740,6 +1741,13 @@ export interface components {
       role: 'viewer' | 'operator' | 'admin';
       /** @description Who acts, as the audit trail names it: `key:<id>` or `user:<e-mail or subject>` */
       actor: string;
+      /** @description Whether GET /v1/client/job/{job_id}/exec can open a terminal here (for an operator or admin, in a running job): both must be true. docs/guides/exec.md */
+      exec?: {
+        /** @description Whether the project's configuration enables a command in its running jobs (`projects.<project>.exec: true`) */
+        enabled: boolean;
+        /** @description Whether the engine can run one (the local docker engine only) */
+        supported: boolean;
+      };
       service: {
         /** @enum {string} */
         name: 'jobdeck';
@@ -1950,6 +1958,51 @@ export interface components {
         };
         /** @description Whether it holds or waits for room */
         active: boolean;
+        /** @description Its quota, borrowed and lent (docs/guides/quotas.md); absent: no quota is set */
+        quota?: {
+          /** @description Its quota, in the dimensions set (one left out is not limited) */
+          nominal: {
+            cpus?: number;
+            memory_bytes?: number;
+            gpus?: number;
+            /** @description Slots (the service's max_running) */
+            jobs?: number;
+          };
+          /** @description The most it may use beyond its quota of the others' unused quota (a dimension left out: all that is unused) */
+          borrowing_limit: {
+            cpus?: number;
+            memory_bytes?: number;
+            gpus?: number;
+            /** @description Slots (the service's max_running) */
+            jobs?: number;
+          };
+          /** @description The most of its unused quota the others may borrow (a dimension left out: all of it) */
+          lending_limit: {
+            cpus?: number;
+            memory_bytes?: number;
+            gpus?: number;
+            /** @description Slots (the service's max_running) */
+            jobs?: number;
+          };
+          /** @description What it uses beyond its quota now */
+          borrowed: {
+            cpus: number;
+            memory_bytes: number;
+            gpus: number;
+            /** @description Slots (the service's max_running) */
+            jobs: number;
+          };
+          /** @description What the others borrow of its unused quota now (what is borrowed, counted against the lenders in proportion to what each has to lend) */
+          lent: {
+            cpus: number;
+            memory_bytes: number;
+            gpus: number;
+            /** @description Slots (the service's max_running) */
+            jobs: number;
+          };
+        };
+        /** @description The last 24 hours, one point per UTC hour, oldest first, the current hour (so far) last; counted at most once a minute */
+        last_day?: components['schemas']['SharePoint'][];
         queues: {
           queue: string;
           weight: number;
@@ -1979,8 +2032,122 @@ export interface components {
           };
           /** @description Whether it holds or waits for room */
           active: boolean;
+          /** @description Its quota, borrowed and lent (docs/guides/quotas.md); absent: no quota is set */
+          quota?: {
+            /** @description Its quota, in the dimensions set (one left out is not limited) */
+            nominal: {
+              cpus?: number;
+              memory_bytes?: number;
+              gpus?: number;
+              /** @description Slots (the service's max_running) */
+              jobs?: number;
+            };
+            /** @description The most it may use beyond its quota of the others' unused quota (a dimension left out: all that is unused) */
+            borrowing_limit: {
+              cpus?: number;
+              memory_bytes?: number;
+              gpus?: number;
+              /** @description Slots (the service's max_running) */
+              jobs?: number;
+            };
+            /** @description The most of its unused quota the others may borrow (a dimension left out: all of it) */
+            lending_limit: {
+              cpus?: number;
+              memory_bytes?: number;
+              gpus?: number;
+              /** @description Slots (the service's max_running) */
+              jobs?: number;
+            };
+            /** @description What it uses beyond its quota now */
+            borrowed: {
+              cpus: number;
+              memory_bytes: number;
+              gpus: number;
+              /** @description Slots (the service's max_running) */
+              jobs: number;
+            };
+            /** @description What the others borrow of its unused quota now (what is borrowed, counted against the lenders in proportion to what each has to lend) */
+            lent: {
+              cpus: number;
+              memory_bytes: number;
+              gpus: number;
+              /** @description Slots (the service's max_running) */
+              jobs: number;
+            };
+          };
+          /** @description The last 24 hours, one point per UTC hour, oldest first, the current hour (so far) last; counted at most once a minute */
+          last_day?: components['schemas']['SharePoint'][];
         }[];
       }[];
+    };
+    /** @description One hour of a project's or queue's use, and under a quota what it borrowed and lent */
+    SharePoint: {
+      /** @description The hour’s start, RFC 3339 (UTC) */
+      start: string;
+      /** @description What its jobs holding a slot asked for */
+      in_use: {
+        /** @description Its average over the hour (time-weighted) */
+        average: {
+          cpus: number;
+          memory_bytes: number;
+          gpus: number;
+          /** @description Slots (the service's max_running) */
+          jobs: number;
+        };
+        /** @description Its highest level in the hour */
+        peak: {
+          cpus: number;
+          memory_bytes: number;
+          gpus: number;
+          /** @description Slots (the service's max_running) */
+          jobs: number;
+        };
+      };
+      /** @description The largest fraction it held of a capacity, 0 to 1 (against the capacity now) */
+      dominant: {
+        /** @description Its average over the hour (time-weighted) */
+        average: number;
+        /** @description Its highest level in the hour */
+        peak: number;
+      };
+      /** @description What it used beyond its quota, in the dimensions its quota sets (as the quota is set now); absent: no quota */
+      borrowed?: {
+        /** @description Its average over the hour (time-weighted) */
+        average: {
+          cpus?: number;
+          memory_bytes?: number;
+          gpus?: number;
+          /** @description Slots (the service's max_running) */
+          jobs?: number;
+        };
+        /** @description Its highest level in the hour */
+        peak: {
+          cpus?: number;
+          memory_bytes?: number;
+          gpus?: number;
+          /** @description Slots (the service's max_running) */
+          jobs?: number;
+        };
+      };
+      /** @description What the others used of its unused quota, in the dimensions its quota sets; absent: no quota */
+      lent?: {
+        /** @description Its average over the hour (time-weighted) */
+        average: {
+          cpus?: number;
+          memory_bytes?: number;
+          gpus?: number;
+          /** @description Slots (the service's max_running) */
+          jobs?: number;
+        };
+        /** @description Its highest level in the hour */
+        peak: {
+          cpus?: number;
+          memory_bytes?: number;
+          gpus?: number;
+          /** @description Slots (the service's max_running) */
+          jobs?: number;
+        };
+      };
     };
     CreatedWebhook: {
       id: string;
@@ -3426,6 +3593,7 @@ export interface operations {
           | 'job.cancel'
           | 'job.resubmit'
           | 'job.exec'
+          | 'job.preempt'
           | 'bulk.start'
           | 'bulk.stop'
           | 'queue.pause'

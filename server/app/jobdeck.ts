@@ -223,9 +223,10 @@ export async function startJobdeck(
   );
 
   jobs.machine.onTransition(metrics.observeTransition);
+  jobs.reclaimer.onPreempted(metrics.observePreempted);
   metrics.observeShares({
     shares: jobs.shares,
-    waiting: () => store.waitingByReason(Date.now()),
+    waiting: jobs.waitingByReason,
     queues: catalog.queuesByPriority.map((queue) => queue.ref),
   });
 
@@ -239,7 +240,7 @@ export async function startJobdeck(
     bulk: jobs.bulk,
     trends: jobs.trends,
     hosts: jobs.hosts,
-    shares: jobs.shares,
+    shares: async () => ({ ...(await jobs.shares()), lastDay: await jobs.shareHistory() }),
     keys,
     members: storage.members,
     views: storage.views,

@@ -7,6 +7,7 @@ import {
   type QueueSettings,
   type ScheduleSettings,
 } from '../jobs/catalog';
+import type { Amounts, Quota, QuotaSettings } from '../jobs/quotas';
 import type { JobdeckConfig } from './schema';
 
 type DefinitionConfig = JobdeckConfig['projects'][string]['definitions'][string][string];
@@ -35,6 +36,37 @@ function definitionResources(
     gpus: declared.max?.gpus ?? request.gpus,
   };
   return { request, max, limits, declared: d.resources !== undefined };
+}
+
+type QuotaConfig = NonNullable<JobdeckConfig['projects'][string]['quota']>;
+type QuotaAmountsConfig = NonNullable<QuotaConfig['borrowing_limit']>;
+
+/** Only the dimensions set: one left out is not limited. */
+const amountsOf = (a: QuotaAmountsConfig | undefined): Amounts => ({
+  ...(a?.cpus !== undefined && { cpus: a.cpus }),
+  ...(a?.memory !== undefined && { memoryBytes: a.memory }),
+  ...(a?.gpus !== undefined && { gpus: a.gpus }),
+  ...(a?.jobs !== undefined && { jobs: a.jobs }),
+});
+
+const quotaOf = (q: QuotaConfig): Quota => ({
+  nominal: amountsOf(q),
+  borrowingLimit: amountsOf(q.borrowing_limit),
+  lendingLimit: amountsOf(q.lending_limit),
+  ...(q.reclaim === 'preempt' && { reclaim: 'preempt' as const }),
+});
+
+/** Every project's and queue's quota that is set. */
+function quotasOf(config: JobdeckConfig): QuotaSettings {
+  const projects = new Map<string, Quota>();
+  const queues = new Map<string, Quota>();
+  for (const [project, settings] of Object.entries(config.projects)) {
+    if (settings.quota) projects.set(project, quotaOf(settings.quota));
+    for (const [name, queue] of Object.entries(settings.queues)) {
+      if (queue.quota) queues.set(queueRefOf({ project, name }), quotaOf(queue.quota));
+    }
+  }
+  return { projects, queues };
 }
 
 /** The domain's view of the configuration file. */
@@ -129,5 +161,6 @@ export function catalogFromConfig(config: JobdeckConfig): Catalog {
   return new Catalog(queues, definitions, config.max_running, schedules, {
     halfLifeMs: config.fair_share.half_life_seconds * 1000,
     projectWeights: new Map(Object.entries(config.projects).map(([code, p]) => [code, p.weight])),
+    quotas: quotasOf(config),
   });
 }

@@ -112,7 +112,14 @@ describe('the engine configuration', () => {
       constraints: [],
       isolation: 'job-network',
       init: true,
+      capacity: { reserve_cpus: 0 },
     });
+    expect(
+      engine('type: swarm', 'capacity: { reserve_cpus: 0.5, reserve_memory: 512m }'),
+    ).toMatchObject({ capacity: { reserve_cpus: 0.5, reserve_memory: 512 * 1024 ** 2 } });
+    expect(engine('type: swarm', 'capacity: { cpus: 4 }')).toMatch(
+      /engine\.capacity\.cpus: unknown/,
+    );
     expect(
       engine(
         'type: swarm',

@@ -207,6 +207,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         version: options.version,
         engine: options.engine,
         positions: options.extensions.positions,
+        exec: options.extensions.exec,
       });
       eventRoutes(client, {
         reads: options.reads,

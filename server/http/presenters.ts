@@ -142,7 +142,7 @@ export function toJobExecution({
     node: job.node,
     ...(job.resources && { resources: toResources(job.resources) }),
     host: job.host,
-    ...(job.retry && { attempt: job.attempt, attempts_max: job.retry.attempts }),
+    ...(job.retry && { attempt: job.attempt, attempts_max: attemptsMaxOf(job) }),
     ...(usage && { usage: toAttemptUsage(usage, job) }),
     labels: job.labels,
     submitted_by: job.submittedBy,
@@ -160,6 +160,9 @@ export function toJobExecution({
   };
 }
 
+/** The attempts it may take in all: its strategy's, and one more for each preempted one. */
+const attemptsMaxOf = (job: Job) => (job.retry?.attempts ?? 1) + job.preemptions;
+
 export function toAttempts(
   job: Job,
   items: AttemptRecord[],
@@ -168,7 +171,7 @@ export function toAttempts(
   const waiting = job.state === 'runnable' && job.notBefore !== null;
   return {
     attempt: job.attempt,
-    attempts_max: job.retry?.attempts ?? 1,
+    attempts_max: attemptsMaxOf(job),
     retry: job.retry,
     next_attempt_at: waiting ? iso(job.notBefore!) : null,
     items: items.map((record) =>

@@ -24,6 +24,8 @@ const parentIn = (state: JobState, cancelRequestedAt: number | null = null): Job
   placementNote: null,
   attempt: 1,
   notBefore: null,
+  preemption: null,
+  preemptions: 0,
 });
 const counts = (entries: Partial<Record<JobState, number>>) =>
   new Map(Object.entries(entries) as [JobState, number][]);

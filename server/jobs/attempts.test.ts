@@ -32,6 +32,8 @@ const running = (resources: Job['resources']): Job => ({
   placementNote: null,
   attempt: 1,
   notBefore: null,
+  preemption: null,
+  preemptions: 0,
 });
 
 const killed = (limit: number): Outcome => ({
@@ -105,5 +107,30 @@ describe('an attempt killed out of memory, under retry.out_of_memory', () => {
     const note = `${notes.outOfMemory(64 * MiB, 63 * MiB)}; ${notes.memoryCeilingReached(64 * MiB)}`;
     expect(end).toMatchObject({ to: 'failed', note, retried: false });
     expect(end.endedAttempt).toMatchObject({ note, memoryBytes: 64 * MiB, retried: false });
+  });
+});
+
+describe('an attempt after preempted ones', () => {
+  it('counts the preempted attempts against none of its retries', () => {
+    // Attempt 3 of a job whose strategy allows 3, two of them preempted: its first try; the 5th
+    // is its third, and its last.
+    const job = { ...running(null), attempt: 3, preemptions: 2 };
+    const failed: Outcome = {
+      to: 'failed',
+      note: notes.failed(1),
+      fields: { exitCode: 1, finishedAt: T },
+    };
+    const workload = { ...oomWorkload, exitCode: 1, cause: undefined, attempt: 3 };
+    const end = attemptEnd(job, failed, { workload, output: undefined, memoryBytes: null }, T, 0);
+    expect(end.to).toBe('runnable');
+    expect(end.note).toMatch(/^attempt 4 of 5 starts at /);
+    const last = attemptEnd(
+      { ...job, attempt: 5 },
+      failed,
+      { workload, output: undefined, memoryBytes: null },
+      T,
+      0,
+    );
+    expect(last.to).toBe('failed');
   });
 });

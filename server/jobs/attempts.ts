@@ -34,6 +34,8 @@ export function attemptEnd(
   now: number,
   random: number = Math.random(),
 ): AttemptEnd {
+  const preempted = preemptedEnd(job, outcome, { workload, output, memoryBytes });
+  if (preempted) return preempted;
   const final = { to: outcome.to, note: outcome.note, fields: outcome.fields, retried: false };
   if (job.retry === null) return final;
   const ending: Ending = endingOf(outcome, workload);
@@ -63,21 +65,72 @@ export function attemptEnd(
   const raised = decision.memoryBytes;
   return {
     to: 'runnable',
-    note: notes.retryingAt(next, job.retry.attempts, notBefore, endingInWords(ending), raised),
+    note: notes.retryingAt(
+      next,
+      job.retry.attempts + job.preemptions,
+      notBefore,
+      endingInWords(ending),
+      raised,
+    ),
     fields: {
+      ...NEXT_ATTEMPT_CLEARS,
       attempt: next,
       notBefore,
-      containerId: null,
-      exitCode: null,
-      startedAt: null,
-      finishedAt: null,
-      node: null,
       ...(raised !== undefined && memoryFields(job, raised)),
     },
     endedAttempt: { ...record, ...(output && { output: newestOf(output) }) },
     retried: true,
   };
 }
+
+/**
+ * The end of an attempt stopped by a preemption (preemption.ts): another attempt follows at once,
+ * counted against none of its retries, its exit no failure. A job that completed keeps its
+ * outcome, as does one whose container ended before the preemption was asked.
+ */
+function preemptedEnd(job: Job, outcome: Outcome, run: AttemptRun): AttemptEnd | undefined {
+  const { preemption } = job;
+  if (job.state !== 'running' || !preemption || outcome.to === 'completed') return undefined;
+  if (outcome.fields.finishedAt < preemption.at) return undefined;
+  const note = notes.preempted(preemption.reason);
+  return {
+    to: 'runnable',
+    note,
+    fields: {
+      ...NEXT_ATTEMPT_CLEARS,
+      attempt: job.attempt + 1,
+      preemptions: job.preemptions + 1,
+      preemption: null,
+      notBefore: null,
+    },
+    endedAttempt: {
+      attempt: job.attempt,
+      state: 'cancelled',
+      exitCode: outcome.fields.exitCode,
+      reason: PREEMPTED,
+      note,
+      node: run.workload?.node ?? job.node,
+      startedAt: run.workload?.startedAt ?? job.startedAt,
+      finishedAt: outcome.fields.finishedAt,
+      retried: true,
+      memoryBytes: run.memoryBytes,
+      ...(run.output && { output: newestOf(run.output) }),
+    },
+    retried: true,
+  };
+}
+
+/** An attempt's end reason when a lender took back its quota (beside retry.ts's reasons). */
+export const PREEMPTED = 'preempted';
+
+/** What a job waiting for its next attempt no longer has of the last one. */
+const NEXT_ATTEMPT_CLEARS = {
+  containerId: null,
+  exitCode: null,
+  startedAt: null,
+  finishedAt: null,
+  node: null,
+} as const;
 
 /**
  * The next attempt's memory limit, and its request where it asked for less: placement counts

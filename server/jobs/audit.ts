@@ -23,6 +23,20 @@ export interface AuditTrailOptions {
 
 export const AUDIT_TRAIL_DEFAULTS: AuditTrailOptions = { flushAfterMs: 100, flushAtCount: 500 };
 
+/** The event as stored, its id and time given now. */
+export function auditEntry(record: AuditRecord): AuditEntry {
+  return {
+    id: timeOrderedUuid(),
+    project: record.project,
+    at: Date.now(),
+    actor: record.actor,
+    address: record.address,
+    action: record.action,
+    target: record.target ?? null,
+    detail: record.detail ?? {},
+  };
+}
+
 /**
  * Who did what, recorded beside the request rather than in it: events wait in memory and are
  * written together (one transaction every flushAfterMs, or at flushAtCount), so a Job Submit does
@@ -42,16 +56,7 @@ export class AuditTrail {
   ) {}
 
   record(record: AuditRecord): void {
-    this.waiting.push({
-      id: timeOrderedUuid(),
-      project: record.project,
-      at: Date.now(),
-      actor: record.actor,
-      address: record.address,
-      action: record.action,
-      target: record.target ?? null,
-      detail: record.detail ?? {},
-    });
+    this.waiting.push(auditEntry(record));
     if (this.waiting.length >= this.options.flushAtCount) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.options.flushAfterMs);
   }

@@ -24,7 +24,8 @@ export class HostCapacity {
 
   constructor(
     private readonly runtime: Pick<ContainerRuntime, 'hosts'>,
-    private readonly fallback: RequestFallback,
+    /** What a job stored before requests were kept asks for. */
+    readonly fallback: RequestFallback,
   ) {}
 
   /** The hosts now (at most 2 s old); throws EngineUnavailableError when the engine is away. */

@@ -7,6 +7,7 @@ import type {
 } from '../../contract';
 import type { RunOptions } from './model';
 import type { Resources } from './placement';
+import { NO_QUOTAS, type QuotaSettings } from './quotas';
 
 /** What the admin declared: queues and versioned definitions, per project. */
 export interface QueueSettings {
@@ -32,11 +33,14 @@ export interface FairShareSettings {
   halfLifeMs: number;
   /** Each project's weight; a project not listed weighs 1. */
   projectWeights: ReadonlyMap<string, number>;
+  /** Projects' and queues' quotas (quotas.ts); none by default. */
+  quotas: QuotaSettings;
 }
 
 export const DEFAULT_FAIR_SHARE: FairShareSettings = {
   halfLifeMs: 3_600_000,
   projectWeights: new Map(),
+  quotas: NO_QUOTAS,
 };
 
 /** What a definition's jobs ask for, the most a submission may, and the limits it starts from. */

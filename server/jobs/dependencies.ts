@@ -1,6 +1,7 @@
 import {
   DEPENDENCY_TYPE_WORDS,
   dependencyStatus,
+  isFinalState,
   type DependencyStatus,
   type JobState,
 } from '../../contract';
@@ -81,6 +82,13 @@ export function judgeDependencies(
 
 /** A deleted job's name is not kept: its id alone says which it was. */
 const describe = (job: JobSummary) => (job.name === '' ? job.id : `${job.name} (${job.id})`);
+
+/** The final states among `others`, by id: what a submit's check read of the jobs that ended. */
+export function endsAmong(others: ReadonlyMap<string, JobSummary>): Map<string, JobState> {
+  return new Map(
+    [...others.values()].flatMap(({ id, state }) => (isFinalState(state) ? [[id, state]] : [])),
+  );
+}
 
 /** The jobs named by `jobs`' dependencies, read from the store a chunk of ids at a time. */
 export async function dependencyTargets(

@@ -9,7 +9,9 @@ import { LeaseLostError, type LeaseFence } from './lease-fence';
 import type { Job } from './model';
 import { notes } from './notes';
 import type { JobStore, Logger, Signals } from './ports';
+import type { Reclaimer } from './preemption';
 import type { QueueControls } from './queue-controls';
+import { hasQuotas, type ClaimQuota } from './quotas';
 import { DISPATCH_LOCK } from './reconciler';
 import type { Runner } from './runner';
 import type { ShareLedger } from './share-ledger';
@@ -43,6 +45,8 @@ export interface DispatcherParts {
   assignment: Assignment;
   /** Launches or signals what it claimed. */
   handout: Handout;
+  /** Takes back lent quota at once where a lender's quota says so, after each claim round. */
+  reclaimer?: Pick<Reclaimer, 'pass'>;
 }
 
 /**
@@ -99,6 +103,7 @@ export class Dispatcher {
   private readonly lease: DispatcherParts['lease'];
   private readonly assignment: Assignment;
   private readonly handout: Handout;
+  private readonly reclaimer: DispatcherParts['reclaimer'];
 
   constructor(parts: DispatcherParts) {
     this.store = parts.store;
@@ -116,6 +121,7 @@ export class Dispatcher {
     this.lease = parts.lease;
     this.assignment = parts.assignment;
     this.handout = parts.handout;
+    this.reclaimer = parts.reclaimer;
     // A slot frees when a job leaves starting/running/cancelling for good, or to wait for its next
     // attempt: another instance's runnable job may take it too, and the full tick arms the timer
     // for the attempt's not_before.
@@ -230,7 +236,10 @@ export class Dispatcher {
       await this.promoteDue();
     }
     if (this.health.available) {
-      await this.locks.run(DISPATCH_LOCK, () => this.fillSlots(fence, queues));
+      await this.locks.run(DISPATCH_LOCK, async () => {
+        await this.fillSlots(fence, queues);
+        if (this.lease.fence) await this.reclaimer?.pass();
+      });
     }
     if (full) await Promise.all([this.armTimer(), this.shares.flush()]);
   }
@@ -265,22 +274,31 @@ export class Dispatcher {
   /**
    * Offers room queue by queue; `only`: in these queues alone. With several queues, fair share
    * decides who is next (share-ledger.ts): each claim starts one job, then the queues are ranked
-   * again with it counted, so a burst of room is dealt out by share, not to the first queue. A
+   * again with it counted, so a burst of room is dealt out by share, not to the first queue; once
+   * one queue alone is left asking, its claim takes the rest of the room at once. A
    * queue that starts nothing is not asked again this tick. Where the engine reports hosts, each
    * claim places its jobs on them; while they cannot be read, nothing is claimed (a job started
-   * unplaced could over-commit a host), and the next tick tries again.
+   * unplaced could over-commit a host), and the next tick tries again. Where quotas are set, each
+   * claim is held to the room its queue's and project's quotas leave (quotas.ts).
    */
   private async fillSlots(fence: LeaseFence, only?: ReadonlySet<string>): Promise<void> {
     const asking = this.catalog.queuesByPriority.filter(
       (settings) => (!only || only.has(settings.ref)) && !this.controls.live(settings).paused,
     );
-    const round = asking.length > 1 ? await this.shares.round() : undefined;
+    const quotas = hasQuotas(this.catalog.fairShare.quotas);
+    // Under quotas, the round reads every queue not paused for waiting work, not only those
+    // asking: a lender's waiting jobs hold back what it lends to a queue a submit alone woke.
+    const round =
+      asking.length > 1 || (quotas && asking.length > 0) ? await this.shares.round() : undefined;
     while (asking.length > 0) {
       const settings = round ? round.next(asking)! : asking[0]!;
-      const claimed = await this.claimIn(fence, settings, round ? 1 : undefined);
+      // The last queue asking shares the room with no other: one claim starts all it can, not one
+      // transaction a job.
+      const starts = round && asking.length > 1 ? 1 : undefined;
+      const claimed = await this.claimIn(fence, settings, starts, round?.room(settings));
       if (claimed === null) return;
       if (round && claimed.length > 0) round.started(settings.ref, claimed);
-      else asking.splice(asking.indexOf(settings), 1);
+      if (starts === undefined || claimed.length === 0) asking.splice(asking.indexOf(settings), 1);
     }
   }
 
@@ -292,6 +310,7 @@ export class Dispatcher {
     fence: LeaseFence,
     settings: QueueSettings,
     starts?: number,
+    quota?: ClaimQuota,
   ): Promise<Job[] | null> {
     const queue = this.controls.live(settings);
     const placement = await this.capacity.placementFor(settings.placement).catch((error) => {
@@ -310,6 +329,7 @@ export class Dispatcher {
           lease: fence,
           ...(starts !== undefined && { starts }),
           ...(placement && { placement }),
+          ...(quota && { quota }),
         },
         (job) => notes.creatingContainer(job.image),
       )

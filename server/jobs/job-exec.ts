@@ -28,6 +28,11 @@ export class JobExec {
     private readonly engine: string,
   ) {}
 
+  /** Whether the engine can run a command in a job at all (the local docker engine can). */
+  get supported(): boolean {
+    return this.runtime.exec !== undefined;
+  }
+
   async open(project: string, jobId: string, request: ExecRequest): Promise<JobExecSession> {
     const exec = this.runtime.exec?.bind(this.runtime);
     if (!exec) {

@@ -9,7 +9,15 @@ export interface JobHoldsParts {
   owner: string;
   /** Whether other instances may have taken this one's jobs over (Membership.ownershipInDoubt). */
   ownershipInDoubt: () => boolean;
+  /** How long a launch may be with the engine before the job is settled anyway. */
+  launchNoticedAfterMs: number;
   logger: Logger;
+}
+
+/** A launch with the engine: since when, and whether a settle of its job was skipped meanwhile. */
+export interface Launch {
+  since: number;
+  settleSkipped?: boolean;
 }
 
 // A stop that has not ended the container this long after its grace period is asked again.
@@ -21,7 +29,7 @@ const STOP_RETRY_AFTER_GRACE_MS = 10_000;
  * a job (a fenced move refused, the store naming another owner) it drops all of it at once.
  */
 export class JobHolds {
-  readonly launching = new Map<string, { since: number }>();
+  readonly launching = new Map<string, Launch>();
   /** Jobs whose end this process is waiting for (the fast path). */
   readonly followed = new Set<string>();
   readonly stopsIssued = new Map<string, number>();
@@ -42,6 +50,29 @@ export class JobHolds {
     }
     this.stopsIssued.set(job.id, now);
     return true;
+  }
+
+  /**
+   * Whether the job's launch is with the engine, for less than the bound: every engine call has a
+   * timeout, so a launch still there past it is stuck, and the job is settled from what the engine
+   * reports instead (made but not started: launched again; not made: waits again), never left in
+   * `starting`. A settle that finds its launch under way is skipped, and the launch notes it: its
+   * own settle then reads the job afresh (a cancel may have come meanwhile).
+   */
+  launchUnderWay(jobId: string): boolean {
+    const launch = this.launching.get(jobId);
+    if (!launch) return false;
+    const waited = Date.now() - launch.since;
+    if (waited < this.parts.launchNoticedAfterMs) {
+      launch.settleSkipped = true;
+      return true;
+    }
+    this.launching.delete(jobId);
+    this.parts.logger.warn(
+      { jobId, waitedMs: waited },
+      'a launch has been with the engine past its bound; settling the job from what the engine reports',
+    );
+    return false;
   }
 
   /** Whether this process is launching, following or stopping the job. */

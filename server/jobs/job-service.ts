@@ -4,14 +4,14 @@ import { failpoint } from './failpoints';
 import type { ResubmitJobRequest, SubmitJobRequest } from '../../contract';
 import type { HostCapacity } from './capacity';
 import type { Catalog } from './catalog';
-import { dependencyTargets, judgeDependencies } from './dependencies';
+import { dependencyTargets, endsAmong, judgeDependencies } from './dependencies';
 import type { Dispatcher } from './dispatcher';
 import { conflict, invalid, notFound } from './errors';
 import { isArrayParent, type Admission, type Job, type NewJob } from './model';
 import type { JobStore, SecretBox } from './ports';
 import { visibleJob, type JobReadModel } from './read-model';
 import type { Runner } from './runner';
-import { ContendedError, type JobStateMachine } from './state-machine';
+import { admissionOf, ContendedError, type JobStateMachine } from './state-machine';
 import { resubmissionOf } from './resubmission';
 import { planJob } from './submission';
 import { replayOf, requestDigest } from './idempotency';
@@ -25,6 +25,15 @@ export interface Submitted {
 }
 
 const replayed = (id: string): Submitted => ({ id, replayed: true });
+
+/**
+ * The field of the depends_on entry naming `jobId`: job.dependsOn leaves out the array's links
+ * (n_to_n, sequential), so its index is not always the payload's.
+ */
+function dependencyField(payload: SubmitJobRequest, jobId: string): string {
+  const index = (payload.depends_on ?? []).findIndex((d) => d.job_id?.toLowerCase() === jobId);
+  return `depends_on[${index}].job_id`;
+}
 
 /** What a JobService works with. */
 export interface JobServiceParts {
@@ -99,7 +108,7 @@ export class JobService {
             expiresAt: now + this.idempotencyWindowMs,
           }
         : undefined;
-      const admission = await this.dependencyAdmission(job);
+      const admission = await this.dependencyAdmission(job, payload);
       const result = isArrayParent(job)
         ? await admitArray(this.arrayParts, plan, admission, idempotency)
         : await this.machine.admit(job, definitionFingerprint, admission, idempotency);
@@ -107,6 +116,11 @@ export class JobService {
         failpoint('after-insert');
         this.dispatcher.admitted(result.job);
         return { id: job.id, replayed: false };
+      }
+      if ('dependencyGone' in result) {
+        throw invalid(
+          `${dependencyField(payload, result.dependencyGone)}: job ${result.dependencyGone} ended and was deleted (its retention ran out) while this job was being submitted; nothing was stored`,
+        );
       }
       // Another submit with this key committed first (racing, or the one whose answer was lost).
       if ('keyHeldBy' in result) {
@@ -144,14 +158,25 @@ export class JobService {
    * A job that waits for others is pending, its note saying for what; once they all ended as
    * asked, it is admitted like any job. A dependency on a job the caller cannot see, or on one
    * that already ended so that it can never be met, is refused at its field: nothing is stored.
+   * The ends read here are stored with the dependencies: retention may delete a job that ended
+   * before the insert, and what it ended as is kept with them (Admission.dependencyEnds).
    */
-  private async dependencyAdmission(job: NewJob): Promise<Admission | undefined> {
+  private async dependencyAdmission(
+    job: NewJob,
+    payload: SubmitJobRequest,
+  ): Promise<Admission | undefined> {
     if (job.dependsOn.length === 0) return undefined;
-    const verdict = judgeDependencies(job, await dependencyTargets(this.store, [job]));
+    const others = await dependencyTargets(this.store, [job]);
+    const verdict = judgeDependencies(job, others);
     if (verdict.kind === 'unmeetable') {
-      throw invalid(`depends_on[${verdict.index}].job_id: ${verdict.refusal}`);
+      const { jobId } = job.dependsOn[verdict.index]!;
+      throw invalid(`${dependencyField(payload, jobId)}: ${verdict.refusal}`);
     }
-    return verdict.kind === 'waiting' ? { to: 'pending', note: verdict.note } : undefined;
+    const admission: Admission =
+      verdict.kind === 'waiting'
+        ? { to: 'pending', note: verdict.note }
+        : admissionOf(job, job.createdAt);
+    return { ...admission, dependencyEnds: endsAmong(others) };
   }
 
   detail(project: string, id: string): Promise<Job> {

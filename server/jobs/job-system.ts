@@ -2,6 +2,7 @@ import { JobExec } from './job-exec';
 import { ArraySettler } from './arrays';
 import { Assignment } from './assignment';
 import { AuditTrail } from './audit';
+import { Reclaimer } from './preemption';
 import { BulkActions } from './bulk-actions';
 import type { Catalog } from './catalog';
 import { HostCapacity } from './capacity';
@@ -112,11 +113,9 @@ export interface JobSystemOptions {
   trends: TrendRollerOptions;
 }
 
-/**
- * A launch is a few engine calls (create, start, inspect), each with a timeout of 15 s, and a
- * wait of up to 10 s for a name being freed: one still under way after a minute is stuck.
- */
-const LAUNCH_NOTICED_AFTER_MS = 60_000;
+// A launch: engine calls of 15 s timeouts each (create, a start asked up to three times on a slow
+// engine, inspects) and a wait of up to 10 s for a name being freed; past two minutes, stuck.
+const LAUNCH_NOTICED_AFTER_MS = 120_000;
 
 export type JobSystem = ReturnType<typeof createJobSystem>;
 
@@ -181,7 +180,16 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     onChange: (held) => dispatcher.leaseChanged(held),
   });
   const handout = new Handout({ store, runner, locks, signals, logger, instanceId: owner });
-  const shares = new ShareLedger({ store, catalog, capacity, fallback: options.defaults, logger });
+  const shares = new ShareLedger({
+    store,
+    catalog,
+    controls,
+    capacity,
+    fallback: options.defaults,
+    logger,
+  });
+  const audit = new AuditTrail(ports.audit, logger);
+  const reclaimer = new Reclaimer({ store, catalog, controls, capacity, runner, logger });
   const dispatcher = new Dispatcher({
     store,
     machine,
@@ -198,6 +206,7 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     lease,
     assignment: new Assignment(owner, () => membership.liveMembers()),
     handout,
+    reclaimer,
   });
   const arrays = new ArraySettler({
     store,
@@ -289,7 +298,6 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       kick: () => relay?.kick(),
       follow: () => relay?.follow(),
     });
-  const audit = new AuditTrail(ports.audit, logger);
   const retention = new RetentionPruner(ports.retention, catalog, logger, {
     ...options.retention,
     audit: { store: ports.audit, keepMs: options.keepAuditMs },
@@ -317,6 +325,10 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
       ...(await shares.snapshot()),
       halfLifeSeconds: catalog.fairShare.halfLifeMs / 1000,
     }),
+    /** Every project's and queue's last day by hour. */
+    shareHistory: () => shares.lastDay(),
+    /** Runnable jobs by queue and what they wait for (a quota's hold told from a slot's). */
+    waitingByReason: () => shares.waitingByReason(),
     scheduler,
     /** Pause, resume and slot limits of queues, as operators change them. */
     controls,
@@ -337,6 +349,8 @@ export function createJobSystem(ports: JobSystemPorts, options: JobSystemOptions
     exec: new JobExec(store, runtime, options.engine),
     /** Whether this instance holds the dispatcher lease now. */
     dispatching: () => lease.fence !== undefined,
+    /** Lent quota taken back at once: each job it preempts is heard of (metrics). */
+    reclaimer,
     /**
      * Joins the instances on the store, recovers what the last run left (the first reconcile
      * pass: adopt, record, requeue, take over lost instances' jobs), then dispatches.

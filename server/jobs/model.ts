@@ -1,12 +1,5 @@
-import type { LeaseFence } from './lease-fence';
-import type {
-  DependencyType,
-  PlacementPolicy,
-  JobState,
-  Labels,
-  RetryStrategy,
-} from '../../contract';
-import type { Host, Resources } from './placement';
+import type { DependencyType, JobState, Labels, RetryStrategy } from '../../contract';
+import type { Resources } from './placement';
 
 /** An env var as stored: plain for ordinary values, sealed (encrypted) for sensitive ones. */
 export type StoredEnvVar = { name: string; value: string } | { name: string; sealed: string };
@@ -77,12 +70,23 @@ export interface Job extends ContainerPlan {
   attempt: number;
   /** A runnable job waiting out its backoff is not started before this time. */
   notBefore: number | null;
+  /** A running job being stopped to give back quota it borrowed (preemption.ts); null: not. */
+  preemption: Preemption | null;
+  /** How many of its attempts were preempted: they count against none of its retries. */
+  preemptions: number;
   /** Jobs it waits for (empty: none): it stays pending until each has ended as its type asks. */
   dependsOn: JobDependency[];
   /** Its part in an array job; null for a job of its own. */
   array: ArrayRole | null;
   /** What a person labelled it with, to find it later ({}: none). */
   labels: Labels;
+}
+
+/** Why and since when a running job is being stopped: a lender takes back what it lent. */
+export interface Preemption {
+  at: number;
+  /** "team-a reclaimed 1 job it lent" */
+  reason: string;
 }
 
 /**
@@ -175,6 +179,13 @@ export interface HeldKey {
 export interface Admission {
   to: 'runnable' | 'pending';
   note: string | null;
+  /**
+   * Job Submit's: the end of each job its dependencies name that had ended as the submit checked
+   * them, by id. The edges are stored with these ends (a final state never changes), so a job
+   * retention deletes between the check and the insert is still judged by its end; a job named
+   * without one must still be stored at the insert, or nothing is (InsertOutcome).
+   */
+  dependencyEnds?: ReadonlyMap<string, JobState>;
 }
 
 /** Columns a transition may set together with the state, in the same transaction. */
@@ -197,6 +208,8 @@ type RunFields = Partial<
     | 'host'
     | 'attempt'
     | 'notBefore'
+    | 'preemption'
+    | 'preemptions'
   >
 >;
 
@@ -218,6 +231,8 @@ export interface StateChange {
   fence?: OwnerFence;
   /** The instance making the move, recorded on its transition. */
   by?: string;
+  /** A claim's: the dispatcher lease's epoch the store fenced it by, recorded on its transition. */
+  leaseEpoch?: number;
 }
 
 /** An ownership as its owner knows it: the instance and the epoch of its claim or takeover. */
@@ -300,38 +315,7 @@ export interface RunUsage {
   wallMs: number | null;
 }
 
-/**
- * A dispatcher asking for work: up to `limit` of the queue's oldest runnable jobs, as far as the
- * queue's and the whole service's slots allow, counted in the same transaction that takes them.
- */
-export interface Claim {
-  queue: string;
-  limit: number;
-  /** The queue's max_running and the service's. */
-  queueMax: number;
-  serviceMax: number;
-  /** At most this many start (fair share deals room out one job at a time); default: the room. */
-  starts?: number;
-  /** The instance that claims: what it claims runs there unless `owners` says otherwise. */
-  owner: string;
-  /**
-   * The instances the jobs claimed are given to, in turn: the first job to the first, and so
-   * on round (the dispatcher's assignment, dispatcher.ts). Absent: all to `owner`.
-   */
-  owners?: readonly string[];
-  /** The lease the claimer dispatches under: the claim is refused (LeaseLostError) once it lost it. */
-  lease?: LeaseFence;
-  at: number;
-  /** Where the engine reports hosts: each job claimed is placed on one with room (placement.ts). */
-  placement?: ClaimPlacement;
-}
-
-/** The hosts a claim places on, how, and what jobs stored before requests were kept ask for. */
-export interface ClaimPlacement {
-  hosts: Host[];
-  policy: PlacementPolicy;
-  fallback: { cpus: number; memoryBytes: number };
-}
+export type { Claim, ClaimPlacement } from './claim';
 
 export interface Transition {
   from: JobState | null;

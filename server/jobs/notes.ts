@@ -64,6 +64,8 @@ export const notes = {
     `${running} of ${max} running in queue ${queue}`,
   serviceSlotsBusy: (running: number, max: number) =>
     `${running} of ${max} running on this service (max_running)`,
+  /** `clause`: quotas.ts's "project team-a is at its quota of 8 cpus (borrowing 2 of 2 allowed)". */
+  waitingForQuota: (clause: string) => `waiting: ${clause}`,
   /** `place`: where the job stands among those waiting in its queue, each counted this far. */
   waitingForSlot: (
     slots: string,
@@ -88,6 +90,10 @@ export const notes = {
   timedOut: (seconds: number, code: number) =>
     `ran past its timeout of ${seconds} s and was stopped (exit code ${code})`,
   cancelledBeforeStart: 'cancelled on request before it started',
+  /** `reason`: "team-a reclaimed 1 job it lent" (preemption.ts). */
+  preempting: (reason: string, grace: number) =>
+    `preempting: ${reason}; SIGTERM sent, SIGKILL after ${grace} s if still running`,
+  preempted: (reason: string) => `preempted: ${reason}; will run again`,
   cancelling: (grace: number) =>
     `cancellation requested: SIGTERM sent, SIGKILL after ${grace} s if still running`,
   cancelledWhileRunning: (code: number) =>

@@ -11,6 +11,17 @@ export function deadlineOf(job: Pick<Job, 'startedAt' | 'timeoutSeconds'>, now: 
   return (job.startedAt ?? now) + job.timeoutSeconds * 1000;
 }
 
+/**
+ * When the job was asked to stop, its grace running from then: a cancel, a preemption
+ * (preemption.ts), or its deadline passed; undefined: it runs on.
+ */
+export function stopAskedAt(job: Job, now: number): number | undefined {
+  if (job.state === 'cancelling') return job.cancelRequestedAt ?? now;
+  const deadline = deadlineOf(job, now);
+  if (job.state === 'running' && job.preemption) return Math.min(job.preemption.at, deadline);
+  return now >= deadline ? deadline : undefined;
+}
+
 /** What a failed job's note may say of its memory. */
 export interface MemoryAtEnd {
   limitBytes: number;

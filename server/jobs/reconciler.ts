@@ -126,7 +126,8 @@ export class Reconciler {
     const active = new Set(jobs.map((j) => j.id));
     await Promise.all([
       ...jobs.map((job) =>
-        this.runner.settle(job.id, byJob.get(job.id) ?? null, takenOver.has(job.id)),
+        // Each settled from this listing: one read of the store a pass, not one more a job.
+        this.runner.settle(job.id, byJob.get(job.id) ?? null, takenOver.has(job.id), job),
       ),
       // The rest belong to jobs that ended (or never reached a slot): settle removes the former.
       ...workloads.filter((w) => !active.has(w.jobId)).map((w) => this.runner.settle(w.jobId, w)),

@@ -86,13 +86,15 @@ export type RetryDecision =
  * @param ranWithBytes the memory limit the attempt ran with (null: unknown, no raise)
  */
 export function decideRetry(
-  job: Pick<Job, 'retry' | 'attempt'>,
+  job: Pick<Job, 'retry' | 'attempt'> & Partial<Pick<Job, 'preemptions'>>,
   ending: Ending,
   random: number,
   ranWithBytes: number | null = null,
 ): RetryDecision {
   const strategy = job.retry;
-  if (!strategy || job.attempt >= strategy.attempts) return { retry: false };
+  // Preempted attempts count against none of its retries.
+  const tried = job.attempt - (job.preemptions ?? 0);
+  if (!strategy || tried >= strategy.attempts) return { retry: false };
   const rule = strategy.on_exit?.find((r) => ruleMatches(r, ending));
   if (rule?.action === 'exit') return { retry: false };
   const raise =
@@ -104,7 +106,7 @@ export function decideRetry(
   }
   return {
     retry: true,
-    delayMs: backoffMs(strategy, job.attempt + 1, random),
+    delayMs: backoffMs(strategy, tried + 1, random),
     ...(raise && { memoryBytes: raise.to }),
   };
 }

@@ -4,7 +4,9 @@ import type { JobLogs } from './job-logs';
 import { JobSecrets } from './job-secrets';
 import { JobLostError, type Job } from './model';
 import { notes } from './notes';
-import { deadlineOf, outcomeOf } from './outcome';
+import { deadlineOf, stopAskedAt } from './outcome';
+import { knownServes, type KnownJob } from './known-job';
+import { moveToEnd } from './job-end';
 import {
   EngineUnavailableError,
   type ContainerRuntime,
@@ -14,12 +16,12 @@ import {
   type Signals,
   type Workload,
 } from './ports';
-import { JobHolds } from './job-holds';
+import { JobHolds, type Launch } from './job-holds';
+import { PlacementNotes } from './placement-notes';
 import { KeyedSerial } from './serial';
 import { limitsOf, type ContainerDefaults } from './container-limits';
 import { workloadSpecOf } from './workload-spec';
 import { DECIDE_ATTEMPTS, type JobStateMachine } from './state-machine';
-import { attemptEnd } from './attempts';
 import { OWNED, afterLaunchFailure, messageOf } from './launch-failure';
 import type { UsageSampler } from './usage-sampler';
 
@@ -60,6 +62,7 @@ export class Runner {
   /** Its launches with the engine and since when, waits on workloads, stops asked (job-holds.ts). */
   private readonly holds: JobHolds;
   private readonly serial = new KeyedSerial();
+  private readonly placementNotes: PlacementNotes;
   private stopped = false;
 
   private readonly runtime: ContainerRuntime;
@@ -88,8 +91,10 @@ export class Runner {
       store: parts.store,
       owner: parts.options.owner,
       ownershipInDoubt: parts.options.ownershipInDoubt,
+      launchNoticedAfterMs: parts.options.launchNoticedAfterMs,
       logger: parts.logger,
     });
+    this.placementNotes = new PlacementNotes(parts.store, parts.options.owner, parts.logger);
     this.signals.subscribe((signal) => {
       if (signal.kind === 'job') void this.settle(signal.jobId);
     });
@@ -109,11 +114,12 @@ export class Runner {
   /** Settles nothing more: what is under way is left for the next start to adopt. */
   stop(): void {
     this.stopped = true;
+    this.placementNotes.stop();
   }
 
   /** Starts a job that is in `starting`; returns at once. */
   launch(job: Job): void {
-    const launch = { since: Date.now() };
+    const launch: Launch = { since: Date.now() };
     this.holds.launching.set(job.id, launch);
     this.track(this.launchNow(job, launch));
   }
@@ -127,11 +133,28 @@ export class Runner {
 
   /**
    * Brings the job in line with its workload (looked up afresh unless given). `takenOver`: the
-   * job was just taken over from a lost instance. Never throws.
+   * job was just taken over from a lost instance. `listed`: the job as a reconcile pass read it
+   * with all the others just now, its first decision made from that read rather than one more;
+   * a change since is followed by a settle of its own (a cancel's signal). Never throws.
    */
-  settle(jobId: string, observed?: Workload | null, takenOver = false): Promise<void> {
+  settle(
+    jobId: string,
+    observed?: Workload | null,
+    takenOver = false,
+    listed?: Job,
+  ): Promise<void> {
+    return this.settleFrom(jobId, observed, takenOver, listed && { job: listed, listed: true });
+  }
+
+  /** settle, its first decision made from a copy of the job when one serves (known-job.ts). */
+  private settleFrom(
+    jobId: string,
+    observed: Workload | null | undefined,
+    takenOver: boolean,
+    known?: KnownJob,
+  ): Promise<void> {
     return this.serial
-      .run(jobId, () => this.settleNow(jobId, observed, takenOver))
+      .run(jobId, () => this.settleNow(jobId, observed, takenOver, known))
       .catch((error: unknown) =>
         error instanceof JobLostError
           ? this.holds.leave(jobId, error.ownedBy)
@@ -145,7 +168,7 @@ export class Runner {
     });
   }
 
-  private async launchNow(job: Job, launch: { since: number }): Promise<void> {
+  private async launchNow(job: Job, launch: Launch): Promise<void> {
     // A later launch of the job (after this one was noticed as stuck) is not this one's to end.
     const ended = () => {
       if (this.holds.launching.get(job.id) === launch) this.holds.launching.delete(job.id);
@@ -168,8 +191,11 @@ export class Runner {
       await this.launchFailed(job.id, error, secrets);
       return;
     }
+    // Left meanwhile (lost to another instance, said once): decided from a fresh read instead.
+    const stillHeld = this.holds.launching.get(job.id) === launch;
     ended();
-    await this.settle(job.id, workload);
+    const known = stillHeld && { job, listed: false, settledSince: !launch.settleSkipped };
+    await this.settleFrom(job.id, workload, false, known || undefined);
   }
 
   /** A workload of an earlier attempt left by a crash before its removal: not this attempt's. */
@@ -178,11 +204,7 @@ export class Runner {
     if (left && left.attempt < job.attempt) await this.runtime.remove(left);
   }
 
-  private async launchFailed(
-    jobId: string,
-    error: unknown,
-    secrets: JobSecrets | undefined,
-  ): Promise<void> {
+  private async launchFailed(jobId: string, error: unknown, secrets?: JobSecrets) {
     if (this.stopped) return;
     const { machine, health, logger } = this;
     await afterLaunchFailure({ machine, health, logger }, jobId, error, secrets).catch(
@@ -197,12 +219,16 @@ export class Runner {
     jobId: string,
     observed: Workload | null | undefined,
     takenOver: boolean,
+    known: KnownJob | undefined,
   ): Promise<void> {
-    if (this.stopped || this.launchUnderWay(jobId)) return;
+    if (this.stopped || this.holds.launchUnderWay(jobId)) return;
     // "Gone" is only believed from a fresh look: a listing from a moment ago misses new workloads.
     let workload = observed ?? (await this.runtime.inspect(jobId));
     for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
-      const job = await this.store.getJob(jobId);
+      const job =
+        attempt === 0 && known && knownServes(known, workload)
+          ? known.job
+          : await this.store.getJob(jobId);
       if (!job) return;
       if (workload && workload.attempt < job.attempt) {
         // An earlier attempt's, recorded already: left by a crash before its removal.
@@ -226,28 +252,10 @@ export class Runner {
     this.logger.error({ jobId }, `could not settle a job after ${DECIDE_ATTEMPTS} attempts`);
   }
 
-  /**
-   * Whether the job's launch is with the engine, for less than the bound: every engine call has a
-   * timeout, so a launch still there past it is stuck, and the job is settled from what the engine
-   * reports instead (made but not started: launched again; not made: waits again), never left in
-   * `starting`.
-   */
-  private launchUnderWay(jobId: string): boolean {
-    const launch = this.holds.launching.get(jobId);
-    if (!launch) return false;
-    const waited = Date.now() - launch.since;
-    if (waited < this.options.launchNoticedAfterMs) return true;
-    this.holds.launching.delete(jobId);
-    this.logger.warn(
-      { jobId, waitedMs: waited },
-      'a launch has been with the engine past its bound; settling the job from what the engine reports',
-    );
-    return false;
-  }
-
   /** One decision on a job holding a slot; false when it moved under us (decide again). */
   private async step(job: Job, workload: Workload | null, takenOver: boolean): Promise<boolean> {
     const now = Date.now();
+    this.placementNotes.decided(job, workload);
     if (job.state === 'starting') {
       if (!workload) return this.moved(job, 'runnable', notes.requeuedNeverCreated);
       if (workload.status === 'created') {
@@ -256,9 +264,6 @@ export class Runner {
         return true;
       }
       if (workload.status === 'pending') {
-        const note = notes.waitingForPlacement(workload.message ?? 'placing the job');
-        if (note !== job.systemNote)
-          await this.store.setNote({ id: job.id, state: job.state, note });
         this.follow(job, workload);
         return true;
       }
@@ -296,11 +301,8 @@ export class Runner {
       return this.moved(job, 'cancelled', notes.cancelledBeforeContainer, { finishedAt: now });
     }
     this.follow(job, workload);
-    if (job.state === 'cancelling') {
-      this.stopOnce(job, workload, (job.cancelRequestedAt ?? now) + job.stopGraceSeconds * 1000);
-    } else if (now >= deadlineOf(job, now)) {
-      this.stopOnce(job, workload, deadlineOf(job, now) + job.stopGraceSeconds * 1000);
-    }
+    const stopAt = stopAskedAt(job, now);
+    if (stopAt !== undefined) this.stopOnce(job, workload, stopAt + job.stopGraceSeconds * 1000);
     return true;
   }
 
@@ -319,30 +321,12 @@ export class Runner {
    * (or its output) lost.
    */
   private async record(job: Job, workload: Workload): Promise<boolean> {
-    const secrets = new JobSecrets(job, this.secrets);
-    const answering = () => this.health.markUp();
-    const output = await this.logs.readKept(job, workload, answering).catch((error: unknown) => {
-      if (error instanceof EngineUnavailableError) throw error;
-      return undefined; // no output to keep (gone already): the outcome matters more
-    });
-    const limits = limitsOf(job, this.options.defaults);
-    const memory = await this.usage.finish(job.id, job.attempt, workload, limits);
-    const now = Date.now();
-    const engineWasDown = this.health.wasDownAt(workload.finishedAt ?? now);
-    const outcome = outcomeOf(job, workload, engineWasDown, now, memory);
-    const end = attemptEnd(
+    const { machine, store, secrets, health, logs, usage, options } = this;
+    const moved = await moveToEnd(
+      { machine, store, secrets, health, logs, usage, options },
       job,
-      { ...outcome, note: outcome.note && secrets.scrub(outcome.note) },
-      { workload, output, memoryBytes: limits.memoryBytes },
-      now,
+      workload,
     );
-    // Kept in the move's own transaction: the job's output, or, when another attempt follows,
-    // this attempt's with its record.
-    const moved = await this.machine.move(job, end.to, end.note, end.fields, {
-      endedAttempt: end.endedAttempt,
-      keptOutput: output && !end.retried ? this.logs.kept(job, output) : undefined,
-      owned: true,
-    });
     if (!moved) return false;
     this.holds.stopsIssued.delete(job.id);
     await this.runtime.remove(workload);
@@ -362,15 +346,28 @@ export class Runner {
         ? setTimeout(() => void this.settle(job.id), Math.min(untilDeadline, MAX_TIMER_MS))
         : undefined;
     timer?.unref();
+    let waited = false;
     const changed = this.runtime.waitForChange(workload).then(async () => {
       // An engine that is stopping kills every container first: such an exit is the engine's,
       // and a fresh connection is refused by then. The reconciler settles it once it is back.
       await this.runtime.ping();
-      await this.settle(job.id);
+      // This wait is over before the settle, so that the settle can follow the workload again
+      // (placed, now running: on to its end), not leave its end to the reconciler's next pass.
+      waited = true;
+      clearTimeout(timer);
+      // Left meanwhile (lost to another instance, said once): decided from a fresh read instead.
+      const stillHeld = this.holds.followed.delete(job.id);
+      await this.settleFrom(
+        job.id,
+        undefined,
+        false,
+        stillHeld ? { job, listed: false, settledSince: true } : undefined,
+      );
     });
     void changed
       .catch((error: unknown) => this.engineTrouble(error, job.id))
       .finally(() => {
+        if (waited) return; // a wait the settle began since is not this one's to end
         clearTimeout(timer);
         this.holds.followed.delete(job.id);
       });

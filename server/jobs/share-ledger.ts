@@ -1,5 +1,5 @@
 import { requestOf, type HostCapacity, type RequestFallback } from './capacity';
-import type { Catalog } from './catalog';
+import type { Catalog, QueueSettings } from './catalog';
 import {
   NO_QUEUE_USE,
   NO_USAGE,
@@ -15,7 +15,18 @@ import {
   type Usage,
 } from './fair-share';
 import type { Job } from './model';
-import type { JobStore, Logger, ShareBucket } from './ports';
+import type { JobStore, Logger, ShareBucket, WaitReason } from './ports';
+import { HISTORY_HOURS, shareHistory, type ShareHistory } from './share-history';
+import { HOUR_MS } from './trends';
+import type { QueueControls } from './queue-controls';
+import {
+  hasQuotas,
+  quotaClause,
+  quotaView,
+  roomOf,
+  type ClaimQuota,
+  type QuotaView,
+} from './quotas';
 
 /** Past use is read this many half-lives back: older use weighs less than 0.4 %. */
 const HALF_LIVES_KEPT = 8;
@@ -23,10 +34,17 @@ const HALF_LIVES_KEPT = 8;
 const BUCKETS_PER_HALF_LIFE = 8;
 /** The figures a waiting job's note quotes are read again after this long. */
 const NOTE_FIGURES_KEPT_MS = 1000;
+/** The last day's figures are counted again after this long: a read of a day of runs. */
+const HISTORY_KEPT_MS = 60_000;
 
 export interface ShareLedgerParts {
-  store: Pick<JobStore, 'shareUse' | 'addShareUse' | 'firstEligibleWaiting'>;
+  store: Pick<
+    JobStore,
+    'shareUse' | 'addShareUse' | 'firstEligibleWaiting' | 'waitingByReason' | 'runsSince'
+  >;
   catalog: Catalog;
+  /** Whether a queue is paused: a paused queue's waiting jobs hold back nothing it lends. */
+  controls: Pick<QueueControls, 'live'>;
   capacity: HostCapacity;
   fallback: RequestFallback;
   logger: Logger;
@@ -36,6 +54,8 @@ export interface ShareLedgerParts {
 export interface ShareSnapshot {
   capacity: Usage;
   projects: ProjectShare[];
+  /** Where quotas are set: every project's and queue's quota, use, borrowed and lent. */
+  quotas?: QuotaView;
 }
 
 /**
@@ -45,6 +65,7 @@ export interface ShareSnapshot {
 export class ShareLedger {
   private readonly ended = new Map<string, ShareBucket>();
   private noted: { at: number; snapshot: Promise<ShareSnapshot> } | undefined;
+  private history: { at: number; history: Promise<ShareHistory> } | undefined;
 
   constructor(private readonly parts: ShareLedgerParts) {}
 
@@ -119,16 +140,26 @@ export class ShareLedger {
     });
   }
 
-  /** A dispatch: queues ranked by share, re-ranked after each start. */
+  /**
+   * A dispatch: queues ranked by share, re-ranked after each start. Where quotas are set, which
+   * queues not paused have jobs waiting is read too: a lender's waiting work holds back its
+   * unused quota (quotas.ts).
+   */
   async round(): Promise<ShareRound> {
-    const [use, capacity] = await Promise.all([this.use(), this.capacityNow()]);
-    return new ShareRound(this.parts.catalog, use, capacity, this.parts.fallback);
+    const quotas = hasQuotas(this.parts.catalog.fairShare.quotas);
+    const [use, capacity, waiting] = await Promise.all([
+      this.use(),
+      this.capacityNow(),
+      quotas ? this.waitingIn(this.notPaused(this.parts.catalog.queuesByPriority)) : undefined,
+    ]);
+    return new ShareRound(this.parts.catalog, use, capacity, this.parts.fallback, waiting);
   }
 
-  /** Every project's figures now: which queues wait is read from the store. */
-  async snapshot(): Promise<ShareSnapshot> {
-    const [use, capacity] = await Promise.all([this.use(), this.capacityNow()]);
-    const queues = [...this.parts.catalog.queuesByPriority];
+  private notPaused<Q extends QueueSettings>(queues: readonly Q[]): Q[] {
+    return queues.filter((q) => !this.parts.controls.live(q).paused);
+  }
+
+  private async waitingIn(queues: readonly ShareQueue[]): Promise<Set<string>> {
     const now = Date.now();
     const waiting = new Set<string>();
     await Promise.all(
@@ -136,11 +167,100 @@ export class ShareLedger {
         if (await this.parts.store.firstEligibleWaiting(q.ref, now)) waiting.add(q.ref);
       }),
     );
-    const { projectWeights, halfLifeMs } = this.parts.catalog.fairShare;
+    return waiting;
+  }
+
+  /** Every project's figures now: which queues wait is read from the store. */
+  async snapshot(): Promise<ShareSnapshot> {
+    const queues = [...this.parts.catalog.queuesByPriority];
+    const [use, capacity, waiting] = await Promise.all([
+      this.use(),
+      this.capacityNow(),
+      this.waitingIn(queues),
+    ]);
+    const { projectWeights, halfLifeMs, quotas: settings } = this.parts.catalog.fairShare;
+    const used = new Map([...use].map(([ref, u]) => [ref, u.now]));
+    // As the dispatcher counts them: a paused queue's waiting jobs reclaim nothing.
+    const lendersWaiting = new Set(
+      this.notPaused(queues).flatMap((q) => (waiting.has(q.ref) ? [q.ref] : [])),
+    );
     return {
       capacity,
       projects: shareFigures({ queues, projectWeights, use, capacity, halfLifeMs, waiting }),
+      ...(hasQuotas(settings) && {
+        quotas: quotaView({ queues, settings, used, waiting: lendersWaiting }),
+      }),
     };
+  }
+
+  /** The snapshot notes quote, read at most every second: a list's many waiting jobs share one. */
+  private notedSnapshot(): Promise<ShareSnapshot> {
+    const now = Date.now();
+    if (!this.noted || now - this.noted.at > NOTE_FIGURES_KEPT_MS) {
+      const snapshot = this.snapshot();
+      this.noted = { at: now, snapshot };
+      snapshot.catch(() => {
+        if (this.noted?.snapshot === snapshot) this.noted = undefined;
+      });
+    }
+    return this.noted.snapshot;
+  }
+
+  /** Every project's and queue's last day by hour (share-history.ts), counted at most each minute. */
+  lastDay(): Promise<ShareHistory> {
+    const now = Date.now();
+    if (!this.history || now - this.history.at > HISTORY_KEPT_MS) {
+      const history = this.countLastDay(now);
+      this.history = { at: now, history };
+      history.catch(() => {
+        if (this.history?.history === history) this.history = undefined;
+      });
+    }
+    return this.history.history;
+  }
+
+  private async countLastDay(now: number): Promise<ShareHistory> {
+    const since = Math.floor(now / HOUR_MS) * HOUR_MS - (HISTORY_HOURS - 1) * HOUR_MS;
+    const [runs, capacity] = await Promise.all([
+      this.parts.store.runsSince(since, this.parts.fallback),
+      this.capacityNow(),
+    ]);
+    const { queuesByPriority: queues, fairShare } = this.parts.catalog;
+    return shareHistory({ runs, queues, settings: fairShare.quotas, capacity, now });
+  }
+
+  /**
+   * Runnable jobs by queue and what they wait for; where quotas are set, those whose queue's or
+   * project's quota has no room for what they ask are counted as `quota`, not `slot`.
+   */
+  async waitingByReason(
+    now = Date.now(),
+  ): Promise<{ queue: string; reason: WaitReason; count: number }[]> {
+    const rows = await this.parts.store.waitingByReason(now, this.parts.fallback);
+    const view = hasQuotas(this.parts.catalog.fairShare.quotas)
+      ? (await this.notedSnapshot()).quotas
+      : undefined;
+    const counts = new Map<string, { queue: string; reason: WaitReason; count: number }>();
+    for (const { queue, reason, count, need } of rows) {
+      const project = this.parts.catalog.queue(queue)?.project;
+      const held =
+        reason === 'slot' && view && project && quotaClause(view, { ref: queue, project }, need);
+      const key = `${queue}\u0000${held ? 'quota' : reason}`;
+      const kept = counts.get(key) ?? { queue, reason: held ? 'quota' : reason, count: 0 };
+      counts.set(key, { ...kept, count: kept.count + count });
+    }
+    return [...counts.values()];
+  }
+
+  /**
+   * "project team-a is at its quota of 8 cpus (borrowing 2 of 2 allowed)" for a waiting job
+   * its queue's or project's quota has no room for; undefined otherwise or without quotas.
+   */
+  async quotaClauseFor(job: Job): Promise<string | undefined> {
+    if (!hasQuotas(this.parts.catalog.fairShare.quotas)) return undefined;
+    const view = (await this.notedSnapshot()).quotas;
+    const need = usageOfJob(requestOf(job, this.parts.fallback));
+    return view && quotaClause(view, { ref: job.queue, project: job.project }, need);
   }
 
   /**
@@ -149,16 +269,7 @@ export class ShareLedger {
    */
   async clauseFor(project: string): Promise<string | undefined> {
     if (this.parts.catalog.fairShare.projectWeights.size < 2) return undefined;
-    const now = Date.now();
-    if (!this.noted || now - this.noted.at > NOTE_FIGURES_KEPT_MS) {
-      // The read itself is kept: a list's many waiting jobs share one.
-      const snapshot = this.snapshot();
-      this.noted = { at: now, snapshot };
-      snapshot.catch(() => {
-        if (this.noted?.snapshot === snapshot) this.noted = undefined;
-      });
-    }
-    const share = (await this.noted.snapshot).projects.find((p) => p.project === project);
+    const share = (await this.notedSnapshot()).projects.find((p) => p.project === project);
     return share && atShareClause(share);
   }
 }
@@ -170,7 +281,26 @@ export class ShareRound {
     private readonly use: Map<string, QueueUse>,
     private readonly capacity: Usage,
     private readonly fallback: RequestFallback,
+    /** Queues with jobs waiting, where quotas are set. */
+    private readonly waiting?: ReadonlySet<string>,
   ) {}
+
+  /**
+   * The most one more job of the queue may ask for under its queue's and project's quotas, with
+   * what this round started counted; undefined where no quota is set.
+   */
+  room(queue: ShareQueue): ClaimQuota | undefined {
+    const { quotas: settings } = this.catalog.fairShare;
+    if (!this.waiting || !hasQuotas(settings)) return undefined;
+    const used = new Map([...this.use].map(([ref, u]) => [ref, u.now]));
+    const view = quotaView({
+      queues: this.catalog.queuesByPriority,
+      settings,
+      used,
+      waiting: this.waiting,
+    });
+    return { room: roomOf(view, queue), fallback: this.fallback };
+  }
 
   /** The queue to offer room to next, of those still asking. */
   next<Q extends ShareQueue>(asking: readonly Q[]): Q | undefined {

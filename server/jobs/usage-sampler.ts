@@ -56,8 +56,9 @@ export class UsageSampler {
 
   /**
    * The attempt's last read, then what its outcome's note may say of its memory: its limit, and
-   * its peak as stored (null when nothing was sampled: an engine that reports none, or an attempt
-   * shorter than one interval on an engine that keeps no figures of an ended workload).
+   * for an out-of-memory kill (the only note that names it) its peak as stored (null when nothing
+   * was sampled: an engine that reports none, or an attempt shorter than one interval on an
+   * engine that keeps no figures of an ended workload; null too for any other end).
    */
   async finish(
     jobId: string,
@@ -73,6 +74,8 @@ export class UsageSampler {
     if (!this.enabled) return memory;
     this.sampled.delete(jobId);
     await this.sample(jobId, { attempt, workload, limits });
+    // Not read back for every end: a read of the store a job, for a figure no other note uses.
+    if (workload.cause !== 'oom_killed') return memory;
     const kept = await this.store.usage(jobId).catch(() => []);
     const peak = kept.find((usage) => usage.attempt === attempt)?.peakMemoryBytes;
     return { ...memory, peakBytes: peak ?? null };

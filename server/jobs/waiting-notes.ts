@@ -44,11 +44,13 @@ export class WaitingNotes {
   /**
    * What a runnable job is waiting for, counted now. With `counts` (one read for many jobs: a
    * list, events), the slots alone; without (one job), its place in the queue too. Waiting for
-   * room while its project holds its fair share, it says so.
+   * room while its project holds its fair share, it says so; held by a quota, it says that alone.
    */
   async waitingNote(job: Job, counts?: Map<string, number>): Promise<string> {
     const held = this.heldNote(job);
     if (held !== undefined) return held;
+    const quota = await this.shares.quotaClauseFor(job);
+    if (quota !== undefined) return notes.waitingForQuota(quota);
     const [note, clause] = await Promise.all([
       job.placementNote ?? this.slotNote(job, counts),
       this.shares.clauseFor(job.project),
@@ -91,6 +93,8 @@ export class WaitingNotes {
     const queue = this.liveQueue(job.queue);
     if (job.state !== 'runnable' || !queue) return undefined;
     if (this.heldNote(job) !== undefined || job.placementNote !== null) return undefined;
+    // Held by a quota, it starts when others' jobs end, not by its place.
+    if ((await this.shares.quotaClauseFor(job)) !== undefined) return undefined;
     const { place } = await this.store.placeInQueue({
       queue: job.queue,
       seq: job.seq,

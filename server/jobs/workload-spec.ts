@@ -1,3 +1,4 @@
+import { requestOf } from './capacity';
 import { limitsOf, type ContainerDefaults } from './container-limits';
 import type { JobSecrets } from './job-secrets';
 import type { Job } from './model';
@@ -14,10 +15,12 @@ export function workloadSpecOf(
     attempt: job.attempt,
     image: job.image,
     command: job.command,
-    // Like AWS Batch's AWS_BATCH_JOB_ATTEMPT: a job that retries may want to know which try it is.
-    env: job.retry
-      ? [...secrets.engineEnv(), `JOBDECK_ATTEMPT=${job.attempt}`]
-      : secrets.engineEnv(),
+    // Like AWS Batch's AWS_BATCH_JOB_ATTEMPT: a job that retries, or was preempted, may want to
+    // know which try it is.
+    env:
+      job.retry || job.preemptions > 0
+        ? [...secrets.engineEnv(), `JOBDECK_ATTEMPT=${job.attempt}`]
+        : secrets.engineEnv(),
     ...limitsOf(job, defaults),
     pidsLimit: defaults.pidsLimit,
     stopGraceSeconds: job.stopGraceSeconds,
@@ -25,6 +28,7 @@ export function workloadSpecOf(
     network: job.network,
     runOptions: job.runOptions,
     host: job.host,
+    resources: requestOf(job, defaults),
     queue: job.queue,
   };
 }

@@ -74,6 +74,12 @@ export class ServiceMetrics {
     labelNames: ['queue'],
     registers: [this.registry],
   });
+  private readonly preempted = new Counter({
+    name: 'jobdeck_jobs_preempted_total',
+    help: 'Borrowed jobs this instance preempted to give a lender back its quota, by queue',
+    labelNames: ['queue'],
+    registers: [this.registry],
+  });
   private readonly engineErrors = new Counter({
     name: 'jobdeck_engine_errors_total',
     help: 'Engine calls that failed: unavailable (no answer), refused (the job’s fault), other',
@@ -162,7 +168,8 @@ export class ServiceMetrics {
 
   /**
    * Fair share, read at each scrape: each project's due share and what it holds of each
-   * capacity, and the runnable jobs of each queue by what they wait for (0s reported).
+   * capacity, what a project with a quota borrows and lends, and the runnable jobs of each queue
+   * by what they wait for (0s reported).
    */
   observeShares(read: {
     shares: () => Promise<ShareSnapshot>;
@@ -171,7 +178,7 @@ export class ServiceMetrics {
   }): void {
     const registers = [this.registry];
     let snapshot: Promise<ShareSnapshot> | undefined;
-    // The two gauges are collected together: one read of the shares per scrape.
+    // The gauges are collected together: one read of the shares per scrape.
     const once = () =>
       (snapshot ??= read.shares().finally(() => setImmediate(() => (snapshot = undefined))));
     new Gauge({
@@ -200,9 +207,39 @@ export class ServiceMetrics {
         }
       },
     });
+    // Where quotas are set (docs/guides/quotas.md): what each project borrows and lends now.
+    for (const [name, of, help] of [
+      [
+        'jobdeck_quota_borrowed',
+        'borrowed',
+        'What each project with a quota uses beyond it now, of the others’ unused quota (CPUs, bytes of memory, GPUs, jobs)',
+      ],
+      [
+        'jobdeck_quota_lent',
+        'lent',
+        'What the others borrow now of each project’s unused quota (CPUs, bytes of memory, GPUs, jobs)',
+      ],
+    ] as const) {
+      new Gauge({
+        name,
+        help,
+        labelNames: ['project', 'resource'],
+        registers,
+        async collect() {
+          const quotas = (await once()).quotas;
+          this.reset();
+          for (const [project, figures] of quotas?.projects ?? []) {
+            if (!figures.quota) continue;
+            for (const [resource, key] of SHARE_RESOURCES) {
+              this.set({ project, resource }, figures[of][key]);
+            }
+          }
+        },
+      });
+    }
     new Gauge({
       name: 'jobdeck_jobs_waiting',
-      help: 'Runnable jobs by queue and what they wait for: room (no host has room), backoff, slot (a slot or their turn)',
+      help: 'Runnable jobs by queue and what they wait for: room (no host has room), backoff, quota (their queue’s or project’s quota has no room), slot (a slot or their turn)',
       labelNames: ['queue', 'reason'],
       registers,
       async collect() {
@@ -219,6 +256,11 @@ export class ServiceMetrics {
   /** Called by retention after each queue's pass that deleted jobs. */
   observePruned = (queue: string, jobs: number): void => {
     this.pruned.inc({ queue }, jobs);
+  };
+
+  /** Called by the reclaimer for each borrowed job it preempts. */
+  observePreempted = (job: Job): void => {
+    this.preempted.inc({ queue: job.queue });
   };
 
   /** HTTP latency of every answer of `app`, by the route's template (`/v1/client/job/:job_id`). */

@@ -67,6 +67,10 @@ export async function createRuntime(
         endpoint: endpointOf(engine),
         constraints: engine.constraints,
         isolation: engine.isolation,
+        reserve: {
+          cpus: engine.capacity.reserve_cpus,
+          memoryBytes: engine.capacity.reserve_memory ?? 0,
+        },
         init: engine.init,
         storeId,
         labels,

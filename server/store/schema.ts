@@ -81,6 +81,11 @@ export interface JobsTable {
   submitted_by: string | null;
   /** Who asked for its cancel; null when nobody did, or in older rows. */
   cancel_requested_by: string | null;
+  /** A running job being preempted: since when, and why in words; null: it is not. */
+  preempt_requested_at: number | null;
+  preempt_reason: string | null;
+  /** How many of its attempts were preempted. */
+  preemptions: Generated<number>;
 }
 
 /** One label of a job, for the list's label filters (the job row keeps them all, as JSON). */
@@ -249,6 +254,8 @@ export interface JobTransitionsTable {
   note: string | null;
   /** The instance that made the move; null for admissions and bulk moves of array children. */
   moved_by: Generated<string | null>;
+  /** A claim's: the dispatcher lease's epoch it was fenced by (held by `moved_by` then). */
+  lease_epoch: Generated<number | null>;
 }
 
 export interface JobLogsTable {

@@ -1,10 +1,9 @@
-import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { Outlet, RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lazyPage } from '../lib/lazy-page';
-import { testTheme } from '../test/theme';
+import { TestMantine } from '../test/theme';
 import { RELOAD_MARKER } from './route-error';
 import { RouteError } from './RouteError';
 
@@ -29,9 +28,9 @@ function renderRoutes(load: () => Promise<{ default: () => React.JSX.Element }>)
     },
   ]);
   render(
-    <MantineProvider theme={testTheme}>
+    <TestMantine>
       <RouterProvider router={router} />
-    </MantineProvider>,
+    </TestMantine>,
   );
 }
 

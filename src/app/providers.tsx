@@ -9,17 +9,12 @@ import { setNonce } from 'get-nonce';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, type ReactNode } from 'react';
 import { onApiError } from '../api/session';
+import { cspNonce } from '../lib/csp-nonce';
 import { lazyPage } from '../lib/lazy-page';
 
-/**
- * The console server gives each page a CSP nonce (in the meta tag Vite writes); Mantine puts it
- * on the `<style>` elements it creates, which the policy admits only with that nonce.
- */
-const styleNonce = () =>
-  document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce ?? '';
 // The dialogs' scroll lock (react-remove-scroll) writes a `<style>` of its own, with the nonce
 // that get-nonce gives it: without one the policy blocks it and the page scrolls under a dialog.
-setNonce(styleNonce());
+setNonce(cspNonce());
 
 /**
  * Contrast (WCAG AA, 4.5:1 for text, checked by axe in e2e in both themes): Mantine's default
@@ -101,7 +96,7 @@ export function Providers({
       defaultColorScheme="auto"
       colorSchemeManager={colorSchemeManager}
       cssVariablesResolver={contrastVariables}
-      getStyleNonce={styleNonce}
+      getStyleNonce={cspNonce}
     >
       {/* Below, not over the header and its buttons. */}
       <Suspense fallback={null}>

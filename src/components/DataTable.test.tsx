@@ -1,8 +1,7 @@
-import { MantineProvider } from '@mantine/core';
 import { render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
-import { testTheme } from '../test/theme';
+import { TestMantine } from '../test/theme';
 import { DataTable, type DataColumn } from './DataTable';
 
 interface Fruit {
@@ -19,7 +18,7 @@ const COLUMNS: DataColumn<Fruit>[] = [
 
 const renderTable = (rows: Fruit[] | undefined, empty: ReactNode = 'No fruit yet.') =>
   render(
-    <MantineProvider theme={testTheme}>
+    <TestMantine>
       <DataTable
         label="Fruit"
         columns={COLUMNS}
@@ -29,7 +28,7 @@ const renderTable = (rows: Fruit[] | undefined, empty: ReactNode = 'No fruit yet
         empty={empty}
         minWidth={600}
       />
-    </MantineProvider>,
+    </TestMantine>,
   );
 
 describe('the console’s table of records', () => {

@@ -21,6 +21,7 @@ const REASON_TEXT: Record<string, string> = {
   exit: 'exited',
   completed: 'completed',
   cancelled: 'cancelled',
+  preempted: 'preempted: quota reclaimed',
 };
 
 /** oom_killed → "out of memory": an attempt's end reason in words (unknown ones as they are). */

@@ -1,4 +1,3 @@
-import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -7,7 +6,7 @@ import { vi } from 'vitest';
 import { roleAllows, roleOf, type Role, type WhoAmI } from '../../contract';
 import type { Capabilities } from '../api/capabilities';
 import { serviceKeys } from '../api/keys';
-import { testTheme } from './theme';
+import { TestMantine } from './theme';
 
 /** What a full Jobdeck service offers; `overrides` take some of it away. */
 export function capabilities(overrides: Partial<Capabilities> = {}): Capabilities {
@@ -91,13 +90,13 @@ export function renderWithService(
   client.setQueryData(serviceKeys.capabilities(), offer);
   if (role) knowRole(client, role);
   const wrapper = ({ children }: { children: ReactNode }) => (
-    <MantineProvider theme={testTheme}>
+    <TestMantine>
       <QueryClientProvider client={client}>
         <MemoryRouter initialEntries={path === undefined ? undefined : [path]}>
           {children}
         </MemoryRouter>
       </QueryClientProvider>
-    </MantineProvider>
+    </TestMantine>
   );
   return { client, ...render(ui, { wrapper }) };
 }

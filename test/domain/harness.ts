@@ -58,17 +58,30 @@ export async function startDomain(
     reconcileIntervalMs = RECONCILE_MS,
     launchNoticedAfterMs,
     schedules,
+    queues,
+    maxRunning,
   }: {
     reconcileIntervalMs?: number;
     launchNoticedAfterMs?: number;
     /** Project t's recurring schedules, as its configuration declares them. */
     schedules?: Record<string, object>;
+    /** Project t's queues besides `default`. */
+    queues?: Record<string, object>;
+    /** The service's max_running. */
+    maxRunning?: number;
   } = {},
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'jobdeck-domain-'));
   const config = configSchema.parse({
-    projects: { t: { ...projects.t, ...(schedules && { schedules }) } },
+    projects: {
+      t: {
+        ...projects.t,
+        queues: { ...projects.t.queues, ...queues },
+        ...(schedules && { schedules }),
+      },
+    },
     data_dir: dir,
+    ...(maxRunning !== undefined && { max_running: maxRunning }),
   });
   const storage = await openStore(config);
   const store = storage.jobs;
@@ -179,12 +192,16 @@ export async function startDomain(
   const domain = {
     engine,
     store,
+    /** The store's signals, as another instance sends them. */
+    signals: storage.signals,
     /** The store's bulk actions, as any instance reads them. */
     bulkActions: storage.bulkActions,
     /** The store's queue controls, for a second reader of them. */
     queueControls: storage.queues,
     /** The store's schedules, which every instance reads and fires through. */
     schedules: storage.schedules,
+    /** The store's pruning, as any instance's retention pass runs it. */
+    retention: storage.retention,
     catalog: () => catalogFromConfig(config),
     /** What the webhooks sent. */
     sent,
@@ -220,7 +237,7 @@ export async function startDomain(
       await other.start();
       return other;
     },
-    async waitFor(id: string, states: JobState | JobState[], timeoutMs = 5000): Promise<Job> {
+    async waitFor(id: string, states: JobState | JobState[], timeoutMs = 20_000): Promise<Job> {
       const wanted = [states].flat();
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -45,7 +45,7 @@ beforeAll(async () => {
     sessions,
     clock,
   );
-}, 30_000);
+}, 90_000);
 afterAll(async () => {
   await storage?.close();
   await provider?.stop();

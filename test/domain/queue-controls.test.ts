@@ -30,14 +30,14 @@ describe('queue controls', () => {
     expect((await domain.system.service.detail('t', id)).state).toBe('runnable');
 
     await domain.system.controls.change('t', QUEUE, { paused: false }, 'key-1');
-    await domain.waitFor(id, 'running', 1000);
+    await domain.waitFor(id, 'running', 20_000);
   });
 
   it('a lower max_running holds the others back with their place in line; a higher one starts them at once', async () => {
     domain = await startDomain(new FakeRuntime(), { reconcileIntervalMs: NO_PASS_MS });
     await domain.system.controls.change('t', QUEUE, { maxRunning: 1 }, 'key-1');
     const ids = await Promise.all([1, 2, 3].map(() => domain.submit()));
-    await domain.waitFor(ids[0]!, 'running', 1000);
+    await domain.waitFor(ids[0]!, 'running', 20_000);
     const third = await domain.waitFor(ids[2]!, 'runnable');
     expect(third.systemNote).toBe(
       'waiting for a slot: 2nd of 2 waiting in queue t::default; 1 of 1 running in queue t::default',
@@ -49,7 +49,7 @@ describe('queue controls', () => {
     );
 
     await domain.system.controls.change('t', QUEUE, { maxRunning: 3 }, 'key-1');
-    for (const id of ids) await domain.waitFor(id, 'running', 1000);
+    for (const id of ids) await domain.waitFor(id, 'running', 20_000);
     const [overview] = await domain.system.reads.queues('t', QUEUE);
     expect(overview?.queue).toMatchObject({ maxRunning: 3, paused: false });
     expect(overview?.queue.settings.maxRunning).toBe(4);
@@ -92,7 +92,7 @@ describe('queue controls', () => {
     expect((await other.service.detail('t', id)).state).toBe('runnable');
 
     await other.controls.change('t', QUEUE, { paused: false }, 'key-2');
-    await domain.waitFor(id, 'running', 1000);
+    await domain.waitFor(id, 'running', 20_000);
   });
 
   it('a pause outlives a restart: the store holds it, not the configuration', async () => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { JOB_STATES } from '../../contract';
 import type { Job } from '../../server/jobs/model';
 import { arrayChildren, childIds } from '../../server/jobs/arrays';
 import { newJob } from '../store/new-job';
@@ -59,7 +60,8 @@ describe('retries', { timeout: 15_000 }, () => {
   });
 });
 
-describe('dependencies', () => {
+// The file's first test opens and migrates the store: seconds on a loaded machine.
+describe('dependencies', { timeout: 90_000 }, () => {
   it('cancels an afterok dependent of a job that failed, and what waits for it; runs afternotok and afterany ones', async () => {
     domain = await startDomain();
     const failing = await domain.submit();
@@ -89,6 +91,81 @@ describe('dependencies', () => {
     }
     expect(domain.engine.launches).not.toContain(onSuccess);
     expect(domain.engine.launches).not.toContain(chained);
+  });
+
+  it('names the refused entry by its own index when an array’s link comes before it', async () => {
+    domain = await startDomain();
+    const failed = await domain.submit();
+    await domain.waitFor(failed, 'running', 60_000);
+    domain.engine.exit(failed, 3);
+    await domain.waitFor(failed, 'failed', 60_000);
+    await expect(
+      domain.submit({
+        array: { size: 2 },
+        depends_on: [{ type: 'sequential' }, { job_id: failed }],
+      }),
+    ).rejects.toThrow(
+      new RegExp(`^depends_on\\[1\\]\\.job_id: job \\S+ \\(${failed}\\) ended failed`),
+    );
+  });
+
+  /** Runs `meanwhile` once, as the next job is about to be stored: after its submit's checks. */
+  function beforeNextInsert(meanwhile: () => Promise<unknown>): void {
+    const { store } = domain;
+    const insertJob = store.insertJob.bind(store);
+    store.insertJob = async (...args) => {
+      store.insertJob = insertJob;
+      await meanwhile();
+      return insertJob(...args);
+    };
+  }
+
+  /** Retention deletes every finished job (but the newest change's), as if their time ran out. */
+  const pruneAllFinished = () =>
+    domain.retention.pruneFinished({ queue: 't::default', before: Date.now() + 1, limit: 100 });
+
+  /** A job that ran and completed. */
+  async function completed(): Promise<string> {
+    const id = await domain.submit();
+    await domain.waitFor(id, 'running', 60_000);
+    domain.engine.exit(id, 0);
+    await domain.waitFor(id, 'completed', 60_000);
+    return id;
+  }
+
+  it('judges a dependency by the end its submit read, though retention deleted that job before the insert', async () => {
+    domain = await startDomain();
+    const done = await completed();
+    // Still running as the dependent is submitted: it waits (pending) and is judged again later.
+    const other = await domain.submit();
+    await domain.waitFor(other, 'running', 60_000);
+    beforeNextInsert(async () => expect(await pruneAllFinished()).toBe(1));
+    const waiting = await domain.submit({ depends_on: [{ job_id: done }, { job_id: other }] });
+    expect(await domain.store.getJob(done)).toBeUndefined();
+    domain.engine.exit(other, 0);
+    // Not cancelled as waiting for a job that is gone: met by the end the submit read.
+    expect(await domain.waitFor(waiting, ['running', 'cancelled'], 60_000)).toMatchObject({
+      state: 'running',
+    });
+  });
+
+  it('refuses a submit, storing nothing, when a job it names ends and is deleted between its check and its insert', async () => {
+    domain = await startDomain();
+    const running = await domain.submit();
+    await domain.waitFor(running, 'running', 60_000);
+    beforeNextInsert(async () => {
+      domain.engine.exit(running, 0);
+      await domain.waitFor(running, 'completed', 60_000);
+      await domain.submit(); // a later change: retention keeps the newest one's job
+      expect(await pruneAllFinished()).toBe(1);
+    });
+    const stored = async () => (await domain.store.jobsInStates(JOB_STATES)).length;
+    await expect(
+      domain.submit({ depends_on: [{ job_id: running, type: 'afterany' }] }),
+    ).rejects.toThrow(
+      `depends_on[0].job_id: job ${running} ended and was deleted (its retention ran out) while this job was being submitted; nothing was stored`,
+    );
+    expect(await stored()).toBe(1); // the later one alone
   });
 });
 

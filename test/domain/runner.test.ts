@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RUN_OPTIONS } from '../../server/jobs/model';
+import { PLACEMENT_NOTE_AFTER_MS } from '../../server/jobs/placement-notes';
 import { newJob } from '../store/new-job';
 import { MISSING_IMAGE, RECONCILE_MS, startDomain, until } from './harness';
 
@@ -118,7 +119,7 @@ describe('the runner and the reconciler, on a fake engine', () => {
     domain = await startDomain();
     domain.engine.holdPlacement('no suitable node (insufficient resources on 3 nodes)');
     const id = await domain.submit();
-    for (const deadline = Date.now() + 2000; ; await sleep(10)) {
+    for (const deadline = Date.now() + 60_000; ; await sleep(10)) {
       const job = await domain.system.service.detail('t', id);
       if (
         job.systemNote ===
@@ -135,6 +136,54 @@ describe('the runner and the reconciler, on a fake engine', () => {
     domain.engine.exit(id, 0);
     expect(await domain.waitFor(id, 'completed')).toMatchObject({ node: 'node-2' });
   });
+
+  it('writes no placement note for a job placed within moments: its move to running says where', async () => {
+    domain = await startDomain();
+    const noted = vi.spyOn(domain.store, 'setNote');
+    const waits = vi.spyOn(domain.engine, 'waitForChange');
+    domain.engine.holdPlacement('no suitable node (insufficient resources on 3 nodes)');
+    const id = await domain.submit();
+    // The runner saw the workload waiting for placement and follows it.
+    await until(
+      async () => waits.mock.calls.some(([workload]) => workload.jobId === id),
+      'the runner following the workload being placed',
+      60_000,
+    );
+    domain.engine.place(id);
+    await domain.waitFor(id, 'running', 60_000);
+    // Past the moment a note would have been due: none was written, then or since.
+    await sleep(PLACEMENT_NOTE_AFTER_MS * 2);
+    expect(noted.mock.calls.map(([params]) => params.note)).toEqual([]);
+    expect((await domain.store.getJob(id))?.systemNote).toBe('running on node node-2');
+  });
+
+  it(
+    'writes no placement note for a job taken over while its workload waited to be placed',
+    { timeout: 90_000 },
+    async () => {
+      domain = await startDomain();
+      domain.engine.holdPlacement('no suitable node (insufficient resources on 3 nodes)');
+      const { store } = domain;
+      const setNote = store.setNote.bind(store);
+      let id = '';
+      let noted: Promise<void> | undefined;
+      // Taken over in the half second before the note is due: the takeover commits just before it.
+      store.setNote = (params) => {
+        if (params.id !== id) return setNote(params);
+        noted ??= (async () => {
+          await store.takeOver({ from: domain.system.identity.id, to: 'instance-b' });
+          await setNote(params);
+        })();
+        return noted;
+      };
+      id = await domain.submit();
+      await until(() => noted !== undefined, 'the placement note falling due', 60_000);
+      await noted;
+      const job = (await store.getJob(id))!;
+      expect([job.state, job.owner]).toEqual(['starting', 'instance-b']);
+      expect(job.systemNote).not.toMatch(/no suitable node/);
+    },
+  );
 
   it('ends a job whose container exits while cancelling as cancelled, with the exit code', async () => {
     domain = await startDomain();
@@ -235,7 +284,7 @@ describe('the runner and the reconciler, on a fake engine', () => {
   it('times a job out at its deadline', async () => {
     domain = await startDomain();
     const id = await domain.submit({ job_definition: 't::brief:1' });
-    const job = await domain.waitFor(id, 'timeout', 3000);
+    const job = await domain.waitFor(id, 'timeout', 20_000);
     expect(job.systemNote).toBe('ran past its timeout of 1 s and was stopped (exit code 143)');
   });
 
@@ -401,5 +450,137 @@ describe('the runner and the reconciler, on a fake engine', () => {
     domain.engine.comeBack(); // ...and the engine is back before any pass noticed
     domain.engine.exit(id, 0);
     await domain.waitFor(id, 'completed', RECONCILE_MS * 20);
+  });
+});
+
+/** The runner's reads of the job (JobStore.getJob called from runner.ts), from now on. */
+function runnerReads(store: Awaited<ReturnType<typeof startDomain>>['store'], id: string) {
+  let reads = 0;
+  const getJob = store.getJob.bind(store);
+  store.getJob = (jobId) => {
+    // A settle's reads: not the launch's ownership check, made only while this instance's
+    // heartbeat is late (on a loaded machine, now and then).
+    if (jobId === id && /Runner\.settleNow/.test(new Error().stack ?? '')) reads += 1;
+    return getJob(jobId);
+  };
+  return () => reads;
+}
+
+describe('the runner, deciding from the job it claimed or moved', () => {
+  // No reconciler pass: every settle is the runner's own (launch, workload changes).
+  const NO_PASS_MS = 600_000;
+
+  it('starts a job, follows it and records its end without reading it again', async () => {
+    domain = await startDomain(undefined, { reconcileIntervalMs: NO_PASS_MS });
+    domain.engine.holdPlacement('waiting for a node');
+    const placing = 'waiting for the container engine: waiting for a node';
+    const id = await domain.submit();
+    const reads = runnerReads(domain.store, id);
+    await until(
+      async () => (await domain.waitFor(id, 'starting')).systemNote === placing,
+      'the note of the placement',
+      60_000,
+    );
+    domain.engine.place(id);
+    await domain.waitFor(id, 'running', 60_000);
+    domain.engine.exit(id, 0);
+    await domain.waitFor(id, 'completed', 60_000);
+    // The placement's wait is followed from the job as claimed (no settle was skipped during the
+    // launch); the start and the end are moves made from the job in hand. It was 3 reads, then 1.
+    expect(reads()).toBe(0);
+  });
+
+  it('follows a workload whose placement message changes from the job in hand', async () => {
+    domain = await startDomain(undefined, { reconcileIntervalMs: NO_PASS_MS });
+    const waits = vi.spyOn(domain.engine, 'waitForChange');
+    const waitsOn = (id: string) => waits.mock.calls.filter(([w]) => w.jobId === id).length;
+    domain.engine.holdPlacement('waiting for a slot');
+    const id = await domain.submit();
+    const reads = runnerReads(domain.store, id);
+    await until(() => waitsOn(id) === 1, 'the runner following the workload', 60_000);
+    domain.engine.stillPlacing(id, 'starting on node-2');
+    await until(() => waitsOn(id) === 2, 'the runner following it on', 60_000);
+    domain.engine.place(id);
+    await domain.waitFor(id, 'running', 60_000);
+    domain.engine.exit(id, 0);
+    await domain.waitFor(id, 'completed', 60_000);
+    // Followed from the job as claimed, the message's change too. It was 2 reads.
+    expect(reads()).toBe(0);
+  });
+
+  it('reads a job whose settle a launch skipped: a cancel during the launch is not missed', async () => {
+    domain = await startDomain(undefined, { reconcileIntervalMs: NO_PASS_MS });
+    domain.engine.holdPlacement('waiting for a slot');
+    const release = domain.engine.holdLaunches();
+    const id = await domain.submit();
+    await until(() => domain.engine.launches.includes(id), 'the launch under way', 60_000);
+    // Cancelled by another instance: its signal's settle, the only one, finds the launch under way
+    // and is skipped. (The runner heard the signal before this listener, added after it.)
+    const starting = (await domain.store.getJob(id))!;
+    await domain.system.machine.move(starting, 'cancelling', null, {
+      cancelRequestedAt: Date.now(),
+    });
+    const heard = new Promise<void>((resolve) =>
+      domain.signals.subscribe((signal) => {
+        if (signal.kind === 'job' && signal.jobId === id) resolve();
+      }),
+    );
+    await domain.signals.publish({ kind: 'job', jobId: id });
+    await heard;
+    await sleep(50); // its settle (a chain of promises, no I/O before the check) is over
+    release();
+    const job = await domain.waitFor(id, 'cancelled', 60_000);
+    expect(job.systemNote).toBe('cancelled on request before the container started');
+    expect(domain.engine.workload(id)).toBeUndefined();
+  }, 60_000);
+
+  it("settles each job a reconcile pass lists from the pass's own read of it", async () => {
+    domain = await startDomain();
+    const id = await domain.submit();
+    await domain.waitFor(id, 'running');
+    const reads = runnerReads(domain.store, id);
+    // Some ten passes, each settling the job: it was a read of it each.
+    await sleep(RECONCILE_MS * 10);
+    expect(reads()).toBe(0);
+    // A cancel is followed by a settle of its own all the same.
+    await domain.system.service.cancel('t', id, 'key:test');
+    expect((await domain.waitFor(id, 'cancelled')).state).toBe('cancelled');
+  });
+
+  it('records an ordinary end without reading the attempt’s usage back (only an out-of-memory note names it)', async () => {
+    domain = await startDomain(undefined, { reconcileIntervalMs: NO_PASS_MS });
+    const id = await domain.submit();
+    await domain.waitFor(id, 'running');
+    domain.engine.use(id, { memoryBytes: 1024, peakMemoryBytes: 2048, cpuNanos: 1e6 });
+    await until(async () => (await domain.store.usage(id)).length === 1, 'a sample');
+    let readsBack = 0;
+    const usage = domain.store.usage.bind(domain.store);
+    domain.store.usage = (jobId) => {
+      if (/usage-sampler\.ts/.test(new Error().stack ?? '')) readsBack += 1;
+      return usage(jobId);
+    };
+    domain.engine.exit(id, 1);
+    expect((await domain.waitFor(id, 'failed')).systemNote).toBe('exited with code 1');
+    expect((await domain.store.usage(id))[0]).toMatchObject({ attempt: 1, peakMemoryBytes: 2048 });
+    expect(readsBack).toBe(0);
+  });
+
+  it('moved meanwhile by another (no signal): its refused move reads the job again and ends it as it is', async () => {
+    domain = await startDomain(undefined, { reconcileIntervalMs: NO_PASS_MS });
+    const id = await domain.submit();
+    await domain.waitFor(id, 'running');
+    const reads = runnerReads(domain.store, id);
+    // Cancelled as an instance that cannot signal this one would: the runner's copy says running.
+    await domain.store.moveJob({
+      id,
+      from: 'running',
+      to: 'cancelling',
+      at: Date.now(),
+      note: null,
+      by: 'elsewhere',
+    });
+    domain.engine.exit(id, 0);
+    await domain.waitFor(id, 'cancelled');
+    expect(reads()).toBeGreaterThanOrEqual(1);
   });
 });

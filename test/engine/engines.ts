@@ -180,6 +180,7 @@ export const SWARM_ROW: EngineRow = {
       endpoint: { socketPath: MANAGER_SOCKET },
       isolation: 'job-network',
       constraints: [],
+      reserve: { cpus: 0, memoryBytes: 0 },
       init: true,
       logDriver: engineLogDriver(DEFAULT_KEPT_OUTPUT_BYTES),
       storeId: randomUUID(),

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArrayAnswer, JobListItem, JobState } from '../../contract';
 import { ContainerStarts, containersOf } from '../support/engine-events';
 import { startService, testProjects, type TestService } from '../support/service';
 import { logsOf, movedAt, shScript, statesOf, submit, waitForState } from '../support/jobs';
+import { releaseHeldJob } from '../support/release-job';
 import { budget, recordFigure } from './figures';
 
 /**
@@ -200,7 +200,7 @@ describe('crashes at every step', () => {
     await service.restart();
     expect(await counts()).toEqual({ running: N, runnable: N, pending: N });
     for (const id of ids.slice(0, N)) {
-      execFileSync('docker', ['exec', `jobdeck-${id}`, 'touch', '/tmp/release']);
+      await releaseHeldJob(id);
     }
 
     for (const id of [...ids, ...chain]) await waitForState(service, id, 'completed', 120_000);

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobListItem } from '../../contract';
 import { ContainerStarts, containersOf } from '../support/engine-events';
 import { startService, type TestService } from '../support/service';
 import { submit, waitForState } from '../support/jobs';
+import { releaseHeldJob } from '../support/release-job';
 import { recordFigure } from './figures';
 
 let service: TestService;
@@ -64,7 +64,7 @@ describe('a graceful stop (SIGTERM)', () => {
 
     await service.restart();
     for (const id of running) {
-      execFileSync('docker', ['exec', `jobdeck-${id}`, 'touch', '/tmp/release']);
+      await releaseHeldJob(id);
       await waitForState(service, id, 'completed');
     }
     const listed = await service.request('GET', '/v1/client/jobs?limit=200');

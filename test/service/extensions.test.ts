@@ -262,6 +262,7 @@ describe('whoami', () => {
         project: 't',
         role: 'admin',
         actor: expect.stringMatching(/^key:key_[0-9a-f]{12}$/) as string,
+        exec: { enabled: false, supported: true },
         service: {
           name: 'jobdeck',
           version,

@@ -14,7 +14,7 @@ let stop: () => Promise<void>;
 
 beforeAll(async () => {
   ({ provider, service, consoleUrl, redirectUri, stop } = await startServiceWithProvider());
-}, 90_000);
+}, 150_000);
 afterAll(() => stop?.());
 
 const cookieOf = (response: Response, name: string) =>

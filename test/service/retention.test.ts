@@ -67,7 +67,8 @@ describe('retention', () => {
     const finished: string[] = [];
     for (let i = 0; i < 3; i++) finished.push(await submitShortLived({ ...echo, labels }));
     const running = await submitShortLived(sleeper);
-    for (const id of finished) await waitForState(service, id, 'completed');
+    // Seen on the stream, not by polling: a finished job may be pruned before a poll sees it.
+    await live.until(() => finished.every((id) => live.statesOf(id).includes('completed')));
     await waitForState(service, running, 'running');
     // The job of the newest change is kept whatever its age: here, one kept forever anyway.
     const forever = await submit(service, { ...echo, job_queue: 't::single' });
@@ -140,20 +141,27 @@ describe('retention', () => {
   });
 
   it('a wait judged met stays met once the job it named is deleted: jobs and an array’s children waiting on another job run when it completes', async () => {
-    // Z runs past the retention of what the others wait for.
+    // X and the array are kept LINGER_SECONDS: the jobs that name them are submitted well before
+    // they go (on a loaded machine, 3 s passed between the array's end and the submit naming
+    // it). Z runs past their retention.
+    const lingering = { job_queue: 't::lingering' };
     const z = await submit(service, {
       ...sleeper,
       job_queue: 't::single',
-      container_cmd_parameter: { seconds: String(KEEP_SECONDS + 8) },
+      container_cmd_parameter: { seconds: String(LINGER_SECONDS + 20) },
     });
-    const x = await submit(service, { ...sleeper, container_cmd_parameter: { seconds: '1' } });
+    const x = await submit(service, {
+      ...sleeper,
+      ...lingering,
+      container_cmd_parameter: { seconds: '1' },
+    });
     const bothOf = (first: string) => [
       { job_id: first, type: 'afterok' },
       { job_id: z, type: 'afterok' },
     ];
     // y waits before x ends, late after (its edge stored with x's end).
     const y = await submit(service, { ...echo, depends_on: bothOf(x) });
-    const array = await submit(service, { ...echo, array: { size: 2 } });
+    const array = await submit(service, { ...echo, ...lingering, array: { size: 2 } });
     await waitForState(service, array, 'completed');
     await waitForState(service, x, 'completed');
     const late = await submit(service, { ...echo, depends_on: bothOf(x) });
@@ -166,7 +174,11 @@ describe('retention', () => {
       async () => (await detail(service, y)).system_note?.startsWith('waiting for 1 of 2') ?? false,
       'y judged x met',
     );
-    await until(async () => (await gone(x)) && (await gone(array)), 'x and the array pruned');
+    await until(
+      async () => (await gone(x)) && (await gone(array)),
+      'x and the array pruned',
+      60_000,
+    );
     // Passes of the dispatcher and of retention went by: nothing waiting was cancelled.
     await new Promise((r) => setTimeout(r, 2000));
     for (const id of [y, late, followers]) {

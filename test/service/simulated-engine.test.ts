@@ -54,7 +54,10 @@ describe('the simulated engine, behind the whole service', () => {
       data: { store: 'reachable', engine: 'reachable', engine_type: 'simulated', dispatcher: true },
     });
     const whoami = await service.request('GET', '/v1/client/whoami');
-    expect(whoami.body.data).toMatchObject({ service: { engine: 'simulated' } });
+    expect(whoami.body.data).toMatchObject({
+      service: { engine: 'simulated' },
+      exec: { supported: false },
+    });
   });
 
   it('takes every job through every state, the queue’s limit held, each on a simulated node', async () => {

@@ -1,11 +1,15 @@
-import { existsSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ContainerRuntime, Workload } from '../../server/jobs/ports';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLURM_ROW } from '../engine/engines';
 import { logsOf, shScript, submit, waitForState } from '../support/jobs';
 import { underWay } from '../support/slurm';
 import { batchScriptPid, leftInWorkDir, slurmJobsOf, slurmServiceForFile } from './slurm';
 
-// The two races the suite lost beside the other CI suites on a loaded machine, made wide here.
+// The three races the suite lost beside the other CI suites on a loaded machine, made wide here.
 const context = slurmServiceForFile();
 
 const slurmJobOf = (jobId: string) => slurmJobsOf(jobId)[0]!.split(' ')[0]!;
@@ -57,5 +61,45 @@ describe("the Slurm engine's remove of a running workload", () => {
     expect(underWay([workload!.id])).toBe(false);
     expect(leftInWorkDir(spec.jobId)).toBe('');
     expect(await runtime.inspect(spec.jobId)).toBeNull();
+  });
+});
+
+describe('a job that ends while its Slurm state is read', () => {
+  // squeue answering 2 s late, as a loaded controller or machine does: the job ends meanwhile.
+  const bin = mkdtempSync(join(tmpdir(), 'jobdeck-slow-squeue-'));
+  const squeue = execFileSync('which', ['squeue']).toString().trim();
+  writeFileSync(join(bin, 'squeue'), `#!/bin/sh\nsleep 2\nexec ${squeue} "$@"\n`, { mode: 0o755 });
+  let runtime: ContainerRuntime;
+  beforeAll(() => {
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    runtime = SLURM_ROW.runtime(); // its Slurm commands keep the PATH they were made with
+    process.env.PATH = path;
+  });
+  afterAll(async () => {
+    await SLURM_ROW.cleanup();
+    rmSync(bin, { recursive: true, force: true });
+  });
+
+  it('ends with the exit status its script wrote, however the listings fall around its end', async () => {
+    const spec = {
+      ...SLURM_ROW.spec('prints-and-exits-3'),
+      command: ['sh', '-c', 'sleep 8; exit 3'],
+    };
+    await runtime.launch(spec);
+    // Listings 0.4 s apart, each one's squeue 2 s long: one of them reads the attempt's files
+    // before the script wrote the exit status and Slurm's state after Slurm ended the job.
+    const seen: Workload[] = [];
+    const watch = async (delayMs: number) => {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
+        const workload = (await runtime.list()).find(({ jobId }) => jobId === spec.jobId);
+        if (workload?.status === 'exited') return seen.push(workload);
+      }
+    };
+    await Promise.all([0, 400, 800, 1200, 1600].map(watch));
+    expect(seen.map(({ exitCode, message }) => ({ exitCode, message }))).toEqual(
+      Array(5).fill({ exitCode: 3, message: null }),
+    );
   });
 });

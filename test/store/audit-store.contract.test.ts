@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QueryCreator } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { AuditEntry } from '../../server/jobs/ports';
 import { openStore } from '../../server/store/open-store';
 import type { Store } from '../../server/store/ports';
@@ -44,6 +45,17 @@ describe.each(DRIVERS)('AuditStore on $name', (driver) => {
     const newest = await store.audit.list('p', { limit: 200 });
     expect(newest[0]!.id).toBe(batch.at(-1)!.id);
     expect(ids(newest)).toEqual(ids(batch.slice(-200).reverse()));
+  });
+
+  it('builds no query per append: its insert is compiled once for each row count', async () => {
+    const flush = () => Array.from({ length: 150 }, () => entry());
+    await store.audit.append(flush());
+    const built = vi.spyOn(QueryCreator.prototype, 'insertInto');
+    onTestFinished(() => built.mockRestore());
+    const second = flush();
+    await store.audit.append(second);
+    expect(built).not.toHaveBeenCalled();
+    expect(ids(await store.audit.list('p', { limit: 150 }))).toEqual(ids(second.reverse()));
   });
 
   it('filters by actor, action, target and time, and pages by position', async () => {

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll } from 'vitest';
 import type { JobdeckConfig } from '../../server/config/schema';
 import { openStore } from '../../server/store/open-store';
+import { bundledScript } from '../support/bundled-script';
 import { createDatabase, createMigratedDatabase } from '../support/postgres';
 import type { StoreConfig } from './beside';
 
@@ -75,18 +76,21 @@ export interface WorkerExit {
 }
 
 /**
- * Runs store-worker.ts in a process of its own (a real second client of the store, with its own
- * connections), resolving when it exits, however it exits.
+ * Runs store-worker.ts (bundled) in a process of its own (a real second client of the store, with
+ * its own connections), resolving when it exits, however it exits.
  */
-export function runWorker(
+export async function runWorker(
   config: StoreConfig,
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  /** Told the worker's process id once it is spawned (to signal it). */
+  spawned?: (pid: number) => void,
 ): Promise<WorkerExit> {
+  const worker = await bundledScript(WORKER);
   return new Promise((resolveExit, reject) => {
-    execFile(
+    const child = execFile(
       process.execPath,
-      ['--import', 'tsx', WORKER, JSON.stringify(config), ...args],
+      [worker, JSON.stringify(config), ...args],
       { env: { ...process.env, ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         if (error && !error.killed && error.signal === null) {
@@ -96,6 +100,7 @@ export function runWorker(
         resolveExit({ signal: error?.signal ?? null, stdout, stderr });
       },
     );
+    if (child.pid !== undefined) spawned?.(child.pid);
   });
 }
 

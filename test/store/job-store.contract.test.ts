@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobState } from '../../contract';
+import { auditEntry } from '../../server/jobs/audit';
 import type { Job, NewJob } from '../../server/jobs/model';
 import type { JobStore } from '../../server/jobs/ports';
 import { openStore } from '../../server/store/open-store';
@@ -50,6 +51,20 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     return current;
   }
 
+  /** Claims a runnable job for instance-a (runnable → starting): the job and a's fence on it. */
+  async function claimedByA(job: Job, note: string | null, by?: string) {
+    const claimed = (await store.jobs.moveJob({
+      id: job.id,
+      from: 'runnable',
+      to: 'starting',
+      at: T0 + 2,
+      note,
+      fields: { owner: 'instance-a' },
+      ...(by !== undefined && { by }),
+    }))!;
+    return { owner: 'instance-a', epoch: claimed.ownerEpoch };
+  }
+
   it('keeps every field of a job as inserted, with 64-bit times and sizes', async () => {
     const planned = newJob({ scheduleAt: T0 + 60_000 });
     await store.jobs.insertJob(planned, 'fingerprint');
@@ -73,6 +88,8 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
       placementNote: null,
       attempt: 1,
       notBefore: null,
+      preemption: null,
+      preemptions: 0,
     });
     expect(typeof seq).toBe('number');
     expect(await store.jobs.transitions(planned.id)).toEqual([
@@ -199,16 +216,7 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
 
   it('moves a job held by an owner only under its epoch: taken over (even given back), the stale owner changes nothing', async () => {
     const job = await walk(await insert(), 'runnable');
-    const claimed = (await store.jobs.moveJob({
-      id: job.id,
-      from: 'runnable',
-      to: 'starting',
-      at: T0 + 2,
-      note: null,
-      fields: { owner: 'instance-a' },
-      by: 'instance-a',
-    }))!;
-    const fenceOfA = { owner: 'instance-a', epoch: claimed.ownerEpoch };
+    const fenceOfA = await claimedByA(job, null, 'instance-a');
     expect(await store.jobs.takeOver({ from: 'instance-a', to: 'instance-b' })).toEqual([job.id]);
     const running = { id: job.id, from: 'starting' as const, to: 'running' as const, note: null };
     // Refused for its owner: told apart from a state conflict (undefined), nothing written.
@@ -221,7 +229,7 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     expect(await store.jobs.takeOver({ from: 'instance-b', to: 'instance-a' })).toEqual([job.id]);
     const regained = (await store.jobs.getJob(job.id))!;
     expect(regained.owner).toBe('instance-a');
-    expect(regained.ownerEpoch).toBe(claimed.ownerEpoch + 2);
+    expect(regained.ownerEpoch).toBe(fenceOfA.epoch + 2);
     await expect(
       store.jobs.moveJob({ ...running, at: T0 + 4, fence: fenceOfA, by: 'instance-a' }),
     ).rejects.toThrow(`job ${job.id} is owned by instance-a now`);
@@ -280,6 +288,68 @@ describe.each(DRIVERS)('JobStore on $name', (driver) => {
     await store.jobs.setNote({ id: job.id, state: 'starting', note: null });
     expect((await store.jobs.getJob(job.id))!.systemNote).toBeNull();
     expect(await store.jobs.transitions(job.id)).toHaveLength(3);
+  });
+
+  it('replaces the note of a job under a fence only while that ownership holds', async () => {
+    const job = await walk(await insert(), 'runnable');
+    const fenceOfA = await claimedByA(job, 'creating the container');
+    const note = (text: string, fence: typeof fenceOfA) =>
+      store.jobs.setNote({ id: job.id, state: 'starting', note: text, fence });
+    await note('waiting for a node (a)', fenceOfA);
+    expect((await store.jobs.getJob(job.id))!.systemNote).toBe('waiting for a node (a)');
+    await store.jobs.takeOver({ from: 'instance-a', to: 'instance-b' });
+    await note('waiting for a node (a, late)', fenceOfA);
+    expect((await store.jobs.getJob(job.id))!.systemNote).toBe('waiting for a node (a)');
+    // Given back: the first ownership's epoch is still past.
+    await store.jobs.takeOver({ from: 'instance-b', to: 'instance-a' });
+    await note('waiting for a node (a, later)', fenceOfA);
+    const regained = (await store.jobs.getJob(job.id))!;
+    expect(regained.systemNote).toBe('waiting for a node (a)');
+    await note('waiting for a node (now)', { owner: 'instance-a', epoch: regained.ownerEpoch });
+    expect((await store.jobs.getJob(job.id))!.systemNote).toBe('waiting for a node (now)');
+  });
+
+  it('marks a running job as preempted once, on its attempt, with its audit event; a move clears the mark and counts it', async () => {
+    const job = await walk(await insert(), 'runnable', 'starting', 'running');
+    const preemption = { at: T0 + 5, reason: 'team-a reclaimed 2 CPUs it lent' };
+    const ask = (attempt: number) =>
+      store.jobs.requestPreemption({
+        id: job.id,
+        attempt,
+        preemption,
+        note: 'preempting',
+        audit: auditEntry({
+          project: job.project,
+          actor: 'system:reclaim',
+          address: '-',
+          action: 'job.preempt',
+          target: job.id,
+          detail: { attempt },
+        }),
+      });
+    expect(await ask(2)).toBe(false);
+    expect(await ask(1)).toBe(true);
+    expect(await ask(1)).toBe(false);
+    // Stored with the mark alone, in its transaction: no audit trail to flush or lose.
+    const events = await store.audit.list(job.project, { limit: 10 });
+    expect(events.map((e) => [e.action, e.target, e.detail])).toEqual([
+      ['job.preempt', job.id, { attempt: 1 }],
+    ]);
+    const marked = (await store.jobs.getJob(job.id))!;
+    expect(marked).toMatchObject({ state: 'running', preemption, preemptions: 0 });
+    expect(marked.systemNote).toBe('preempting');
+    expect(await store.jobs.transitions(job.id)).toHaveLength(4); // no transition of its own
+    const requeued = await store.jobs.moveJob({
+      id: job.id,
+      from: 'running',
+      to: 'runnable',
+      at: T0 + 6,
+      note: 'preempted',
+      fields: { attempt: 2, preemption: null, preemptions: 1 },
+    });
+    expect(requeued).toMatchObject({ attempt: 2, preemption: null, preemptions: 1 });
+    // Runnable: nothing to preempt.
+    expect(await ask(2)).toBe(false);
   });
 
   it('keeps a note holding a NUL character (as the character or a replacement)', async () => {

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { openStore } from '../../server/store/open-store';
+import { bundledScript } from '../support/bundled-script';
 import { execBeside, queryBeside, type StoreConfig } from './beside';
 
 type Driver = StoreConfig['store']['type'];
@@ -123,10 +124,11 @@ const WRITER = resolve(import.meta.dirname, 'old-release-writer.ts');
  */
 export async function startWriter(config: StoreConfig, dir: string, seeded: number) {
   const [ready, migrating, stop] = ['ready', 'migrating', 'stop'].map((f) => join(dir, f));
+  const writer = await bundledScript(WRITER);
   const exited = new Promise<string>((resolveExit, reject) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', WRITER, JSON.stringify(config), dir, String(seeded)],
+      [writer, JSON.stringify(config), dir, String(seeded)],
       { timeout: 30 * 60_000 },
       (error, stdout, stderr) =>
         error ? reject(new Error(`writer failed: ${stderr}`)) : resolveExit(stdout),

@@ -3,7 +3,8 @@
  * submits jobs (a job and its transition, one transaction) and cancels seeded runnable jobs
  * (whose labels the new trigger then follows), timing each write. It knows nothing of the new
  * column, as an old instance in a rolling upgrade does.
- * Usage: node --import tsx old-release-writer.ts '<store config JSON>' <dir> <seeded jobs>
+ * Usage (the tests run it bundled, test/support/bundled-script.ts): node --import tsx
+ * old-release-writer.ts '<store config JSON>' <dir> <seeded jobs>
  * Writes <dir>/ready once it writes; measures from <dir>/migrating on; stops at <dir>/stop and
  * prints a WriterReport.
  */

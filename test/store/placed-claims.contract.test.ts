@@ -113,3 +113,33 @@ describe.each(DRIVERS)('claims that start a few at a time (fair share) on $name'
     expect(await noteOfBig()).toMatch(/^waiting: needs 8 GiB of memory/);
   });
 });
+
+describe.each(DRIVERS)('claims under a quota on $name', (driver) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await openStore(await driver.fresh());
+  });
+  afterEach(() => store.close());
+
+  it('start the first jobs that fit the room together, and none past one that does not', async () => {
+    const cpus = (n: number) => ({ cpus: n, memoryBytes: GIB, gpus: 0 });
+    const ids = [];
+    for (const n of [1, 1, 2, 1]) {
+      ids.push((await insertRunnable(store.jobs, { queue: 'p::a', resources: cpus(n) })).id);
+    }
+    const room = { cpus: 3, memoryBytes: Infinity, gpus: Infinity, jobs: Infinity };
+    const quota = { room, fallback: PLACEMENT.fallback };
+    // 1 + 1 fit 3 CPUs; the 2-CPU job does not fit the 1 left, and the 1-CPU job behind it waits.
+    const claimed = await store.jobs.claimRunnable(
+      { ...claimIn('p::a', 'i1'), quota },
+      () => 'starting',
+    );
+    expect(claimed.map((j) => j.id)).toEqual(ids.slice(0, 2));
+    // With room for 2 more jobs in all, the 2-CPU job and the one behind it start.
+    const next = await store.jobs.claimRunnable(
+      { ...claimIn('p::a', 'i1'), quota: { ...quota, room: { ...room, jobs: 2 } } },
+      () => 'starting',
+    );
+    expect(next.map((j) => j.id)).toEqual(ids.slice(2));
+  });
+});

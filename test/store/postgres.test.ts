@@ -1,9 +1,10 @@
+import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPool } from '../../server/store/postgres/pool';
 import { openStore } from '../../server/store/open-store';
 import { KEY_CACHE_MS } from '../../server/store/sql/cached-key-store';
 import { SqlKeyStore } from '../../server/store/sql/key-store';
-import { createDatabase } from '../support/postgres';
+import { createDatabase, createMigratedDatabase } from '../support/postgres';
 import { newJob } from './new-job';
 
 describe('the PostgreSQL driver', () => {
@@ -194,6 +195,61 @@ describe('API keys on PostgreSQL, kept between requests', () => {
       expect(await store.keys.authenticate(key)).toBeUndefined();
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe("fair share's last day on PostgreSQL (migration 047)", () => {
+  it("reads the runs that ended since a time through the ends' indexes, not every job and attempt", async () => {
+    const url = await createMigratedDatabase();
+    const raw = createPool(url, 1);
+    const now = Date.now();
+    const day = 86_400_000;
+    try {
+      // 30,000 jobs ended evenly over 30 days, one in ten after a retried attempt, as a store's
+      // statistics see them once autovacuum has analyzed the tables.
+      await raw.query(
+        `INSERT INTO jobs (id, project, queue, definition, name, state, created_at,
+          updated_at, image, command_json, env_json, timeout_seconds, stop_grace_seconds, network,
+          started_at, finished_at)
+        SELECT 'seeded-' || i, 'p', 'p::default', 'p::hello:1', 'hello-' || i, 'completed', e, e,
+          'jobdeck/busybox:local', '["true"]', '[]', 3600, 10, 'none', e - 1000, e
+        FROM (SELECT i, ${now - 30 * day} + i::bigint * 86400 AS e
+          FROM generate_series(0, 29999) AS i) AS n;
+        INSERT INTO job_attempts (job_id, attempt, state, reason, started_at, finished_at, retried)
+        SELECT id, 1, 'failed', 'exit', started_at - 2000, started_at - 1000, 1
+        FROM jobs WHERE seq % 10 = 0;
+        ANALYZE jobs; ANALYZE job_attempts;`,
+      );
+      // The statements the store runs, read back from the driver, and their plans.
+      const query = vi.spyOn(pg.Client.prototype, 'query');
+      const store = await openStore({
+        store: { type: 'postgres', url, pool_size: 2 },
+        data_dir: '.',
+      });
+      try {
+        const runs = await store.jobs.runsSince(now - day, { cpus: 1, memoryBytes: 1 });
+        // About 1,000 jobs and 100 retried attempts ended in the day.
+        expect(runs.length).toBeGreaterThan(900);
+      } finally {
+        await store.close();
+      }
+      const statements = query.mock.calls.filter(
+        ([text]) =>
+          typeof text === 'string' && /"started_at" is not null.*"finished_at" >= \$/s.test(text),
+      ) as unknown as [string, unknown[]][];
+      query.mockRestore();
+      expect(statements).toHaveLength(2);
+      for (const [text, values] of statements) {
+        const { rows } = await raw.query<{ 'QUERY PLAN': unknown }>(
+          `EXPLAIN (FORMAT JSON) ${text}`,
+          values,
+        );
+        const plan = JSON.stringify(rows[0]!['QUERY PLAN']);
+        expect(plan, text).not.toContain('"Seq Scan"');
+      }
+    } finally {
+      await raw.end();
     }
   });
 });

@@ -470,6 +470,79 @@ describe.each(DRIVERS)('retention on $name', (driver) => {
     expect(await store.jobs.dependencyEnds([late.id])).toEqual([]);
   });
 
+  /** Prunes the jobs that ended long ago (endLongAgo): those a submit's insert races. */
+  const pruneLongEnded = () =>
+    store.retention.pruneFinished({ queue: 'p::default', before: T0 - 14 * DAY, limit: 100 });
+
+  it('stores on a new dependency the end its submit read, though retention deleted that job before the insert', async () => {
+    const ended = await insertRunnable(store.jobs);
+    await endLongAgo(ended.id, 'runnable', 'completed');
+    // Not ended as the submit checked it; ended since, still stored.
+    const endedSince = await insertRunnable(store.jobs);
+    await newestChange();
+    expect(await pruneLongEnded()).toBe(1);
+    await store.jobs.moveJob({
+      id: endedSince.id,
+      from: 'runnable',
+      to: 'failed',
+      at: T0,
+      note: null,
+    });
+    const waiting = newJob({
+      dependsOn: [
+        { jobId: ended.id, type: 'afterok' },
+        { jobId: endedSince.id, type: 'afterany' },
+      ],
+    });
+    const admission = {
+      to: 'pending' as const,
+      note: 'waiting',
+      dependencyEnds: new Map([[ended.id, 'completed' as const]]),
+    };
+    expect(await store.jobs.insertJob(waiting, 'fingerprint', admission)).toMatchObject({
+      inserted: true,
+    });
+    expect(await store.jobs.dependencyEnds([waiting.id])).toEqual(
+      expect.arrayContaining([
+        { jobId: waiting.id, dependsOn: ended.id, state: 'completed' },
+        { jobId: waiting.id, dependsOn: endedSince.id, state: 'failed' },
+      ]),
+    );
+  });
+
+  it('refuses, storing nothing, a new job whose dependency not ended as its submit checked it is gone; stores the others of its batch', async () => {
+    const gone = await insertRunnable(store.jobs);
+    await endLongAgo(gone.id, 'runnable', 'completed');
+    await newestChange();
+    expect(await pruneLongEnded()).toBe(1);
+    expect(await store.jobs.getJob(gone.id)).toBeUndefined();
+    const stays = await insertRunnable(store.jobs);
+    const refused = newJob({
+      dependsOn: [
+        { jobId: stays.id, type: 'afterok' },
+        { jobId: gone.id, type: 'afterok' },
+      ],
+    });
+    const accepted = newJob({ dependsOn: [{ jobId: stays.id, type: 'afterok' }] });
+    const waiting = { to: 'pending' as const, note: 'waiting', dependencyEnds: new Map() };
+    const before = await rowCounts(config);
+    // Asked for together: one commit, unless one of them undoes it.
+    const [refusal, insert] = await Promise.all([
+      store.jobs.insertJob(refused, 'fingerprint', waiting),
+      store.jobs.insertJob(accepted, 'fingerprint', waiting),
+    ]);
+    expect(refusal).toEqual({ inserted: false, dependencyGone: gone.id });
+    expect(insert).toMatchObject({ inserted: true });
+    expect(await store.jobs.getJob(refused.id)).toBeUndefined();
+    const after = await rowCounts(config);
+    expect(after).toEqual({
+      ...before,
+      jobs: before.jobs! + 1,
+      job_transitions: before.job_transitions! + 2,
+      job_dependencies: before.job_dependencies! + 1,
+    });
+  });
+
   it('records the ends of an array’s children cancelled together, for the jobs waiting on them', async () => {
     const [parent, first] = await cancelledArray(3, T0 - 30 * DAY, T0 - 20 * DAY);
     const waiting = await waitingOn({ jobId: first!.id, type: 'afterany' });

@@ -101,10 +101,10 @@ describe.each(DRIVERS)('waiting jobs by reason on $name', (driver) => {
       },
       () => 'starting',
     );
-    const rows = await store.jobs.waitingByReason(T0 + 2);
+    const rows = await store.jobs.waitingByReason(T0 + 2, FALLBACK);
     expect(rows.sort((x, y) => (x.queue < y.queue ? -1 : 1))).toEqual([
-      { queue: 'p::a', reason: 'room', count: 1 },
-      { queue: 'p::b', reason: 'slot', count: 1 },
+      { queue: 'p::a', reason: 'room', count: 1, need: use(64, GIB, 0, 1) },
+      { queue: 'p::b', reason: 'slot', count: 1, need: use(0.5, 4 * GIB, 0, 1) },
     ]);
   });
 });

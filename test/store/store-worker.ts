@@ -1,13 +1,16 @@
 /**
  * A separate client of a store for the contract suite's races: `open` opens it (migrating) and
  * prints what it migrated; `claim` takes part in a claim race and prints what it claimed; `move`
- * asks for every move given at once (one batch) and prints how each came out.
- * Usage: node --import tsx store-worker.ts '<store config JSON>' open | claim <owner> <spec JSON>
- *   | move - <changes JSON>
+ * asks for every move given at once (one batch) and prints how each came out; `claim-once` makes
+ * one claim as given and prints what it claimed, or that its lease was lost.
+ * Usage (the tests run it bundled, test/support/bundled-script.ts): node --import tsx
+ * store-worker.ts '<store config JSON>' open | claim <owner> <spec JSON> | move - <changes JSON>
+ * | claim-once - <claim JSON>
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { openStore } from '../../server/store/open-store';
-import type { Job, StateChange } from '../../server/jobs/model';
+import { LeaseLostError } from '../../server/jobs/lease-fence';
+import type { Claim, Job, StateChange } from '../../server/jobs/model';
 import type { Store } from '../../server/store/ports';
 import type { StoreConfig } from './drivers';
 
@@ -75,6 +78,18 @@ try {
     const changes = JSON.parse(specJson!) as StateChange[];
     const outcomes = await Promise.allSettled(changes.map((change) => store.jobs.moveJob(change)));
     process.stdout.write(JSON.stringify(outcomes.map((outcome) => outcome.status)));
+  } else if (command === 'claim-once') {
+    const claim = JSON.parse(specJson!) as Claim;
+    const outcome = await store.jobs
+      .claimRunnable(claim, () => 'claimed')
+      .then(
+        (jobs) => ({ claimed: jobs.map((job) => job.id) }),
+        (error: unknown) => {
+          if (error instanceof LeaseLostError) return { leaseLost: true };
+          throw error;
+        },
+      );
+    process.stdout.write(JSON.stringify(outcome));
   } else {
     throw new Error(`unknown command ${command}`);
   }

@@ -45,7 +45,9 @@ export async function waitForState(
   service: TestService,
   id: string,
   states: JobState | JobState[],
-  timeoutMs = 30_000,
+  // Long enough for a loaded machine's engine (CI runs suites side by side on two cores): a job
+  // that is stuck fails all the same, later.
+  timeoutMs = 60_000,
   pollMs = 100,
 ): Promise<JobRecord> {
   const wanted = [states].flat();

@@ -48,9 +48,10 @@ export async function startOidcProvider(options: {
   });
   try {
     const issuer = await new Promise<string>((ready, fail) => {
+      // Loaded through tsx: beside CI's other suites on two cores that took past 20 s once.
       const timer = setTimeout(
         () => fail(new Error(`OpenID Provider did not start:\n${output}`)),
-        20_000,
+        60_000,
       );
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();

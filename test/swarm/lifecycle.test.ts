@@ -21,8 +21,22 @@ const run = async (payload: Record<string, unknown>) => {
 describeEngineCases(SWARM, swarm, ['lifecycle', 'cancel']);
 
 describe('a job on the swarm', () => {
-  it('says why a job the swarm cannot place waits, and cancels it before it starts', async () => {
+  it('says why a job bigger than every node waits, and cancels it before it starts', async () => {
     const id = await run({ job_definition: 't::huge:1' });
+    await expect
+      .poll(async () => (await detail(swarm.service, id)).system_note, { timeout: 10_000 })
+      .toMatch(
+        /^waiting: needs 512 GiB of memory; the largest host has [\d.]+ GiB \(3 hosts\): it starts once a host that big is ready$/,
+      );
+    expect((await detail(swarm.service, id)).state).toBe('runnable');
+    await swarm.service.request('POST', `/v1/client/job/${id}/cancel`);
+    const cancelled = await waitForState(swarm.service, id, 'cancelled');
+    expect(cancelled.system_note).toBe('cancelled on request before it started');
+    expect(leftOnSwarm(id)).toBe('');
+  });
+
+  it('says why a job the swarm cannot place waits, and cancels it before its container starts', async () => {
+    const id = await run({ job_definition: 't::nowhere:1' });
     const deadline = Date.now() + 30_000;
     let job = await detail(swarm.service, id);
     while (!job.system_note?.includes('no node can take it') && Date.now() < deadline) {
@@ -31,7 +45,7 @@ describe('a job on the swarm', () => {
     }
     expect(job.state).toBe('starting');
     expect(job.system_note).toBe(
-      'waiting for the container engine: no node can take it: 3 nodes lack 1 CPUs and 524288 MiB of memory unreserved (other jobs hold them, or no node is that big)',
+      'waiting for the container engine: no node can take it: 3 nodes do not match the placement constraints node.labels.jobdeck-nowhere==true',
     );
     await swarm.service.request('POST', `/v1/client/job/${id}/cancel`);
     const cancelled = await waitForState(swarm.service, id, 'cancelled');
@@ -82,7 +96,7 @@ describe('a job on the swarm', () => {
     }
     expect(ran.length).toBeGreaterThan(10);
     for (const id of ran) expect(byJob.get(id), id).toBe(1);
-    // A job that never ran (the one no node can take) never started either.
+    // A job that never ran (those no node can take) never started either.
     expect(submitted.filter((id) => !ran.includes(id) && byJob.has(id))).toEqual([]);
   });
 });

@@ -12,11 +12,25 @@ export function swarmProjects() {
     ...projects,
     t: {
       ...projects.t,
-      queues: { ...projects.t.queues, wide: { max_running: 12 } },
+      // Spread: jobs land on every node with room (binpack would fill one node first).
+      queues: { ...projects.t.queues, wide: { max_running: 12, placement: 'spread' } },
       definitions: {
         ...projects.t.definitions,
-        // More memory than any node has: the swarm cannot place it.
+        // More memory than any node has: Jobdeck places it nowhere.
         huge: { '1': { image, command: ['true'], memory: '512g' } },
+        // A long job asking for 200 MiB of memory (its limit), to fill nodes with little room.
+        mem200: {
+          '1': {
+            image,
+            command: ['sleep', '300'],
+            memory: '200m',
+            stop_grace_seconds: 1,
+          },
+        },
+        // On no node: Jobdeck places it (it fits), the swarm finds no node its constraint allows.
+        nowhere: {
+          '1': { image, command: ['true'], placement: ['node.labels.jobdeck-nowhere==true'] },
+        },
         // Placed by the definition on one node.
         pinned: { '1': { image, command: ['true'], placement: [`node.hostname==${hostname(3)}`] } },
         // What the job sees of its limits, privileges and network.

@@ -8,6 +8,18 @@ const init = z
   .default(true)
   .describe('A tiny init as PID 1 forwards SIGTERM to the job, so a grace period means something');
 
+/** What of each machine is kept for everything else, where the engine reads its size. */
+const reserveOf = (machine: string) => ({
+  reserve_cpus: z
+    .number()
+    .min(0, 'must be 0 or more')
+    .default(0)
+    .describe(`CPUs of ${machine} kept for everything else (the engine's own, Jobdeck's)`),
+  reserve_memory: memorySize
+    .optional()
+    .describe(`Memory of ${machine} kept for everything else, as 1g (default none)`),
+});
+
 /** The local Docker Engine, the default. */
 const dockerEngineSchema = z.strictObject({
   type: z.literal('docker').describe('The local Docker Engine'),
@@ -27,14 +39,7 @@ const dockerEngineSchema = z.strictObject({
         .describe(
           "Memory Jobdeck's jobs may ask for in all, as 16g (default: the machine's, less `reserve`)",
         ),
-      reserve_cpus: z
-        .number()
-        .min(0, 'must be 0 or more')
-        .default(0)
-        .describe("CPUs of the machine kept for everything else (the engine's own, Jobdeck's)"),
-      reserve_memory: memorySize
-        .optional()
-        .describe('Memory of the machine kept for everything else, as 1g (default none)'),
+      ...reserveOf('the machine'),
     })
     .prefault({})
     .describe(
@@ -70,6 +75,12 @@ const swarmEngineSchema = z
         'How a job with network `none` is isolated: an internal overlay network of its own, or none attached (see docs/swarm.md)',
       ),
     init,
+    capacity: z
+      .strictObject(reserveOf('each node'))
+      .prefault({})
+      .describe(
+        "What each node offers Jobdeck's jobs: its CPUs and memory as the swarm reports them, less this; a job starts on a node only while what it asks for fits beside the others' (docs/guides/hosts.md)",
+      ),
   })
   .refine((engine) => !(engine.socket && engine.host), {
     message: "give the manager's socket or its host, not both",

@@ -115,6 +115,53 @@ const shareWeight = z
   .max(1000, 'must be at most 1000')
   .default(1);
 
+const quotaAmounts = {
+  cpus: z.number().min(0, 'must be 0 or more').optional().describe('CPUs, as 0.5 or 8'),
+  memory: memorySize.optional().describe('Memory, as 512m or 16g'),
+  gpus: z.number().int().min(0, 'must be 0 or more').optional().describe('GPUs, a whole number'),
+  jobs: z.number().int().min(0, 'must be 0 or more').optional().describe('Jobs holding a slot'),
+};
+const QUOTA_KEYS = ['cpus', 'memory', 'gpus', 'jobs'] as const;
+
+/** A nominal quota with what may be borrowed beyond it and lent from it (docs/guides/quotas.md). */
+const quotaSchema = z
+  .strictObject({
+    ...quotaAmounts,
+    borrowing_limit: z
+      .strictObject(quotaAmounts)
+      .optional()
+      .describe(
+        'The most it may use beyond its quota, of what the others leave unused (default: all that is unused); 0: it never borrows',
+      ),
+    lending_limit: z
+      .strictObject(quotaAmounts)
+      .optional()
+      .describe(
+        'The most of its unused quota the others may borrow (default: all of it); 0: it never lends',
+      ),
+    reclaim: z
+      .enum(['wait', 'preempt'], { error: 'must be wait or preempt' })
+      .default('wait')
+      .describe(
+        "How it takes back what it lent once its own jobs wait (Kueue's reclaimWithinCohort): wait for the borrowed jobs to end, or preempt the fewest, youngest of them (stopped with their grace, then run again)",
+      ),
+  })
+  // A limit counts only beside a quota in that dimension: one without it would be ignored.
+  .superRefine((quota, context) => {
+    for (const limit of ['borrowing_limit', 'lending_limit'] as const) {
+      for (const key of QUOTA_KEYS) {
+        if (quota[limit]?.[key] !== undefined && quota[key] === undefined) {
+          context.addIssue({
+            code: 'custom',
+            path: [limit, key],
+            message: `needs a quota of ${key} beside it`,
+          });
+        }
+      }
+    }
+  })
+  .optional();
+
 const queueSchema = z
   .strictObject({
     max_running: positiveInt.default(4).describe("The queue's jobs holding a slot at once"),
@@ -127,6 +174,9 @@ const queueSchema = z
       ),
     weight: shareWeight.describe(
       "The queue's weight in its project's share: queues of equal priority share the project's room in proportion to their weights",
+    ),
+    quota: quotaSchema.describe(
+      "What the queue's jobs may hold at once of its project's room (`cpus`, `memory`, `gpus`, `jobs`), borrowing from and lending to the project's other queues (docs/guides/quotas.md); default: none",
     ),
     paused: z
       .boolean()
@@ -242,6 +292,9 @@ export const projectSchema = z
   .strictObject({
     weight: shareWeight.describe(
       "The project's weight: busy projects share the capacity in proportion to their weights (docs/guides/fair-share.md)",
+    ),
+    quota: quotaSchema.describe(
+      "What the project's jobs may hold at once (`cpus`, `memory`, `gpus`, `jobs`), borrowing from and lending to the other projects (docs/guides/quotas.md); default: none",
     ),
     queues: z.record(identifier, queueSchema).describe("The project's job queues, by name"),
     definitions: z

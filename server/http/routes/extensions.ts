@@ -26,6 +26,7 @@ import { HttpError } from '../errors';
 import { jobFilterOf } from '../job-filter';
 import { parseBodyOrThrow, parseOrThrow } from '../parse';
 import type { PositionCodec } from '../positions';
+import type { ExecRoutesOptions } from './exec';
 import {
   toArray,
   toAttempts,
@@ -53,9 +54,10 @@ export function extensionRoutes(
     version: string;
     engine: string;
     positions: PositionCodec;
+    exec: ExecRoutesOptions;
   },
 ): void {
-  const { scheduler, controls, version, engine, positions } = options;
+  const { scheduler, controls, version, engine, positions, exec } = options;
   operationRoute(app, jobOperations.listJobs, async (request) => {
     const { query } = request;
     const { project } = principalOf(request);
@@ -188,11 +190,13 @@ export function extensionRoutes(
     return { ok: true, data: toSchedule(view) };
   });
 
-  operationRoute(app, identityOperations.whoAmI, (request) =>
-    Promise.resolve({
+  operationRoute(app, identityOperations.whoAmI, (request) => {
+    const principal = principalOf(request);
+    return Promise.resolve({
       ok: true,
       data: {
-        ...whoAmIOf(principalOf(request)),
+        ...whoAmIOf(principal),
+        exec: { enabled: exec.enabledIn.has(principal.project), supported: exec.exec.supported },
         service: {
           name: 'jobdeck',
           version,
@@ -200,8 +204,8 @@ export function extensionRoutes(
           engine_health: toEngineHealth(reads.engineStatus()),
         },
       },
-    }),
-  );
+    });
+  });
 
   operationRoute(app, definitionOperations.listDefinitions, (request) => {
     const definitions = reads.definitions(principalOf(request).project);

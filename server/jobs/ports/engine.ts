@@ -1,6 +1,6 @@
 import type { LogInstant } from '../log-instant';
 import type { OutputSize, OutputStream, RunOptions } from '../model';
-import type { Host } from '../placement';
+import type { Host, Resources } from '../placement';
 
 /** What the engine is asked to run for one job. */
 export interface WorkloadSpec {
@@ -29,6 +29,11 @@ export interface WorkloadSpec {
   runOptions: RunOptions;
   /** The host Jobdeck placed it on (EngineHosts' id): the engine runs it there. Null: anywhere. */
   host: string | null;
+  /**
+   * What Jobdeck counts the job as holding on `host` (its request): an engine that keeps books of
+   * its own (Swarm's reservations) reserves this, so that its books agree with Jobdeck's.
+   */
+  resources?: Resources;
   /** The job's queue (`project::queue`): an engine with queues of its own (Slurm's partitions) maps it. */
   queue?: string;
 }

@@ -13,17 +13,36 @@ import type {
   JobChange,
   JobSummary,
   NewJob,
+  OwnerFence,
+  Preemption,
   QueueStateCount,
   RunUsage,
   StateChange,
   Transition,
 } from '../model';
+import type { AuditEntry } from './audit';
 import type { JobFilter, JobListFilter } from '../list-filter';
 import type { RequestFallback } from '../capacity';
 import type { Usage } from '../fair-share';
 
-export const WAIT_REASONS = ['room', 'backoff', 'slot'] as const;
+export const WAIT_REASONS = ['room', 'backoff', 'quota', 'slot'] as const;
 export type WaitReason = (typeof WAIT_REASONS)[number];
+
+/** Runnable jobs of a queue that wait for one reason and ask for the same. */
+export interface WaitingCount {
+  queue: string;
+  reason: WaitReason;
+  count: number;
+  need: Usage;
+}
+
+/** An attempt that held a slot: from its start to its end (null: it holds one still). */
+export interface SlotRun {
+  queue: string;
+  startedAt: number;
+  endedAt: number | null;
+  use: Usage;
+}
 
 /** A queue's ended attempts' use (amount × seconds) within one time bucket (fair share). */
 export interface ShareBucket {
@@ -34,13 +53,15 @@ export interface ShareBucket {
 
 /**
  * What storing a new job came to: stored, or refused with nothing written because an unfinished
- * job of the queue holds its name, or because its Idempotency-Key is held (null: by a row that
- * was gone again when read).
+ * job of the queue holds its name, because its Idempotency-Key is held (null: by a row that
+ * was gone again when read), or because a job it waits for that had not ended as the submit
+ * checked it (not in Admission.dependencyEnds) is no longer stored (`dependencyGone`: its id).
  */
 export type InsertOutcome =
   | { inserted: true; job: Job }
   | { inserted: false; nameHeldBy: string }
-  | { inserted: false; keyHeldBy: HeldKey | null };
+  | { inserted: false; keyHeldBy: HeldKey | null }
+  | { inserted: false; dependencyGone: string };
 
 /** Storage the domain needs; server/store implements it over SQLite and PostgreSQL. */
 export interface JobStore {
@@ -50,7 +71,9 @@ export interface JobStore {
    * moved on from `submitted` in the same transaction (both transitions recorded, at its
    * createdAt): one write per submit instead of an insert and a later move. With `idempotency`,
    * the key is stored in the same transaction, in the job's project; a live key (or the same
-   * key twice in one batch) refuses the insert, which then stores nothing.
+   * key twice in one batch) refuses the insert, which then stores nothing. Its dependencies are
+   * stored with the ends in `admission.dependencyEnds`; with those given, a job it names that is
+   * not among them and no longer stored refuses the insert too (`dependencyGone`).
    */
   insertJob(
     job: NewJob,
@@ -73,6 +96,12 @@ export interface JobStore {
   jobsInStates(states: readonly JobState[]): Promise<Job[]>;
   /** Replaces the note of a job still in `state` (what it waits for changed); no transition. */
   setNote(params: SetNoteParams): Promise<void>;
+  /**
+   * Marks a job running on `attempt` as being preempted, with its note and its audit event; no
+   * transition (it runs until its container ends). False when it has moved on, or is being
+   * preempted already: then nothing is stored.
+   */
+  requestPreemption(params: PreemptionParams): Promise<boolean>;
   /** Pending jobs whose time has come, of those that wait for no other job. */
   dueJobs(now: number): Promise<Job[]>;
   /** The earliest schedule_at of a pending job, or not_before after `now` of a runnable one. */
@@ -88,10 +117,13 @@ export interface JobStore {
     fallback: RequestFallback;
   }): Promise<{ held: Map<string, Usage>; buckets: ShareBucket[] }>;
   /**
-   * Runnable jobs by queue and what they wait for: `room` (no host has room, as their queue's
-   * last claim found), `backoff` (before their next attempt's time), `slot` (a slot or their turn).
+   * Runnable jobs by queue, what they wait for and what they ask for: `room` (no host has room,
+   * as their queue's last claim found), `backoff` (before their next attempt's time), `slot` (a
+   * slot, their turn or their quota: the domain tells a quota's hold by what they ask for).
    */
-  waitingByReason(now: number): Promise<{ queue: string; reason: WaitReason; count: number }[]>;
+  waitingByReason(now: number, fallback: RequestFallback): Promise<WaitingCount[]>;
+  /** Every run of a job that held a slot at or after `since`: its queue, times and request. */
+  runsSince(since: number, fallback: RequestFallback): Promise<SlotRun[]>;
   /** Adds ended use to its buckets, and forgets the buckets older than `forgetBefore`. */
   addShareUse(entries: readonly ShareBucket[], forgetBefore: number): Promise<void>;
   /**
@@ -174,7 +206,8 @@ export interface JobStore {
   /**
    * Stores an array's parent and its first children in one transaction, each moved on from
    * `submitted` as its admission says; refuses, storing nothing, when an unfinished job holds
-   * the parent's name or (as insertJob) its Idempotency-Key is held.
+   * the parent's name or (as insertJob) its Idempotency-Key is held, or a job the parent waits
+   * for is gone (as insertJob).
    */
   insertArray(
     parent: NewJob,
@@ -225,6 +258,17 @@ export interface SetNoteParams {
   id: string;
   state: JobState;
   note: string | null;
+  /** Only while this ownership holds (as StateChange.fence); a note refused so is not written. */
+  fence?: OwnerFence;
+}
+
+export interface PreemptionParams {
+  id: string;
+  attempt: number;
+  preemption: Preemption;
+  note: string;
+  /** The preemption's audit event, stored in the same transaction as the mark (and only with it). */
+  audit: AuditEntry;
 }
 
 export interface TakeOverParams {

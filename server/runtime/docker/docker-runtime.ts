@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import {
+  EngineUnavailableError,
   RuntimeError,
   type ContainerRuntime,
   type EngineHosts,
@@ -19,13 +20,13 @@ import { statusOf } from '../engine-api/errors';
 import { usageOfStats, type EngineStats } from '../engine-api/usage';
 import {
   JOB_LABEL,
-  attemptOf,
   STORE_LABEL,
   jobLabels,
   workloadName,
   type EngineLogDriver,
 } from '../job-container';
 import { translate } from './docker-errors';
+import { createdWorkload, workloadOf } from './docker-workload';
 import { hostConfigOf } from './host-config';
 import { LateOutOfMemory } from './late-oom';
 
@@ -54,46 +55,6 @@ export interface DockerCapacity {
 
 const WHOLE_MACHINE: DockerCapacity = { reserveCpus: 0, reserveMemoryBytes: 0 };
 
-function timeOf(value: string | undefined): number | null {
-  const ms = value ? Date.parse(value) : NaN;
-  return Number.isFinite(ms) && ms > 0 ? ms : null; // Docker says 0001-01-01 for "never"
-}
-
-function workloadOf(info: Docker.ContainerInspectInfo): Workload {
-  const state = info.State;
-  const status =
-    state.Running || state.Paused || state.Restarting
-      ? 'running'
-      : state.Status === 'created'
-        ? 'created'
-        : 'exited';
-  return {
-    id: info.Id,
-    jobId: info.Config.Labels[JOB_LABEL] ?? '',
-    status,
-    exitCode: status === 'exited' ? state.ExitCode : null,
-    startedAt: timeOf(state.StartedAt),
-    finishedAt: status === 'exited' ? timeOf(state.FinishedAt) : null,
-    node: null,
-    message: state.Error || null,
-    ...(state.OOMKilled && { cause: 'oom_killed' as const }),
-    attempt: attemptOf(info.Config.Labels),
-  };
-}
-
-/** A container this call has just made: nothing about it to ask the engine yet. */
-const createdWorkload = (id: string, { jobId, attempt }: WorkloadSpec): Workload => ({
-  id,
-  jobId,
-  attempt,
-  status: 'created',
-  exitCode: null,
-  startedAt: null,
-  finishedAt: null,
-  node: null,
-  message: null,
-});
-
 // A name held by a container being removed is free within a second or two.
 const NAME_FREED_POLL_MS = 100;
 const NAME_FREED_TRIES = 100;
@@ -106,6 +67,8 @@ export const STARTED_BY_MAKER_WITHIN_MS = 10_000;
 const MAKER_POLL_MS = 200;
 // A launch that keeps finding containers of other launches is not one to go on with for ever.
 const REPLACE_ROUNDS = 5;
+// A start asked this often (each within the quick calls' timeout) before the engine is taken as away.
+const START_TRIES = 3;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -203,23 +166,36 @@ export class DockerRuntime implements ContainerRuntime {
     }
   }
 
+  /**
+   * Starts the container this launch made. A start that gets no answer in time is, far more often
+   * than an engine gone, an engine slow to set up the container (a loaded machine): the container
+   * is looked at, and a started one is the launch's outcome; one still unstarted is asked again
+   * (a start of a started container is a 304). Only an engine that answers nothing fails it.
+   */
   private async startMade(made: Workload, spec: WorkloadSpec): Promise<Workload> {
-    try {
-      await this.quick.getContainer(made.id).start();
-      failpoint('after-start');
-    } catch (error) {
-      const status = statusOf(error);
-      // 304: started already; 404: replaced by a later launch of the job (this instance was taken
-      // for lost meanwhile). Either way the job's container is the launch's outcome, not a failure.
-      if (status === 304 || status === 404) {
-        const current = await this.inspect(spec.jobId);
-        if (current) return current;
+    for (let tries = 1; ; tries += 1) {
+      try {
+        await this.quick.getContainer(made.id).start();
+        failpoint('after-start');
+        return (await this.inspect(spec.jobId)) ?? made;
+      } catch (error) {
+        const status = statusOf(error);
+        // 304: started already; 404: replaced by a later launch of the job (this instance was
+        // taken for lost meanwhile). Either way the job's container is the launch's outcome.
+        if (status === 304 || status === 404) {
+          const current = await this.inspect(spec.jobId);
+          if (current) return current;
+        }
+        const failure = this.translate(error, 'start');
+        if (failure instanceof EngineUnavailableError && tries < START_TRIES) {
+          const now = await this.inspect(spec.jobId).catch(() => undefined);
+          if (now && now.id === made.id && now.status !== 'created') return now;
+          if (now?.id === made.id) continue;
+        }
+        if (failure instanceof RuntimeError) await this.remove(made).catch(() => undefined);
+        throw failure;
       }
-      const failure = this.translate(error, 'start');
-      if (failure instanceof RuntimeError) await this.remove(made).catch(() => undefined);
-      throw failure;
     }
-    return (await this.inspect(spec.jobId)) ?? made;
   }
 
   /**
@@ -330,11 +306,14 @@ export class DockerRuntime implements ContainerRuntime {
   }
 
   async stop(workload: Workload, graceSeconds: number): Promise<void> {
+    this.lateOutOfMemory.stopping(workload.id);
     try {
       await this.long.getContainer(workload.id).stop({ t: graceSeconds });
     } catch (error) {
       // 304: already stopped; 404: already gone. Nothing to do, and no error for whoever asked.
       const status = statusOf(error);
+      // Ended before the stop: its SIGKILL, if any, was not the stop's.
+      if (status === 304) this.lateOutOfMemory.unstopped(workload.id);
       if (status === 304 || status === 404) return;
       throw this.translate(error, 'stop');
     }

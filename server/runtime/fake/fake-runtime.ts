@@ -51,6 +51,11 @@ export class FakeRuntime extends InMemoryEngine implements ContainerRuntime {
     this.placing = message;
   }
 
+  /** The engine says something new of a workload it is still placing (a node found, say). */
+  stillPlacing(jobId: string, message: string): void {
+    this.table.change(jobId, { message });
+  }
+
   /** The engine found room: the workload runs. */
   place(jobId: string): void {
     this.table.change(jobId, {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AttemptFiles } from './job-files';
-import { parseSqueue, underWay, workloadOf, type SlurmJob } from './job-state';
+import {
+  EXIT_STATUS_GRACE_MS,
+  parseSqueue,
+  underWay,
+  workloadOf,
+  type SlurmJob,
+} from './job-state';
 
 const files = (over: Partial<AttemptFiles> = {}): AttemptFiles => ({
   jobId: 'job-1',
@@ -141,6 +147,46 @@ describe('a Slurm job as a workload', () => {
       /^Slurm ended job 42 \(TIMEOUT, TimeLimit\)/,
     );
     expect(workloadOf(files(), null).message).toMatch(/^Slurm no longer knows job 42/);
+  });
+
+  it('is still ending while Slurm has ended a job whose container started but its exit status has not shown yet', () => {
+    const end = 1_796_635_127;
+    const started = files({ startedAt: end * 1000 - 2000 });
+    for (const state of ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMEOUT', 'NODE_FAIL']) {
+      const ending = workloadOf(started, job({ state, end, node: 'vm' }), end * 1000 + 500);
+      expect([ending.status, ending.startedAt, ending.message], state).toEqual([
+        'running',
+        end * 1000 - 2000,
+        null,
+      ]);
+    }
+    // Within the grace, a stop that came past its grace period keeps the exit code to come.
+    expect(
+      workloadOf(
+        { ...started, stopRequested: true },
+        job({ state: 'CANCELLED', end }),
+        end * 1000 + EXIT_STATUS_GRACE_MS - 1,
+      ).status,
+    ).toBe('running');
+  });
+
+  it("ends without an exit status once the grace past Slurm's end is over: lost with its node", () => {
+    const end = 1_796_635_127;
+    const started = files({ startedAt: end * 1000 - 2000 });
+    const after = end * 1000 + EXIT_STATUS_GRACE_MS;
+    const completed = workloadOf(started, job({ state: 'COMPLETED', end }), after);
+    expect([completed.status, completed.exitCode, completed.finishedAt]).toEqual([
+      'exited',
+      null,
+      end * 1000,
+    ]);
+    expect(completed.message).toMatch(
+      /^Slurm ended job 42 \(COMPLETED\) before its container ended/,
+    );
+    const lost = workloadOf(started, job({ state: 'NODE_FAIL', end, node: 'vm' }), after);
+    expect([lost.status, lost.cause]).toEqual(['exited', 'node_lost']);
+    // No end time to count the grace from: ended at once.
+    expect(workloadOf(started, job({ state: 'COMPLETED' }), end * 1000).status).toBe('exited');
   });
 
   it('says a job Slurm cancelled outside Jobdeck, even with its exit code', () => {

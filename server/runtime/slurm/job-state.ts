@@ -50,6 +50,14 @@ export function parseSqueue(output: string): SlurmJob[] {
 const RUNNING = new Set(['RUNNING', 'COMPLETING', 'SUSPENDED', 'STOPPED', 'SIGNALING', 'RESIZING']);
 const WAITING = new Set(['PENDING', 'CONFIGURING', 'REQUEUED', 'REQUEUE_HOLD', 'REQUEUE_FED']);
 
+/**
+ * How long past Slurm's end time of a job whose container started its exit status may still be
+ * missing from the attempt's directory before the job is taken as ended without one. The batch
+ * script (or the Epilog) writes it before Slurm ends the job, but Slurm's end time is in whole
+ * seconds of the controller's clock, and a shared work directory may show a node's new file late.
+ */
+export const EXIT_STATUS_GRACE_MS = 10_000;
+
 /** Whether the Slurm job has not ended yet: waiting, running, or ending (its Epilog not done). */
 export const underWay = (job: SlurmJob) => RUNNING.has(job.state) || WAITING.has(job.state);
 
@@ -98,10 +106,12 @@ const messages = {
 
 /**
  * The workload of one attempt, from its directory and its Slurm job (null when Slurm does not
- * know it: not submitted yet, or ended long ago and purged). The exit status the script wrote
- * is the truth of how it ended; Slurm's state says how far it got before that.
+ * know it: not submitted yet, or ended long ago and purged), `now` on Jobdeck's clock. The exit
+ * status the script wrote is the truth of how it ended; Slurm's state says how far it got before
+ * that. The files must be read after Slurm's state: read before, they miss the status of a job
+ * that ended in between.
  */
-export function workloadOf(files: AttemptFiles, job: SlurmJob | null): Workload {
+export function workloadOf(files: AttemptFiles, job: SlurmJob | null, now = Date.now()): Workload {
   const id = job?.id ?? files.slurmJob ?? '';
   const base: Workload = {
     id,
@@ -145,7 +155,13 @@ export function workloadOf(files: AttemptFiles, job: SlurmJob | null): Workload 
       : { ...base, status: 'running', startedAt };
   }
 
-  const ended = { ...base, status: 'exited' as const, finishedAt: job.end ? job.end * 1000 : null };
+  const endedAt = job.end ? job.end * 1000 : null;
+  // Its container started, so its status is on its way (batch-script.ts, slurm-epilog.sh): still
+  // ending, and looked at again, until it shows or the grace is over (its node died meanwhile).
+  if (startedAt !== null && endedAt !== null && now < endedAt + EXIT_STATUS_GRACE_MS) {
+    return { ...base, status: 'running', startedAt };
+  }
+  const ended = { ...base, status: 'exited' as const, finishedAt: endedAt };
   if (files.stopRequested) return ended; // stopped before its container ended, or even started
   if (files.error) return { ...ended, message: messages.couldNotRun(job.node, files.error) };
   if (job.state === 'CANCELLED') return { ...ended, message: messages.cancelledOutside(id) };

@@ -213,15 +213,16 @@ export class SlurmRuntime implements ContainerRuntime {
   async inspect(jobId: string): Promise<Workload | null> {
     const attempts = (await this.files.list()).filter((files) => files.jobId === jobId);
     if (attempts.length === 0) return null;
-    const jobs = await this.squeue([`--name=${attempts.map((a) => this.nameOf(a)).join(',')}`]);
     // An earlier attempt's workload not removed yet is the one to report: the runner removes it.
     const [earliest] = attempts.sort((a, b) => a.attempt - b.attempt);
-    return workloadOf(earliest!, this.jobOf(earliest!, jobs));
+    // Removed meanwhile: the next attempt's, if any, is the one to report.
+    return (await this.inspectAttempt(earliest!)) ?? this.inspect(jobId);
   }
 
+  // Slurm's state first, then the files (workloadOf): a job that ends in between is seen running.
   async list(): Promise<Workload[]> {
-    const [attempts, jobs] = await Promise.all([this.files.list(), this.squeue([])]);
-    const mine = jobs.filter((job) => job.name.startsWith(this.namePrefix));
+    const mine = (await this.squeue([])).filter((job) => job.name.startsWith(this.namePrefix));
+    const attempts = await this.files.list();
     return attempts.map((files) => workloadOf(files, this.jobOf(files, mine)));
   }
 
@@ -258,13 +259,11 @@ export class SlurmRuntime implements ContainerRuntime {
     await this.cancel(workload.id);
   }
 
+  /** The attempt's workload, null once its directory is gone: Slurm's state first, as list's. */
   private async inspectAttempt(attempt: Attempt): Promise<Workload | null> {
+    const jobs = await this.squeue([`--name=${this.nameOf(attempt)}`]);
     const files = await this.files.read(attempt);
-    if (!files) return null;
-    return workloadOf(
-      files,
-      this.jobOf(files, await this.squeue([`--name=${this.nameOf(files)}`])),
-    );
+    return files && workloadOf(files, this.jobOf(files, jobs));
   }
 
   async readOutput(workload: Workload, window: OutputWindow): Promise<WorkloadOutput> {

@@ -43,7 +43,7 @@ export function serviceSpec(
   network: string | undefined,
 ): Docker.ServiceSpec {
   const labels = jobLabels(options.labels, spec, options.storeId);
-  const share = { NanoCPUs: Math.round(spec.cpus * 1e9), MemoryBytes: spec.memoryBytes };
+  const limits = { NanoCPUs: nanoCpus(spec.cpus), MemoryBytes: spec.memoryBytes };
   return {
     Name: workloadName(spec.jobId),
     Labels: labels,
@@ -75,15 +75,11 @@ export function serviceSpec(
         CapabilityAdd: JOB_CAPABILITIES,
       },
       Resources: {
-        Limits: { ...share, Pids: spec.pidsLimit },
-        // The scheduler places a job only where its limits fit beside the others', so jobs on
-        // one node never overcommit it (no OOM kill or CPU starvation from a neighbour), and a
-        // job too big for every node waits and says so instead of failing on the one it got.
-        Reservations: share,
+        Limits: { ...limits, Pids: spec.pidsLimit },
+        Reservations: reservationsOf(spec, limits),
       },
       RestartPolicy: { Condition: 'none' },
-      // The engine's constraints, then the definition's: a node must satisfy all of them.
-      Placement: { Constraints: [...options.constraints, ...spec.runOptions.placement] },
+      Placement: { Constraints: constraintsFor(spec, options) },
       Networks: network === undefined ? undefined : [{ Target: network }],
       LogDriver: { Name: options.logDriver.Type, Options: options.logDriver.Config },
     },
@@ -93,6 +89,41 @@ export function serviceSpec(
     // No virtual IP: nothing connects to a batch job by its service name.
     EndpointSpec: { Mode: 'dnsrr' },
   };
+}
+
+const PIN = 'node.id==';
+
+/** The node a task's constraints pin it to (Jobdeck's placement, or anyone's), if any. */
+export function pinnedNodeOf(constraints: readonly string[]): string | null {
+  const pins = constraints.filter((c) => c.startsWith(PIN) && c !== CANCEL_CONSTRAINT);
+  return pins.at(-1)?.slice(PIN.length) ?? null;
+}
+
+const nanoCpus = (cpus: number) => Math.round(cpus * 1e9);
+
+/**
+ * The swarm's scheduler places a task only where its reservations fit beside the others', also
+ * beside services that are not Jobdeck's (which Jobdeck's placement does not see), so jobs on one
+ * node never overcommit it. A job Jobdeck placed reserves what Jobdeck counts it as holding (its
+ * request), so that the swarm's books agree with Jobdeck's; any other reserves its limits.
+ */
+function reservationsOf(
+  spec: WorkloadSpec,
+  limits: { NanoCPUs: number; MemoryBytes: number },
+): { NanoCPUs: number; MemoryBytes: number } {
+  if (spec.host === null || !spec.resources) return limits;
+  return { NanoCPUs: nanoCpus(spec.resources.cpus), MemoryBytes: spec.resources.memoryBytes };
+}
+
+/**
+ * The engine's constraints, then the definition's: a node must satisfy all of them. A job whose
+ * definition has none runs on the node Jobdeck placed it on; one whose definition has some is
+ * placed by the swarm among the nodes they allow (Jobdeck's placement does not read them).
+ */
+function constraintsFor(spec: WorkloadSpec, options: ServiceSpecOptions): string[] {
+  const own = spec.runOptions.placement;
+  const pinned = spec.host !== null && own.length === 0 ? [`${PIN}${spec.host}`] : [];
+  return [...options.constraints, ...own, ...pinned];
 }
 
 export function constraintsOf(spec: Docker.ServiceSpec | undefined): string[] {

@@ -2,6 +2,7 @@ import type Docker from 'dockerode';
 import {
   RuntimeError,
   type ContainerRuntime,
+  type EngineHosts,
   type OutputWindow,
   type Workload,
   type WorkloadOutput,
@@ -21,11 +22,14 @@ import {
   type SwarmIsolation,
 } from './service-spec';
 import { translate } from './swarm-errors';
+import { swarmHosts, type NodeReserve } from './swarm-hosts';
 import { workloadOf, type SwarmNode, type SwarmService, type SwarmTask } from './task-state';
 
 export interface SwarmRuntimeOptions extends ServiceSpecOptions {
   endpoint: EngineEndpoint;
   isolation: SwarmIsolation;
+  /** What of each node is kept for everything else (engine.capacity). */
+  reserve: NodeReserve;
 }
 
 // The manager has no task events: how often waiting jobs are looked at. One listing of services,
@@ -46,7 +50,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const NAME_TAKEN = /name conflicts with an existing object/;
 /**
  * Docker Swarm through a manager's Engine API: each job is one service named after the job,
- * replicated with one replica and restart condition none, placed by the swarm's scheduler.
+ * replicated with one replica and restart condition none, on the node Jobdeck placed it on.
  */
 export class SwarmRuntime implements ContainerRuntime {
   private readonly quick: Docker;
@@ -69,6 +73,11 @@ export class SwarmRuntime implements ContainerRuntime {
     await this.quick.listNodes().catch((error: unknown) => {
       throw translate(error, 'answer', this.where);
     });
+  }
+
+  /** The nodes jobs may run on (the engine's constraints), with their resources less the reserve. */
+  async hosts(): Promise<EngineHosts> {
+    return swarmHosts(await this.listNodes(), this.options.constraints, this.options.reserve);
   }
 
   async launch(spec: WorkloadSpec): Promise<Workload> {
@@ -210,11 +219,14 @@ export class SwarmRuntime implements ContainerRuntime {
     })) as SwarmTask[];
   }
 
-  private async nodes(): Promise<Map<string, SwarmNode>> {
-    const nodes = (await this.quick.listNodes().catch((error: unknown) => {
+  private async listNodes(): Promise<SwarmNode[]> {
+    return (await this.quick.listNodes().catch((error: unknown) => {
       throw translate(error, 'list the nodes', this.where);
     })) as SwarmNode[];
-    return new Map(nodes.map((node) => [node.ID, node]));
+  }
+
+  private async nodes(): Promise<Map<string, SwarmNode>> {
+    return new Map((await this.listNodes()).map((node) => [node.ID, node]));
   }
 
   /** Only a network this store made (its label says so) is ever removed. */

@@ -175,3 +175,40 @@ describe('a swarm task as a workload', () => {
     );
   });
 });
+
+describe('a task pinned to the node Jobdeck placed it on', () => {
+  const pinned = (constraints: string[]): SwarmTask => ({
+    ...task('pending', {
+      Err: 'no suitable node (scheduling constraints not satisfied on 2 nodes)',
+    }),
+    Spec: { Placement: { Constraints: constraints } },
+  });
+  const workloadOn = (...list: SwarmNode[]) =>
+    workloadOf(service(), [pinned(['node.role==worker', 'node.id==n2'])], nodes(...list));
+
+  it('waits while its node may still take it: ready, paused, or of unknown state', () => {
+    for (const n of [node('n2'), node('n2', 'ready', 'pause'), node('n2', 'unknown')]) {
+      expect(workloadOn(node('n1'), n)).toMatchObject({ status: 'pending', exitCode: null });
+    }
+  });
+
+  it('ends without running once its node is drained, down or gone: nothing ran', () => {
+    expect(workloadOn(node('n1'), node('n2', 'ready', 'drain'))).toMatchObject({
+      status: 'exited',
+      exitCode: null,
+      cause: 'node_lost',
+      message: 'its node host-n2 was drained before it started, so nothing ran; submit it again',
+    });
+    expect(workloadOn(node('n2', 'down')).message).toBe(
+      'its node host-n2 stopped answering the swarm (heartbeat failure) before it started, so nothing ran; submit it again',
+    );
+    expect(workloadOn(node('n1')).message).toBe(
+      'its node n2 left the swarm before it started, so nothing ran; submit it again',
+    );
+  });
+
+  it("is not taken for pinned by the cancel's constraint", () => {
+    const cancelled = pinned(['node.role==worker', 'node.id==jobdeck-cancelled']);
+    expect(workloadOf(service(), [cancelled], nodes(node('n1'))).status).toBe('pending');
+  });
+});

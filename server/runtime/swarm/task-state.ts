@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import type { Workload } from '../../jobs/ports';
 import { JOB_LABEL, attemptOf } from '../job-container';
-import { CANCEL_CONSTRAINT, constraintsOf } from './service-spec';
+import { CANCEL_CONSTRAINT, constraintsOf, pinnedNodeOf } from './service-spec';
 
 /** The fields of a swarm service (GET /services) that Jobdeck reads. */
 export interface SwarmService {
@@ -29,9 +29,24 @@ export interface SwarmTask {
 /** The fields of a swarm node (GET /nodes) that Jobdeck reads. */
 export interface SwarmNode {
   ID: string;
-  Description?: { Hostname?: string };
-  Spec?: { Availability?: string };
+  Description?: {
+    Hostname?: string;
+    Platform?: { OS?: string; Architecture?: string };
+    Resources?: {
+      NanoCPUs?: number;
+      MemoryBytes?: number;
+      GenericResources?: SwarmGenericResource[];
+    };
+    Engine?: { Labels?: Record<string, string> };
+  };
+  Spec?: { Availability?: string; Role?: string; Labels?: Record<string, string> };
   Status?: { State?: string; Message?: string };
+}
+
+/** A resource a node's engine advertises (`node-generic-resources`): counted, or named one by one. */
+export interface SwarmGenericResource {
+  DiscreteResourceSpec?: { Kind?: string; Value?: number };
+  NamedResourceSpec?: { Kind?: string; Value?: string };
 }
 
 const WAITING_FOR_A_NODE = new Set(['new', 'allocated', 'pending']);
@@ -57,6 +72,8 @@ const messages = {
   nodeLost: (node: string, why: string) =>
     `its node ${node} stopped answering the swarm (${why}), so whether it ran to the end is unknown; submit it again`,
   drained: (node: string) => `the swarm stopped it because its node ${node} was drained`,
+  pinnedNodeGone: (node: string, what: string) =>
+    `its node ${node} ${what} before it started, so nothing ran; submit it again`,
   stoppedBySwarm: (node: string) =>
     `the swarm stopped it without Jobdeck asking (its node ${node} was drained, lost, or the service changed)`,
   withExitCode: (message: string, exitCode: number | null) =>
@@ -66,6 +83,27 @@ const messages = {
   couldNotRun: (node: string, state: string, reason: string) =>
     `the swarm could not run it on node ${node} (${state}): ${reason}`,
 };
+
+/**
+ * Why a task pinned to a node (the one Jobdeck placed it on) can never be placed: the node was
+ * drained, went down or left the swarm after Jobdeck chose it. Null while it may still be: a
+ * paused node, or one whose state is unknown (a manager that just restarted), takes work again.
+ */
+function pinnedNodeGone(task: SwarmTask, nodes: ReadonlyMap<string, SwarmNode>): string | null {
+  const pinned = pinnedNodeOf(task.Spec?.Placement?.Constraints ?? []);
+  if (pinned === null) return null;
+  const node = nodes.get(pinned);
+  const name = node?.Description?.Hostname ?? pinned;
+  if (!node) return messages.pinnedNodeGone(name, 'left the swarm');
+  if (node.Status?.State === 'down') {
+    return messages.pinnedNodeGone(
+      name,
+      `stopped answering the swarm (${node.Status.Message || 'down'})`,
+    );
+  }
+  if (node.Spec?.Availability === 'drain') return messages.pinnedNodeGone(name, 'was drained');
+  return null;
+}
 
 /** The scheduler's reasons ("no suitable node (…; …)") in words about this job. */
 function placementMessage(err: string, spec: Docker.ServiceSpec | undefined): string {
@@ -136,6 +174,8 @@ export function workloadOf(
   }
   const { State: state, Err: err, Message: said } = task.Status;
   if (WAITING_FOR_A_NODE.has(state)) {
+    const gone = pinnedNodeGone(task, nodes);
+    if (gone) return { ...base, status: 'exited', message: gone, cause: 'node_lost' };
     return { ...base, message: err ? placementMessage(err, service.Spec) : messages.notPlacedYet };
   }
 

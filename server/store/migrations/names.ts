@@ -46,6 +46,9 @@ export const MIGRATION_NAMES = [
   '042-memory-sizing',
   '043-leases',
   '044-incidents',
+  '045-claim-lease-epoch',
+  '046-preemption',
+  '047-last-day-indexes',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];

@@ -46,6 +46,7 @@ export const postgresStoreDialect: StoreDialect = {
   serializeClaims: async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
   },
+  locksRowsRead: true,
   serializePruning: async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${PRUNE_LOCK})`.execute(trx);
   },

@@ -20,6 +20,9 @@ const OPTIONAL = [
   ['req_cpus', 'double precision'],
   ['req_memory_bytes', 'bigint'],
   ['req_gpus', 'integer'],
+  ['preempt_requested_at', 'bigint'],
+  ['preempt_reason', 'text'],
+  ['preemptions', 'integer'],
 ] as const;
 
 const keepUnlessSet = (column: string) =>
@@ -35,7 +38,7 @@ const keepUnlessSet = (column: string) =>
 const MOVE_SQL = `WITH batch AS (
   SELECT * FROM json_to_recordset($1::json) AS m(
     i integer, id text, from_state text, to_state text, at bigint, note text, moved_by text,
-    fence_owner text, fence_epoch integer,
+    lease_epoch integer, fence_owner text, fence_epoch integer,
     ${OPTIONAL.map(([column, type]) => `set_${column} boolean, ${column} ${type}`).join(', ')}
   )
 ), moved AS (
@@ -47,10 +50,12 @@ const MOVE_SQL = `WITH batch AS (
   FROM batch AS m
   WHERE j.id = m.id AND j.state = m.from_state
     AND (m.fence_owner IS NULL OR (j.owner = m.fence_owner AND j.owner_epoch = m.fence_epoch))
-  RETURNING j.*, m.i AS batch_index, m.from_state AS batch_from, m.moved_by AS batch_by
+  RETURNING j.*, m.i AS batch_index, m.from_state AS batch_from, m.moved_by AS batch_by,
+    m.lease_epoch AS batch_lease_epoch
 ), transitions AS (
-  INSERT INTO job_transitions (job_id, from_state, to_state, at, note, moved_by)
-  SELECT id, batch_from, state, updated_at, system_note, batch_by FROM moved ORDER BY batch_index
+  INSERT INTO job_transitions (job_id, from_state, to_state, at, note, moved_by, lease_epoch)
+  SELECT id, batch_from, state, updated_at, system_note, batch_by, batch_lease_epoch
+    FROM moved ORDER BY batch_index
 )
 SELECT * FROM moved`;
 markCompiledOnce(MOVE_SQL);

@@ -12,11 +12,8 @@ import { failpoint } from '../../jobs/failpoints';
  * trigger, a default), and `fill` must leave a row that such a writer already made right as it is.
  */
 export interface Backfill {
-  /** The table walked, and its integer key column (the first of its primary key). */
-  table: string;
-  key: string;
-  /** Fills the rows whose key is in [from, to); null: no bound on that side. */
-  fill(trx: Kysely<unknown>, from: number | null, to: number | null): Promise<void>;
+  /** Rows that already exist, filled in batches; none where only `finish` is needed. */
+  rows?: RowFill;
   /**
    * What needs the rows filled first (the indexes over the new column), each step on a
    * connection outside any transaction (PostgreSQL builds an index without holding writes only
@@ -24,6 +21,14 @@ export interface Backfill {
    * before they are recorded as done: each must undo a half-made one of its own.
    */
   finish?: readonly ((db: Kysely<unknown>) => Promise<void>)[];
+}
+
+export interface RowFill {
+  /** The table walked, and its integer key column (the first of its primary key). */
+  table: string;
+  key: string;
+  /** Fills the rows whose key is in [from, to); null: no bound on that side. */
+  fill(trx: Kysely<unknown>, from: number | null, to: number | null): Promise<void>;
 }
 
 /**
@@ -79,8 +84,8 @@ export async function runBackfill(
       if (row.finished_at !== null) return 'finished';
       if (Number(row.filled) === 1) return 'filled';
       const from = row.next_key === null ? null : Number(row.next_key);
-      const to = await batchEnd(trx, backfill, from, rows);
-      await backfill.fill(trx, from, to);
+      const to = backfill.rows ? await batchEnd(trx, backfill.rows, from, rows) : null;
+      await backfill.rows?.fill(trx, from, to);
       await sql`UPDATE schema_backfills SET next_key = ${to}, filled = ${to === null ? 1 : 0}
         WHERE name = ${name}`.execute(trx);
       return to === null ? 'filled' : 'filling';
@@ -115,7 +120,7 @@ async function readProgress(trx: Kysely<unknown>, name: string): Promise<Progres
 /** The key `batchRows` rows on from `from` (by the key's index), or null when fewer are left. */
 async function batchEnd(
   trx: Kysely<unknown>,
-  { table, key }: Backfill,
+  { table, key }: RowFill,
   from: number | null,
   batchRows: number,
 ): Promise<number | null> {

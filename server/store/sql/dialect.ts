@@ -45,6 +45,13 @@ export interface StoreDialect {
    */
   serializeClaims(trx: Transaction<Database>): Promise<void>;
   /**
+   * Whether a read in a transaction can hold the rows it read against writers until it ends
+   * (PostgreSQL's FOR SHARE): a claim holds its lease row so, and a takeover's write waits for the
+   * claim's commit. Where it cannot (SQLite), a write transaction holds the database's one write
+   * lock from its BEGIN IMMEDIATE, so no other writer commits before it ends anyway.
+   */
+  locksRowsRead: boolean;
+  /**
    * Called first in a prune's transaction: holds until no other prune on the database is under
    * way, so that two instances pruning at once take turns instead of deadlocking on rows.
    */

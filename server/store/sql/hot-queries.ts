@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import { SLOT_STATES } from '../../../contract';
 import type { Database, JobTransitionsTable, JobsTable } from '../schema';
-import { prepared, preparedRows, type Param } from './prepared';
+import { placeholders, prepared, preparedRows, type Param } from './prepared';
 
 export type NewJobRow = Required<
   Omit<
@@ -20,6 +20,9 @@ export type NewJobRow = Required<
     | 'placement_note'
     | 'attempt'
     | 'not_before'
+    | 'preempt_requested_at'
+    | 'preempt_reason'
+    | 'preemptions'
   >
 >;
 export type NewTransitionRow = Omit<Insertable<JobTransitionsTable>, 'seq'>;
@@ -58,9 +61,6 @@ export const NEW_JOB_COLUMNS = [
   'labels_json',
   'submitted_by',
 ] as const satisfies readonly (keyof NewJobRow)[];
-
-const placeholders = <V>(param: Param<V>, columns: readonly (keyof V & string)[]) =>
-  Object.fromEntries(columns.map((column) => [column, param(column)])) as V;
 
 /**
  * The queries of the hot paths (Job Submit, Job Detail, a runnable job's note, an idle claim),

@@ -30,6 +30,10 @@ export function markCompiledOnce(text: string): void {
 /** The placeholder of row `row`'s values. */
 const paramOf = <V>(row: number) => ((name: string) => `${PLACEHOLDER}${row}:${name}`) as Param<V>;
 
+/** A row of placeholders for `columns`, as a query's values take it. */
+export const placeholders = <V>(param: Param<V>, columns: readonly (keyof V & string)[]) =>
+  Object.fromEntries(columns.map((column) => [column, param(column)])) as V;
+
 /** Compiles once; each call's rows then fill the parameters, by row and by name. */
 function compileOnce<V, R>(query: Compilable<R>): (rows: readonly V[]) => CompiledQuery<R> {
   const compiled = query.compile();

@@ -90,6 +90,8 @@ export const sqliteStoreDialect: StoreDialect = {
   backfillPauseMs: 150,
   // BEGIN IMMEDIATE already holds the database's single write lock for the whole claim.
   serializeClaims: async () => {},
+  // One writer: a claim's BEGIN IMMEDIATE keeps every other write out until its commit.
+  locksRowsRead: false,
   // BEGIN IMMEDIATE: one writer at a time already.
   serializePruning: async () => {},
   // BEGIN IMMEDIATE: the count and the insert hold the write lock together.

@@ -1,10 +1,16 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HostList, HostRecord, ProjectShareRecord, ShareList } from '../../../contract';
+import type { HostList, HostRecord } from '../../../contract';
 import { capabilities, renderWithService, stubService } from '../../test/service';
+import {
+  GIB,
+  ZERO,
+  projectShare,
+  queueShare,
+  quotaFigures,
+  sharesFixture,
+} from '../../test/shares';
 import HostsPage from './HostsPage';
-
-const GIB = 1024 ** 3;
 
 const host = (fields: Partial<HostRecord>): HostRecord => ({
   id: 'n1',
@@ -85,35 +91,16 @@ describe('the hosts page', () => {
 });
 
 describe('fair share on the hosts page', () => {
-  const share = (fields: Partial<ProjectShareRecord>): ProjectShareRecord => {
-    const amounts = { cpus: 0, memory_bytes: 0, gpus: 0, jobs: 0 };
-    return {
-      project: 'demo',
-      weight: 1,
-      share: 0.5,
-      in_use: amounts,
-      recent: amounts,
-      dominant: { resource: 'cpus', fraction: 0 },
-      active: true,
-      queues: [],
-      ...fields,
-    };
-  };
-
   it("shows each project's share, what it holds, and a project with no work", async () => {
-    const shares: ShareList = {
-      half_life_seconds: 3600,
-      capacity: { cpus: 8, memory_bytes: 16 * GIB, gpus: 0, jobs: 16 },
-      projects: [
-        share({
-          project: 'team-a',
-          weight: 2,
-          share: 0.5,
-          dominant: { resource: 'memory_bytes', fraction: 0.62 },
-        }),
-        share({ project: 'team-b', active: false, share: 0.25 }),
-      ],
-    };
+    const shares = sharesFixture([
+      projectShare({
+        project: 'team-a',
+        weight: 2,
+        share: 0.5,
+        dominant: { resource: 'memory_bytes', fraction: 0.62 },
+      }),
+      projectShare({ project: 'team-b', active: false, share: 0.25 }),
+    ]);
     stubService([
       [/\/hosts/, { placement: true, items: [host({})] }],
       [/\/shares/, shares],
@@ -129,6 +116,73 @@ describe('fair share on the hosts page', () => {
     expect(
       within(cards[1]!).getByText('no work now: its share is lent to the others'),
     ).toBeVisible();
+  });
+
+  it("shows a project's and a queue's quota, what it borrows and what it lends", async () => {
+    const shares = sharesFixture([
+      projectShare({
+        project: 'team-a',
+        in_use: { cpus: 6, memory_bytes: 3 * GIB, gpus: 0, jobs: 6 },
+        quota: quotaFigures(
+          { cpus: 4, memory_bytes: 8 * GIB },
+          { borrowing_limit: { cpus: 2 }, borrowed: { ...ZERO, cpus: 2 } },
+        ),
+        queues: [
+          queueShare({
+            queue: 'team-a::bulk',
+            in_use: { ...ZERO, jobs: 1 },
+            dominant: { resource: 'jobs', fraction: 0.06 },
+            quota: quotaFigures({ jobs: 4 }, { lent: { ...ZERO, jobs: 1 } }),
+          }),
+        ],
+      }),
+      projectShare({ project: 'team-b' }),
+    ]);
+    stubService([
+      [/\/hosts/, { placement: true, items: [host({})] }],
+      [/\/shares/, shares],
+    ]);
+    renderWithService(<HostsPage />);
+    const cards = await screen.findAllByTestId('share', {}, firstRead);
+    expect(within(cards[0]!).getByTestId('quota')).toHaveTextContent(
+      'quota: holds 6 of 4 CPUs, 3 GiB of 8 GiB of memory; borrows 2 CPUs',
+    );
+    expect(
+      within(cards[0]!).getByText(
+        'team-a::bulk: weight 1, holds 6 %; quota: holds 1 of 4 jobs; lends 1 job',
+      ),
+    ).toBeVisible();
+    // A project without a quota says nothing of one.
+    expect(within(cards[1]!).queryByTestId('quota')).toBeNull();
+  });
+
+  it("says a project's last day in words and draws it; says nothing of it where not counted", async () => {
+    const hour = (start: string, average: number, peak: number) => ({
+      start,
+      in_use: { average: ZERO, peak: ZERO },
+      dominant: { average, peak },
+    });
+    const shares = sharesFixture([
+      projectShare({
+        project: 'team-a',
+        last_day: [
+          hour('2026-12-07T17:00:00.000Z', 0.1, 0.25),
+          hour('2026-12-07T18:00:00.000Z', 0.4, 0.75),
+        ],
+      }),
+      projectShare({ project: 'team-b' }),
+    ]);
+    stubService([
+      [/\/hosts/, { placement: true, items: [host({})] }],
+      [/\/shares/, shares],
+    ]);
+    renderWithService(<HostsPage />);
+    const cards = await screen.findAllByTestId('share', {}, firstRead);
+    expect(within(cards[0]!).getByTestId('share-last-day')).toHaveTextContent(
+      'Last day: at most 75 % of a capacity held; the busiest hour averaged 40 %',
+    );
+    expect(await within(cards[0]!).findByTestId('share-day-chart', {}, firstRead)).toBeVisible();
+    expect(within(cards[1]!).queryByTestId('share-last-day')).toBeNull();
   });
 
   it('asks nothing of a service without shares', async () => {

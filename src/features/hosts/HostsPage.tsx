@@ -66,7 +66,7 @@ function HostCard({ host }: { host: HostRecord }) {
           <Text fw={600} ff="monospace">
             {host.name}
           </Text>
-          <Badge color={STATE_COLOURS[host.state]} variant="light">
+          <Badge color={STATE_COLOURS[host.state]} variant="filled">
             {host.state}
           </Badge>
         </Group>

@@ -1,23 +1,46 @@
-import { Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Card, Group, Loader, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ProjectShareRecord, ShareList } from '../../../contract';
 import { sharesQuery } from '../../api/hosts';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { quotaWords } from '../../lib/quota-words';
+import { lazyPage } from '../../lib/lazy-page';
+import { dueWords, holdsWords, percent } from '../../lib/share-words';
+import type { ShareHour } from './ShareDayChart';
 
-const RESOURCE_WORDS: Record<ProjectShareRecord['dominant']['resource'], string> = {
-  cpus: 'CPUs',
-  memory_bytes: 'memory',
-  gpus: 'GPUs',
-  jobs: 'slots',
-};
+const ShareDayChart = lazyPage(() => import('./ShareDayChart'));
 
-const percent = (fraction: number) => `${Math.round(fraction * 100)} %`;
+const hourLabel = (start: string) => `${String(new Date(start).getHours()).padStart(2, '0')}:00`;
+const tenths = (fraction: number) => Math.round(fraction * 1000) / 10;
+
+/** The last day by hour (where the service counts it): its words, and the chart of them. */
+function ShareDay({ points }: { points: NonNullable<ProjectShareRecord['last_day']> }) {
+  const hours: ShareHour[] = points.map((p) => ({
+    label: hourLabel(p.start),
+    average: tenths(p.dominant.average),
+    peak: tenths(p.dominant.peak),
+  }));
+  const peak = Math.max(0, ...points.map((p) => p.dominant.peak));
+  const busiest = Math.max(0, ...points.map((p) => p.dominant.average));
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed" data-testid="share-last-day">
+        Last day: at most {percent(peak)} of a capacity held; the busiest hour averaged{' '}
+        {percent(busiest)}
+      </Text>
+      <Suspense fallback={<Loader size="xs" aria-label="Loading the chart" />}>
+        <ShareDayChart hours={hours} />
+      </Suspense>
+    </Stack>
+  );
+}
 
 /** One project: its due share, and what it holds now of the capacity it holds most of. */
 function ShareCard({ share }: { share: ProjectShareRecord }) {
-  const { fraction, resource } = share.dominant;
-  const holds = `holds ${percent(fraction)} of ${RESOURCE_WORDS[resource]}`;
-  const due = `share ${percent(share.share)} (weight ${share.weight})`;
+  const { fraction } = share.dominant;
+  const holds = holdsWords(share.dominant);
+  const due = dueWords(share);
   return (
     <Card withBorder data-testid="share" aria-label={`Share of ${share.project}`}>
       <Stack gap={4}>
@@ -35,10 +58,17 @@ function ShareCard({ share }: { share: ProjectShareRecord }) {
           color={fraction + 1e-9 >= share.share ? 'orange' : 'blue'}
           aria-label={`${share.project} ${holds}, ${due}`}
         />
-        {share.queues.length > 1 &&
+        {share.quota && (
+          <Text size="sm" data-testid="quota">
+            {quotaWords(share.quota, share.in_use)}
+          </Text>
+        )}
+        {share.last_day && <ShareDay points={share.last_day} />}
+        {(share.queues.length > 1 || share.queues.some((q) => q.quota)) &&
           share.queues.map((queue) => (
             <Text key={queue.queue} size="xs" c="dimmed">
               {queue.queue}: weight {queue.weight}, holds {percent(queue.dominant.fraction)}
+              {queue.quota && `; ${quotaWords(queue.quota, queue.in_use)}`}
             </Text>
           ))}
       </Stack>
@@ -63,7 +93,8 @@ export function SharesSection({ enabled }: { enabled: boolean }) {
       <Title order={3}>Fair share</Title>
       <Text c="dimmed" size="sm">
         Room that frees goes to the project furthest below its share: its weight over those of the
-        projects with work. Orange: at its share.
+        projects with work. Orange: at its share. A quota, where set, is what it may hold at once,
+        with what it borrows of the others' unused quota or lends of its own.
       </Text>
       {body}
     </Stack>

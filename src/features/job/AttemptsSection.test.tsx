@@ -97,6 +97,32 @@ describe('AttemptsSection', () => {
     expect(requestedPaths(fetch)).toEqual([`/v1/client/job/${ID}/attempts`]);
   });
 
+  it('shows a preempted attempt as preempted, not as failed or cancelled', async () => {
+    const preempted = {
+      ...firstAttempt,
+      state: 'cancelled',
+      exit_code: 143,
+      reason: 'preempted',
+      note: 'preempted: team-a reclaimed 1 job it lent; will run again',
+    } as const;
+    stubService([
+      [
+        /\/attempts$/,
+        { ...waiting(0), retry: null, attempts_max: 2, next_attempt_at: null, items: [preempted] },
+      ],
+    ]);
+    renderWithService(
+      <AttemptsSection job={job('running')} onShowCurrentOutput={() => undefined} />,
+    );
+    const [first] = await screen.findAllByTestId('attempt-item');
+    expect(within(first!).getByTestId('preempted-badge')).toHaveTextContent('preempted');
+    expect(within(first!).queryByTestId('state-badge')).toBeNull();
+    expect(within(first!).getByTestId('attempt-facts')).toHaveTextContent(
+      'Exit code 143Reason preempted: quota reclaimed',
+    );
+    expect(within(first!).getByText(preempted.note)).toBeInTheDocument();
+  });
+
   it("opens an earlier attempt's own output; the current one points to the page's logs", async () => {
     const fetch = stubService([
       [

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { isFinalState, type JobRecord } from '../../../contract';
@@ -29,6 +29,19 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
       </Text>{' '}
       {children}
     </Text>
+  );
+}
+
+/**
+ * How an attempt ended: a preempted one (a lender took back its quota; the service runs the job
+ * again) reads as preempted, not as the state its record keeps.
+ */
+function AttemptBadge({ item }: { item: Attempt }) {
+  if (item.reason !== 'preempted') return <StateBadge state={item.state} size="sm" />;
+  return (
+    <Badge color="grape" size="sm" variant="filled" data-testid="preempted-badge">
+      preempted
+    </Badge>
   );
 }
 
@@ -135,7 +148,7 @@ export function AttemptsSection({
                 title={
                   <Group gap="xs">
                     <Text fw={500}>Attempt {item.attempt}</Text>
-                    <StateBadge state={item.state} size="sm" />
+                    <AttemptBadge item={item} />
                   </Group>
                 }
               >

@@ -14,6 +14,7 @@ import { JobNotice } from './JobNotice';
 import { JobTimeline } from './JobTimeline';
 import { LifecycleStepper } from './LifecycleStepper';
 import { LogViewer } from './logs/LogViewer';
+import { ShellSection } from './terminal/ShellSection';
 
 const OUTPUT_ID = 'job-output';
 
@@ -44,6 +45,8 @@ export function JobView({ job }: { job: JobRecord }) {
       )}
       <LifecycleStepper job={job} />
       <ExecutionPanel job={job} />
+      {/* An array's parent runs nothing itself: no container to open a shell in. */}
+      {!isArrayParent(array.array) && <ShellSection job={job} />}
       <ArraySection
         key={job.id}
         parentId={job.id}

@@ -14,12 +14,14 @@ import { Link } from 'react-router';
 import { useCapabilities } from '../../api/capabilities';
 import { useEngineHealth } from '../../api/engine-health';
 import { useLiveUpdates } from '../../api/events';
+import { sharesQuery } from '../../api/hosts';
 import { useCan } from '../../api/permissions';
 import { queueListQuery } from '../../api/queries';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { LiveIndicator } from '../../components/LiveIndicator';
 import { engineHealthWords } from '../../lib/engine-health-text';
 import { QueueCard } from './QueueCard';
+import type { QueueShareFigures } from './QueueShare';
 import { TrendsSection } from './TrendsSection';
 
 /** What to do on a service without the queue view: the spec's operations still work. */
@@ -47,9 +49,28 @@ function NoQueueView() {
   );
 }
 
-function QueueGrid({ events, trends }: { events: boolean; trends: boolean }) {
+/** Each queue's share and its project's, by queue, where the service counts shares. */
+function useQueueShares(enabled: boolean): Map<string, QueueShareFigures> {
+  const shares = useQuery({ ...sharesQuery, enabled });
+  return new Map(
+    (shares.data?.projects ?? []).flatMap((project) =>
+      project.queues.map((queue): [string, QueueShareFigures] => [queue.queue, { queue, project }]),
+    ),
+  );
+}
+
+function QueueGrid({
+  events,
+  trends,
+  shares,
+}: {
+  events: boolean;
+  trends: boolean;
+  shares: boolean;
+}) {
   const stream = useLiveUpdates(events);
   const queues = useQuery(queueListQuery(stream));
+  const shareOf = useQueueShares(shares);
   if (queues.isPending) return <Loader aria-label="Loading queues" />;
   if (queues.isError && !queues.data)
     return <ErrorAlert error={queues.error} title="The queues could not be read" />;
@@ -71,7 +92,7 @@ function QueueGrid({ events, trends }: { events: boolean; trends: boolean }) {
       ) : (
         <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
           {queues.data!.map((summary) => (
-            <QueueCard key={summary.queue} summary={summary} />
+            <QueueCard key={summary.queue} summary={summary} share={shareOf.get(summary.queue)} />
           ))}
         </SimpleGrid>
       )}
@@ -114,7 +135,11 @@ export default function OverviewPage() {
       {capabilities.isPending ? (
         <Loader aria-label="Loading" />
       ) : capabilities.data?.queues ? (
-        <QueueGrid events={capabilities.data.events} trends={capabilities.data.trends} />
+        <QueueGrid
+          events={capabilities.data.events}
+          trends={capabilities.data.trends}
+          shares={capabilities.data.shares}
+        />
       ) : (
         <NoQueueView />
       )}

@@ -16,6 +16,7 @@ import { isQueueControllable } from '../../api/queues';
 import { formatDuration, formatPeriod } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
 import { QueueChangeNote, QueueControls } from './QueueControls';
+import { QueueShare, type QueueShareFigures } from './QueueShare';
 
 const WAITING: JobState[] = ['submitted', 'pending', 'runnable'];
 const ACTIVE: JobState[] = ['starting', 'running', 'cancelling'];
@@ -104,8 +105,17 @@ function Retention({ seconds }: { seconds: number | null | undefined }) {
   );
 }
 
-/** A queue at a glance: slots in use against its limit, what waits, what ended lately. */
-export function QueueCard({ summary }: { summary: QueueSummary }) {
+/**
+ * A queue at a glance: slots in use against its limit, its share and quota where the service
+ * counts them, what waits, what ended lately.
+ */
+export function QueueCard({
+  summary,
+  share,
+}: {
+  summary: QueueSummary;
+  share?: QueueShareFigures;
+}) {
   const byEnd = useCapabilities().data?.endedFilter ?? false;
   const used = SLOT_STATES.reduce(
     (sum, state) => sum + (summary.now[state as keyof typeof summary.now] ?? 0),
@@ -148,6 +158,7 @@ export function QueueCard({ summary }: { summary: QueueSummary }) {
             aria-label={`${used} of ${summary.max_running} slots in use`}
           />
         </Stack>
+        {share && <QueueShare figures={share} />}
         <QueueChangeNote summary={summary} />
         <Text size="xs" c="dimmed">
           Now

@@ -2,26 +2,21 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { QueueSummary } from '../../../contract';
+import { idleQueue } from '../../test/queue-summary';
 import { capabilities, renderWithService } from '../../test/service';
 import OverviewPage from './OverviewPage';
 
-const counts = { submitted: 0, pending: 0, runnable: 3, starting: 0, running: 2, cancelling: 0 };
-const finals = { completed: 0, failed: 0, timeout: 0, cancelled: 0, error: 0 };
+const now = { submitted: 0, pending: 0, runnable: 3, starting: 0, running: 2, cancelling: 0 };
 
-const queue = (overrides: Partial<QueueSummary> = {}): QueueSummary => ({
-  queue: 'demo::default',
-  max_running: 2,
-  priority: 0,
-  paused: false,
-  paused_reason: null,
-  configured_max_running: 2,
-  max_running_ceiling: 8,
-  changed: null,
-  now: counts,
-  last_hour: finals,
-  last_day: finals,
-  ...overrides,
-});
+const queue = (overrides: Partial<QueueSummary> = {}): QueueSummary =>
+  idleQueue('default', {
+    paused_reason: null,
+    configured_max_running: 2,
+    max_running_ceiling: 8,
+    changed: null,
+    now,
+    ...overrides,
+  });
 
 /** The list answers `shown`; each change answers the queue as the service would, or `refusal`. */
 function stubQueues(shown: QueueSummary, refusal?: string) {

@@ -1,6 +1,7 @@
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import { ReferenceArea } from 'recharts';
+import { INCIDENT_SHADE } from './incident-shade';
 
 /** One bar: the bucket's label and its jobs by outcome. */
 export interface TrendBar {
@@ -53,11 +54,7 @@ export default function TrendsChart({
           key={`${mark.kind}-${mark.from}`}
           x1={mark.from}
           x2={mark.to}
-          fill={
-            mark.kind === 'engine_unreachable'
-              ? 'var(--mantine-color-red-5)'
-              : 'var(--mantine-color-yellow-5)'
-          }
+          fill={INCIDENT_SHADE[mark.kind]}
           fillOpacity={0.15}
           ifOverflow="extendDomain"
         />

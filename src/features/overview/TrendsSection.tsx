@@ -1,5 +1,6 @@
 import {
   Anchor,
+  Box,
   Card,
   Group,
   Loader,
@@ -27,6 +28,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { lazyPage } from '../../lib/lazy-page';
 import { useSettings } from '../../lib/settings';
 import { dayjs, formatSpan } from '../../lib/time';
+import { INCIDENT_SHADE } from './incident-shade';
 import type { TrendBar, TrendMark } from './TrendsChart';
 
 const TrendsChart = lazyPage(() => import('./TrendsChart'));
@@ -134,7 +136,17 @@ function IncidentRow({ incident, zone }: { incident: TrendIncident; zone: 'local
     : `since ${at(incident.started_at)}, ongoing`;
   return (
     <Text size="sm" data-testid="trends-incident" data-kind={incident.kind}>
-      <Text span fw={500} c={incident.kind === 'engine_unreachable' ? 'red.8' : 'yellow.9'}>
+      <Box
+        component="span"
+        aria-hidden="true"
+        display="inline-block"
+        w={10}
+        h={10}
+        mr={6}
+        bg={INCIDENT_SHADE[incident.kind]}
+        style={{ borderRadius: 2 }}
+      />
+      <Text span fw={500}>
         {INCIDENT_TEXT[incident.kind]}
       </Text>{' '}
       · {span}
@@ -144,7 +156,7 @@ function IncidentRow({ incident, zone }: { incident: TrendIncident; zone: 'local
           {' '}
           · {incident.ended_error.toLocaleString('en')}{' '}
           {incident.ended_error === 1 ? 'job' : 'jobs'} ended error:{' '}
-          <Anchor component={Link} to={failuresLink(incident)}>
+          <Anchor component={Link} to={failuresLink(incident)} underline="always">
             review and retry {incident.ended_error === 1 ? 'it' : 'them'}
           </Anchor>
         </>

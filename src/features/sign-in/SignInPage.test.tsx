@@ -1,4 +1,3 @@
-import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -8,7 +7,7 @@ import type { Session } from '../../../contract';
 import { rememberSession } from '../../api/session-state';
 import { safeReturnTo } from './return-to';
 import SignInPage from './SignInPage';
-import { testTheme } from '../../test/theme';
+import { TestMantine } from '../../test/theme';
 
 const signedOut: Session = {
   mode: 'sign-in',
@@ -50,7 +49,7 @@ function Where() {
 
 function renderAt(path: string) {
   return render(
-    <MantineProvider theme={testTheme}>
+    <TestMantine>
       <QueryClientProvider client={new QueryClient()}>
         <MemoryRouter initialEntries={[path]}>
           <Routes>
@@ -59,7 +58,7 @@ function renderAt(path: string) {
           </Routes>
         </MemoryRouter>
       </QueryClientProvider>
-    </MantineProvider>,
+    </TestMantine>,
   );
 }
 

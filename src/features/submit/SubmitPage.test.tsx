@@ -1,4 +1,3 @@
-import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -7,19 +6,19 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Role } from '../../../contract';
 import { knowRole } from '../../test/service';
 import SubmitPage from './SubmitPage';
-import { testTheme } from '../../test/theme';
+import { TestMantine } from '../../test/theme';
 
 function renderPage(role: Role = 'operator') {
   const client = new QueryClient();
   knowRole(client, role);
   return render(
-    <MantineProvider theme={testTheme}>
+    <TestMantine>
       <QueryClientProvider client={client}>
         <MemoryRouter initialEntries={['/submit']}>
           <SubmitPage />
         </MemoryRouter>
       </QueryClientProvider>
-    </MantineProvider>,
+    </TestMantine>,
   );
 }
 

@@ -20,9 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export const batchedBackfill: Backfill = {
-  table: 'job_labels',
-  key: 'job_seq',
-  fill: fillStates,
+  rows: { table: 'job_labels', key: 'job_seq', fill: fillStates },
   // CONCURRENTLY: built while writers go on (outside any transaction). One left half-built by a
   // killed process is invalid and would stay so: it is dropped and built again.
   finish: Object.entries(STATE_INDEXES).map(([name, columns]) => async (db) => {

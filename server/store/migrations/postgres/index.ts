@@ -41,6 +41,9 @@ import * as m041 from './041-share-use';
 import * as m042 from './042-memory-sizing';
 import * as m043 from './043-leases';
 import * as m044 from './044-incidents';
+import * as m045 from './045-claim-lease-epoch';
+import * as m046 from './046-preemption';
+import * as m047 from './047-last-day-indexes';
 
 /** PostgreSQL's. */
 export const postgresMigrations = inOrder({
@@ -86,4 +89,7 @@ export const postgresMigrations = inOrder({
   '042-memory-sizing': m042,
   '043-leases': m043,
   '044-incidents': m044,
+  '045-claim-lease-epoch': m045,
+  '046-preemption': m046,
+  '047-last-day-indexes': m047,
 });

@@ -44,9 +44,7 @@ export const STATE_INDEXES = {
 };
 
 export const batchedBackfill: Backfill = {
-  table: 'job_labels',
-  key: 'job_seq',
-  fill: fillStates,
+  rows: { table: 'job_labels', key: 'job_seq', fill: fillStates },
   // Each holds the write lock while it builds (SQLite builds no index alongside writers).
   finish: Object.entries(STATE_INDEXES).map(([name, columns]) => async (db) => {
     await sql`CREATE INDEX IF NOT EXISTS ${sql.raw(name)} ON ${columns}`.execute(db);

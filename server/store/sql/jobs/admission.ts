@@ -6,7 +6,7 @@ import type { UniqueIndex } from '../dialect';
 import type { NewJobRow, NewTransitionRow } from '../hot-queries';
 import { WriteBatch } from '../write-batch';
 import { storableNote, type JobTables } from './context';
-import { insertDependenciesWithin } from './dependencies';
+import { DependencyGone, insertDependenciesWithin } from './dependencies';
 import { IdempotencyKeyTaken, keyRow, storeKeysWithin, type KeyedJob } from './idempotency';
 import { insertLabelsWithin } from './labels';
 import { newJobRow, storedJob } from './rows';
@@ -126,7 +126,10 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
     }
   }
 
-  /** A held key or name is an answer (the key first: it is written first), anything else a fault. */
+  /**
+   * A held key (checked first: it is written first), a held name or a job waited for that is
+   * gone is an answer, anything else a fault.
+   */
   private async refusal(
     error: unknown,
     job: NewJob,
@@ -138,6 +141,9 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
         inserted: false as const,
         keyHeldBy: row ? { jobId: row.jobId, digest: row.digest } : null,
       };
+    }
+    if (error instanceof DependencyGone) {
+      return { inserted: false as const, dependencyGone: error.dependsOn };
     }
     if (!this.tables.dialect.isUniqueViolation(error, ACTIVE_NAME)) throw error;
     return { inserted: false as const, nameHeldBy: await this.nameHolder(job) };
@@ -241,7 +247,8 @@ export class JobAdmission implements Pick<JobStore, 'insertJob'> {
     );
     await insertDependenciesWithin(
       trx,
-      inserts.map((insert) => insert.job),
+      inserts.map(({ job, admission }) => ({ job, ends: admission?.dependencyEnds })),
+      dialect.locksRowsRead,
     );
     for (const [ref, { fingerprint, at }] of firstUses) {
       await hot.rememberFingerprint(trx, { ref, fingerprint, first_used_at: at });

@@ -158,6 +158,11 @@ function compareAndSet(trx: Kysely<Database>, tables: JobTables, change: StateCh
       ...(fields.attempt !== undefined && { attempt: fields.attempt }),
       ...(fields.notBefore !== undefined && { not_before: fields.notBefore }),
       ...(fields.memoryBytes !== undefined && { memory_bytes: fields.memoryBytes }),
+      ...(fields.preemption !== undefined && {
+        preempt_requested_at: fields.preemption?.at ?? null,
+        preempt_reason: fields.preemption?.reason ?? null,
+      }),
+      ...(fields.preemptions !== undefined && { preemptions: fields.preemptions }),
       ...(fields.resources && {
         req_cpus: fields.resources.cpus,
         req_memory_bytes: fields.resources.memoryBytes,
@@ -181,6 +186,7 @@ function transitionRow(tables: JobTables, change: StateChange) {
     at: change.at,
     note: storableNote(tables, change.note),
     moved_by: change.by ?? null,
+    lease_epoch: change.leaseEpoch ?? null,
   };
 }
 

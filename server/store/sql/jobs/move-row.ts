@@ -17,6 +17,7 @@ export type MoveRow = {
   at: number;
   note: string | null;
   moved_by: string | null;
+  lease_epoch: number | null;
   fence_owner: string | null;
   fence_epoch: number | null;
 } & Optional<'container_id', string> &
@@ -33,7 +34,10 @@ export type MoveRow = {
   Optional<'memory_bytes', number> &
   Optional<'req_cpus', number> &
   Optional<'req_memory_bytes', number> &
-  Optional<'req_gpus', number>;
+  Optional<'req_gpus', number> &
+  Optional<'preempt_requested_at', number> &
+  Optional<'preempt_reason', string> &
+  Optional<'preemptions', number>;
 
 const optional = <Column extends string, Value>(
   column: Column,
@@ -50,6 +54,7 @@ export function moveRow(tables: JobTables, change: StateChange): MoveRow {
     at: change.at,
     note: storableNote(tables, change.note),
     moved_by: change.by ?? null,
+    lease_epoch: change.leaseEpoch ?? null,
     fence_owner: fence?.owner ?? null,
     fence_epoch: fence?.epoch ?? null,
     ...optional('container_id', fields.containerId),
@@ -68,5 +73,8 @@ export function moveRow(tables: JobTables, change: StateChange): MoveRow {
     ...optional('req_cpus', fields.resources ? fields.resources.cpus : undefined),
     ...optional('req_memory_bytes', fields.resources ? fields.resources.memoryBytes : undefined),
     ...optional('req_gpus', fields.resources ? fields.resources.gpus : undefined),
+    ...optional('preempt_requested_at', fields.preemption && fields.preemption.at),
+    ...optional('preempt_reason', fields.preemption && fields.preemption.reason),
+    ...optional('preemptions', fields.preemptions),
   };
 }

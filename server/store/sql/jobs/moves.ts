@@ -2,18 +2,24 @@ import { sql, type Kysely } from 'kysely';
 import { SLOT_STATES } from '../../../../contract';
 import { failpoint } from '../../../jobs/failpoints';
 import { JobLostError, type Claim, type Job, type StateChange } from '../../../jobs/model';
-import type { JobStore, SetNoteParams, TakeOverParams } from '../../../jobs/ports';
+import type {
+  JobStore,
+  PreemptionParams,
+  SetNoteParams,
+  TakeOverParams,
+} from '../../../jobs/ports';
 import type { Database } from '../../schema';
 import { WriteBatch } from '../write-batch';
 import { storableNote, type JobTables } from './context';
 import { packMove, writeMovesWithin, type MoveOutcome, type PackedMove } from './move-batch';
+import { appendAuditWithin } from '../audit-store';
 import { assertLeaseHeld } from '../leases/fence';
-import { placeWithin } from './placed-claim';
+import { placeWithin, withinQuota } from './placed-claim';
 import { toJob } from './rows';
 
 type Moves = Pick<
   JobStore,
-  'moveJob' | 'setNote' | 'claimRunnable' | 'takeOver' | 'activeCountsByQueue'
+  'moveJob' | 'setNote' | 'requestPreemption' | 'claimRunnable' | 'takeOver' | 'activeCountsByQueue'
 >;
 
 /** A job's state changes: compare-and-set moves, the dispatcher's claims, takeovers. */
@@ -42,13 +48,37 @@ export class JobMoves implements Moves {
     });
   }
 
-  async setNote({ id, state, note }: SetNoteParams) {
+  async setNote({ id, state, note, fence }: SetNoteParams) {
     await this.tables.db
       .updateTable('jobs')
       .set({ system_note: storableNote(this.tables, note) })
       .where('id', '=', id)
       .where('state', '=', state)
+      .$if(fence !== undefined, (update) =>
+        update.where('owner', '=', fence!.owner).where('owner_epoch', '=', fence!.epoch),
+      )
       .execute();
+  }
+
+  /** The mark and its audit event in one transaction: neither is stored without the other. */
+  async requestPreemption({ id, attempt, preemption, note, audit }: PreemptionParams) {
+    return this.tables.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('jobs')
+        .set({
+          preempt_requested_at: preemption.at,
+          preempt_reason: preemption.reason,
+          system_note: storableNote(this.tables, note),
+        })
+        .where('id', '=', id)
+        .where('state', '=', 'running')
+        .where('attempt', '=', attempt)
+        .where('preempt_requested_at', 'is', null)
+        .executeTakeFirst();
+      const marked = Number(result.numUpdatedRows) === 1;
+      if (marked) await appendAuditWithin(trx, [audit]);
+      return marked;
+    });
   }
 
   private async slotsHeldByQueue(executor: Kysely<Database>): Promise<Map<string, number>> {
@@ -68,7 +98,9 @@ export class JobMoves implements Moves {
     if (!waiting) return [];
     return db.transaction().execute(async (trx) => {
       await dialect.serializeClaims(trx);
-      if (claim.lease) await assertLeaseHeld(trx, claim.lease);
+      if (claim.lease) await assertLeaseHeld(trx, claim.lease, dialect.locksRowsRead);
+      // For the fencing test: frozen between the lease's check and the claim's commit.
+      failpoint('in-claim');
       const runnable = await trx
         .selectFrom('jobs')
         .selectAll()
@@ -79,7 +111,8 @@ export class JobMoves implements Moves {
         .orderBy('seq')
         .limit(claim.limit)
         .execute();
-      if (runnable.length === 0) return [];
+      const candidates = claim.quota ? withinQuota(runnable, claim.quota) : runnable;
+      if (candidates.length === 0) return [];
       const held = await this.slotsHeldByQueue(trx);
       const heldInService = [...held.values()].reduce((sum, n) => sum + n, 0);
       const slots = Math.min(
@@ -89,13 +122,13 @@ export class JobMoves implements Moves {
       const room = Math.min(slots, claim.starts ?? Infinity);
       const starts =
         claim.placement && room > 0
-          ? await placeWithin(trx, runnable, {
+          ? await placeWithin(trx, candidates, {
               room,
               placement: claim.placement,
               // Past a claim's `starts`, a job's note stays: it may still wait for room.
               notesPastRoom: room === slots,
             })
-          : runnable.slice(0, Math.max(0, room)).map((row) => ({ row, host: undefined }));
+          : candidates.slice(0, Math.max(0, room)).map((row) => ({ row, host: undefined }));
       // A cancel may have taken a job since the select: its compare-and-set refuses it then.
       const outcomes = await writeMovesWithin(
         trx,
@@ -112,6 +145,7 @@ export class JobMoves implements Moves {
               note: noteFor(job),
               fields: { owner, ...(host !== undefined && { host }) },
               by: claim.owner,
+              leaseEpoch: claim.lease?.epoch,
             },
           };
         }),

@@ -22,12 +22,37 @@ export const outputLinesOf = (stored: readonly StoredLine[]): OutputLine[] =>
 const PACK_IN_THREAD_BYTES = 16 * 1024;
 
 /**
+ * Up to this much JSON (a line or two) is stored as it is: Brotli would save a few dozen bytes at
+ * most, and setting up its encoder cost more of the service's CPU than anything else in a short
+ * job's end (docs/benchmarks.md, the control plane's cost a job).
+ */
+const STORE_AS_IS_BYTES = 256;
+
+/**
+ * `data` as a Brotli stream that any decoder reads (RFC 7932): one uncompressed meta-block, then
+ * an empty last one. Its 21 header bits, lowest first: WBITS 16 (0), ISLAST 0, MNIBBLES 4 (00),
+ * MLEN - 1 in 16 bits, ISUNCOMPRESSED 1; zeros up to the byte's end.
+ */
+function storedAsIs(data: Buffer): Buffer {
+  const header = ((data.length - 1) << 4) | (1 << 20);
+  const packed = Buffer.allocUnsafe(data.length + 4);
+  packed[0] = header & 0xff;
+  packed[1] = (header >> 8) & 0xff;
+  packed[2] = header >> 16;
+  data.copy(packed, 3);
+  packed[data.length + 3] = 0b11; // ISLAST 1, ISLASTEMPTY 1
+  return packed;
+}
+
+/**
  * An ended job's lines as stored: their JSON, Brotli-compressed (a chatty job's timed lines
- * shrink about 10 ×). Quality 5: past it, 10 MiB takes several times longer for a few percent
- * less; a large output is compressed in libuv's threads, so the service keeps answering meanwhile.
+ * shrink about 10 ×), a line or two as they are. Quality 5: past it, 10 MiB takes several times
+ * longer for a few percent less; a large output is compressed in libuv's threads, so the service
+ * keeps answering meanwhile.
  */
 export async function packOutput(lines: readonly OutputLine[]): Promise<Buffer> {
   const json = Buffer.from(JSON.stringify(storedLinesOf(lines)));
+  if (json.length <= STORE_AS_IS_BYTES) return storedAsIs(json);
   const options = {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: 5,

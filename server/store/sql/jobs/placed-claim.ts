@@ -1,7 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import { SLOT_STATES } from '../../../../contract';
 import { requestOf, type RequestFallback } from '../../../jobs/capacity';
+import { addUsage, scaleUsage, usageOfJob } from '../../../jobs/fair-share';
 import type { ClaimPlacement } from '../../../jobs/model';
+import { beyondRoom, type ClaimQuota } from '../../../jobs/quotas';
 import { NO_RESOURCES, place, plus, type Resources } from '../../../jobs/placement';
 import type { Database, JobsTable } from '../../schema';
 
@@ -21,6 +23,22 @@ export const requestOfRow = (row: Pick<JobRow, RequestColumn>, fallback: Request
     fallback,
   );
 export type RequestColumn = 'req_cpus' | 'req_memory_bytes' | 'req_gpus' | 'cpus' | 'memory_bytes';
+
+/**
+ * The queue's first runnable jobs that fit its quota's room together, in order: the first that
+ * does not stops the run (quotas.ts), so the smaller ones behind a big job never overtake it.
+ */
+export function withinQuota(runnable: readonly JobRow[], quota: ClaimQuota): JobRow[] {
+  let left = quota.room;
+  const fitting: JobRow[] = [];
+  for (const row of runnable) {
+    const need = usageOfJob(requestOfRow(row, quota.fallback));
+    if (beyondRoom(need, left)) break;
+    left = addUsage(left, scaleUsage(need, -1));
+    fitting.push(row);
+  }
+  return fitting;
+}
 
 /** What the jobs holding a slot ask for, summed per host they were placed on. */
 export async function heldByHost(

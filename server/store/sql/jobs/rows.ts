@@ -58,6 +58,11 @@ export function toJob(row: Selectable<JobsTable>): Job {
     placementNote: row.placement_note,
     attempt: row.attempt,
     notBefore: row.not_before,
+    preemption:
+      row.preempt_requested_at === null
+        ? null
+        : { at: row.preempt_requested_at, reason: row.preempt_reason ?? '' },
+    preemptions: row.preemptions,
     dependsOn: row.depends_json === null ? [] : (JSON.parse(row.depends_json) as JobDependency[]),
     array: arrayRole(row),
     labels: row.labels_json === null ? {} : (JSON.parse(row.labels_json) as Labels),
@@ -192,6 +197,8 @@ export function storedJob(job: NewJob, row: NewJobRow, seq: number): Job {
     placementNote: null,
     attempt: 1,
     notBefore: null,
+    preemption: null,
+    preemptions: 0,
     dependsOn: job.dependsOn,
     array: job.array,
     labels: job.labels,

@@ -1,10 +1,18 @@
 import { sql } from 'kysely';
-import { SLOT_STATES } from '../../../../contract';
+import { SLOT_STATES, type JobState } from '../../../../contract';
 import type { RequestFallback } from '../../../jobs/capacity';
 import { NO_USAGE, addUsage, usageOfJob, type Usage } from '../../../jobs/fair-share';
-import type { JobStore, ShareBucket, WaitReason } from '../../../jobs/ports';
+import type { JobStore, ShareBucket, SlotRun, WaitReason } from '../../../jobs/ports';
 import type { JobTables } from './context';
-import { requestOfRow } from './placed-claim';
+import { requestOfRow, type RequestColumn } from './placed-claim';
+
+const REQUEST_COLUMNS: readonly RequestColumn[] = [
+  'req_cpus',
+  'req_memory_bytes',
+  'req_gpus',
+  'cpus',
+  'memory_bytes',
+];
 
 /**
  * Fair share's figures: what each queue's jobs holding a slot ask for now, and its ended
@@ -13,7 +21,7 @@ import { requestOfRow } from './placed-claim';
  */
 export class ShareUseRows implements Pick<
   JobStore,
-  'shareUse' | 'addShareUse' | 'waitingByReason'
+  'shareUse' | 'addShareUse' | 'waitingByReason' | 'runsSince'
 > {
   constructor(private readonly tables: JobTables) {}
 
@@ -46,7 +54,7 @@ export class ShareUseRows implements Pick<
     return { held, buckets };
   }
 
-  async waitingByReason(now: number) {
+  async waitingByReason(now: number, fallback: RequestFallback) {
     const rows = await this.tables.db
       .selectFrom('jobs')
       .select((eb) => [
@@ -60,17 +68,64 @@ export class ShareUseRows implements Pick<
           .else('slot')
           .end()
           .as('reason'),
+        ...REQUEST_COLUMNS,
         eb.fn.countAll<number>().as('count'),
       ])
       .where('state', '=', 'runnable')
       .where('array_size', 'is', null)
-      .groupBy(['queue', 'reason'])
+      .groupBy(['queue', 'reason', ...REQUEST_COLUMNS])
       .execute();
     return rows.map((r) => ({
       queue: r.queue,
       reason: r.reason as WaitReason,
       count: Number(r.count),
+      need: usageOfJob(requestOfRow(r, fallback)),
     }));
+  }
+
+  async runsSince(since: number, fallback: RequestFallback) {
+    const { db } = this.tables;
+    // A job's last attempt is on its row; the earlier ones that ended with a retry, in job_attempts.
+    const [last, earlier] = await Promise.all([
+      db
+        .selectFrom('jobs')
+        .select(['queue', 'started_at', 'finished_at', 'state', ...REQUEST_COLUMNS])
+        .where('array_size', 'is', null)
+        .where('started_at', 'is not', null)
+        .where((eb) => eb.or([eb('state', 'in', SLOT_STATES), eb('finished_at', '>=', since)]))
+        .execute(),
+      db
+        .selectFrom('job_attempts as a')
+        .innerJoin('jobs', 'jobs.id', 'a.job_id')
+        .select([
+          'jobs.queue',
+          'a.started_at',
+          'a.finished_at',
+          ...REQUEST_COLUMNS.map((c) => `jobs.${c}` as const),
+        ])
+        .where('a.retried', '=', 1)
+        .where('a.started_at', 'is not', null)
+        .where('a.finished_at', '>=', since)
+        .execute(),
+    ]);
+    const runs: SlotRun[] = [];
+    for (const row of last) {
+      runs.push({
+        queue: row.queue,
+        startedAt: Number(row.started_at),
+        endedAt: SLOT_STATES.includes(row.state as JobState) ? null : Number(row.finished_at),
+        use: usageOfJob(requestOfRow(row, fallback)),
+      });
+    }
+    for (const row of earlier) {
+      runs.push({
+        queue: row.queue,
+        startedAt: Number(row.started_at),
+        endedAt: Number(row.finished_at),
+        use: usageOfJob(requestOfRow(row, fallback)),
+      });
+    }
+    return runs;
   }
 
   async addShareUse(entries: readonly ShareBucket[], forgetBefore: number) {
