@@ -18,6 +18,10 @@ const ephemeralStart = Number(
 const RESERVATIONS = join(tmpdir(), 'jobdeck-test-ports');
 mkdirSync(RESERVATIONS, { recursive: true });
 
+// The fetch standard's "bad ports" in the range above: `fetch` refuses them ("bad port"), so a test
+// server there could not be reached by the tests' own client (seen in CI: 10080).
+const FETCH_BAD_PORTS = new Set([10080]);
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -65,7 +69,7 @@ export async function freePort(): Promise<number> {
   const span = ephemeralStart - FREE_PORTS_FROM;
   for (let attempt = 0; span > 0 && attempt < 20; attempt++) {
     const candidate = FREE_PORTS_FROM + Math.floor(Math.random() * span);
-    if (!reserve(candidate)) continue;
+    if (FETCH_BAD_PORTS.has(candidate) || !reserve(candidate)) continue;
     const port = await listensOn(candidate);
     if (port !== undefined) return port;
   }
