@@ -12,8 +12,8 @@ import { pool, round, sleep } from '../stats';
 /**
  * Issue 27's control plane alone: 1, 2, 4 and 8 instances on one PostgreSQL, on the simulated
  * engine (nothing starts, docs/engines.md), so what bounds the figures is the service and the
- * database on this machine, not a container engine. The database is the test cluster (fsync and
- * synchronous_commit off): a control-plane ceiling, not a durable one.
+ * database on this machine, not a container engine. The database is durable (fsync, full pages,
+ * synchronous_commit on), as issue 48's figures ask: each commit waits for its WAL on disk.
  */
 const SIMULATED_CLUSTER = {
   type: 'simulated',
@@ -222,7 +222,7 @@ export async function controlPlane(
   /** Node's flags for every instance (`--cpu-prof`). */
   nodeArgs: string[] = [],
 ) {
-  const cluster = await startPostgres({ settings: STATEMENT_COUNTING });
+  const cluster = await startPostgres({ durable: true, settings: STATEMENT_COUNTING });
   shareCluster(cluster);
   try {
     const figures = [];
