@@ -109,6 +109,59 @@ describe('the overview counts on PostgreSQL (migration 030)', () => {
   });
 });
 
+describe('the overview counts on PostgreSQL (migration 048)', () => {
+  it('lets two transactions end jobs of one queue in one minute without waiting, and sums exactly', async () => {
+    const url = await createDatabase();
+    const store = await openStore({
+      store: { type: 'postgres', url, pool_size: 2 },
+      data_dir: '.',
+    });
+    for (let i = 0; i < 5; i += 1) await store.jobs.insertJob(newJob(), 'fingerprint');
+    const raw = createPool(url, 8);
+    const first = await raw.connect();
+    const others: pg.PoolClient[] = [];
+    try {
+      const pidOf = async (client: pg.PoolClient) =>
+        Number(
+          (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid,
+        );
+      const firstShard = (await pidOf(first)) % 64;
+      // A second connection in another shard (pids are the server's to give).
+      let second: pg.PoolClient | undefined;
+      while (!second) {
+        const client = await raw.connect();
+        others.push(client);
+        if ((await pidOf(client)) % 64 !== firstShard) second = client;
+      }
+      const end = `UPDATE jobs SET state = 'completed', finished_at = $1 WHERE seq = $2`;
+      const now = Date.now();
+      await first.query('BEGIN');
+      await first.query(end, [now, 1]);
+      // Jobs 1 and 5 shared 030's shard (seq % 4): this waited for the first to commit.
+      await second.query(`SET lock_timeout = '2s'`);
+      await second.query('BEGIN');
+      await second.query(end, [now, 5]);
+      await second.query('COMMIT');
+      await first.query('COMMIT');
+      // Uncounted from a third connection, wherever it was counted (as a retry's move back).
+      await raw.query(`UPDATE jobs SET state = 'runnable', finished_at = NULL WHERE seq = 1`);
+      const counts = await store.jobs.countByQueue({
+        queues: ['p::default'],
+        since: now - 60_000,
+        recentSince: now - 60_000,
+      });
+      expect(counts.filter((count) => count.state === 'completed')).toEqual([
+        { queue: 'p::default', state: 'completed', count: 1, recent: 1 },
+      ]);
+    } finally {
+      first.release();
+      for (const client of others) client.release();
+      await raw.end();
+      await store.close();
+    }
+  });
+});
+
 describe('API keys on PostgreSQL, kept between requests', () => {
   afterEach(() => {
     vi.useRealTimers();

@@ -49,6 +49,7 @@ export const MIGRATION_NAMES = [
   '045-claim-lease-epoch',
   '046-preemption',
   '047-last-day-indexes',
+  '048-finished-counts-per-backend',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];

@@ -44,6 +44,7 @@ import * as m044 from './044-incidents';
 import * as m045 from './045-claim-lease-epoch';
 import * as m046 from './046-preemption';
 import * as m047 from './047-last-day-indexes';
+import * as m048 from './048-finished-counts-per-backend';
 
 /** PostgreSQL's. */
 export const postgresMigrations = inOrder({
@@ -92,4 +93,5 @@ export const postgresMigrations = inOrder({
   '045-claim-lease-epoch': m045,
   '046-preemption': m046,
   '047-last-day-indexes': m047,
+  '048-finished-counts-per-backend': m048,
 });
