@@ -1,6 +1,6 @@
 import type { JobStore, Logger, Signals } from './ports';
 import type { JobStateMachine } from './state-machine';
-import { coalesced } from './serial';
+import { coalesced, throttled } from './serial';
 
 // The backstop: how often to look for changes when no wake-up came.
 const POLL_MS = 2000;
@@ -32,8 +32,12 @@ export class ChangeFeed {
   private recheck: NodeJS.Timeout | undefined;
   /** The first read since someone listens: each subscribe waits for it. */
   private current: Promise<void> = Promise.resolve();
-  private announced = 0;
-  private announcing: NodeJS.Timeout | undefined;
+  /** Tells the other instances that this one changed something, once per burst of changes. */
+  private readonly announce = throttled(() => {
+    this.signals.publish({ kind: 'changes' }).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'could not signal the other instances; they poll');
+    });
+  }, ANNOUNCE_MS);
   private stopped = true;
 
   constructor(
@@ -59,7 +63,7 @@ export class ChangeFeed {
     this.stopped = true;
     clearInterval(this.poll);
     clearTimeout(this.recheck);
-    clearTimeout(this.announcing);
+    this.announce.cancel();
   }
 
   /** Every change up to here is visible (or never will be). */
@@ -120,19 +124,5 @@ export class ChangeFeed {
     if (settled <= this.head) return;
     this.head = settled;
     for (const listener of this.listeners) listener();
-  }
-
-  /** Tells the other instances that this one changed something, once per burst of changes. */
-  private announce(): void {
-    if (this.announcing) return;
-    const wait = Math.max(0, this.announced + ANNOUNCE_MS - Date.now());
-    this.announcing = setTimeout(() => {
-      this.announcing = undefined;
-      this.announced = Date.now();
-      this.signals.publish({ kind: 'changes' }).catch((error: unknown) => {
-        this.logger.warn({ err: error }, 'could not signal the other instances; they poll');
-      });
-    }, wait);
-    this.announcing.unref();
   }
 }

@@ -15,6 +15,9 @@ export interface HandoutParts {
   instanceId: string;
 }
 
+/** Instance ids a signal names at most: PostgreSQL's NOTIFY carries up to 8,000 bytes. */
+const OWNERS_A_SIGNAL = 64;
+
 /**
  * The jobs the dispatcher claims, handed out: its own launched here, each other owner told by an
  * 'assigned' signal. On every instance, such a signal launches the jobs given to it, read from the
@@ -29,7 +32,7 @@ export class Handout {
 
   constructor(private readonly parts: HandoutParts) {
     parts.signals.subscribe((signal) => {
-      if (signal.kind !== 'assigned' || signal.to !== parts.instanceId) return;
+      if (signal.kind !== 'assigned' || !signal.to.includes(parts.instanceId)) return;
       this.launches().catch((error: unknown) => {
         parts.logger.warn(
           { err: error },
@@ -50,11 +53,15 @@ export class Handout {
       if (job.owner === this.parts.instanceId) this.parts.runner.launch(job);
       else if (job.owner !== null) others.add(job.owner);
     }
-    for (const to of others) {
+    // One signal for all of a claim's other owners: every instance hears every signal, and one
+    // signal an owner was 7 NOTIFYs a claim at eight instances, each waking all eight.
+    const owners = [...others];
+    for (let from = 0; from < owners.length; from += OWNERS_A_SIGNAL) {
+      const to = owners.slice(from, from + OWNERS_A_SIGNAL);
       this.parts.signals.publish({ kind: 'assigned', to }).catch((error: unknown) => {
         this.parts.logger.warn(
           { err: error, to },
-          'could not signal an instance its jobs; its pass will launch them',
+          'could not signal instances their jobs; their passes will launch them',
         );
       });
     }

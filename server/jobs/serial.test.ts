@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { coalesced } from './serial';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { coalesced, throttled } from './serial';
 
 /** A task whose runs are counted, each held open until `releaseNext` lets the oldest one end. */
 function heldTask() {
@@ -72,5 +72,43 @@ describe('coalesced', () => {
     fail = false;
     await expect(run()).resolves.toBeUndefined();
     expect(runs).toBe(2);
+  });
+});
+
+describe('throttled', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('runs a lone call on the next turn, then folds the calls of an interval into one at its end', () => {
+    vi.useFakeTimers();
+    let runs = 0;
+    const signal = throttled(() => (runs += 1), 50);
+    signal();
+    vi.advanceTimersByTime(0);
+    expect(runs).toBe(1);
+    for (let i = 0; i < 10; i += 1) {
+      signal();
+      vi.advanceTimersByTime(4);
+    }
+    // 40 ms after the first run: the ten calls wait for the interval's end, as one.
+    expect(runs).toBe(1);
+    vi.advanceTimersByTime(10);
+    expect(runs).toBe(2);
+    // Past the interval with nothing asked: the next call runs at once again.
+    vi.advanceTimersByTime(100);
+    signal();
+    vi.advanceTimersByTime(0);
+    expect(runs).toBe(3);
+  });
+
+  it('drops the waiting call when cancelled', () => {
+    vi.useFakeTimers();
+    let runs = 0;
+    const signal = throttled(() => (runs += 1), 50);
+    signal();
+    signal.cancel();
+    vi.advanceTimersByTime(100);
+    expect(runs).toBe(0);
   });
 });

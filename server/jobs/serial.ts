@@ -53,3 +53,36 @@ export function coalesced(
     }
   };
 }
+
+/** A call of `run` at most every `everyMs`; `cancel` drops the one waiting. */
+export interface Throttled {
+  (): void;
+  cancel(): void;
+}
+
+/**
+ * Calls `run` at most once every `everyMs`: a call runs on the next turn when the last run is
+ * that long past, else once at the interval's end for however many calls came meanwhile. For a
+ * signal to the other instances, which is one NOTIFY each waking every one of them.
+ */
+export function throttled(run: () => void, everyMs: number): Throttled {
+  let last = -Infinity;
+  let timer: NodeJS.Timeout | undefined;
+  const call = () => {
+    if (timer) return;
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        last = Date.now();
+        run();
+      },
+      Math.max(0, last + everyMs - Date.now()),
+    );
+    timer.unref();
+  };
+  call.cancel = () => {
+    clearTimeout(timer);
+    timer = undefined;
+  };
+  return call;
+}

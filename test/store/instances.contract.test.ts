@@ -75,8 +75,15 @@ describe.each(DRIVERS)('instances, takeover and signals on $name', (driver) => {
         // Across processes only where the store is shared: PostgreSQL's LISTEN/NOTIFY.
         await other.signals.publish({ kind: 'dispatch', from: 'other' });
         await other.signals.publish({ kind: 'changes' });
-        await got(3);
-        expect(heard.slice(1)).toEqual([{ kind: 'dispatch', from: 'other' }, { kind: 'changes' }]);
+        // One signal naming every instance a claim gave jobs to.
+        const to = ['host-a-12-0f0f0f', 'host.b-7-a1b2c3'];
+        await other.signals.publish({ kind: 'assigned', to });
+        await got(4);
+        expect(heard.slice(1)).toEqual([
+          { kind: 'dispatch', from: 'other' },
+          { kind: 'changes' },
+          { kind: 'assigned', to },
+        ]);
       }
     } finally {
       await other.close();

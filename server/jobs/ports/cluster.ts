@@ -26,8 +26,8 @@ export interface InstanceRegistry {
 export type Signal =
   /** `from`: the instance that asked (only the dispatcher's lease holder acts on it). */
   | { kind: 'dispatch'; from: string }
-  /** The dispatcher gave jobs to instance `to`: it launches those it has not yet. */
-  | { kind: 'assigned'; to: string }
+  /** The dispatcher gave jobs to the instances `to`: each launches those it has not yet. */
+  | { kind: 'assigned'; to: readonly string[] }
   | { kind: 'job'; jobId: string }
   | { kind: 'changes' }
   /** A queue's controls changed: read them again. */

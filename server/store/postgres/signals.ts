@@ -9,13 +9,15 @@ const RECONNECT_MS = 1000;
 function encode(signal: Signal): string {
   if (signal.kind === 'job') return `job:${signal.jobId}`;
   if (signal.kind === 'dispatch') return `dispatch:${signal.from}`;
-  if (signal.kind === 'assigned') return `assigned:${signal.to}`;
+  // Instance ids are a host name, a pid and hex digits: never a comma.
+  if (signal.kind === 'assigned') return `assigned:${signal.to.join(',')}`;
   return signal.kind;
 }
 
 function decode(payload: string | undefined): Signal | undefined {
   if (payload?.startsWith('dispatch:')) return { kind: 'dispatch', from: payload.slice(9) };
-  if (payload?.startsWith('assigned:')) return { kind: 'assigned', to: payload.slice(9) };
+  if (payload?.startsWith('assigned:'))
+    return { kind: 'assigned', to: payload.slice(9).split(',') };
   if (payload === 'changes' || payload === 'queues' || payload === 'keys') return { kind: payload };
   if (payload?.startsWith('job:')) return { kind: 'job', jobId: payload.slice(4) };
   return undefined;
