@@ -283,6 +283,8 @@ export interface JobLogsTable {
 /** Migration 015: the sum of a project's job_logs.stored_bytes, kept with every write to them. */
 export interface ProjectOutputTable {
   project: string;
+  /** The writing connection's (migration 049): a project's total is the sum of its shards. */
+  shard: Generated<number>;
   stored_bytes: number;
 }
 

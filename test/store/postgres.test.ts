@@ -109,7 +109,30 @@ describe('the overview counts on PostgreSQL (migration 030)', () => {
   });
 });
 
-describe('the overview counts on PostgreSQL (migration 048)', () => {
+/**
+ * Two connections to the database in different shards of 048 and 049 (`pg_backend_pid() % 64`;
+ * pids are the server's to give, so connections are opened until one differs). The second waits
+ * at most 2 s for a lock.
+ */
+async function connectionsInTwoShards(raw: pg.Pool) {
+  const opened: pg.PoolClient[] = [];
+  const shardOf = async (client: pg.PoolClient) =>
+    Number((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid) %
+    64;
+  const first = await raw.connect();
+  opened.push(first);
+  const firstShard = await shardOf(first);
+  let second: pg.PoolClient | undefined;
+  while (!second) {
+    const client = await raw.connect();
+    opened.push(client);
+    if ((await shardOf(client)) !== firstShard) second = client;
+  }
+  await second.query(`SET lock_timeout = '2s'`);
+  return { first, second, release: () => opened.forEach((client) => client.release()) };
+}
+
+describe('shared totals on PostgreSQL, a shard per connection (migrations 048, 049)', () => {
   it('lets two transactions end jobs of one queue in one minute without waiting, and sums exactly', async () => {
     const url = await createDatabase();
     const store = await openStore({
@@ -118,27 +141,13 @@ describe('the overview counts on PostgreSQL (migration 048)', () => {
     });
     for (let i = 0; i < 5; i += 1) await store.jobs.insertJob(newJob(), 'fingerprint');
     const raw = createPool(url, 8);
-    const first = await raw.connect();
-    const others: pg.PoolClient[] = [];
+    const { first, second, release } = await connectionsInTwoShards(raw);
     try {
-      const pidOf = async (client: pg.PoolClient) =>
-        Number(
-          (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid,
-        );
-      const firstShard = (await pidOf(first)) % 64;
-      // A second connection in another shard (pids are the server's to give).
-      let second: pg.PoolClient | undefined;
-      while (!second) {
-        const client = await raw.connect();
-        others.push(client);
-        if ((await pidOf(client)) % 64 !== firstShard) second = client;
-      }
       const end = `UPDATE jobs SET state = 'completed', finished_at = $1 WHERE seq = $2`;
       const now = Date.now();
       await first.query('BEGIN');
       await first.query(end, [now, 1]);
       // Jobs 1 and 5 shared 030's shard (seq % 4): this waited for the first to commit.
-      await second.query(`SET lock_timeout = '2s'`);
       await second.query('BEGIN');
       await second.query(end, [now, 5]);
       await second.query('COMMIT');
@@ -154,10 +163,34 @@ describe('the overview counts on PostgreSQL (migration 048)', () => {
         { queue: 'p::default', state: 'completed', count: 1, recent: 1 },
       ]);
     } finally {
-      first.release();
-      for (const client of others) client.release();
+      release();
       await raw.end();
       await store.close();
+    }
+  });
+
+  it("lets two transactions add to a project's kept output without waiting, and sums exactly", async () => {
+    const url = await createMigratedDatabase();
+    const raw = createPool(url, 8);
+    const { first, second, release } = await connectionsInTwoShards(raw);
+    try {
+      const add = `INSERT INTO project_output (project, stored_bytes) VALUES ('p', $1)
+        ON CONFLICT (project, shard) DO UPDATE SET stored_bytes = project_output.stored_bytes + $1`;
+      await first.query('BEGIN');
+      await first.query(add, [100]);
+      // One row a project before 049: this waited for the first to commit.
+      await second.query('BEGIN');
+      await second.query(add, [20]);
+      await second.query('COMMIT');
+      await first.query('COMMIT');
+      await raw.query(add, [-30]);
+      const { rows } = await raw.query<{ total: string }>(
+        `SELECT sum(stored_bytes) AS total FROM project_output WHERE project = 'p'`,
+      );
+      expect(Number(rows[0]!.total)).toBe(90);
+    } finally {
+      release();
+      await raw.end();
     }
   });
 });

@@ -46,7 +46,8 @@ const projectOutput = async (config: StoreConfig) =>
     (
       await query<{ project: string; stored_bytes: number }>(
         config,
-        'SELECT project, stored_bytes FROM project_output',
+        // A project's total is the sum of its shards (migration 049).
+        'SELECT project, sum(stored_bytes) AS stored_bytes FROM project_output GROUP BY project',
       )
     ).map((row) => [row.project, Number(row.stored_bytes)]),
   );

@@ -50,6 +50,7 @@ export const MIGRATION_NAMES = [
   '046-preemption',
   '047-last-day-indexes',
   '048-finished-counts-per-backend',
+  '049-project-output-per-backend',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];

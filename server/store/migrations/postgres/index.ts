@@ -45,6 +45,7 @@ import * as m045 from './045-claim-lease-epoch';
 import * as m046 from './046-preemption';
 import * as m047 from './047-last-day-indexes';
 import * as m048 from './048-finished-counts-per-backend';
+import * as m049 from './049-project-output-per-backend';
 
 /** PostgreSQL's. */
 export const postgresMigrations = inOrder({
@@ -94,4 +95,5 @@ export const postgresMigrations = inOrder({
   '046-preemption': m046,
   '047-last-day-indexes': m047,
   '048-finished-counts-per-backend': m048,
+  '049-project-output-per-backend': m049,
 });

@@ -5,19 +5,27 @@ import type { Database } from '../../schema';
 /** Rows looked at per step while dropping: a budget is passed by a few outputs at a time. */
 const DROP_BATCH = 100;
 
-/** Adds `bytes` (negative: takes them off) to the project's stored output; returns the new total. */
-async function addToProject(trx: Kysely<Database>, project: string, bytes: number) {
-  const { stored_bytes } = await trx
+/**
+ * Adds `bytes` (negative: takes them off) to the project's stored output, in the writing
+ * connection's shard (the column's default, migration 049): transactions of different
+ * connections then wait on no shared row. Returns the total as this transaction sees it.
+ */
+export async function addToProject(trx: Kysely<Database>, project: string, bytes: number) {
+  await trx
     .insertInto('project_output')
     .values({ project, stored_bytes: bytes })
     .onConflict((oc) =>
       oc
-        .column('project')
+        .columns(['project', 'shard'])
         .doUpdateSet((eb) => ({ stored_bytes: eb('project_output.stored_bytes', '+', bytes) })),
     )
-    .returning('stored_bytes')
+    .execute();
+  const { total } = await trx
+    .selectFrom('project_output')
+    .select((eb) => eb.fn.sum<number | string>('stored_bytes').as('total'))
+    .where('project', '=', project)
     .executeTakeFirstOrThrow();
-  return Number(stored_bytes);
+  return Number(total);
 }
 
 /**
@@ -25,8 +33,10 @@ async function addToProject(trx: Kysely<Database>, project: string, bytes: numbe
  * and keeps its stored outputs within it: while they take more, the outputs kept the longest ago
  * are dropped (all of each: a cut one would be neither the start nor the end of what was
  * printed), never those just kept (`keptIds`). A dropped output leaves its row, with what the
- * job printed, so that an answer can say nothing of it was kept. The total is a row of its own
- * (migration 015), not a sum over every output, so keeping one costs the same at any store size.
+ * job printed, so that an answer can say nothing of it was kept. The total is a few rows of its
+ * own (migrations 015, 049), not a sum over every output, so keeping one costs the same at any
+ * store size. Outputs kept at once by other connections are not seen until they commit: the
+ * budget can be passed by them until the project's next keep drops the excess.
  */
 export async function keepWithinBudget(
   trx: Kysely<Database>,

@@ -4,6 +4,7 @@ import type { Prunable, PruneBatch, RetentionStore } from '../../../jobs/ports';
 import type { Database } from '../../schema';
 import type { JobTables } from './context';
 import { pruneFinishedCounts } from './finished-counts';
+import { addToProject } from './output-budget';
 import { pruneExpiredKeys } from './idempotency';
 
 /** A job to delete: its id and seq (labels are keyed by seq). */
@@ -257,12 +258,7 @@ async function deleteJobs(trx: Transaction<Database>, doomed: readonly Doomed[])
     if (project !== null) freed.set(project, (freed.get(project) ?? 0) + Number(stored_bytes));
   }
   for (const [project, bytes] of freed) {
-    if (bytes === 0) continue;
-    await trx
-      .updateTable('project_output')
-      .set((eb) => ({ stored_bytes: eb('stored_bytes', '-', bytes) }))
-      .where('project', '=', project)
-      .execute();
+    if (bytes !== 0) await addToProject(trx, project, -bytes);
   }
   const jobs = await trx.deleteFrom('jobs').where('id', 'in', ids).returning('id').execute();
   return jobs.length;
