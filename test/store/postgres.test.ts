@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPool } from '../../server/store/postgres/pool';
 import { openStore } from '../../server/store/open-store';
+import type { Store } from '../../server/store/ports';
 import { KEY_CACHE_MS } from '../../server/store/sql/cached-key-store';
 import { SqlKeyStore } from '../../server/store/sql/key-store';
 import { createDatabase, createMigratedDatabase } from '../support/postgres';
@@ -295,36 +296,21 @@ describe("fair share's last day on PostgreSQL (migration 047)", () => {
       // 30,000 jobs ended evenly over 30 days, one in ten after a retried attempt, as a store's
       // statistics see them once autovacuum has analyzed the tables.
       await raw.query(
-        `INSERT INTO jobs (id, project, queue, definition, name, state, created_at,
-          updated_at, image, command_json, env_json, timeout_seconds, stop_grace_seconds, network,
-          started_at, finished_at)
-        SELECT 'seeded-' || i, 'p', 'p::default', 'p::hello:1', 'hello-' || i, 'completed', e, e,
-          'jobdeck/busybox:local', '["true"]', '[]', 3600, 10, 'none', e - 1000, e
-        FROM (SELECT i, ${now - 30 * day} + i::bigint * 86400 AS e
-          FROM generate_series(0, 29999) AS i) AS n;
+        `${completedJobs(0, 29999, `${now - 30 * day} + i::bigint * 86400`)};
         INSERT INTO job_attempts (job_id, attempt, state, reason, started_at, finished_at, retried)
         SELECT id, 1, 'failed', 'exit', started_at - 2000, started_at - 1000, 1
         FROM jobs WHERE seq % 10 = 0;
         ANALYZE jobs; ANALYZE job_attempts;`,
       );
-      // The statements the store runs, read back from the driver, and their plans.
-      const query = vi.spyOn(pg.Client.prototype, 'query');
-      const store = await openStore({
-        store: { type: 'postgres', url, pool_size: 2 },
-        data_dir: '.',
-      });
-      try {
-        const runs = await store.jobs.runsSince(now - day, { cpus: 1, memoryBytes: 1 });
-        // About 1,000 jobs and 100 retried attempts ended in the day.
-        expect(runs.length).toBeGreaterThan(900);
-      } finally {
-        await store.close();
-      }
-      const statements = query.mock.calls.filter(
-        ([text]) =>
-          typeof text === 'string' && /"started_at" is not null.*"finished_at" >= \$/s.test(text),
-      ) as unknown as [string, unknown[]][];
-      query.mockRestore();
+      const statements = await statementsSent(
+        url,
+        async (store) => {
+          const runs = await store.jobs.runsSince(now - day, { cpus: 1, memoryBytes: 1 });
+          // About 1,000 jobs and 100 retried attempts ended in the day.
+          expect(runs.length).toBeGreaterThan(900);
+        },
+        /"started_at" is not null.*"finished_at" >= \$/s,
+      );
       expect(statements).toHaveLength(2);
       for (const [text, values] of statements) {
         const { rows } = await raw.query<{ 'QUERY PLAN': unknown }>(
@@ -347,33 +333,21 @@ describe("trends' reader on PostgreSQL", () => {
     try {
       // 2,000 jobs, each with a move to running and one to completed: 4,000 changes, half final.
       await raw.query(
-        `INSERT INTO jobs (id, project, queue, definition, name, state, created_at,
-          updated_at, image, command_json, env_json, timeout_seconds, stop_grace_seconds, network,
-          started_at, finished_at)
-        SELECT 'seeded-' || i, 'p', 'p::default', 'p::hello:1', 'hello-' || i, 'completed', i, i,
-          'jobdeck/busybox:local', '["true"]', '[]', 3600, 10, 'none', i, i + 1
-        FROM generate_series(1, 2000) AS i;
+        `${completedJobs(1, 2000, 'i::bigint * 1000')};
         INSERT INTO job_transitions (job_id, from_state, to_state, at)
         SELECT 'seeded-' || i, s.from_state, s.to_state, i
         FROM generate_series(1, 2000) AS i,
           (VALUES ('starting', 'running'), ('running', 'completed')) AS s(from_state, to_state);
         ANALYZE jobs; ANALYZE job_transitions;`,
       );
-      const query = vi.spyOn(pg.Client.prototype, 'query');
-      const store = await openStore({
-        store: { type: 'postgres', url, pool_size: 2 },
-        data_dir: '.',
-      });
-      try {
-        const page = await store.trends.changesAfter({ afterSeq: 0, limit: 10 });
-        expect(page.map((change) => change.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-      } finally {
-        await store.close();
-      }
-      const statements = query.mock.calls.filter(
-        ([text]) => typeof text === 'string' && /from "job_transitions"/.test(text),
-      ) as unknown as [string, unknown[]][];
-      query.mockRestore();
+      const statements = await statementsSent(
+        url,
+        async (store) => {
+          const page = await store.trends.changesAfter({ afterSeq: 0, limit: 10 });
+          expect(page.map((change) => change.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        },
+        /from "job_transitions"/,
+      );
       expect(statements).toHaveLength(1);
       const [[text, values]] = statements as [[string, unknown[]]];
       // The plan PostgreSQL chose in the control-plane bench, its statistics under-counting the
@@ -402,4 +376,37 @@ interface PlanNode {
   'Actual Rows': number;
   'Actual Loops': number;
   Plans?: PlanNode[];
+}
+
+/** SQL seeding jobs `first`..`last` (as `i`), completed at `endedAt` (SQL of `i`, ms) after 1 s. */
+const completedJobs = (first: number, last: number, endedAt: string) =>
+  `INSERT INTO jobs (id, project, queue, definition, name, state, created_at, updated_at, image,
+    command_json, env_json, timeout_seconds, stop_grace_seconds, network, started_at, finished_at)
+  SELECT 'seeded-' || i, 'p', 'p::default', 'p::hello:1', 'hello-' || i, 'completed', e, e,
+    'jobdeck/busybox:local', '["true"]', '[]', 3600, 10, 'none', e - 1000, e
+  FROM (SELECT i, ${endedAt} AS e FROM generate_series(${first}, ${last}) AS i) AS n`;
+
+/** The statements matching `pattern` that a store sent PostgreSQL while `work` ran on it. */
+async function statementsSent(
+  url: string,
+  work: (store: Store) => Promise<void>,
+  pattern: RegExp,
+): Promise<[string, unknown[]][]> {
+  const query = vi.spyOn(pg.Client.prototype, 'query');
+  try {
+    const store = await openStore({
+      store: { type: 'postgres', url, pool_size: 2 },
+      data_dir: '.',
+    });
+    try {
+      await work(store);
+    } finally {
+      await store.close();
+    }
+    return query.mock.calls.filter(
+      ([text]) => typeof text === 'string' && pattern.test(text),
+    ) as unknown as [string, unknown[]][];
+  } finally {
+    query.mockRestore();
+  }
 }
