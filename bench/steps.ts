@@ -496,6 +496,10 @@ export const STEPS: Step<unknown>[] = [
           `${s.instances} instance(s): per job, database`,
           `${s.transactionsPerJob} transactions (${s.transactionsPerJobNetOfIdle} net of the ${s.idleTransactionsPerSecond}/s committed idle), ${s.databaseCpuMsPerJob} ms CPU (${s.databaseCpuPercent} % of a core over the run); service ${s.serviceCpuMsPerJob} ms CPU`,
         ],
+        [
+          `${s.instances} instance(s), idle: CPU, % of a core, each instance / the database`,
+          `${s.idleCpuPercent.instance} % / ${s.idleCpuPercent.database} %`,
+        ],
         [`${s.instances} instance(s): the runner's reads of a job`, `${s.statements.readsById}`],
         [
           `${s.instances} instance(s): jobs' row updates a job (HOT), its indexes' scans a job`,

@@ -149,10 +149,17 @@ async function measure(instances: number, jobs: number, dataDir: string, nodeArg
     // machine a slow run makes it a large share of a job, so it is also taken out.
     await resetStatementCounts(query);
     const idleFrom = await commits();
+    const serviceCpu = () => services.reduce((sum, s) => sum + cpuMs(s.pid()), 0);
+    const idleCpuFrom = { service: serviceCpu(), database: clusterCpuMs(dataDir) };
     const idleBegin = Date.now();
     await sleep(IDLE_MS);
     const idleSeconds = (Date.now() - idleBegin) / 1000;
     const idlePerSecond = ((await commits()) - idleFrom) / idleSeconds;
+    // What the instances cost with nothing to do, in % of a core: each one's, and the database's.
+    const idleCpuPercent = {
+      instance: round((serviceCpu() - idleCpuFrom.service) / idleSeconds / 10 / instances, 1),
+      database: round((clusterCpuMs(dataDir) - idleCpuFrom.database) / idleSeconds / 10, 1),
+    };
     // What the idle commits are: the statements run most, a second.
     const idleStatements = (await statementCounts(query, idleSeconds)).top
       .slice(0, 8)
@@ -161,7 +168,7 @@ async function measure(instances: number, jobs: number, dataDir: string, nodeArg
     const commitsBefore = await commits();
     const jobsBefore = await jobsCounters(query);
     const cpuBefore = clusterCpuMs(dataDir);
-    const serviceCpuBefore = services.reduce((sum, s) => sum + cpuMs(s.pid()), 0);
+    const serviceCpuBefore = serviceCpu();
     const begin = Date.now();
     await pool(
       Array.from({ length: jobs }, (_, i) => i),
@@ -173,7 +180,7 @@ async function measure(instances: number, jobs: number, dataDir: string, nodeArg
     await settled(query, jobs, 20 * 60_000);
     const wallMs = Date.now() - begin;
     const databaseCpuMs = clusterCpuMs(dataDir) - cpuBefore;
-    const serviceCpuMs = services.reduce((sum, s) => sum + cpuMs(s.pid()), 0) - serviceCpuBefore;
+    const serviceCpuMs = serviceCpu() - serviceCpuBefore;
     const transactions = (await commits()) - commitsBefore;
     const statements = await statementCounts(query, jobs);
     const writes = jobsWrites(jobsBefore, await jobsCounters(query), jobs);
@@ -197,6 +204,7 @@ async function measure(instances: number, jobs: number, dataDir: string, nodeArg
       toRunningMs: { p50: round(Number(toRunning!.p50), 0), p99: round(Number(toRunning!.p99), 0) },
       transactionsPerJob: round(transactions / jobs, 1),
       idleTransactionsPerSecond: round(idlePerSecond, 1),
+      idleCpuPercent,
       transactionsPerJobNetOfIdle: round(
         (transactions - (idlePerSecond * wallMs) / 1000) / jobs,
         1,
