@@ -8,7 +8,7 @@ const DROP_BATCH = 100;
 /**
  * Adds `bytes` (negative: takes them off) to the project's stored output, in the writing
  * connection's shard (the column's default, migration 049): transactions of different
- * connections then wait on no shared row. Returns the total as this transaction sees it.
+ * connections then wait on no shared row.
  */
 export async function addToProject(trx: Kysely<Database>, project: string, bytes: number) {
   await trx
@@ -20,6 +20,10 @@ export async function addToProject(trx: Kysely<Database>, project: string, bytes
         .doUpdateSet((eb) => ({ stored_bytes: eb('project_output.stored_bytes', '+', bytes) })),
     )
     .execute();
+}
+
+/** The project's stored output, its shards summed, as this transaction sees it. */
+async function projectTotal(trx: Kysely<Database>, project: string) {
   const { total } = await trx
     .selectFrom('project_output')
     .select((eb) => eb.fn.sum<number | string>('stored_bytes').as('total'))
@@ -44,8 +48,8 @@ export async function keepWithinBudget(
   addedBytes: number,
   budget: OutputBudget,
 ): Promise<void> {
-  const total = await addToProject(trx, budget.project, addedBytes);
-  let excess = total - budget.maxStoredBytes;
+  await addToProject(trx, budget.project, addedBytes);
+  let excess = (await projectTotal(trx, budget.project)) - budget.maxStoredBytes;
   while (excess > 0) {
     const oldest = await trx
       .selectFrom('job_logs')
